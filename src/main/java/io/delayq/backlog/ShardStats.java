@@ -1,0 +1,13 @@
+package io.delayq.backlog;
+
+/**
+ * The backlog of one shard at one instant of the server clock. {@code scheduled} waits for a
+ * future due time, {@code due} is due now and not yet claimed.
+ */
+public record ShardStats(int shard, long serverNow, long scheduled, long due, long inflight, long dead, long oldestDueAt) {
+
+    /** How long the oldest unclaimed due task has been overdue, in ms; 0 when nothing is overdue. */
+    public long oldestOverdueMillis() {
+        return oldestDueAt < 0 ? 0 : Math.max(0, serverNow - oldestDueAt);
+    }
+}

@@ -1,0 +1,157 @@
+package io.delayq.client;
+
+import io.delayq.InvalidInputException;
+import io.delayq.backlog.QueueStats;
+import io.delayq.deadletter.DeadLetterPage;
+import io.delayq.queue.QueueProtocol;
+import io.delayq.task.CancelResult;
+import io.delayq.task.DuplicatePolicy;
+import io.delayq.task.EnqueueResult;
+import io.delayq.task.RescheduleResult;
+import io.delayq.task.Schedule;
+import io.delayq.task.TaskId;
+import io.delayq.task.TaskInfo;
+import io.delayq.task.TaskSpec;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.stream.IntStream;
+
+/** The producer API in CompletionStage form; every call is one script per shard touched. */
+public final class AsyncDelayQueueClient {
+    private final QueueProtocol protocol;
+    private final int maxPayloadBytes;
+
+    AsyncDelayQueueClient(QueueProtocol protocol, int maxPayloadBytes) {
+        this.protocol = protocol;
+        this.maxPayloadBytes = maxPayloadBytes;
+    }
+
+    public String queue() {
+        return protocol.queue();
+    }
+
+    public int shards() {
+        return protocol.shards();
+    }
+
+    public CompletionStage<EnqueueResult> enqueue(TaskSpec task) {
+        return enqueue(task, DuplicatePolicy.REJECT);
+    }
+
+    public CompletionStage<EnqueueResult> enqueue(TaskSpec task, DuplicatePolicy policy) {
+        return enqueueAll(List.of(task), policy).thenApply(r -> r.get(0));
+    }
+
+    /**
+     * Enqueues many tasks: grouped by shard, at most {@link QueueProtocol#MAX_PER_CALL} per script
+     * call, all calls pipelined on the shared connection. Results come back in input order. Every
+     * task is validated before anything is sent, so bad input never leaves half a batch written.
+     */
+    public CompletionStage<List<EnqueueResult>> enqueueAll(Collection<TaskSpec> tasks, DuplicatePolicy policy) {
+        if (policy == null) {
+            throw new InvalidInputException("duplicatePolicy", "must not be null");
+        }
+        List<TaskSpec> ordered = new ArrayList<>(tasks);
+        for (TaskSpec t : ordered) {
+            requirePayload(t.payload());
+        }
+        Map<Integer, List<Integer>> byShard = new HashMap<>();
+        for (int i = 0; i < ordered.size(); i++) {
+            byShard.computeIfAbsent(protocol.shardOf(ordered.get(i).id()), s -> new ArrayList<>()).add(i);
+        }
+        long enqueuedAt = System.currentTimeMillis();
+        EnqueueResult[] results = new EnqueueResult[ordered.size()];
+        List<CompletableFuture<Void>> calls = new ArrayList<>();
+        byShard.forEach((shard, indexes) -> {
+            for (int from = 0; from < indexes.size(); from += QueueProtocol.MAX_PER_CALL) {
+                List<Integer> chunk = indexes.subList(from, Math.min(indexes.size(), from + QueueProtocol.MAX_PER_CALL));
+                List<TaskSpec> specs = chunk.stream().map(ordered::get).toList();
+                calls.add(protocol.enqueue(shard, specs, policy, enqueuedAt).thenAccept(answer -> {
+                    for (int j = 0; j < chunk.size(); j++) {
+                        results[chunk.get(j)] = answer.get(j);
+                    }
+                }).toCompletableFuture());
+            }
+        });
+        return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).thenApply(v -> List.of(results));
+    }
+
+    public CompletionStage<CancelResult> cancel(String id) {
+        return protocol.cancel(TaskId.require(id));
+    }
+
+    public CompletionStage<RescheduleResult> reschedule(String id, Schedule schedule) {
+        if (schedule == null) {
+            throw new InvalidInputException("schedule", "must not be null");
+        }
+        return protocol.reschedule(TaskId.require(id), schedule);
+    }
+
+    public CompletionStage<TaskInfo> inspect(String id) {
+        return protocol.inspect(TaskId.require(id));
+    }
+
+    public CompletionStage<QueueStats> stats() {
+        return protocol.stats(IntStream.range(0, protocol.shards()));
+    }
+
+    public CompletionStage<DeadLetterPage> deadLetters(int shard, long offset, int limit) {
+        if (shard < 0 || shard >= protocol.shards()) {
+            throw new InvalidInputException("shard", "must be between 0 and " + (protocol.shards() - 1) + ", got " + shard);
+        }
+        if (offset < 0) {
+            throw new InvalidInputException("offset", "must be 0 or more, got " + offset);
+        }
+        if (limit < 1 || limit > 10_000) {
+            throw new InvalidInputException("limit", "must be between 1 and 10000, got " + limit);
+        }
+        return protocol.deadLetters(shard, offset, limit);
+    }
+
+    /** Moves the given dead tasks back to due now with fresh attempts; answers how many were dead. */
+    public CompletionStage<Long> replayDead(Collection<String> ids) {
+        return perShard(ids, protocol::replayDead);
+    }
+
+    /** Deletes the given dead tasks for good; answers how many were dead. */
+    public CompletionStage<Long> purgeDead(Collection<String> ids) {
+        return perShard(ids, protocol::purgeDead);
+    }
+
+    private CompletionStage<Long> perShard(Collection<String> ids, ShardCall call) {
+        Map<Integer, List<String>> byShard = new LinkedHashMap<>();
+        for (String id : ids) {
+            byShard.computeIfAbsent(protocol.shardOf(TaskId.require(id)), s -> new ArrayList<>()).add(id);
+        }
+        List<CompletableFuture<Long>> calls = new ArrayList<>();
+        byShard.forEach((shard, list) -> {
+            for (int from = 0; from < list.size(); from += QueueProtocol.MAX_PER_CALL) {
+                calls.add(call.run(shard, list.subList(from, Math.min(list.size(), from + QueueProtocol.MAX_PER_CALL))).toCompletableFuture());
+            }
+        });
+        return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
+                .thenApply(v -> calls.stream().mapToLong(CompletableFuture::join).sum());
+    }
+
+    private interface ShardCall {
+        CompletionStage<Long> run(int shard, List<String> ids);
+    }
+
+    private void requirePayload(String payload) {
+        if (payload == null) {
+            return;
+        }
+        int bytes = payload.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > maxPayloadBytes) {
+            throw new InvalidInputException("payload", "must be at most " + maxPayloadBytes + " bytes of UTF-8 (the client's maxPayloadBytes), got " + bytes);
+        }
+    }
+}

@@ -1,0 +1,212 @@
+package io.delayq.client;
+
+import io.delayq.DelayQueueException;
+import io.delayq.InvalidInputException;
+import io.delayq.backlog.QueueStats;
+import io.delayq.deadletter.DeadLetterPage;
+import io.delayq.queue.QueueProtocol;
+import io.delayq.redis.RedisEndpoint;
+import io.delayq.task.CancelResult;
+import io.delayq.task.DuplicatePolicy;
+import io.delayq.task.EnqueueResult;
+import io.delayq.task.RescheduleResult;
+import io.delayq.task.Schedule;
+import io.delayq.task.TaskInfo;
+import io.delayq.task.TaskSpec;
+import io.lettuce.core.RedisException;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The producer client of one queue:
+ * <pre>
+ * try (DelayQueueClient orders = DelayQueueClient.builder()
+ *         .redis("redis://localhost:6379").queue("orders").shards(16).build()) {
+ *     orders.enqueue(TaskSpec.of("order-8812").after(Duration.ofMinutes(30)).payload("{\"action\":\"cancel-if-unpaid\"}"));
+ * }
+ * </pre>
+ * Building it checks the queue's shard count in Redis and fails with {@code ShardCountMismatchException}
+ * when it differs. Every method has an asynchronous twin on {@link #async()}.
+ */
+public final class DelayQueueClient implements AutoCloseable {
+    public static final int DEFAULT_MAX_PAYLOAD_BYTES = 64 * 1024;
+
+    private final RedisEndpoint redis;
+    private final boolean ownsRedis;
+    private final QueueProtocol protocol;
+    private final AsyncDelayQueueClient async;
+    private final Duration timeout;
+
+    private DelayQueueClient(RedisEndpoint redis, boolean ownsRedis, QueueProtocol protocol, int maxPayloadBytes, Duration timeout) {
+        this.redis = redis;
+        this.ownsRedis = ownsRedis;
+        this.protocol = protocol;
+        this.async = new AsyncDelayQueueClient(protocol, maxPayloadBytes);
+        this.timeout = timeout;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public AsyncDelayQueueClient async() {
+        return async;
+    }
+
+    public QueueProtocol protocol() {
+        return protocol;
+    }
+
+    public RedisEndpoint redis() {
+        return redis;
+    }
+
+    public EnqueueResult enqueue(TaskSpec task) {
+        return await(async.enqueue(task));
+    }
+
+    public EnqueueResult enqueue(TaskSpec task, DuplicatePolicy policy) {
+        return await(async.enqueue(task, policy));
+    }
+
+    public List<EnqueueResult> enqueueAll(Collection<TaskSpec> tasks) {
+        return await(async.enqueueAll(tasks, DuplicatePolicy.REJECT));
+    }
+
+    public List<EnqueueResult> enqueueAll(Collection<TaskSpec> tasks, DuplicatePolicy policy) {
+        return await(async.enqueueAll(tasks, policy));
+    }
+
+    public CancelResult cancel(String id) {
+        return await(async.cancel(id));
+    }
+
+    public RescheduleResult reschedule(String id, Instant dueAt) {
+        return await(async.reschedule(id, Schedule.at(dueAt)));
+    }
+
+    public RescheduleResult reschedule(String id, Duration delay) {
+        return await(async.reschedule(id, Schedule.after(delay)));
+    }
+
+    public TaskInfo inspect(String id) {
+        return await(async.inspect(id));
+    }
+
+    public QueueStats stats() {
+        return await(async.stats());
+    }
+
+    public DeadLetterPage deadLetters(int shard, long offset, int limit) {
+        return await(async.deadLetters(shard, offset, limit));
+    }
+
+    public long replayDead(Collection<String> ids) {
+        return await(async.replayDead(ids));
+    }
+
+    public long purgeDead(Collection<String> ids) {
+        return await(async.purgeDead(ids));
+    }
+
+    /** Waits for an asynchronous answer and rethrows its cause as it was raised. */
+    <T> T await(CompletionStage<T> stage) {
+        return awaitStage(stage, timeout);
+    }
+
+    public static <T> T awaitStage(CompletionStage<T> stage, Duration timeout) {
+        try {
+            return stage.toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | CompletionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new DelayQueueException(cause.getMessage(), cause);
+        } catch (TimeoutException e) {
+            throw new RedisException("no answer from Redis within " + timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DelayQueueException("interrupted while waiting for Redis", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (ownsRedis) {
+            redis.close();
+        }
+    }
+
+    public static final class Builder {
+        private String url;
+        private RedisEndpoint endpoint;
+        private String queue;
+        private int shards;
+        private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
+        private Duration timeout = RedisEndpoint.DEFAULT_COMMAND_TIMEOUT;
+
+        public Builder redis(String url) {
+            this.url = url;
+            return this;
+        }
+
+        /** Shares an existing endpoint (one connection per Redis); the client will not close it. */
+        public Builder redis(RedisEndpoint shared) {
+            this.endpoint = shared;
+            return this;
+        }
+
+        public Builder queue(String name) {
+            this.queue = name;
+            return this;
+        }
+
+        public Builder shards(int count) {
+            this.shards = count;
+            return this;
+        }
+
+        public Builder maxPayloadBytes(int bytes) {
+            if (bytes < 1 || bytes > 512 * 1024 * 1024) {
+                throw new InvalidInputException("maxPayloadBytes", "must be between 1 and 536870912, got " + bytes);
+            }
+            this.maxPayloadBytes = bytes;
+            return this;
+        }
+
+        public Builder timeout(Duration t) {
+            if (t == null || t.isNegative() || t.isZero()) {
+                throw new InvalidInputException("timeout", "must be positive, got " + t);
+            }
+            this.timeout = t;
+            return this;
+        }
+
+        public DelayQueueClient build() {
+            if (endpoint == null && url == null) {
+                throw new InvalidInputException("redis", "a Redis URL or endpoint is required");
+            }
+            boolean owns = endpoint == null;
+            RedisEndpoint redis = owns ? RedisEndpoint.connect(url) : endpoint;
+            try {
+                QueueProtocol protocol = new QueueProtocol(redis, queue, shards);
+                awaitStage(protocol.verifyMeta(), timeout);
+                return new DelayQueueClient(redis, owns, protocol, maxPayloadBytes, timeout);
+            } catch (RuntimeException e) {
+                if (owns) {
+                    redis.close();
+                }
+                throw e;
+            }
+        }
+    }
+}

@@ -1,0 +1,175 @@
+package io.delayq.redis;
+
+import io.delayq.InvalidInputException;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One Redis deployment (standalone, Sentinel or Cluster) and the single shared connection that
+ * every queue operation multiplexes over. URLs:
+ * <ul>
+ *   <li>{@code redis://[user:password@]host:port[/db]}, {@code rediss://…} for TLS</li>
+ *   <li>{@code redis-sentinel://[password@]host:port[,host:port]/db#master}</li>
+ *   <li>{@code redis-cluster://[user:password@]host:port[,host:port…]}, {@code rediss-cluster://…} for TLS</li>
+ * </ul>
+ */
+public final class RedisEndpoint implements AutoCloseable {
+    public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(10);
+
+    private final String description;
+    private final AbstractRedisClient client;
+    private final StatefulConnection<String, String> connection;
+    private final RedisClusterAsyncCommands<String, String> commands;
+    private final boolean ownsResources;
+    private final ClientResources resources;
+
+    private RedisEndpoint(String description, AbstractRedisClient client, StatefulConnection<String, String> connection,
+                          RedisClusterAsyncCommands<String, String> commands, ClientResources resources, boolean ownsResources) {
+        this.description = description;
+        this.client = client;
+        this.connection = connection;
+        this.commands = commands;
+        this.resources = resources;
+        this.ownsResources = ownsResources;
+    }
+
+    public static RedisEndpoint connect(String url) {
+        return connect(url, null, DEFAULT_COMMAND_TIMEOUT);
+    }
+
+    /**
+     * @param resources shared Lettuce resources (for example with a Micrometer latency recorder),
+     *                  or {@code null} to create private ones
+     */
+    public static RedisEndpoint connect(String url, ClientResources resources, Duration timeout) {
+        if (url == null || url.isBlank()) {
+            throw new InvalidInputException("redis", "a Redis URL is required, e.g. redis://localhost:6379");
+        }
+        boolean own = resources == null;
+        ClientResources res = own ? DefaultClientResources.create() : resources;
+        SocketOptions socket = SocketOptions.builder().connectTimeout(Duration.ofSeconds(5)).keepAlive(true).build();
+        try {
+            if (url.startsWith("redis-cluster://") || url.startsWith("rediss-cluster://")) {
+                List<RedisURI> seeds = clusterSeeds(url, timeout);
+                RedisClusterClient cluster = RedisClusterClient.create(res, seeds);
+                cluster.setOptions(ClusterClientOptions.builder()
+                        .socketOptions(socket)
+                        .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                                .enablePeriodicRefresh(Duration.ofSeconds(5))
+                                .enableAllAdaptiveRefreshTriggers()
+                                .build())
+                        .build());
+                StatefulRedisClusterConnection<String, String> conn = cluster.connect(StringCodec.UTF8);
+                return new RedisEndpoint(redact(url), cluster, conn, conn.async(), res, own);
+            }
+            RedisURI uri = parse(url);
+            uri.setTimeout(timeout);
+            RedisClient single = RedisClient.create(res, uri);
+            single.setOptions(ClientOptions.builder().socketOptions(socket).build());
+            StatefulRedisConnection<String, String> conn = single.connect(StringCodec.UTF8);
+            return new RedisEndpoint(redact(url), single, conn, conn.async(), res, own);
+        } catch (RuntimeException e) {
+            if (own) {
+                res.shutdown();
+            }
+            throw e;
+        }
+    }
+
+    static RedisURI parse(String url) {
+        try {
+            return RedisURI.create(url);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException("redis", "not a valid Redis URL (" + e.getMessage() + "): " + redact(url));
+        }
+    }
+
+    static List<RedisURI> clusterSeeds(String url, Duration timeout) {
+        boolean tls = url.startsWith("rediss-cluster://");
+        String rest = url.substring(url.indexOf("://") + 3);
+        String userInfo = "";
+        int at = rest.lastIndexOf('@');
+        if (at >= 0) {
+            userInfo = rest.substring(0, at + 1);
+            rest = rest.substring(at + 1);
+        }
+        int slash = rest.indexOf('/');
+        String hosts = slash >= 0 ? rest.substring(0, slash) : rest;
+        List<RedisURI> seeds = new ArrayList<>();
+        for (String host : hosts.split(",")) {
+            if (host.isBlank()) {
+                continue;
+            }
+            RedisURI seed = parse((tls ? "rediss://" : "redis://") + userInfo + host.trim());
+            seed.setTimeout(timeout);
+            seeds.add(seed);
+        }
+        if (seeds.isEmpty()) {
+            throw new InvalidInputException("redis", "a cluster URL needs at least one host:port: " + redact(url));
+        }
+        return seeds;
+    }
+
+    /** The URL without its password, safe for logs, status and errors. */
+    public static String redact(String url) {
+        if (url == null) {
+            return null;
+        }
+        return url.replaceAll("://([^:/@]*):[^@/]*@", "://$1:***@").replaceAll("://([^:/@]+)@", "://***@");
+    }
+
+    public RedisClusterAsyncCommands<String, String> commands() {
+        return commands;
+    }
+
+    public boolean isCluster() {
+        return client instanceof RedisClusterClient;
+    }
+
+    public boolean isOpen() {
+        return connection.isOpen();
+    }
+
+    public ClientResources resources() {
+        return resources;
+    }
+
+    /** A separate connection for blocking commands, so they never hold up the shared one. */
+    public StatefulConnection<String, String> newDedicatedConnection() {
+        if (client instanceof RedisClusterClient cluster) {
+            return cluster.connect(StringCodec.UTF8);
+        }
+        return ((RedisClient) client).connect(StringCodec.UTF8);
+    }
+
+    @Override
+    public String toString() {
+        return description;
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        if (ownsResources) {
+            resources.shutdown();
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package io.delayq.script;
+
+import io.delayq.DelayQueueException;
+import io.lettuce.core.ScriptOutputType;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One queue operation, one Lua file under {@code delayq/lua/}. Shared helpers live in
+ * {@code delayq/lua/include/} and are pasted in where a script says {@code --@include name.lua},
+ * so each script stays self-contained for Redis while the helpers are written once.
+ */
+public enum LuaScript {
+    META("meta", ScriptOutputType.MULTI),
+    ENQUEUE("enqueue", ScriptOutputType.MULTI),
+    CLAIM("claim", ScriptOutputType.MULTI),
+    ACK("ack", ScriptOutputType.MULTI),
+    RETRY("retry", ScriptOutputType.MULTI),
+    EXTEND("extend", ScriptOutputType.MULTI),
+    RECLAIM("reclaim", ScriptOutputType.MULTI),
+    CANCEL("cancel", ScriptOutputType.VALUE),
+    RESCHEDULE("reschedule", ScriptOutputType.MULTI),
+    INSPECT("inspect", ScriptOutputType.MULTI),
+    STATS("stats", ScriptOutputType.MULTI),
+    DEAD_LIST("dead_list", ScriptOutputType.MULTI),
+    DEAD_REPLAY("dead_replay", ScriptOutputType.INTEGER),
+    DEAD_PURGE("dead_purge", ScriptOutputType.INTEGER);
+
+    private static final Pattern INCLUDE = Pattern.compile("(?m)^--@include (\\S+)$");
+
+    private final String file;
+    private final ScriptOutputType outputType;
+    private volatile String source;
+    private volatile String sha;
+
+    LuaScript(String file, ScriptOutputType outputType) {
+        this.file = file;
+        this.outputType = outputType;
+    }
+
+    public ScriptOutputType outputType() {
+        return outputType;
+    }
+
+    public String fileName() {
+        return file + ".lua";
+    }
+
+    public String source() {
+        if (source == null) {
+            String raw = read("delayq/lua/" + fileName());
+            Matcher m = INCLUDE.matcher(raw);
+            StringBuilder out = new StringBuilder();
+            while (m.find()) {
+                m.appendReplacement(out, Matcher.quoteReplacement(read("delayq/lua/include/" + m.group(1))));
+            }
+            m.appendTail(out);
+            source = out.toString();
+        }
+        return source;
+    }
+
+    public String sha() {
+        if (sha == null) {
+            try {
+                byte[] digest = MessageDigest.getInstance("SHA-1").digest(source().getBytes(StandardCharsets.UTF_8));
+                sha = HexFormat.of().formatHex(digest);
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return sha;
+    }
+
+    private static String read(String resource) {
+        try (InputStream in = LuaScript.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new DelayQueueException("Lua script resource missing from the classpath: " + resource);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new DelayQueueException("cannot read Lua script " + resource, e);
+        }
+    }
+}

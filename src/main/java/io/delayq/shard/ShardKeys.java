@@ -1,0 +1,63 @@
+package io.delayq.shard;
+
+import java.util.List;
+
+/**
+ * The Redis keys of one shard. All share the hash tag {@code {queue:shard}}, so every script call
+ * touches one Redis Cluster slot. The order of {@link #scriptKeys()} is the order every Lua
+ * script expects (include/shard_keys.lua).
+ */
+public record ShardKeys(String queue, int shard) {
+
+    public static final int PRIORITY_LEVELS = 3;
+
+    private String key(String suffix) {
+        return "dq:{" + queue + ":" + shard + "}:" + suffix;
+    }
+
+    /** Due set of a priority level: level 0 is the plain {@code due} key a bare ZADD writes to. */
+    public String due(int level) {
+        return level == 0 ? key("due") : key("due:p" + level);
+    }
+
+    public String inflight() {
+        return key("inflight");
+    }
+
+    public String tasks() {
+        return key("tasks");
+    }
+
+    public String attempts() {
+        return key("attempts");
+    }
+
+    public String errors() {
+        return key("errors");
+    }
+
+    public String dead() {
+        return key("dead");
+    }
+
+    public String marker() {
+        return key("marker");
+    }
+
+    public String rate() {
+        return key("rate");
+    }
+
+    public String claimRequest(String requestId) {
+        return key("claim:" + requestId);
+    }
+
+    public List<String> scriptKeys() {
+        return List.of(due(0), due(1), due(2), inflight(), tasks(), attempts(), errors(), dead(), marker(), rate());
+    }
+
+    /** The queue-wide meta hash; its hash tag is the queue name alone. */
+    public static String meta(String queue) {
+        return "dq:{" + queue + "}:meta";
+    }
+}

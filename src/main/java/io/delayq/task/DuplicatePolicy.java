@@ -1,0 +1,21 @@
+package io.delayq.task;
+
+/** What an enqueue does when a task with the same id already exists. */
+public enum DuplicatePolicy {
+    /** Leave the existing task alone and report a duplicate (the default: ids are idempotency keys). */
+    REJECT("reject"),
+    /** Replace a scheduled or dead task's time and record; a task in flight is refused. */
+    REPLACE("replace"),
+    /** Keep whichever due time is earlier; the existing record stays. */
+    KEEP_EARLIER("keep-earlier");
+
+    private final String wire;
+
+    DuplicatePolicy(String wire) {
+        this.wire = wire;
+    }
+
+    public String wire() {
+        return wire;
+    }
+}

@@ -1,0 +1,15 @@
+-- cancel: remove a scheduled or dead task with its record. A task in flight is refused: its
+-- handler is already running and cancelling would only hide the outcome.
+-- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
+-- ARGV[1]: id
+-- Returns: "cancelled" | "inflight" | "unknown"
+--@include shard_keys.lua
+--@include common.lua
+
+local id = ARGV[1]
+local state, level = locate(id)
+if state == nil then return 'unknown' end
+if state == 'inflight' then return 'inflight' end
+if state == 'due' then redis.call('ZREM', DUE[level + 1], id) else redis.call('ZREM', DEAD, id) end
+forget({ id })
+return 'cancelled'

@@ -1,0 +1,19 @@
+-- dead_replay: give dead tasks a fresh start: due now, attempts reset, record kept.
+-- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
+-- ARGV[1..n]: ids
+-- Returns: the number replayed (ids not in the dead-letter set are skipped)
+--@include shard_keys.lua
+--@include common.lua
+
+local now = server_now()
+local replayed = 0
+for _, id in ipairs(ARGV) do
+  if redis.call('ZREM', DEAD, id) == 1 then
+    redis.call('HDEL', ATTEMPTS, id)
+    redis.call('HDEL', ERRORS, id)
+    redis.call('ZADD', DUE[priority_of(redis.call('HGET', TASKS, id)) + 1], now, id)
+    replayed = replayed + 1
+  end
+end
+if replayed > 0 then mark(now) end
+return replayed

@@ -1,0 +1,23 @@
+-- extend: keep a long-running task's lease alive. Refused when the token is no longer current.
+-- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
+-- ARGV[1]: n; ARGV[2 + 3k ..]: id, token, lease ms from server now
+-- Returns: array of n new tokens (0 = stale: the lease was lost)
+--@include shard_keys.lua
+--@include common.lua
+
+local n = tonumber(ARGV[1])
+local now = server_now()
+local out = {}
+for k = 0, n - 1 do
+  local id, token, lease = ARGV[2 + 3 * k], tonumber(ARGV[3 + 3 * k]), tonumber(ARGV[4 + 3 * k])
+  local score = redis.call('ZSCORE', INFLIGHT, id)
+  if score and tonumber(score) == token then
+    -- tokens only grow, so an old token can never become current again
+    local renewed = math.max(token, now + lease)
+    if renewed ~= token then redis.call('ZADD', INFLIGHT, renewed, id) end
+    out[#out + 1] = renewed
+  else
+    out[#out + 1] = 0
+  end
+end
+return out

@@ -1,0 +1,16 @@
+-- inspect: everything known about one task, read atomically.
+-- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
+-- ARGV[1]: id
+-- Returns: {now, state ("scheduled" | "inflight" | "dead" | "unknown"), score (due time, lease
+--           expiry or time of death; -1 when unknown), priority level, attempts, last error, record}
+--@include shard_keys.lua
+--@include common.lua
+
+local id = ARGV[1]
+local now = server_now()
+local state, level, score = locate(id)
+if state == nil then return { now, 'unknown', -1, 0, 0, false, false } end
+local record = redis.call('HGET', TASKS, id)
+if state == 'due' then state = 'scheduled' else level = priority_of(record) end
+return { now, state, score, level, tonumber(redis.call('HGET', ATTEMPTS, id)) or 0,
+         redis.call('HGET', ERRORS, id), record }

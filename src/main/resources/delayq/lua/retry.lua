@@ -1,0 +1,31 @@
+-- retry: a handler failed. Schedule the task again after a backoff, or move it to the dead-letter
+-- set when it has used its attempts (attempts are counted at claim) or the failure is permanent.
+-- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
+-- ARGV[1]: id, ARGV[2]: token, ARGV[3]: backoff ms, ARGV[4]: error text,
+-- ARGV[5]: max attempts (0 = unlimited), ARGV[6]: "1" to dead-letter at once,
+-- ARGV[7]: dead-letter max count (0 = unbounded), ARGV[8]: dead-letter max age ms (0 = unbounded)
+-- Returns: {"retried", due} | {"dead", died at} | {"stale", -1}
+--@include shard_keys.lua
+--@include common.lua
+--@include dead.lua
+
+local id, token, backoff, reason = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
+local max_attempts, permanent = tonumber(ARGV[5]), ARGV[6] == '1'
+local now = server_now()
+
+local score = redis.call('ZSCORE', INFLIGHT, id)
+if not score or tonumber(score) ~= token then
+  return { 'stale', -1 }
+end
+redis.call('ZREM', INFLIGHT, id)
+local attempts = tonumber(redis.call('HGET', ATTEMPTS, id)) or 0
+if permanent or (max_attempts > 0 and attempts >= max_attempts) then
+  kill(id, now, reason)
+  trim_dead(now, tonumber(ARGV[7]), tonumber(ARGV[8]))
+  return { 'dead', now }
+end
+redis.call('HSET', ERRORS, id, reason)
+local due = now + backoff
+redis.call('ZADD', DUE[priority_of(redis.call('HGET', TASKS, id)) + 1], due, id)
+mark(due)
+return { 'retried', due }

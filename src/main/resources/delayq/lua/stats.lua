@@ -1,0 +1,17 @@
+-- stats: the backlog of one shard, read atomically against the server clock.
+-- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
+-- ARGV: none
+-- Returns: {now, scheduled (due in the future), due (due now, not claimed), in flight, dead,
+--           due time of the oldest overdue task (-1 when none)}
+--@include shard_keys.lua
+--@include common.lua
+
+local now = server_now()
+local waiting, due_now = 0, 0
+for level = 1, 3 do
+  waiting = waiting + redis.call('ZCARD', DUE[level])
+  due_now = due_now + redis.call('ZCOUNT', DUE[level], '-inf', now)
+end
+local oldest = earliest_due()
+if oldest == nil or oldest > now then oldest = -1 end
+return { now, waiting - due_now, due_now, redis.call('ZCARD', INFLIGHT), redis.call('ZCARD', DEAD), oldest }
