@@ -1,0 +1,288 @@
+package io.delayq.worker;
+
+import io.delayq.client.DelayQueueClient;
+import io.delayq.queue.QueueProtocol;
+import io.delayq.redis.RedisEndpoint;
+import io.delayq.worker.config.WorkerConfig;
+import io.delayq.worker.delivery.Delivery;
+import io.delayq.worker.dispatch.ClaimLoop;
+import io.delayq.worker.dispatch.ServerClock;
+import io.delayq.worker.dispatch.WakeBoard;
+import io.delayq.worker.lease.InflightRegistry;
+import io.delayq.worker.lease.LeaseKeeper;
+import io.delayq.worker.lease.Reclaimer;
+import io.delayq.worker.metrics.WorkerMetrics;
+import io.delayq.worker.ops.OpsServer;
+import io.delayq.worker.ops.RedisHealth;
+import io.delayq.worker.settle.Settler;
+import io.delayq.worker.wake.MarkerWatcher;
+import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
+import io.lettuce.core.metrics.MicrometerOptions;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+/**
+ * One worker: owns a shard range of one queue and wires the parts together (claim loop, handler
+ * pool, settler, lease keeper, reclaimer, marker watchers, backlog gauges, HTTP endpoints).
+ */
+public final class Worker implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+    static final Duration REDIS_TIMEOUT = Duration.ofSeconds(5);
+    static final Duration MARKER_BLOCK = Duration.ofSeconds(2);
+    static final Duration BACKLOG_REFRESH = Duration.ofSeconds(5);
+
+    private final WorkerConfig config;
+    private final PrometheusMeterRegistry registry;
+    private final ClientResources resources;
+    private final RedisEndpoint redis;
+    private final QueueProtocol protocol;
+    private final Delivery delivery;
+    private final RedisHealth health;
+    private final WorkerMetrics metrics;
+    private final InflightRegistry inflight = new InflightRegistry();
+    private final Settler settler;
+    private final ExecutorService handlers;
+    private final ClaimLoop claimLoop;
+    private final Thread claimThread;
+    private final List<MarkerWatcher> watchers = new ArrayList<>();
+    private final ScheduledExecutorService timers;
+    private final OpsServer ops;
+    private volatile boolean stopping;
+
+    private Worker(WorkerConfig config, Function<RedisEndpoint, Delivery> deliveryFactory, LongSupplier wallClock) {
+        this.config = config;
+        this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmGcMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        this.resources = DefaultClientResources.builder()
+                .commandLatencyRecorder(new MicrometerCommandLatencyRecorder(registry, MicrometerOptions.create()))
+                .build();
+        try {
+            this.redis = RedisEndpoint.connect(config.redisUrl(), resources, REDIS_TIMEOUT);
+        } catch (RuntimeException e) {
+            resources.shutdown();
+            throw e;
+        }
+        try {
+            this.protocol = new QueueProtocol(redis, config.queue(), config.shards());
+            DelayQueueClient.awaitStage(protocol.verifyMeta(), REDIS_TIMEOUT);
+            this.health = new RedisHealth(redis);
+            DelayQueueClient.awaitStage(protocol.scripts().loadAll(), REDIS_TIMEOUT);
+            health.scriptsLoaded();
+            this.delivery = deliveryFactory.apply(redis);
+        } catch (RuntimeException e) {
+            redis.close();
+            resources.shutdown();
+            throw e;
+        }
+        this.metrics = new WorkerMetrics(registry, config.queue(), config.range());
+        this.settler = new Settler(protocol, inflight, metrics, config.retry(), config.deadLetters());
+        this.handlers = Executors.newFixedThreadPool(config.concurrency(), named("delayq-handler", false));
+        ServerClock clock = new ServerClock(wallClock);
+        WakeBoard board = new WakeBoard(config.range().from(), config.range().size());
+        this.claimLoop = new ClaimLoop(protocol, config.range(), config.batchSize(), config.pollInterval(), config.lease(),
+                config.rateLimit(), config.concurrency(), handlers, delivery, inflight, settler, metrics, clock, board, health, REDIS_TIMEOUT);
+        this.claimThread = named("delayq-claim", false).newThread(claimLoop);
+        this.timers = Executors.newScheduledThreadPool(2, named("delayq-timer", true));
+        try {
+            this.ops = new OpsServer(config.httpPort(), registry, this::live, this::ready);
+        } catch (IOException e) {
+            close();
+            throw new UncheckedIOException("cannot listen on DELAYQ_HTTP_PORT " + config.httpPort() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Connects, checks the queue's meta, loads scripts and starts every loop. */
+    public static Worker start(WorkerConfig config, Function<RedisEndpoint, Delivery> deliveryFactory) {
+        return start(config, deliveryFactory, System::currentTimeMillis);
+    }
+
+    /** As {@link #start(WorkerConfig, Function)}, with the wall clock the worker reads (tests skew it). */
+    public static Worker start(WorkerConfig config, Function<RedisEndpoint, Delivery> deliveryFactory, LongSupplier wallClock) {
+        Worker w = new Worker(config, deliveryFactory, wallClock);
+        w.startLoops();
+        LOG.info("delayq worker started: {}", config.describe());
+        return w;
+    }
+
+    private void startLoops() {
+        claimThread.start();
+        for (Map<String, Integer> group : markerGroups()) {
+            MarkerWatcher watcher = new MarkerWatcher(redis, group, MARKER_BLOCK, (dueAt, shard) -> claimLoop.wakeFor(shard, dueAt));
+            watchers.add(watcher);
+            named("delayq-marker", true).newThread(watcher).start();
+        }
+        LeaseKeeper keeper = new LeaseKeeper(protocol, inflight, config.lease());
+        long keep = Math.max(10, keeper.interval().toMillis());
+        timers.scheduleWithFixedDelay(guard(keeper), keep, keep, TimeUnit.MILLISECONDS);
+        Reclaimer reclaimer = new Reclaimer(protocol, config.retry().maxAttempts(), config.deadLetters(), metrics, config.lease());
+        scheduleJittered(reclaimer);
+        timers.scheduleWithFixedDelay(guard(this::refreshBacklog), 0, BACKLOG_REFRESH.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Standalone Redis takes one BZPOPMIN over all markers; Cluster needs one per shard (a slot each). */
+    private List<Map<String, Integer>> markerGroups() {
+        List<Map<String, Integer>> groups = new ArrayList<>();
+        Map<String, Integer> all = new HashMap<>();
+        config.range().shards().forEach(s -> {
+            String marker = protocol.keys(s).marker();
+            if (redis.isCluster()) {
+                groups.add(Map.of(marker, s));
+            } else {
+                all.put(marker, s);
+            }
+        });
+        if (!all.isEmpty()) {
+            groups.add(all);
+        }
+        return groups;
+    }
+
+    private void scheduleJittered(Reclaimer reclaimer) {
+        timers.schedule(() -> {
+            guard(reclaimer).run();
+            if (!stopping) {
+                scheduleJittered(reclaimer);
+            }
+        }, reclaimer.nextDelayMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void refreshBacklog() {
+        protocol.stats(config.range().shards()).whenComplete((stats, e) -> {
+            if (e == null) {
+                stats.shards().forEach(metrics::backlog);
+                health.ok();
+            } else {
+                health.failed(e);
+            }
+        });
+    }
+
+    private static Runnable guard(Runnable r) {
+        return () -> {
+            try {
+                r.run();
+            } catch (RuntimeException e) {
+                LOG.debug("periodic task failed: {}", e.toString());
+            }
+        };
+    }
+
+    private static ThreadFactory named(String prefix, boolean daemon) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+            t.setDaemon(daemon);
+            return t;
+        };
+    }
+
+    boolean live() {
+        long stale = Math.max(config.pollInterval().toNanos() * 3, TimeUnit.SECONDS.toNanos(30));
+        return stopping || claimThread.isAlive() && System.nanoTime() - claimLoop.lastLoopNanos() < stale;
+    }
+
+    boolean ready() {
+        return !stopping && health.ready();
+    }
+
+    public int httpPort() {
+        return ops.port();
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    public WorkerConfig config() {
+        return config;
+    }
+
+    /**
+     * Graceful stop: no new claims, in-flight handlers get up to {@code grace} to finish and their
+     * outcomes reach Redis; whatever did not finish is re-delivered after its lease.
+     */
+    public boolean shutdown(Duration grace) {
+        if (stopping) {
+            return true;
+        }
+        stopping = true;
+        long deadline = System.nanoTime() + grace.toNanos();
+        LOG.info("delayq worker stopping: no new claims, {} task(s) in flight, grace {} ms", inflight.size(), grace.toMillis());
+        claimLoop.stop();
+        try {
+            claimThread.join(Math.max(1, grace.toMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        handlers.shutdown();
+        boolean finished;
+        try {
+            finished = handlers.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            finished = false;
+        }
+        boolean settled = settler.drain(Duration.ofNanos(Math.max(TimeUnit.SECONDS.toNanos(2), deadline - System.nanoTime())));
+        if (!finished || !settled) {
+            LOG.warn("grace period over with {} task(s) unfinished: they are re-delivered after their lease", inflight.size());
+        }
+        close();
+        LOG.info("delayq worker stopped");
+        return finished && settled;
+    }
+
+    @Override
+    public void close() {
+        stopping = true;
+        if (claimLoop != null) {
+            claimLoop.stop();
+        }
+        watchers.forEach(MarkerWatcher::close);
+        if (timers != null) {
+            timers.shutdownNow();
+        }
+        if (handlers != null) {
+            handlers.shutdownNow();
+        }
+        if (settler != null) {
+            settler.close();
+        }
+        if (delivery != null) {
+            delivery.close();
+        }
+        if (ops != null) {
+            ops.close();
+        }
+        if (redis != null) {
+            redis.close();
+        }
+        resources.shutdown();
+    }
+}

@@ -1,0 +1,147 @@
+package io.delayq.worker.config;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Predicate;
+
+/**
+ * Raw configuration values by variable name: the environment, over an optional properties file
+ * named by {@code DELAYQ_CONFIG_FILE} (same keys). Typed getters validate and name the variable
+ * and the rule in their errors.
+ */
+public final class Settings {
+    private final Map<String, String> values;
+
+    private Settings(Map<String, String> values) {
+        this.values = values;
+    }
+
+    public static Settings from(Map<String, String> env) {
+        Map<String, String> merged = new HashMap<>();
+        String file = env.get("DELAYQ_CONFIG_FILE");
+        if (file != null && !file.isBlank()) {
+            Properties p = new Properties();
+            try (Reader r = Files.newBufferedReader(Path.of(file))) {
+                p.load(r);
+            } catch (IOException e) {
+                throw new ConfigException("DELAYQ_CONFIG_FILE", "must name a readable properties file, cannot read " + file + ": " + e.getMessage());
+            }
+            p.forEach((k, v) -> merged.put(k.toString(), v.toString()));
+        }
+        env.forEach((k, v) -> {
+            if (k.startsWith("DELAYQ_") || k.equals("REDIS_URL")) {
+                merged.put(k, v);
+            }
+        });
+        return new Settings(merged);
+    }
+
+    public String string(String name, String fallback) {
+        String v = values.get(name);
+        return v == null || v.isBlank() ? fallback : v.trim();
+    }
+
+    public String required(String name, String hint) {
+        String v = string(name, null);
+        if (v == null) {
+            throw new ConfigException(name, "is required (" + hint + ")");
+        }
+        return v;
+    }
+
+    public int integer(String name, int fallback, int min, int max) {
+        String v = string(name, null);
+        if (v == null) {
+            return fallback;
+        }
+        long n;
+        try {
+            n = Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new ConfigException(name, "must be a whole number, got '" + v + "'");
+        }
+        if (n < min || n > max) {
+            throw new ConfigException(name, "must be between " + min + " and " + max + ", got " + n);
+        }
+        return (int) n;
+    }
+
+    public long longValue(String name, long fallback, long min, long max) {
+        String v = string(name, null);
+        if (v == null) {
+            return fallback;
+        }
+        long n;
+        try {
+            n = Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new ConfigException(name, "must be a whole number, got '" + v + "'");
+        }
+        if (n < min || n > max) {
+            throw new ConfigException(name, "must be between " + min + " and " + max + ", got " + n);
+        }
+        return n;
+    }
+
+    public double decimal(String name, double fallback, double min, double max) {
+        String v = string(name, null);
+        if (v == null) {
+            return fallback;
+        }
+        double d;
+        try {
+            d = Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            throw new ConfigException(name, "must be a number, got '" + v + "'");
+        }
+        if (Double.isNaN(d) || d < min || d > max) {
+            throw new ConfigException(name, "must be between " + min + " and " + max + ", got " + v);
+        }
+        return d;
+    }
+
+    public Duration duration(String name, Duration fallback, Duration min, Duration max) {
+        String v = string(name, null);
+        if (v == null) {
+            return fallback;
+        }
+        Duration d = Durations.parse(v);
+        if (d == null) {
+            throw new ConfigException(name, "must be a duration like 500ms, 30s, 5m, 2h, 14d or PT30S, got '" + v + "'");
+        }
+        if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+            throw new ConfigException(name, "must be between " + Durations.format(min) + " and " + Durations.format(max) + ", got " + v);
+        }
+        return d;
+    }
+
+    public <E extends Enum<E>> E choice(String name, Class<E> type, E fallback) {
+        String v = string(name, null);
+        if (v == null) {
+            return fallback;
+        }
+        for (E e : type.getEnumConstants()) {
+            if (e.name().equalsIgnoreCase(v)) {
+                return e;
+            }
+        }
+        StringBuilder allowed = new StringBuilder();
+        for (E e : type.getEnumConstants()) {
+            allowed.append(allowed.length() == 0 ? "" : ", ").append(e.name().toLowerCase());
+        }
+        throw new ConfigException(name, "must be one of " + allowed + ", got '" + v + "'");
+    }
+
+    public String check(String name, String value, Predicate<String> rule, String ruleText) {
+        if (value != null && !rule.test(value)) {
+            throw new ConfigException(name, ruleText + ", got '" + value + "'");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,135 @@
+package io.delayq.worker.demo;
+
+import io.delayq.backlog.QueueStats;
+import io.delayq.client.DelayQueueClient;
+import io.delayq.redis.LocalRedisServer;
+import io.delayq.task.TaskSpec;
+import io.delayq.worker.Worker;
+import io.delayq.worker.config.WorkerConfig;
+import io.delayq.worker.delivery.HandlerDelivery;
+
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code delayq demo [--once]}: a worker for a sample queue with a visible handler, fed with sample
+ * orders ("cancel if unpaid" a few seconds from now, some failing and retrying, one dead-lettered).
+ * Uses REDIS_URL (or DELAYQ_REDIS_URL) when set, otherwise starts a real local redis-server.
+ * {@code --once} exits when the first round of orders is settled (for tests and CI).
+ */
+public final class DemoCommand {
+    static final int MAX_ATTEMPTS = 3;
+    static final String QUEUE = "demo-orders";
+    static final int SHARDS = 4;
+
+    private DemoCommand() {
+    }
+
+    public static int run(String[] args, Map<String, String> env) {
+        boolean once = List.of(args).contains("--once");
+        PrintStream out = System.out;
+        String url = env.getOrDefault("DELAYQ_REDIS_URL", env.get("REDIS_URL"));
+        LocalRedisServer local = null;
+        if (url == null || url.isBlank()) {
+            local = LocalRedisServer.start();
+            url = local.url();
+            out.println("No REDIS_URL set: started a local redis-server (" + local.origin() + ") at " + url);
+        } else {
+            out.println("Using Redis at " + io.delayq.redis.RedisEndpoint.redact(url) + " (from REDIS_URL)");
+        }
+        Set<String> settled = ConcurrentHashMap.newKeySet();
+        CountDownLatch firstRound = new CountDownLatch(1);
+        List<TaskSpec> round = sampleOrders(0);
+        Map<String, String> cfg = new HashMap<>();
+        cfg.put("DELAYQ_REDIS_URL", url);
+        cfg.put("DELAYQ_QUEUE", QUEUE);
+        cfg.put("DELAYQ_SHARDS", String.valueOf(SHARDS));
+        cfg.put("DELAYQ_CONCURRENCY", "8");
+        cfg.put("DELAYQ_RETRY_MAX_ATTEMPTS", String.valueOf(MAX_ATTEMPTS));
+        cfg.put("DELAYQ_RETRY_BACKOFF_INITIAL", "1s");
+        cfg.put("DELAYQ_RETRY_BACKOFF_MAX", "4s");
+        cfg.put("DELAYQ_POLL_INTERVAL", "5s");
+        cfg.put("DELAYQ_HTTP_PORT", String.valueOf(portOr(8080)));
+        WorkerConfig config = WorkerConfig.fromEnv(cfg);
+        DemoHandler handler = new DemoHandler(out, id -> {
+            settled.add(id);
+            if (round.stream().allMatch(t -> settled.contains(t.id()))) {
+                firstRound.countDown();
+            }
+        });
+        try (DelayQueueClient client = DelayQueueClient.builder().redis(url).queue(QUEUE).shards(SHARDS).build()) {
+            Worker worker = Worker.start(config, redis -> new HandlerDelivery(handler));
+            out.println("Worker running for queue '" + QUEUE + "' (" + SHARDS + " shards). Metrics: http://localhost:" + worker.httpPort()
+                    + "/metrics  health: /healthz  /readyz");
+            schedule(client, round, out);
+            CountDownLatch stop = new CountDownLatch(1);
+            sun.misc.Signal.handle(new sun.misc.Signal("INT"), s -> stop.countDown());
+            sun.misc.Signal.handle(new sun.misc.Signal("TERM"), s -> stop.countDown());
+            if (once) {
+                boolean done = firstRound.await(60, TimeUnit.SECONDS);
+                printStats(client, out);
+                worker.shutdown(Duration.ofSeconds(5));
+                return done ? 0 : 1;
+            }
+            int n = 1;
+            while (!stop.await(20, TimeUnit.SECONDS)) {
+                printStats(client, out);
+                schedule(client, sampleOrders(n++), out);
+            }
+            out.println("Stopping (Ctrl-C): finishing in-flight tasks…");
+            worker.shutdown(Duration.ofSeconds(10));
+            printStats(client, out);
+            return 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        } finally {
+            if (local != null) {
+                local.close();
+            }
+        }
+    }
+
+    static List<TaskSpec> sampleOrders(int round) {
+        List<TaskSpec> orders = new ArrayList<>();
+        String p = "r" + round + "-";
+        for (int i = 1; i <= 6; i++) {
+            orders.add(TaskSpec.of("order-" + p + (1000 + i)).after(Duration.ofMillis(1500L * i))
+                    .payload("{\"action\":\"cancel-if-unpaid\",\"order\":" + (1000 + i) + "}"));
+        }
+        orders.add(TaskSpec.of("order-" + p + "2001").after(Duration.ofSeconds(3))
+                .payload("{\"action\":\"cancel-if-unpaid\",\"via\":\"payment-gateway\"}"));
+        orders.add(TaskSpec.of("order-" + p + "3001").after(Duration.ofSeconds(4))
+                .payload("{\"action\":\"cancel-if-unpaid\",\"note\":\"corrupt\"}"));
+        orders.add(TaskSpec.of("order-" + p + "4001").after(Duration.ofSeconds(5)).priority(2)
+                .payload("{\"action\":\"cancel-if-unpaid\",\"note\":\"unknown-order\"}"));
+        return orders;
+    }
+
+    private static void schedule(DelayQueueClient client, List<TaskSpec> orders, PrintStream out) {
+        client.enqueueAll(orders);
+        out.println("Scheduled " + orders.size() + " orders due in 1.5–9 s (one will retry twice, two will be dead-lettered)");
+    }
+
+    private static void printStats(DelayQueueClient client, PrintStream out) {
+        QueueStats s = client.stats();
+        out.printf("queue %s: scheduled %d, due %d, in flight %d, dead %d%n", s.queue(), s.scheduled(), s.due(), s.inflight(), s.dead());
+    }
+
+    private static int portOr(int preferred) {
+        try (ServerSocket s = new ServerSocket(preferred)) {
+            return preferred;
+        } catch (Exception e) {
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.delayq.worker.lease;
+
+import io.delayq.claim.ClaimedTask;
+import io.delayq.queue.QueueProtocol;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Heartbeat for long-running handlers: every third of the lease, tasks held for more than a third
+ * of it get their lease renewed, so only a dead or stalled worker lets a lease expire.
+ */
+public final class LeaseKeeper implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
+    private final QueueProtocol protocol;
+    private final InflightRegistry registry;
+    private final Duration lease;
+
+    public LeaseKeeper(QueueProtocol protocol, InflightRegistry registry, Duration lease) {
+        this.protocol = protocol;
+        this.registry = registry;
+        this.lease = lease;
+    }
+
+    public Duration interval() {
+        return lease.dividedBy(3);
+    }
+
+    @Override
+    public void run() {
+        long threshold = System.nanoTime() - interval().toNanos();
+        Map<Integer, List<Leased>> due = new HashMap<>();
+        for (Leased l : registry.all()) {
+            if (l.lastRenewedNanos() <= threshold && l.beginExtend()) {
+                due.computeIfAbsent(l.task().shard(), s -> new ArrayList<>()).add(l);
+            }
+        }
+        due.forEach((shard, list) -> {
+            for (int from = 0; from < list.size(); from += QueueProtocol.MAX_PER_CALL) {
+                List<Leased> chunk = list.subList(from, Math.min(list.size(), from + QueueProtocol.MAX_PER_CALL));
+                List<ClaimedTask> tasks = chunk.stream().map(Leased::task).toList();
+                protocol.extend(shard, tasks, lease).whenComplete((tokens, error) -> {
+                    for (int i = 0; i < chunk.size(); i++) {
+                        // on a Redis error keep the old token: the ack will tell whether the lease survived
+                        chunk.get(i).endExtend(error == null ? tokens.get(i) : chunk.get(i).task().token());
+                    }
+                    if (error != null) {
+                        LOG.debug("lease extension failed on shard {}: {}", shard, error.toString());
+                    }
+                });
+            }
+        });
+    }
+}

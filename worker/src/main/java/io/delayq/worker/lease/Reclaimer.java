@@ -1,0 +1,64 @@
+package io.delayq.worker.lease;
+
+import io.delayq.deadletter.DeadLetterPolicy;
+import io.delayq.lease.Reclaimed;
+import io.delayq.queue.QueueProtocol;
+import io.delayq.worker.metrics.WorkerMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Gives expired leases back to the due set, on every shard of the queue and not only this worker's:
+ * a shard whose workers all died is still recovered by any live worker. Runs on a jittered
+ * schedule so that a fleet does not sweep in lockstep.
+ */
+public final class Reclaimer implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(Reclaimer.class);
+    static final int PER_CALL = 1000;
+
+    private final QueueProtocol protocol;
+    private final int maxAttempts;
+    private final DeadLetterPolicy deadLetters;
+    private final WorkerMetrics metrics;
+    private final Duration interval;
+
+    public Reclaimer(QueueProtocol protocol, int maxAttempts, DeadLetterPolicy deadLetters, WorkerMetrics metrics, Duration lease) {
+        this.protocol = protocol;
+        this.maxAttempts = maxAttempts;
+        this.deadLetters = deadLetters;
+        this.metrics = metrics;
+        long half = lease.toMillis() / 2;
+        this.interval = Duration.ofMillis(Math.max(50, Math.min(half, 15_000)));
+    }
+
+    /** The next delay: the base interval ± 50 %. */
+    public long nextDelayMillis() {
+        long base = interval.toMillis();
+        return base / 2 + ThreadLocalRandom.current().nextLong(base + 1);
+    }
+
+    @Override
+    public void run() {
+        for (int shard = 0; shard < protocol.shards(); shard++) {
+            try {
+                Reclaimed r;
+                do {
+                    r = protocol.reclaim(shard, PER_CALL, maxAttempts, deadLetters).toCompletableFuture().get();
+                    metrics.reclaimed(r.requeued(), r.dead());
+                    if (r.requeued() + r.dead() > 0) {
+                        LOG.info("shard {}: recovered {} expired lease(s), {} dead-lettered", shard, r.requeued(), r.dead());
+                    }
+                } while (r.requeued() + r.dead() == PER_CALL);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (Exception e) {
+                LOG.debug("reclaim on shard {} failed: {}", shard, e.toString());
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package io.delayq.worker.metrics;
+
+import io.delayq.backlog.ShardStats;
+import io.delayq.shard.ShardRange;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The worker's meters, under the names the chart's alerts and dashboard use
+ * ({@code delayq_backlog_*}, {@code delayq_dispatch_lag_seconds}, {@code delayq_tasks_total}, …).
+ */
+public final class WorkerMetrics {
+    private final Timer lag;
+    private final Timer handlerDuration;
+    private final Counter acked;
+    private final Counter retried;
+    private final Counter dead;
+    private final Counter leaseLost;
+    private final Counter reclaimedRequeued;
+    private final Counter reclaimedDead;
+    private final DistributionSummary batchSize;
+    private final AtomicLong consecutiveFailures = new AtomicLong();
+    private final Map<Integer, ShardGauges> shards = new HashMap<>();
+
+    public WorkerMetrics(MeterRegistry registry, String queue, ShardRange range) {
+        lag = Timer.builder("delayq.dispatch.lag").description("Time from a task's due time to the start of its delivery")
+                .tag("queue", queue).publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofMinutes(10)).register(registry);
+        handlerDuration = Timer.builder("delayq.handler.duration").description("Time a delivery (handler, webhook or stream) took")
+                .tag("queue", queue).publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofMinutes(10)).register(registry);
+        acked = outcome(registry, queue, "acked");
+        retried = outcome(registry, queue, "retried");
+        dead = outcome(registry, queue, "dead");
+        leaseLost = outcome(registry, queue, "lease_lost");
+        reclaimedRequeued = Counter.builder("delayq.leases.reclaimed").description("Expired leases recovered by this worker")
+                .tag("queue", queue).tag("result", "requeued").register(registry);
+        reclaimedDead = Counter.builder("delayq.leases.reclaimed").description("Expired leases recovered by this worker")
+                .tag("queue", queue).tag("result", "dead").register(registry);
+        batchSize = DistributionSummary.builder("delayq.claim.batch.size").description("Tasks returned by one claim")
+                .tag("queue", queue).register(registry);
+        Gauge.builder("delayq.consecutive.failures", consecutiveFailures, AtomicLong::get)
+                .description("Failed deliveries in a row (reset by a success)").tag("queue", queue).register(registry);
+        Gauge.builder("delayq.worker.info", () -> 1).description("1 while a worker runs; labels tell its shard range")
+                .tag("queue", queue).tag("shard_from", String.valueOf(range.from())).tag("shard_to", String.valueOf(range.to()))
+                .register(registry);
+        range.shards().forEach(s -> shards.put(s, new ShardGauges(registry, queue, s)));
+    }
+
+    private static Counter outcome(MeterRegistry registry, String queue, String outcome) {
+        return Counter.builder("delayq.tasks").description("Deliveries by outcome")
+                .tag("queue", queue).tag("outcome", outcome).register(registry);
+    }
+
+    public void lag(long millis) {
+        lag.record(Math.max(0, millis), TimeUnit.MILLISECONDS);
+    }
+
+    public void handled(long nanos) {
+        handlerDuration.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    public void batch(int size) {
+        batchSize.record(size);
+    }
+
+    public void acked(int n) {
+        acked.increment(n);
+        consecutiveFailures.set(0);
+    }
+
+    public void retried() {
+        retried.increment();
+        consecutiveFailures.incrementAndGet();
+    }
+
+    public void dead() {
+        dead.increment();
+        consecutiveFailures.incrementAndGet();
+    }
+
+    public void leaseLost(int n) {
+        leaseLost.increment(n);
+    }
+
+    public void reclaimed(long requeued, long died) {
+        reclaimedRequeued.increment(requeued);
+        reclaimedDead.increment(died);
+    }
+
+    public double ackedCount() {
+        return acked.count();
+    }
+
+    public void backlog(ShardStats stats) {
+        ShardGauges g = shards.get(stats.shard());
+        if (g != null) {
+            g.update(stats);
+        }
+    }
+
+    private static final class ShardGauges {
+        final AtomicLong scheduled = new AtomicLong();
+        final AtomicLong due = new AtomicLong();
+        final AtomicLong inflight = new AtomicLong();
+        final AtomicLong dead = new AtomicLong();
+        final AtomicLong oldestOverdueMillis = new AtomicLong();
+
+        ShardGauges(MeterRegistry registry, String queue, int shard) {
+            String s = String.valueOf(shard);
+            gauge(registry, "delayq.backlog.scheduled.tasks", "Tasks waiting for a future due time", queue, s, scheduled);
+            gauge(registry, "delayq.backlog.due.tasks", "Tasks due now and not yet claimed", queue, s, due);
+            gauge(registry, "delayq.backlog.inflight.tasks", "Tasks claimed and not yet acked", queue, s, inflight);
+            gauge(registry, "delayq.backlog.dead.tasks", "Tasks in the dead-letter set", queue, s, dead);
+            Gauge.builder("delayq.backlog.oldest.overdue", oldestOverdueMillis, v -> v.get() / 1000.0)
+                    .description("Age of the oldest due task not yet claimed").baseUnit("seconds")
+                    .tag("queue", queue).tag("shard", s).register(registry);
+        }
+
+        private static void gauge(MeterRegistry r, String name, String help, String queue, String shard, AtomicLong v) {
+            Gauge.builder(name, v, AtomicLong::get).description(help).tag("queue", queue).tag("shard", shard).register(r);
+        }
+
+        void update(ShardStats st) {
+            scheduled.set(st.scheduled());
+            due.set(st.due());
+            inflight.set(st.inflight());
+            dead.set(st.dead());
+            oldestOverdueMillis.set(st.oldestOverdueMillis());
+        }
+    }
+}

@@ -1,0 +1,175 @@
+package io.delayq.worker.settle;
+
+import io.delayq.claim.ClaimedTask;
+import io.delayq.deadletter.DeadLetterPolicy;
+import io.delayq.lease.RetryResult;
+import io.delayq.queue.QueueProtocol;
+import io.delayq.worker.config.RetryPolicy;
+import io.delayq.worker.delivery.Outcome;
+import io.delayq.worker.lease.InflightRegistry;
+import io.delayq.worker.lease.Leased;
+import io.delayq.worker.metrics.WorkerMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Turns outcomes into Redis state. Acks are group-committed: one thread sends whatever finished
+ * while the previous acks were on the wire, one script call per shard, so a busy worker acks
+ * hundreds of tasks per round trip and an idle one acks each task at once.
+ */
+public final class Settler implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Settler.class);
+    private static final Leased STOP = new Leased(new ClaimedTask(-1, "", 0, 0, 0, null));
+    private static final int MAX_ACK_ROUND = 5000;
+
+    private final QueueProtocol protocol;
+    private final InflightRegistry registry;
+    private final WorkerMetrics metrics;
+    private final RetryPolicy retry;
+    private final DeadLetterPolicy deadLetters;
+    private final LinkedBlockingQueue<Leased> toAck = new LinkedBlockingQueue<>();
+    private final AtomicInteger outstanding = new AtomicInteger();
+    private final Thread acker;
+
+    public Settler(QueueProtocol protocol, InflightRegistry registry, WorkerMetrics metrics, RetryPolicy retry, DeadLetterPolicy deadLetters) {
+        this.protocol = protocol;
+        this.registry = registry;
+        this.metrics = metrics;
+        this.retry = retry;
+        this.deadLetters = deadLetters;
+        this.acker = new Thread(this::ackLoop, "delayq-acker");
+        this.acker.setDaemon(true);
+        this.acker.start();
+    }
+
+    public void settle(Leased leased, Outcome outcome) {
+        outstanding.incrementAndGet();
+        leased.settle(() -> {
+            if (outcome instanceof Outcome.Done) {
+                toAck.add(leased);
+            } else if (outcome instanceof Outcome.Retry r) {
+                fail(leased, r.error(), r.after() != null ? r.after() : retry.backoff(leased.task().attempt()), false);
+            } else if (outcome instanceof Outcome.Dead d) {
+                fail(leased, d.error(), Duration.ZERO, true);
+            }
+        });
+    }
+
+    private void fail(Leased leased, String error, Duration backoff, boolean permanent) {
+        ClaimedTask task = leased.task();
+        protocol.retry(task, backoff, error, retry.maxAttempts(), permanent, deadLetters).whenComplete((result, e) -> {
+            if (e != null) {
+                // the lease will expire and the task come back: nothing is lost, the attempt is counted
+                LOG.warn("could not record the failure of task {} on shard {}: {}", task.id(), task.shard(), e.toString());
+            } else if (result.status() == RetryResult.Status.RETRIED) {
+                metrics.retried();
+            } else if (result.status() == RetryResult.Status.DEAD) {
+                metrics.dead();
+            } else {
+                metrics.leaseLost(1);
+            }
+            finished(leased);
+        });
+    }
+
+    private void finished(Leased leased) {
+        registry.remove(leased);
+        synchronized (outstanding) {
+            outstanding.decrementAndGet();
+            outstanding.notifyAll();
+        }
+    }
+
+    private void ackLoop() {
+        List<Leased> round = new ArrayList<>();
+        while (true) {
+            try {
+                round.add(toAck.take());
+            } catch (InterruptedException e) {
+                return;
+            }
+            toAck.drainTo(round, MAX_ACK_ROUND);
+            boolean stop = round.remove(STOP);
+            if (!round.isEmpty()) {
+                ack(round);
+            }
+            round.clear();
+            if (stop) {
+                return;
+            }
+        }
+    }
+
+    private void ack(List<Leased> round) {
+        Map<Integer, List<Leased>> byShard = new HashMap<>();
+        for (Leased l : round) {
+            byShard.computeIfAbsent(l.task().shard(), s -> new ArrayList<>()).add(l);
+        }
+        List<CompletableFuture<Void>> calls = new ArrayList<>();
+        byShard.forEach((shard, list) -> {
+            for (int from = 0; from < list.size(); from += QueueProtocol.MAX_PER_CALL) {
+                List<Leased> chunk = list.subList(from, Math.min(list.size(), from + QueueProtocol.MAX_PER_CALL));
+                calls.add(protocol.ack(shard, chunk.stream().map(Leased::task).toList()).<Void>handle((acked, e) -> {
+                    if (e != null) {
+                        LOG.warn("ack of {} task(s) on shard {} failed, they will be re-delivered after their lease: {}",
+                                chunk.size(), shard, e.toString());
+                    } else {
+                        int ok = 0;
+                        for (Boolean b : acked) {
+                            ok += b ? 1 : 0;
+                        }
+                        metrics.acked(ok);
+                        metrics.leaseLost(acked.size() - ok);
+                    }
+                    chunk.forEach(this::finished);
+                    return null;
+                }).toCompletableFuture());
+            }
+        });
+        try {
+            CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.warn("acks still unanswered after 30 s: {}", e.toString());
+        }
+    }
+
+    /** Waits until every settle handed in so far has reached Redis (or failed), at most {@code timeout}. */
+    public boolean drain(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (outstanding) {
+            while (outstanding.get() > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(outstanding, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public void close() {
+        toAck.add(STOP);
+        try {
+            acker.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
