@@ -203,12 +203,14 @@ public final class Worker implements AutoCloseable {
         };
     }
 
-    boolean live() {
+    /** The loops are alive (for /healthz). */
+    public boolean live() {
         long stale = Math.max(config.pollInterval().toNanos() * 3, TimeUnit.SECONDS.toNanos(30));
         return stopping || claimThread.isAlive() && System.nanoTime() - claimLoop.lastLoopNanos() < stale;
     }
 
-    boolean ready() {
+    /** Redis reachable, scripts loaded and not stopping (for /readyz). */
+    public boolean ready() {
         return !stopping && health.ready();
     }
 
@@ -232,10 +234,10 @@ public final class Worker implements AutoCloseable {
         if (stopping) {
             return true;
         }
+        claimLoop.stop();
         stopping = true;
         long deadline = System.nanoTime() + grace.toNanos();
         LOG.info("delayq worker stopping: no new claims, {} task(s) in flight, grace {} ms", inflight.size(), grace.toMillis());
-        claimLoop.stop();
         try {
             claimThread.join(Math.max(1, grace.toMillis()));
         } catch (InterruptedException e) {

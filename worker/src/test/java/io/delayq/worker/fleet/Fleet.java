@@ -1,0 +1,65 @@
+package io.delayq.worker.fleet;
+
+import io.delayq.worker.Worker;
+import io.delayq.worker.config.WorkerConfig;
+import io.delayq.worker.delivery.HandlerDelivery;
+import io.delayq.worker.delivery.Task;
+import io.delayq.worker.delivery.TaskHandler;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.LongSupplier;
+
+/** In-process workers for fleet tests, with a recording handler shared by all of them. */
+final class Fleet implements AutoCloseable {
+    final ConcurrentLinkedQueue<Delivered> deliveries = new ConcurrentLinkedQueue<>();
+    final ConcurrentHashMap<String, Integer> countById = new ConcurrentHashMap<>();
+    private final List<Worker> workers = new ArrayList<>();
+
+    record Delivered(String id, int attempt, long dueAt, long handledAtMillis, String payload) {
+    }
+
+    static Map<String, String> env(String redisUrl, String queue, int shards) {
+        Map<String, String> env = new HashMap<>();
+        env.put("DELAYQ_REDIS_URL", redisUrl);
+        env.put("DELAYQ_QUEUE", queue);
+        env.put("DELAYQ_SHARDS", String.valueOf(shards));
+        env.put("DELAYQ_HTTP_PORT", "0");
+        return env;
+    }
+
+    TaskHandler recorder(TaskHandler then) {
+        return task -> {
+            record(task);
+            then.handle(task);
+        };
+    }
+
+    TaskHandler recorder() {
+        return this::record;
+    }
+
+    private void record(Task task) {
+        deliveries.add(new Delivered(task.id(), task.attempt(), task.dueAt(), System.currentTimeMillis(), task.payload()));
+        countById.merge(task.id(), 1, Integer::sum);
+    }
+
+    Worker start(Map<String, String> env, TaskHandler handler) {
+        return start(env, handler, System::currentTimeMillis);
+    }
+
+    Worker start(Map<String, String> env, TaskHandler handler, LongSupplier wallClock) {
+        Worker w = Worker.start(WorkerConfig.fromEnv(env), redis -> new HandlerDelivery(handler), wallClock);
+        workers.add(w);
+        return w;
+    }
+
+    @Override
+    public void close() {
+        workers.forEach(Worker::close);
+    }
+}

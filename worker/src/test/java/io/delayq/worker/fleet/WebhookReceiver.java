@@ -1,0 +1,53 @@
+package io.delayq.worker.fleet;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+
+/** A real HTTP server that records every task delivered to it (id, attempt, due time, time received). */
+final class WebhookReceiver implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    final ConcurrentLinkedQueue<Fleet.Delivered> deliveries = new ConcurrentLinkedQueue<>();
+    final ConcurrentHashMap<String, Integer> countById = new ConcurrentHashMap<>();
+    private final HttpServer server;
+
+    /** @param workMillis how long each request takes before its 200, so tasks are in flight when a worker dies */
+    WebhookReceiver(long workMillis) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256);
+        server.setExecutor(Executors.newFixedThreadPool(64));
+        server.createContext("/tasks", ex -> {
+            long received = System.currentTimeMillis();
+            JsonNode body = JSON.readTree(ex.getRequestBody().readAllBytes());
+            String id = body.get("id").asText();
+            deliveries.add(new Fleet.Delivered(id, body.get("attempt").asInt(), body.get("dueAt").asLong(), received,
+                    body.get("payload").isNull() ? null : body.get("payload").asText()));
+            countById.merge(id, 1, Integer::sum);
+            if (workMillis > 0) {
+                try {
+                    Thread.sleep(workMillis); // the receiver's own work: it is what keeps tasks in flight
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            ex.sendResponseHeaders(200, -1);
+            ex.close();
+        });
+        server.start();
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/tasks";
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
