@@ -107,9 +107,18 @@ public final class QueueProtocol {
     }
 
     public CompletionStage<ClaimBatch> claim(int shard, int batch, Duration lease, RateLimit rate) {
+        return claim(shard, batch, lease, rate, UUID.randomUUID().toString());
+    }
+
+    /**
+     * A claim under a caller-chosen request id. Sending the same id again (after a time-out or a lost
+     * connection) answers the tasks the first attempt claimed, if it ran, instead of claiming more
+     * and leaving those stranded in flight until their lease expires.
+     */
+    public CompletionStage<ClaimBatch> claim(int shard, int batch, Duration lease, RateLimit rate, String requestId) {
         ShardKeys k = keys(shard);
         List<String> claimKeys = new ArrayList<>(k.scriptKeys());
-        claimKeys.add(k.claimRequest(UUID.randomUUID().toString()));
+        claimKeys.add(k.claimRequest(requestId));
         List<String> args = List.of(String.valueOf(batch), String.valueOf(lease.toMillis()),
                 String.valueOf(rate.enabled() ? rate.perShard(shards) : 0),
                 String.valueOf(rate.enabled() ? rate.burstPerShard(shards) : 0));

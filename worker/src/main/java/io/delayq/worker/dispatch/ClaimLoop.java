@@ -18,6 +18,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 
@@ -46,6 +49,7 @@ public final class ClaimLoop implements Runnable {
     private final WakeBoard board;
     private final RedisHealth health;
     private final Duration redisTimeout;
+    private final Map<Integer, String> unanswered = new HashMap<>();
     private volatile boolean running = true;
     private volatile long lastLoopNanos = System.nanoTime();
 
@@ -115,10 +119,15 @@ public final class ClaimLoop implements Runnable {
     private void claim(int shard, int ask) {
         long started = System.nanoTime();
         ClaimBatch batch;
+        String requestId = unanswered.getOrDefault(shard, UUID.randomUUID().toString());
         try {
-            batch = DelayQueueClient.awaitStage(protocol.claim(shard, ask, lease, rate), redisTimeout);
+            batch = DelayQueueClient.awaitStage(protocol.claim(shard, ask, lease, rate, requestId), redisTimeout);
+            unanswered.remove(shard);
             health.ok();
         } catch (RuntimeException e) {
+            // the claim may have run without us hearing the answer: ask again under the same id,
+            // so its tasks come to us now rather than after their lease expires
+            unanswered.put(shard, requestId);
             health.failed(e);
             // try this shard again soon; the other shards keep their own schedule
             board.wake(shard, started + Math.min(poll.toNanos(), 1_000_000_000L));

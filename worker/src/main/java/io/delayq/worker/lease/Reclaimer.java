@@ -46,7 +46,7 @@ public final class Reclaimer implements Runnable {
             try {
                 Reclaimed r;
                 do {
-                    r = protocol.reclaim(shard, PER_CALL, maxAttempts, deadLetters).toCompletableFuture().get();
+                    r = protocol.reclaim(shard, PER_CALL, maxAttempts, deadLetters).toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS);
                     metrics.reclaimed(r.requeued(), r.dead());
                     if (r.requeued() + r.dead() > 0) {
                         LOG.info("shard {}: recovered {} expired lease(s), {} dead-lettered", shard, r.requeued(), r.dead());
