@@ -1,12 +1,17 @@
 package io.delayq.worker;
 
+import io.delayq.cli.Cli;
 import io.delayq.worker.demo.DemoCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-import java.util.Arrays;
+import java.util.concurrent.Callable;
 
 /**
- * The {@code delayq} executable. With no arguments (the container's default) or {@code worker}, it
- * runs a worker configured by environment variables; {@code demo} runs the local demonstration.
+ * The {@code delayq} executable. With no arguments (the container's default) it runs a worker
+ * configured by environment variables; {@code worker} does the same, {@code demo} runs the local
+ * demonstration, and every other command is the admin CLI ({@code stats}, {@code inspect}, …).
  */
 public final class Main {
     private Main() {
@@ -17,13 +22,44 @@ public final class Main {
     }
 
     static int run(String[] args) {
-        if (args.length == 0 || args[0].equals("worker")) {
+        if (args.length == 0) {
             return WorkerCommand.run(System.getenv());
         }
-        if (args[0].equals("demo")) {
-            return DemoCommand.run(Arrays.copyOfRange(args, 1, args.length), System.getenv());
+        boolean admin = !args[0].equals("worker") && !args[0].equals("demo");
+        if (admin && System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            // admin commands print their own one-line errors; Lettuce's logs would only add noise
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
         }
-        System.err.println("usage: delayq [worker | demo [--once]]");
-        return 2;
+        return commandLine().execute(args);
+    }
+
+    static CommandLine commandLine() {
+        CommandLine cmd = Cli.commandLine();
+        cmd.addSubcommand(new WorkerSubcommand());
+        cmd.addSubcommand(new DemoSubcommand());
+        return cmd;
+    }
+
+    @Command(name = "worker", mixinStandardHelpOptions = true,
+            description = {"Run a worker configured by DELAYQ_* environment variables (see the README).",
+                    "SIGTERM or Ctrl-C stops it gracefully (exit 0); a bad configuration exits 2, an unreachable Redis 3."})
+    static final class WorkerSubcommand implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            return WorkerCommand.run(System.getenv());
+        }
+    }
+
+    @Command(name = "demo", mixinStandardHelpOptions = true,
+            description = {"Run a worker for a sample queue with a visible handler and sample orders.",
+                    "Uses REDIS_URL when set, otherwise starts a local redis-server. Ctrl-C stops it."})
+    static final class DemoSubcommand implements Callable<Integer> {
+        @Option(names = "--once", description = "Exit when the first round of sample orders is settled.")
+        boolean once;
+
+        @Override
+        public Integer call() {
+            return DemoCommand.run(once ? new String[]{"--once"} : new String[0], System.getenv());
+        }
     }
 }

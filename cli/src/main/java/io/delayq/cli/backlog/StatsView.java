@@ -1,0 +1,58 @@
+package io.delayq.cli.backlog;
+
+import io.delayq.backlog.QueueStats;
+import io.delayq.backlog.ShardStats;
+import io.delayq.cli.text.Durations;
+import io.delayq.cli.text.Instants;
+import io.delayq.cli.text.Table;
+
+import java.io.PrintWriter;
+import java.util.List;
+
+/** The backlog as a table (per shard and total) or as a JSON document. */
+final class StatsView {
+    private StatsView() {
+    }
+
+    record Counts(long scheduled, long dueNow, long inFlight, long dead, long oldestOverdueMillis) {
+        static Counts of(ShardStats s) {
+            return new Counts(s.scheduled(), s.due(), s.inflight(), s.dead(), s.oldestOverdueMillis());
+        }
+
+        static Counts of(QueueStats q) {
+            return new Counts(q.scheduled(), q.due(), q.inflight(), q.dead(), q.oldestOverdueMillis());
+        }
+    }
+
+    record ShardJson(int shard, long scheduled, long dueNow, long inFlight, long dead, long oldestOverdueMillis) {
+    }
+
+    record StatsJson(String queue, int shards, String serverTime, Counts total, List<ShardJson> perShard) {
+    }
+
+    static long serverNow(QueueStats stats) {
+        return stats.shards().stream().mapToLong(ShardStats::serverNow).max().orElse(0);
+    }
+
+    static StatsJson json(QueueStats stats, int shards) {
+        List<ShardJson> per = stats.shards().stream()
+                .map(s -> new ShardJson(s.shard(), s.scheduled(), s.due(), s.inflight(), s.dead(), s.oldestOverdueMillis()))
+                .toList();
+        return new StatsJson(stats.queue(), shards, Instants.utc(serverNow(stats)), Counts.of(stats), per);
+    }
+
+    static void table(PrintWriter out, QueueStats stats, int shards, String redis) {
+        out.println("queue " + stats.queue() + " (" + shards + " shards) at " + redis + ", server time " + Instants.utc(serverNow(stats)));
+        Table t = new Table(List.of("SHARD", "SCHEDULED", "DUE NOW", "IN FLIGHT", "DEAD", "OLDEST OVERDUE"),
+                false, true, true, true, true, true);
+        for (ShardStats s : stats.shards()) {
+            t.row(s.shard(), s.scheduled(), s.due(), s.inflight(), s.dead(), age(s.oldestOverdueMillis()));
+        }
+        t.row("total", stats.scheduled(), stats.due(), stats.inflight(), stats.dead(), age(stats.oldestOverdueMillis()));
+        t.print(out);
+    }
+
+    private static String age(long ms) {
+        return ms <= 0 ? "-" : Durations.human(ms);
+    }
+}

@@ -1,0 +1,132 @@
+package io.delayq.cli.task;
+
+import io.delayq.cli.CliException;
+import io.delayq.cli.ExitCodes;
+import io.delayq.cli.QueueCommand;
+import io.delayq.cli.QueueConnection;
+import io.delayq.cli.text.Instants;
+import io.delayq.task.DuplicatePolicy;
+import io.delayq.task.EnqueueResult;
+import io.delayq.task.TaskSpec;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+@Command(name = "enqueue", mixinStandardHelpOptions = true,
+        description = "Schedule a task: due after a delay or at an instant, with an optional payload.",
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {"0:the task was added, replaced, or moved to an earlier due time",
+                "1:nothing changed: the id exists (reject), was already due earlier (keep-earlier), is in flight or dead",
+                ExitCodes.L_USAGE, ExitCodes.L_REDIS, ExitCodes.L_INTERNAL},
+        footer = {"%nExamples:",
+                "  delayq enqueue order-8812 --delay 30m --payload '{\"action\":\"cancel-if-unpaid\"}'",
+                "  delayq enqueue payout-W17 --at 2026-12-01T10:00:00Z --payload-file payout.json",
+                "  delayq enqueue coupon-C9 --at 2026-12-31T23:59:00+01:00 --on-duplicate keep-earlier",
+                "  delayq enqueue first-task --delay 0s --shards 16    # creates the queue"})
+public class EnqueueCommand extends QueueCommand {
+    @Parameters(index = "0", paramLabel = "ID", description = "Task id: the business key (order id), at most 256 bytes; it is the idempotency key.")
+    String id;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    DueTime due;
+
+    @ArgGroup(exclusive = true)
+    PayloadSource payload;
+
+    @Option(names = "--priority", paramLabel = "0..2", defaultValue = "0",
+            description = "0 normal (default), 1 high, 2 highest: claimed first when tasks pile up; never fires early.")
+    int priority;
+
+    @Option(names = "--on-duplicate", paramLabel = "POLICY", defaultValue = "reject", converter = DuplicatePolicyConverter.class,
+            completionCandidates = DuplicatePolicyConverter.Names.class,
+            description = "When the id exists: reject (default: leave it), replace (new time and payload; not while in flight), "
+                    + "keep-earlier (move it only if the new time is earlier).")
+    DuplicatePolicy onDuplicate;
+
+    private TaskSpec task;
+
+    static class PayloadSource {
+        @Option(names = "--payload", paramLabel = "TEXT", required = true, description = "Payload text (often JSON) handed to the handler.")
+        String text;
+
+        @Option(names = "--payload-file", paramLabel = "FILE", required = true, description = "Read the payload from a UTF-8 file ('-' = stdin).")
+        Path file;
+
+        String read() {
+            if (text != null) {
+                return text;
+            }
+            try {
+                byte[] bytes;
+                if (file.toString().equals("-")) {
+                    try (InputStream in = System.in) {
+                        bytes = in.readAllBytes();
+                    }
+                } else {
+                    bytes = Files.readAllBytes(file);
+                }
+                return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                        .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            } catch (NoSuchFileException e) {
+                throw CliException.usage("payload-file: no such file: " + file);
+            } catch (CharacterCodingException e) {
+                throw CliException.usage("payload-file: " + file + " is not UTF-8 text");
+            } catch (IOException e) {
+                throw CliException.usage("payload-file: cannot read " + file + ": " + e.getMessage());
+            }
+        }
+    }
+
+    @Override
+    protected void validate() {
+        task = new TaskSpec(id, due.schedule(), payload == null ? null : payload.read(), priority);
+    }
+
+    @Override
+    protected boolean createsQueue() {
+        return true;
+    }
+
+    @Override
+    protected int run(QueueConnection queue) {
+        EnqueueResult r = queue.client().enqueue(task, onDuplicate);
+        int shard = queue.client().protocol().shardOf(id);
+        String when = "due " + Instants.both(r.dueAt(), environment().zone());
+        String where = " (queue " + queue.queue() + ", shard " + shard + ")";
+        switch (r.status()) {
+            case ADDED -> out().println("added " + id + where + ": " + when);
+            case REPLACED -> out().println("replaced " + id + where + ": " + when);
+            case EARLIER -> out().println("moved " + id + " earlier" + where + ": " + when);
+            case KEPT -> out().println("kept " + id + where + ": already " + when + ", earlier than asked; nothing changed");
+            case DUPLICATE -> out().println("duplicate " + id + where + ": a task with this id exists, " + describeExisting(queue, r)
+                    + "; nothing changed (use --on-duplicate replace or keep-earlier)");
+            case INFLIGHT -> out().println("in flight " + id + where + ": a worker is running it; nothing changed");
+            case DEAD -> out().println("dead " + id + where + ": it is in the dead-letter set; nothing changed "
+                    + "(use 'delayq dead replay " + id + "' or --on-duplicate replace)");
+        }
+        return switch (r.status()) {
+            case ADDED, REPLACED, EARLIER -> ExitCodes.OK;
+            default -> ExitCodes.NOT_FOUND;
+        };
+    }
+
+    private String describeExisting(QueueConnection queue, EnqueueResult r) {
+        // the duplicate answer carries the existing score, which is a due time only while scheduled
+        return switch (queue.client().inspect(id).state()) {
+            case SCHEDULED -> "due " + Instants.both(r.dueAt(), environment().zone());
+            case IN_FLIGHT -> "in flight";
+            case DEAD -> "dead";
+            case UNKNOWN -> "gone meanwhile";
+        };
+    }
+}

@@ -1,0 +1,91 @@
+package io.delayq.cli.task;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.delayq.cli.text.Durations;
+import io.delayq.cli.text.Instants;
+import io.delayq.task.TaskInfo;
+import io.delayq.task.TaskRecord;
+
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The on-call checklist for one task in one answer: where it is, when it is due, what went wrong
+ * and what to do next. Built from one atomic {@code inspect} script call; times against the Redis clock.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record TaskReport(String id, String queue, int shard, int shards, String state, String serverTime,
+                         String dueAt, String dueAtLocal, Long overdueMillis,
+                         String leaseExpiresAt, String leaseExpiresAtLocal, Boolean leaseExpired,
+                         String diedAt, String diedAtLocal,
+                         Integer priority, Integer attempts, String lastError, String payload, String record,
+                         List<String> hints) {
+
+    static TaskReport of(TaskInfo t, String queue, int shards, ZoneId zone) {
+        long now = t.serverNow();
+        List<String> hints = new ArrayList<>();
+        String dueAt = null, dueLocal = null, leaseAt = null, leaseLocal = null, diedAt = null, diedLocal = null;
+        Long overdue = null;
+        Boolean leaseExpired = null;
+        switch (t.state()) {
+            case SCHEDULED -> {
+                dueAt = Instants.utc(t.score());
+                dueLocal = Instants.local(t.score(), zone);
+                overdue = Math.max(0, now - t.score());
+                if (t.overdue()) {
+                    hints.add("due " + Durations.human(now - t.score()) + " ago and not claimed yet: is a worker running for shard "
+                            + t.shard() + "? ('delayq stats' shows the due backlog per shard; the worker's /readyz and logs tell why)");
+                } else {
+                    hints.add("waiting for its due time (" + Instants.relative(t.score(), now) + "); nothing to do");
+                }
+            }
+            case IN_FLIGHT -> {
+                leaseAt = Instants.utc(t.score());
+                leaseLocal = Instants.local(t.score(), zone);
+                leaseExpired = t.score() <= now;
+                if (leaseExpired) {
+                    hints.add("the lease expired " + Durations.human(now - t.score()) + " ago: its worker died or stalled; the next "
+                            + "reclaim puts it back to due (or dead-letters it after the last attempt)");
+                } else {
+                    hints.add("a worker is running it (attempt " + t.attempts() + "); the lease expires "
+                            + Instants.relative(t.score(), now) + " unless the worker extends it");
+                }
+            }
+            case DEAD -> {
+                diedAt = Instants.utc(t.score());
+                diedLocal = Instants.local(t.score(), zone);
+                hints.add("dead since " + Durations.human(now - t.score()) + " after " + t.attempts() + " attempt(s): fix the cause, then "
+                        + "'delayq dead replay " + t.id() + "' (or 'delayq dead purge " + t.id() + "' to drop it)");
+            }
+            case UNKNOWN -> hints.add("no task '" + t.id() + "' in queue '" + queue + "' (shard " + t.shard() + " of " + shards
+                    + "): it was acked after it fired, cancelled, purged or trimmed from the dead letters, or never enqueued; "
+                    + "check the id and --queue (finished tasks are not kept)");
+        }
+        boolean known = t.state() != TaskInfo.State.UNKNOWN;
+        String payload = null;
+        if (known) {
+            try {
+                payload = TaskRecord.fromJson(t.rawRecord()).payload();
+            } catch (TaskRecord.MalformedRecordException e) {
+                hints.add("the stored record is not valid delayq JSON (" + e.getMessage() + "); a worker dead-letters such a task");
+            }
+            if (t.rawRecord() == null) {
+                hints.add("no record: written by a bare ZADD (id only, empty payload)");
+            }
+        }
+        return new TaskReport(t.id(), queue, t.shard(), shards, stateName(t.state()), Instants.utc(now),
+                dueAt, dueLocal, overdue, leaseAt, leaseLocal, leaseExpired, diedAt, diedLocal,
+                known ? t.priority() : null, known ? t.attempts() : null,
+                known ? t.lastError() : null, payload, known ? t.rawRecord() : null, hints);
+    }
+
+    static String stateName(TaskInfo.State s) {
+        return switch (s) {
+            case SCHEDULED -> "scheduled";
+            case IN_FLIGHT -> "in_flight";
+            case DEAD -> "dead";
+            case UNKNOWN -> "unknown";
+        };
+    }
+}

@@ -1,0 +1,89 @@
+package io.delayq.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delayq.redis.LocalRedisServer;
+import io.delayq.testing.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code check} against a Redis configured as production should be: AOF on, noeviction. */
+class CheckCommandTest {
+    @RegisterExtension
+    static RedisServerExtension redis = new RedisServerExtension("--appendonly", "yes", "--maxmemory-policy", "noeviction");
+
+    @Test
+    void safeRedisPassesEveryCheck() {
+        try (QueueFixture q = new QueueFixture(redis, "orders", 4)) {
+            CliRun r = CliRun.run("check", "--redis", redis.url(), "--queue", "orders", "--shards", "4");
+
+            assertThat(r.exitCode()).as(r.toString()).isZero();
+            assertThat(r.out()).containsPattern("(?m)^PASS  connection\\s+redis://127\\.0\\.0\\.1:\\d+ answers$")
+                    .containsPattern("(?m)^PASS  version\\s+Redis \\d+\\.\\d+")
+                    .containsPattern("(?m)^PASS  queue\\s+queue 'orders': 4 shards, protocol 1$")
+                    .containsPattern("(?m)^PASS  eviction\\s+maxmemory-policy is noeviction$")
+                    .containsPattern("(?m)^PASS  persistence\\s+AOF on")
+                    .containsPattern("(?m)^PASS  scripts\\s+all 14 scripts load")
+                    .contains("check: 6 passed, 0 warning(s), 0 failed");
+        }
+    }
+
+    @Test
+    void wrongShardCountFailsWithTheCountToUse() {
+        try (QueueFixture q = new QueueFixture(redis, "orders", 4)) {
+            CliRun r = CliRun.run("check", "--redis", redis.url(), "--queue", "orders", "--shards", "16");
+
+            assertThat(r.exitCode()).isEqualTo(ExitCodes.CHECK_FAILED);
+            assertThat(r.out()).containsPattern("(?m)^FAIL  queue\\s+queue 'orders' has 4 shards in Redis, but 16 are configured$")
+                    .contains("fix: use --shards 4 (or DELAYQ_SHARDS=4)");
+        }
+    }
+
+    @Test
+    void queueThatDoesNotExistYetOnlyWarns() {
+        CliRun r = CliRun.run("check", "--redis", redis.url(), "--queue", "new-queue");
+
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out()).containsPattern("(?m)^WARN  queue\\s+queue 'new-queue' does not exist in Redis yet");
+    }
+
+    @Test
+    void persistenceOffFails() throws Exception {
+        redis.admin().commands().configSet("appendonly", "no").get();
+        try {
+            CliRun r = CliRun.run("check", "--redis", redis.url(), "--output", "json");
+
+            assertThat(r.exitCode()).isEqualTo(ExitCodes.CHECK_FAILED);
+            JsonNode json = new ObjectMapper().readTree(r.out());
+            JsonNode persistence = find(json, "persistence");
+            assertThat(persistence.get("status").asText()).isEqualTo("FAIL");
+            assertThat(persistence.get("hint").asText()).contains("CONFIG SET appendonly yes");
+            assertThat(find(json, "queue").get("status").asText()).isEqualTo("WARN");
+            assertThat(json.get("failed").asInt()).isEqualTo(1);
+        } finally {
+            redis.admin().commands().configSet("appendonly", "yes").get();
+        }
+    }
+
+    @Test
+    void unreachableRedisFailsTheConnectionCheckAndSkipsTheRest() {
+        String closed = "redis://127.0.0.1:" + LocalRedisServer.freePort();
+
+        CliRun r = CliRun.run("check", "--redis", closed);
+
+        assertThat(r.exitCode()).isEqualTo(ExitCodes.CHECK_FAILED);
+        assertThat(r.out()).containsPattern("(?m)^FAIL  connection\\s+cannot connect to " + closed.replace(".", "\\.") + " \\(Connection refused")
+                .contains("fix: is Redis running and reachable from here?", "skipped", "check: 0 passed, 0 warning(s), 1 failed");
+    }
+
+    private static JsonNode find(JsonNode report, String name) {
+        for (JsonNode c : report.get("checks")) {
+            if (c.get("name").asText().equals(name)) {
+                return c;
+            }
+        }
+        throw new AssertionError("no check " + name + " in " + report);
+    }
+}

@@ -1,0 +1,160 @@
+package io.delayq.cli;
+
+import io.delayq.task.TaskInfo;
+import io.delayq.task.TaskRecord;
+import io.delayq.testing.RedisServerExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class EnqueueCommandTest {
+    @RegisterExtension
+    static RedisServerExtension redis = new RedisServerExtension();
+
+    private QueueFixture queue;
+
+    @BeforeEach
+    void queue() {
+        queue = new QueueFixture(redis, "orders", 4);
+    }
+
+    @AfterEach
+    void close() {
+        queue.close();
+    }
+
+    private CliRun delayq(String... args) {
+        String[] all = new String[args.length + 4];
+        System.arraycopy(args, 0, all, 0, args.length);
+        System.arraycopy(new String[]{"--redis", redis.url(), "--queue", "orders"}, 0, all, args.length, 4);
+        return CliRun.run(all);
+    }
+
+    @Test
+    void enqueuesAtAnInstantWithPayloadAndPriority_printingLocalAndUtcTime() {
+        CliRun r = delayq("enqueue", "payout-W17", "--at", "2026-12-01T10:00:00Z", "--payload", "{\"amount\":17}", "--priority", "2");
+
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("added payout-W17", "shard " + queue.shardOf("payout-W17"),
+                "2026-12-01 11:00:00 CET", "2026-12-01T10:00:00Z");
+        TaskInfo info = queue.client().inspect("payout-W17");
+        assertThat(info.state()).isEqualTo(TaskInfo.State.SCHEDULED);
+        assertThat(info.score()).isEqualTo(Instant.parse("2026-12-01T10:00:00Z").toEpochMilli());
+        assertThat(info.priority()).isEqualTo(2);
+        assertThat(TaskRecord.fromJson(info.rawRecord()).payload()).isEqualTo("{\"amount\":17}");
+    }
+
+    @Test
+    void enqueuesAfterADelayMeasuredOnTheServerClock() throws Exception {
+        long before = queue.serverNow();
+        CliRun r = delayq("enqueue", "order-8812", "--delay", "30m");
+        long after = queue.serverNow();
+
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        long due = queue.client().inspect("order-8812").score();
+        assertThat(due).isBetween(before + Duration.ofMinutes(30).toMillis(), after + Duration.ofMinutes(30).toMillis());
+    }
+
+    @Test
+    void readsThePayloadFromAFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("payload.json");
+        Files.writeString(file, "{\"action\":\"cancel-if-unpaid\",\"note\":\"é\"}\n", StandardCharsets.UTF_8);
+
+        CliRun r = delayq("enqueue", "order-1", "--delay", "1h", "--payload-file", file.toString());
+
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(TaskRecord.fromJson(queue.client().inspect("order-1").rawRecord()).payload())
+                .isEqualTo("{\"action\":\"cancel-if-unpaid\",\"note\":\"é\"}\n");
+    }
+
+    @Test
+    void duplicateIdChangesNothingAndExitsOne_replaceAndKeepEarlierDoTheirJob() {
+        assertThat(delayq("enqueue", "order-1", "--at", "2026-12-01T10:00:00Z", "--payload", "first").exitCode()).isZero();
+
+        CliRun dup = delayq("enqueue", "order-1", "--at", "2026-11-01T10:00:00Z", "--payload", "second");
+        assertThat(dup.exitCode()).as(dup.toString()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(dup.out()).contains("duplicate order-1", "2026-12-01T10:00:00Z", "nothing changed");
+        assertThat(TaskRecord.fromJson(queue.client().inspect("order-1").rawRecord()).payload()).isEqualTo("first");
+
+        CliRun later = delayq("enqueue", "order-1", "--at", "2026-12-05T10:00:00Z", "--on-duplicate", "keep-earlier");
+        assertThat(later.exitCode()).as(later.toString()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(later.out()).contains("kept order-1");
+
+        CliRun earlier = delayq("enqueue", "order-1", "--at", "2026-11-20T10:00:00Z", "--on-duplicate", "keep-earlier");
+        assertThat(earlier.exitCode()).as(earlier.toString()).isZero();
+        assertThat(queue.client().inspect("order-1").score()).isEqualTo(Instant.parse("2026-11-20T10:00:00Z").toEpochMilli());
+
+        CliRun replace = delayq("enqueue", "order-1", "--at", "2026-12-24T18:00:00Z", "--payload", "third", "--on-duplicate", "replace");
+        assertThat(replace.exitCode()).as(replace.toString()).isZero();
+        assertThat(replace.out()).contains("replaced order-1");
+        assertThat(TaskRecord.fromJson(queue.client().inspect("order-1").rawRecord()).payload()).isEqualTo("third");
+    }
+
+    @Test
+    void invalidDurationInstantPriorityAndPolicyAreUsageErrorsNamingTheOption() {
+        CliRun delay = delayq("enqueue", "x", "--delay", "30 minutes");
+        assertThat(delay.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(delay.oneErrorLine()).as(delay.toString()).isTrue();
+        assertThat(delay.err()).contains("--delay", "'30 minutes' is not a duration", "30s");
+
+        CliRun at = delayq("enqueue", "x", "--at", "2026-12-01 10:00");
+        assertThat(at.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(at.oneErrorLine()).as(at.toString()).isTrue();
+        assertThat(at.err()).contains("--at", "not an ISO-8601 instant");
+
+        CliRun noZone = delayq("enqueue", "x", "--at", "2026-12-01T10:00:00");
+        assertThat(noZone.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(noZone.err()).contains("--at");
+
+        CliRun priority = delayq("enqueue", "x", "--delay", "1s", "--priority", "7");
+        assertThat(priority.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(priority.err()).contains("priority: must be 0 (normal), 1 (high) or 2 (highest), got 7");
+
+        CliRun policy = delayq("enqueue", "x", "--delay", "1s", "--on-duplicate", "overwrite");
+        assertThat(policy.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(policy.err()).contains("--on-duplicate", "reject, replace, keep-earlier");
+
+        CliRun both = delayq("enqueue", "x", "--delay", "1s", "--at", "2026-12-01T10:00:00Z");
+        assertThat(both.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(both.err()).contains("mutually exclusive");
+
+        CliRun none = delayq("enqueue", "x");
+        assertThat(none.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(none.err()).contains("--delay", "--at");
+
+        CliRun longId = delayq("enqueue", "x".repeat(300), "--delay", "1s");
+        assertThat(longId.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(longId.err()).contains("id: must be at most 256 bytes");
+
+        CliRun file = delayq("enqueue", "x", "--delay", "1s", "--payload-file", "/no/such/file.json");
+        assertThat(file.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(file.err()).contains("payload-file: no such file: /no/such/file.json");
+
+        assertThat(queue.client().stats().scheduled() + queue.client().stats().due()).isZero();
+    }
+
+    @Test
+    void creatingAQueueNeedsAShardCount_andAWrongCountIsRefused() {
+        CliRun missing = CliRun.run("enqueue", "a", "--delay", "1s", "--redis", redis.url(), "--queue", "fresh");
+        assertThat(missing.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(missing.err()).contains("shards: queue 'fresh' does not exist in Redis yet", "--shards");
+
+        CliRun created = CliRun.run("enqueue", "a", "--delay", "1s", "--redis", redis.url(), "--queue", "fresh", "--shards", "8");
+        assertThat(created.exitCode()).as(created.toString()).isZero();
+
+        CliRun wrong = CliRun.run("enqueue", "b", "--delay", "1s", "--redis", redis.url(), "--queue", "fresh", "--shards", "16");
+        assertThat(wrong.exitCode()).isEqualTo(ExitCodes.REDIS);
+        assertThat(wrong.oneErrorLine()).isTrue();
+        assertThat(wrong.err()).contains("shards: queue 'fresh' has 8 shards in Redis", "configured with 16");
+    }
+}

@@ -1,0 +1,135 @@
+package io.delayq.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delayq.testing.RedisServerExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The on-call checklist: one {@code inspect} answers where a task is and what to do. */
+class InspectCommandTest {
+    @RegisterExtension
+    static RedisServerExtension redis = new RedisServerExtension();
+
+    private QueueFixture queue;
+
+    @BeforeEach
+    void queue() {
+        queue = new QueueFixture(redis, "orders", 8);
+    }
+
+    @AfterEach
+    void close() {
+        queue.close();
+    }
+
+    private CliRun delayq(String... args) {
+        // the shard count is not given: it is read from the queue's meta hash
+        return CliRun.run(Map.of("REDIS_URL", redis.url(), "DELAYQ_QUEUE", "orders"), args);
+    }
+
+    @Test
+    void scheduledTask_showsDueTimeLocalAndUtc_shardPayloadAndAttempts() {
+        queue.scheduleAt("order-8812", Instant.parse("2030-06-01T10:00:00Z"), "{\"action\":\"cancel-if-unpaid\"}");
+
+        CliRun r = delayq("inspect", "order-8812");
+
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("state:        scheduled",
+                "shard " + queue.shardOf("order-8812") + " of 8",
+                "2030-06-01 12:00:00 CEST (2030-06-01T10:00:00Z)",
+                "attempts:     0",
+                "payload:      {\"action\":\"cancel-if-unpaid\"}",
+                "waiting for its due time");
+    }
+
+    @Test
+    void overdueTask_pointsAtTheWorkersOfItsShard() throws Exception {
+        queue.scheduleAt("late-1", Instant.ofEpochMilli(queue.serverNow() - 90_000), "p");
+
+        CliRun r = delayq("inspect", "late-1");
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("overdue by 1m 3", "not claimed yet: is a worker running for shard " + queue.shardOf("late-1"));
+    }
+
+    @Test
+    void taskInFlight_showsLeaseExpiryAndAttempt() {
+        queue.inFlight(Duration.ofMinutes(5), "running-1");
+
+        CliRun r = delayq("inspect", "running-1", "--output", "json");
+
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        JsonNode json = json(r.out());
+        assertThat(json.get("state").asText()).isEqualTo("in_flight");
+        assertThat(json.get("attempts").asInt()).isEqualTo(1);
+        assertThat(json.get("leaseExpired").asBoolean()).isFalse();
+        assertThat(Instant.parse(json.get("leaseExpiresAt").asText()))
+                .isAfter(Instant.parse(json.get("serverTime").asText()).plus(Duration.ofMinutes(4)));
+        assertThat(json.get("payload").asText()).isEqualTo("payload of running-1");
+        assertThat(json.get("hints").get(0).asText()).contains("a worker is running it (attempt 1)");
+    }
+
+    @Test
+    void deadTask_showsLastErrorAndHowToReplay() {
+        queue.dead("webhook answered HTTP 410 Gone", "gone-1");
+
+        CliRun r = delayq("inspect", "gone-1");
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("state:        dead", "died at:", "attempts:     1",
+                "last error:   webhook answered HTTP 410 Gone", "delayq dead replay gone-1");
+    }
+
+    @Test
+    void unknownId_exitsOneAndSaysWhatThatMeans() {
+        CliRun r = delayq("inspect", "never-enqueued");
+
+        assertThat(r.exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(r.out()).contains("state:        unknown", "no task 'never-enqueued' in queue 'orders'");
+
+        CliRun json = delayq("inspect", "never-enqueued", "--output", "json");
+        assertThat(json.exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(json(json.out()).get("state").asText()).isEqualTo("unknown");
+    }
+
+    @Test
+    void bareZaddTaskWithoutRecordIsShownWithAnEmptyPayload() throws Exception {
+        // the "store only the id" style of other producers: ZADD dq:{q:i}:due <ms> <id>, no record
+        String due = queue.protocol().keys(queue.shardOf("bare-1")).due(0);
+        redis.admin().commands().zadd(due, (double) Instant.parse("2030-01-01T00:00:00Z").toEpochMilli(), "bare-1").get();
+
+        CliRun r = delayq("inspect", "bare-1");
+
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("state:        scheduled", "2030-01-01T00:00:00Z", "payload:      -", "written by a bare ZADD");
+    }
+
+    @Test
+    void wrongShardCountIsRefusedBeforeAnyRead() {
+        queue.schedule("order-1", Duration.ofHours(1), "p");
+
+        CliRun r = delayq("inspect", "order-1", "--shards", "4");
+
+        assertThat(r.exitCode()).isEqualTo(ExitCodes.REDIS);
+        assertThat(r.oneErrorLine()).isTrue();
+        assertThat(r.err()).contains("delayq inspect: shards: queue 'orders' has 8 shards in Redis");
+        assertThat(r.out()).isEmpty();
+    }
+
+    private static JsonNode json(String text) {
+        try {
+            return new ObjectMapper().readTree(text);
+        } catch (Exception e) {
+            throw new AssertionError("not JSON: " + text, e);
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package io.delayq.cli;
+
+import io.delayq.claim.ClaimBatch;
+import io.delayq.claim.ClaimedTask;
+import io.delayq.claim.RateLimit;
+import io.delayq.client.DelayQueueClient;
+import io.delayq.deadletter.DeadLetterPolicy;
+import io.delayq.queue.QueueProtocol;
+import io.delayq.testing.RedisServerExtension;
+import io.delayq.task.TaskSpec;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Real queue data for the CLI tests, written through the core client and protocol as producers and
+ * workers write it: scheduled tasks, tasks in flight under a lease, dead letters with an error.
+ */
+public final class QueueFixture implements AutoCloseable {
+    public static final Duration WAIT = Duration.ofSeconds(10);
+
+    private final RedisServerExtension redis;
+    private final DelayQueueClient client;
+
+    public QueueFixture(RedisServerExtension redis, String queue, int shards) {
+        this.redis = redis;
+        this.client = DelayQueueClient.builder().redis(redis.url()).queue(queue).shards(shards).build();
+    }
+
+    public DelayQueueClient client() {
+        return client;
+    }
+
+    public QueueProtocol protocol() {
+        return client.protocol();
+    }
+
+    public int shardOf(String id) {
+        return client.protocol().shardOf(id);
+    }
+
+    public void schedule(String id, Duration delay, String payload) {
+        client.enqueue(TaskSpec.of(id).after(delay).payload(payload));
+    }
+
+    public void scheduleAt(String id, Instant due, String payload) {
+        client.enqueue(TaskSpec.of(id).at(due).payload(payload));
+    }
+
+    /** Enqueues the tasks due now and claims them as a worker would; answers the claimed tasks. */
+    public List<ClaimedTask> inFlight(Duration lease, String... ids) {
+        for (String id : ids) {
+            client.enqueue(TaskSpec.of(id).payload("payload of " + id));
+        }
+        Set<String> wanted = Set.of(ids);
+        List<ClaimedTask> claimed = new ArrayList<>();
+        for (int shard : Arrays.stream(ids).mapToInt(this::shardOf).distinct().toArray()) {
+            ClaimBatch batch = DelayQueueClient.awaitStage(protocol().claim(shard, 1000, lease, RateLimit.NONE), WAIT);
+            batch.tasks().stream().filter(t -> wanted.contains(t.id())).forEach(claimed::add);
+        }
+        return claimed;
+    }
+
+    /** Makes dead letters: due now, claimed, then failed permanently with the given error (as a handler's 4xx would). */
+    public void dead(String error, String... ids) {
+        for (ClaimedTask t : inFlight(Duration.ofSeconds(30), ids)) {
+            DelayQueueClient.awaitStage(protocol().retry(t, Duration.ZERO, error, 5, true, DeadLetterPolicy.DEFAULT), WAIT);
+        }
+    }
+
+    /** Moves a dead letter's time of death into the past (the score of the dead set), to test age filters. */
+    public void diedAgo(String id, Duration ago) throws Exception {
+        long now = serverNow();
+        redis.admin().commands().zadd(protocol().keys(shardOf(id)).dead(), (double) (now - ago.toMillis()), id).get();
+    }
+
+    public long serverNow() throws Exception {
+        List<String> t = redis.admin().commands().time().get();
+        return Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000;
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}

@@ -1,0 +1,55 @@
+package io.delayq.cli;
+
+import io.delayq.redis.LocalRedisServer;
+import io.delayq.redis.RedisEndpoint;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Inside a worker pod the URL carries no password: DELAYQ_REDIS_PASSWORD (from a Secret) does, and
+ * the CLI must use it like the worker. The password has URL-special characters on purpose.
+ */
+class RedisCredentialsTest {
+    private static final String PASSWORD = "s3cr:t@/x y";
+    private static LocalRedisServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        // LocalRedisServer waits for +PONG, which a server started with --requirepass never answers
+        server = LocalRedisServer.start();
+        try (RedisEndpoint admin = RedisEndpoint.connect(server.url())) {
+            admin.commands().configSet("requirepass", PASSWORD).get();
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    @Test
+    void passwordFromTheEnvironmentIsUsed() {
+        Map<String, String> env = Map.of("DELAYQ_REDIS_URL", server.url(), "DELAYQ_REDIS_PASSWORD", PASSWORD, "DELAYQ_QUEUE", "orders");
+
+        CliRun enqueue = CliRun.run(env, "enqueue", "a", "--delay", "1m", "--shards", "2");
+        assertThat(enqueue.exitCode()).as(enqueue.toString()).isZero();
+
+        CliRun stats = CliRun.run(env, "stats");
+        assertThat(stats.exitCode()).as(stats.toString()).isZero();
+        assertThat(stats.out()).doesNotContain(PASSWORD);
+    }
+
+    @Test
+    void missingPasswordIsARedisErrorInOneLine() {
+        CliRun r = CliRun.run(Map.of("DELAYQ_REDIS_URL", server.url(), "DELAYQ_QUEUE", "orders"), "stats");
+
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.REDIS);
+        assertThat(r.oneErrorLine()).as(r.toString()).isTrue();
+        assertThat(r.err()).contains("delayq stats: redis:").containsIgnoringCase("auth");
+    }
+}

@@ -1,0 +1,56 @@
+package io.delayq.cli;
+
+import io.delayq.InvalidInputException;
+import io.delayq.cli.text.Durations;
+import io.delayq.cli.text.Instants;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The duration and instant forms the CLI accepts (the worker's forms) and how it prints them. */
+class TextFormatsTest {
+    @Test
+    void durationsInShortAndIsoForm() {
+        assertThat(Durations.parse("d", "500ms")).isEqualTo(Duration.ofMillis(500));
+        assertThat(Durations.parse("d", "30s")).isEqualTo(Duration.ofSeconds(30));
+        assertThat(Durations.parse("d", "5m")).isEqualTo(Duration.ofMinutes(5));
+        assertThat(Durations.parse("d", "2h")).isEqualTo(Duration.ofHours(2));
+        assertThat(Durations.parse("d", "14d")).isEqualTo(Duration.ofDays(14));
+        assertThat(Durations.parse("d", "PT1M30S")).isEqualTo(Duration.ofSeconds(90));
+        assertThat(Durations.parse("d", "P2D")).isEqualTo(Duration.ofDays(2));
+    }
+
+    @Test
+    void invalidDurationsNameTheFieldAndTheForms() {
+        for (String bad : new String[]{"", "5", "5 m", "-5m", "1.5h", "PT-5S", "5w", "soon"}) {
+            assertThatThrownBy(() -> Durations.parse("olderThan", bad)).as(bad)
+                    .isInstanceOf(InvalidInputException.class)
+                    .hasMessageStartingWith("olderThan: ");
+        }
+    }
+
+    @Test
+    void instantsWithZoneOrOffset_andEpochMillisForFiles() {
+        assertThat(Instants.parse("at", "2026-12-01T10:00:00Z")).isEqualTo(Instant.parse("2026-12-01T10:00:00Z"));
+        assertThat(Instants.parse("at", "2026-12-01T11:00:00+01:00")).isEqualTo(Instant.parse("2026-12-01T10:00:00Z"));
+        assertThatThrownBy(() -> Instants.parse("at", "2026-12-01T10:00:00")).hasMessageStartingWith("at: ");
+        assertThatThrownBy(() -> Instants.parse("at", "1764583200000")).hasMessageStartingWith("at: ");
+        assertThat(Instants.parseInstantOrEpochMillis("dueAt", "1764583200000")).isEqualTo(Instant.ofEpochMilli(1764583200000L));
+        assertThatThrownBy(() -> Instants.parseInstantOrEpochMillis("dueAt", "")).hasMessageStartingWith("dueAt: is required");
+    }
+
+    @Test
+    void humanDurationsAndBothTimes() {
+        assertThat(Durations.human(450)).isEqualTo("450ms");
+        assertThat(Durations.human(1_500)).isEqualTo("1.5s");
+        assertThat(Durations.human(185_000)).isEqualTo("3m 05s");
+        assertThat(Durations.human(7_380_000)).isEqualTo("2h 03m");
+        assertThat(Durations.human(Duration.ofHours(98).toMillis())).isEqualTo("4d 02h");
+        assertThat(Instants.both(Instant.parse("2026-07-01T10:00:00Z").toEpochMilli(), CliRun.ZONE))
+                .isEqualTo("2026-07-01 12:00:00 CEST (2026-07-01T10:00:00Z)");
+    }
+}

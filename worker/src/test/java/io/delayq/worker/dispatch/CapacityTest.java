@@ -1,0 +1,72 @@
+package io.delayq.worker.dispatch;
+
+import io.delayq.task.TaskSpec;
+import io.delayq.testing.RedisServerExtension;
+import io.delayq.testing.TestQueue;
+import io.delayq.worker.Worker;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.delayq.worker.dispatch.TestWorkers.outcomes;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** A worker claims no more than its free handler slots: the rest of a backlog stays due in Redis for others. */
+class CapacityTest {
+    @RegisterExtension
+    static RedisServerExtension redis = new RedisServerExtension();
+
+    private static final String Q = "bounded";
+    private final TestWorkers workers = new TestWorkers();
+    private TestQueue queue;
+
+    @BeforeEach
+    void open() {
+        queue = TestQueue.open(redis.url(), Q, 1);
+    }
+
+    @AfterEach
+    void close() {
+        workers.close();
+        queue.close();
+    }
+
+    @Test
+    void busyHandlersLeaveTheBacklogUnclaimed() {
+        List<TaskSpec> backlog = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            backlog.add(TaskSpec.of("task-" + i));
+        }
+        queue.client().enqueueAll(backlog);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger started = new AtomicInteger();
+        Map<String, String> env = TestWorkers.env(redis.url(), Q, 1);
+        env.put("DELAYQ_CONCURRENCY", "3");
+        env.put("DELAYQ_BATCH_SIZE", "100");
+        Worker w = workers.startHandler(env, task -> {
+            started.incrementAndGet();
+            release.await(30, TimeUnit.SECONDS);
+        });
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> started.get() == 3);
+        // while the three handlers are busy, nothing more is claimed however large the batch size
+        await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(3)).untilAsserted(() -> {
+            assertThat(TestQueue.get(queue.redis().zcard(queue.keys(0).inflight()))).isEqualTo(3L);
+            assertThat(TestQueue.get(queue.redis().zcard(queue.keys(0).due(0)))).isEqualTo(17L);
+            assertThat(started.get()).isEqualTo(3);
+        });
+        release.countDown();
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(outcomes(w, "acked")).isEqualTo(20));
+        assertThat(TestWorkers.claimBatches(w).max()).isLessThanOrEqualTo(3.0);
+    }
+}

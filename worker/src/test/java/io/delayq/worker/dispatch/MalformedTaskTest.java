@@ -1,0 +1,106 @@
+package io.delayq.worker.dispatch;
+
+import io.delayq.shard.ShardKeys;
+import io.delayq.task.TaskInfo;
+import io.delayq.task.TaskSpec;
+import io.delayq.testing.RedisServerExtension;
+import io.delayq.testing.TestQueue;
+import io.delayq.worker.Worker;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import static io.delayq.worker.dispatch.TestWorkers.outcomes;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Data written by hand (or by a buggy producer in another language) that breaks the protocol: the
+ * worker dead-letters each bad task at once with the reason, and keeps handling the good ones.
+ */
+class MalformedTaskTest {
+    @RegisterExtension
+    static RedisServerExtension redis = new RedisServerExtension();
+
+    private static final String Q = "handwritten";
+    private final TestWorkers workers = new TestWorkers();
+    private TestQueue queue;
+
+    @BeforeEach
+    void open() {
+        queue = TestQueue.open(redis.url(), Q, 2);
+    }
+
+    @AfterEach
+    void close() {
+        workers.close();
+        queue.close();
+    }
+
+    /** What a hand-written producer does: HSET the record (unless null), ZADD the due score. */
+    private void writeByHand(String id, double dueScore, String record) {
+        ShardKeys k = queue.keys(queue.shardOf(id));
+        if (record != null) {
+            TestQueue.get(queue.redis().hset(k.tasks(), id, record));
+        }
+        TestQueue.get(queue.redis().zadd(k.due(0), dueScore, id));
+    }
+
+    @Test
+    void badRecordsAndSecondScoresAreDeadLetteredWithAReasonWhileGoodTasksFlow() {
+        Set<String> handled = ConcurrentHashMap.newKeySet();
+        Worker w = workers.startHandler(TestWorkers.env(redis.url(), Q, 2), task -> handled.add(task.id()));
+        long now = queue.serverNow();
+
+        writeByHand("not-json", now - 10, "{payload: cancel order 12");
+        writeByHand("seconds", 1764460000, "{\"payload\":\"due in seconds, not ms\"}");
+        writeByHand("json-null", now - 10, "null");
+        writeByHand("array", now - 10, "[\"cancel\",12]");
+        writeByHand("payload-object", now - 10, "{\"payload\":{\"order\":12}}");
+        writeByHand("enqueued-text", now - 10, "{\"payload\":\"x\",\"enqueuedAt\":\"yesterday\"}");
+        // valid hand-written tasks: a bare ZADD, a minimal record, unknown fields, an odd priority
+        writeByHand("bare", now - 10, null);
+        writeByHand("minimal", now - 10, "{}");
+        writeByHand("extra-fields", now - 10, "{\"payload\":\"p\",\"producer\":\"go-1.22\"}");
+        writeByHand("priority-text", now - 10, "{\"payload\":\"p\",\"priority\":\"urgent\"}");
+        List<String> good = new ArrayList<>(List.of("bare", "minimal", "extra-fields"));
+        for (int i = 0; i < 10; i++) {
+            good.add("good-" + i);
+            queue.client().enqueue(TaskSpec.of("good-" + i).payload("fine"));
+        }
+
+        Map<String, String> reasons = Map.of(
+                "not-json", "not valid JSON",
+                "seconds", "not epoch milliseconds",
+                "json-null", "",
+                "array", "",
+                "payload-object", "",
+                "enqueued-text", "");
+        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+            assertThat(handled).containsAll(good);
+            for (String id : reasons.keySet()) {
+                assertThat(queue.client().inspect(id).state()).as(id).isEqualTo(TaskInfo.State.DEAD);
+            }
+        });
+        reasons.forEach((id, reason) -> {
+            TaskInfo dead = queue.client().inspect(id);
+            assertThat(dead.attempts()).as(id + " died on its first attempt").isEqualTo(1);
+            assertThat(dead.lastError()).as(id).isNotBlank().contains(reason);
+            assertThat(handled).as("the handler never sees " + id).doesNotContain(id);
+        });
+        assertThat(queue.client().inspect("seconds").lastError()).contains("1764460000");
+        // a priority the producer spelled as text is read as normal priority, not as a broken task
+        await().untilAsserted(() -> assertThat(handled).contains("priority-text"));
+        assertThat(outcomes(w, "retried")).isZero();
+        await().untilAsserted(() -> assertThat(outcomes(w, "dead")).isEqualTo(reasons.size()));
+        await().untilAsserted(() -> assertThat(outcomes(w, "acked")).isEqualTo(good.size() + 1));
+    }
+}

@@ -1,0 +1,65 @@
+package io.delayq.worker.dispatch;
+
+import io.delayq.task.TaskSpec;
+import io.delayq.testing.RedisServerExtension;
+import io.delayq.testing.TestQueue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** With a backlog of due tasks, a worker handles higher priority levels first, each level by due time. */
+class PriorityTest {
+    @RegisterExtension
+    static RedisServerExtension redis = new RedisServerExtension();
+
+    private static final String Q = "ranked";
+    private final TestWorkers workers = new TestWorkers();
+    private TestQueue queue;
+
+    @BeforeEach
+    void open() {
+        queue = TestQueue.open(redis.url(), Q, 1);
+    }
+
+    @AfterEach
+    void close() {
+        workers.close();
+        queue.close();
+    }
+
+    @Test
+    void higherPriorityTasksAreHandledFirstFromABacklog() {
+        long base = queue.serverNow() - 60_000;
+        List<TaskSpec> backlog = new ArrayList<>();
+        // the low levels are due earliest, so a first-due-first-served worker would get this wrong
+        for (int i = 0; i < 5; i++) {
+            backlog.add(TaskSpec.of("normal-" + i).at(Instant.ofEpochMilli(base + i)).priority(0));
+            backlog.add(TaskSpec.of("high-" + i).at(Instant.ofEpochMilli(base + 100 + i)).priority(1));
+            backlog.add(TaskSpec.of("highest-" + i).at(Instant.ofEpochMilli(base + 200 + i)).priority(2));
+        }
+        queue.client().enqueueAll(backlog);
+
+        List<String> order = new CopyOnWriteArrayList<>();
+        Map<String, String> env = TestWorkers.env(redis.url(), Q, 1);
+        env.put("DELAYQ_CONCURRENCY", "1");
+        env.put("DELAYQ_BATCH_SIZE", "1");
+        workers.startHandler(env, task -> order.add(task.id()));
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> order.size() == 15);
+        assertThat(order).containsExactly(
+                "highest-0", "highest-1", "highest-2", "highest-3", "highest-4",
+                "high-0", "high-1", "high-2", "high-3", "high-4",
+                "normal-0", "normal-1", "normal-2", "normal-3", "normal-4");
+    }
+}

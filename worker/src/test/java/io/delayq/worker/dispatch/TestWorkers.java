@@ -1,0 +1,91 @@
+package io.delayq.worker.dispatch;
+
+import io.delayq.redis.RedisEndpoint;
+import io.delayq.worker.Worker;
+import io.delayq.worker.config.WorkerConfig;
+import io.delayq.worker.delivery.Deliveries;
+import io.delayq.worker.delivery.Delivery;
+import io.delayq.worker.delivery.HandlerDelivery;
+import io.delayq.worker.delivery.TaskHandler;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Real workers for a test, started the way the process starts them ({@code WorkerConfig.fromEnv}
+ * then {@code Worker.start}) and closed after the test. The base settings keep tests fast: short
+ * polls, leases and backoffs, no jitter (so backoff bounds can be asserted), an ephemeral HTTP port.
+ */
+public final class TestWorkers implements AutoCloseable {
+    private final List<Worker> started = new ArrayList<>();
+
+    /** The variables every test starts from; tests put their own on top. */
+    public static Map<String, String> env(String redisUrl, String queue, int shards) {
+        Map<String, String> env = new HashMap<>();
+        env.put("DELAYQ_REDIS_URL", redisUrl);
+        env.put("DELAYQ_QUEUE", queue);
+        env.put("DELAYQ_SHARDS", String.valueOf(shards));
+        env.put("DELAYQ_HTTP_PORT", "0");
+        env.put("DELAYQ_POLL_INTERVAL", "200ms");
+        env.put("DELAYQ_LEASE", "5s");
+        env.put("DELAYQ_CONCURRENCY", "4");
+        env.put("DELAYQ_RETRY_MAX_ATTEMPTS", "5");
+        env.put("DELAYQ_RETRY_BACKOFF_INITIAL", "100ms");
+        env.put("DELAYQ_RETRY_BACKOFF_MAX", "400ms");
+        env.put("DELAYQ_RETRY_JITTER", "0");
+        env.put("DELAYQ_SHUTDOWN_GRACE", "2s");
+        return env;
+    }
+
+    public Worker start(Map<String, String> env, Function<RedisEndpoint, Delivery> delivery) {
+        Worker w = Worker.start(WorkerConfig.fromEnv(env), delivery);
+        started.add(w);
+        return w;
+    }
+
+    /** A worker whose delivery is an in-process handler. */
+    public Worker startHandler(Map<String, String> env, TaskHandler handler) {
+        return start(env, redis -> new HandlerDelivery(handler));
+    }
+
+    /** A worker whose delivery is what the configuration says (webhook, stream), as the process builds it. */
+    public Worker startConfigured(Map<String, String> env) {
+        WorkerConfig config = WorkerConfig.fromEnv(env);
+        Worker w = Worker.start(config, Deliveries.forConfig(config));
+        started.add(w);
+        return w;
+    }
+
+    /** {@code delayq_tasks_total{outcome=...}} of one worker. */
+    public static double outcomes(Worker w, String outcome) {
+        Counter c = w.registry().find("delayq.tasks").tag("outcome", outcome).counter();
+        return c == null ? 0 : c.count();
+    }
+
+    public static double reclaimed(Worker w, String result) {
+        Counter c = w.registry().find("delayq.leases.reclaimed").tag("result", result).counter();
+        return c == null ? 0 : c.count();
+    }
+
+    public static DistributionSummary claimBatches(Worker w) {
+        return w.registry().find("delayq.claim.batch.size").summary();
+    }
+
+    @Override
+    public void close() {
+        for (int i = started.size() - 1; i >= 0; i--) {
+            try {
+                started.get(i).close();
+            } catch (RuntimeException e) {
+                // closing the others matters more than one failed close
+                System.err.println("closing a test worker failed: " + e);
+            }
+        }
+        started.clear();
+    }
+}
