@@ -28,10 +28,17 @@ import java.util.stream.IntStream;
 public final class AsyncDelayQueueClient {
     private final QueueProtocol protocol;
     private final int maxPayloadBytes;
+    private final ReplicaAcks replicaAcks;
 
     AsyncDelayQueueClient(QueueProtocol protocol, int maxPayloadBytes) {
+        this(protocol, maxPayloadBytes, null);
+    }
+
+    /** @param replicaAcks null: an enqueue is done when the primary answered (Redis's default) */
+    AsyncDelayQueueClient(QueueProtocol protocol, int maxPayloadBytes, ReplicaAcks replicaAcks) {
         this.protocol = protocol;
         this.maxPayloadBytes = maxPayloadBytes;
+        this.replicaAcks = replicaAcks;
     }
 
     public String queue() {
@@ -74,7 +81,10 @@ public final class AsyncDelayQueueClient {
             for (int from = 0; from < indexes.size(); from += QueueProtocol.MAX_PER_CALL) {
                 List<Integer> chunk = indexes.subList(from, Math.min(indexes.size(), from + QueueProtocol.MAX_PER_CALL));
                 List<TaskSpec> specs = chunk.stream().map(ordered::get).toList();
-                calls.add(protocol.enqueue(shard, specs, policy, enqueuedAt).thenAccept(answer -> {
+                CompletionStage<List<EnqueueResult>> call = replicaAcks == null
+                        ? protocol.enqueue(shard, specs, policy, enqueuedAt)
+                        : replicaAcks.enqueue(shard, specs, policy, enqueuedAt);
+                calls.add(call.thenAccept(answer -> {
                     for (int j = 0; j < chunk.size(); j++) {
                         results[chunk.get(j)] = answer.get(j);
                     }

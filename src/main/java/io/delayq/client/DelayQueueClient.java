@@ -4,8 +4,10 @@ import io.delayq.DelayQueueException;
 import io.delayq.InvalidInputException;
 import io.delayq.backlog.QueueStats;
 import io.delayq.deadletter.DeadLetterPage;
+import io.delayq.queue.QueueName;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.shard.Sharding;
 import io.delayq.task.CancelResult;
 import io.delayq.task.DuplicatePolicy;
 import io.delayq.task.EnqueueResult;
@@ -45,11 +47,12 @@ public final class DelayQueueClient implements AutoCloseable {
     private final AsyncDelayQueueClient async;
     private final Duration timeout;
 
-    private DelayQueueClient(RedisEndpoint redis, boolean ownsRedis, QueueProtocol protocol, int maxPayloadBytes, Duration timeout) {
+    private DelayQueueClient(RedisEndpoint redis, boolean ownsRedis, QueueProtocol protocol, int maxPayloadBytes, Duration timeout,
+                             ReplicaAcks replicaAcks) {
         this.redis = redis;
         this.ownsRedis = ownsRedis;
         this.protocol = protocol;
-        this.async = new AsyncDelayQueueClient(protocol, maxPayloadBytes);
+        this.async = new AsyncDelayQueueClient(protocol, maxPayloadBytes, replicaAcks);
         this.timeout = timeout;
     }
 
@@ -153,6 +156,8 @@ public final class DelayQueueClient implements AutoCloseable {
         private int shards;
         private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
         private Duration timeout = RedisEndpoint.DEFAULT_COMMAND_TIMEOUT;
+        private int replicaAcks;
+        private Duration replicaAckTimeout;
 
         public Builder redis(String url) {
             this.url = url;
@@ -191,16 +196,43 @@ public final class DelayQueueClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Every enqueue waits until at least {@code replicas} replicas hold it ({@code WAIT} on the connection
+         * to the shard's primary), at most {@code timeout}; fewer acknowledgements fail the call with
+         * {@link ReplicaAckException} (retrying is safe). For producers that cannot lose a task to a
+         * failover: async replication loses the writes a primary acknowledged but had not yet shipped.
+         * WAIT holds up the other commands of that connection meanwhile: give such a producer its own client.
+         */
+        public Builder replicaAcks(int replicas, Duration timeout) {
+            if (replicas < 1 || replicas > 100) {
+                throw new InvalidInputException("replicaAcks.replicas", "must be between 1 and 100, got " + replicas);
+            }
+            if (timeout == null || timeout.toMillis() < 1) {
+                throw new InvalidInputException("replicaAcks.timeout", "must be at least 1 ms (WAIT 0 would block forever), got " + timeout);
+            }
+            this.replicaAcks = replicas;
+            this.replicaAckTimeout = timeout;
+            return this;
+        }
+
         public DelayQueueClient build() {
             if (endpoint == null && url == null) {
                 throw new InvalidInputException("redis", "a Redis URL or endpoint is required");
+            }
+            // bad input is reported as such even when Redis is unreachable: check it before connecting
+            QueueName.require(queue);
+            Sharding.requireShardCount(shards);
+            if (replicaAcks > 0 && replicaAckTimeout.compareTo(timeout) >= 0) {
+                throw new InvalidInputException("replicaAcks.timeout", "must be shorter than the client's timeout ("
+                        + timeout.toMillis() + " ms), got " + replicaAckTimeout.toMillis() + " ms");
             }
             boolean owns = endpoint == null;
             RedisEndpoint redis = owns ? RedisEndpoint.connect(url) : endpoint;
             try {
                 QueueProtocol protocol = new QueueProtocol(redis, queue, shards);
                 awaitStage(protocol.verifyMeta(), timeout);
-                return new DelayQueueClient(redis, owns, protocol, maxPayloadBytes, timeout);
+                ReplicaAcks acks = replicaAcks > 0 ? new ReplicaAcks(redis, protocol, replicaAcks, replicaAckTimeout) : null;
+                return new DelayQueueClient(redis, owns, protocol, maxPayloadBytes, timeout, acks);
             } catch (RuntimeException e) {
                 if (owns) {
                     redis.close();

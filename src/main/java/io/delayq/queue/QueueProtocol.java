@@ -86,6 +86,12 @@ public final class QueueProtocol {
 
     /** Tasks of one shard, at most {@link #MAX_PER_CALL}; records are encoded with enqueuedAt. */
     public CompletionStage<List<EnqueueResult>> enqueue(int shard, List<TaskSpec> tasks, DuplicatePolicy policy, long enqueuedAt) {
+        return enqueue(shard, tasks, policy, enqueuedAt, scripts);
+    }
+
+    /** As above, on the given connection (the replica-ack path sends WAIT on the connection that wrote). */
+    public CompletionStage<List<EnqueueResult>> enqueue(int shard, List<TaskSpec> tasks, DuplicatePolicy policy, long enqueuedAt,
+                                                        ScriptRunner scripts) {
         List<String> args = new ArrayList<>(2 + tasks.size() * 5);
         args.add(policy.wire());
         args.add(String.valueOf(tasks.size()));
@@ -116,6 +122,12 @@ public final class QueueProtocol {
      * and leaving those stranded in flight until their lease expires.
      */
     public CompletionStage<ClaimBatch> claim(int shard, int batch, Duration lease, RateLimit rate, String requestId) {
+        if (batch < 1 || batch > MAX_PER_CALL * 2) {
+            throw new io.delayq.InvalidInputException("batch", "must be between 1 and " + MAX_PER_CALL * 2 + ", got " + batch);
+        }
+        if (lease == null || lease.toMillis() < 1) {
+            throw new io.delayq.InvalidInputException("lease", "must be at least 1 ms, got " + lease);
+        }
         ShardKeys k = keys(shard);
         List<String> claimKeys = new ArrayList<>(k.scriptKeys());
         claimKeys.add(k.claimRequest(requestId));

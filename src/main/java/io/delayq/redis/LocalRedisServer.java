@@ -102,8 +102,10 @@ public final class LocalRedisServer implements AutoCloseable {
             out.flush();
             byte[] buf = new byte[64];
             int n = s.getInputStream().read(buf);
-            // "-LOADING" means the server is up but still reading its data: not ready yet
-            return n > 0 && new String(buf, 0, n, StandardCharsets.US_ASCII).startsWith("+PONG");
+            // "-LOADING" means the server is up but still reading its data: not ready yet;
+            // "-NOAUTH" is a ready server that wants credentials (--requirepass, or ACL with the default user off)
+            String reply = n > 0 ? new String(buf, 0, n, StandardCharsets.US_ASCII) : "";
+            return reply.startsWith("+PONG") || reply.startsWith("-NOAUTH");
         } catch (IOException e) {
             return false;
         }
@@ -169,9 +171,15 @@ public final class LocalRedisServer implements AutoCloseable {
         }
     }
 
+    /** Kills the process and deletes its data folder (log, cluster config, any dump), so runs leave no litter in /tmp. */
     @Override
     public void close() {
         kill();
+        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException e) {
+            // best effort: a leftover temp folder is harmless
+        }
     }
 
     public static int freePort() {

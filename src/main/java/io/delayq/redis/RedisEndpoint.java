@@ -4,22 +4,29 @@ import io.delayq.InvalidInputException;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 
+import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * One Redis deployment (standalone, Sentinel or Cluster) and the single shared connection that
@@ -71,6 +78,7 @@ public final class RedisEndpoint implements AutoCloseable {
                 RedisClusterClient cluster = RedisClusterClient.create(res, seeds);
                 cluster.setOptions(ClusterClientOptions.builder()
                         .socketOptions(socket)
+                        .sslOptions(tlsOptions(url))
                         .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                                 .enablePeriodicRefresh(Duration.ofSeconds(5))
                                 .enableAllAdaptiveRefreshTriggers()
@@ -82,7 +90,7 @@ public final class RedisEndpoint implements AutoCloseable {
             RedisURI uri = parse(url);
             uri.setTimeout(timeout);
             RedisClient single = RedisClient.create(res, uri);
-            single.setOptions(ClientOptions.builder().socketOptions(socket).build());
+            single.setOptions(ClientOptions.builder().socketOptions(socket).sslOptions(tlsOptions(url)).build());
             StatefulRedisConnection<String, String> conn = single.connect(StringCodec.UTF8);
             return new RedisEndpoint(redact(url), single, conn, conn.async(), res, own);
         } catch (RuntimeException e) {
@@ -133,6 +141,41 @@ public final class RedisEndpoint implements AutoCloseable {
             return null;
         }
         return url.replaceAll("://([^:/@]*):[^@/]*@", "://$1:***@").replaceAll("://([^:/@]+)@", "://***@");
+    }
+
+    /**
+     * TLS trust for {@code rediss://}: a PEM CA bundle named by the system property {@code delayq.redis.tls.ca}
+     * or the environment variable {@code DELAYQ_REDIS_TLS_CA} (a private CA, e.g. a mounted Secret) is the only
+     * trust; without either, the JVM's trust store decides. The server's name is verified either way.
+     */
+    static SslOptions tlsOptions(String url) {
+        String ca = System.getProperty("delayq.redis.tls.ca", System.getenv("DELAYQ_REDIS_TLS_CA"));
+        if (!url.startsWith("rediss") || ca == null || ca.isBlank()) {
+            return SslOptions.create();
+        }
+        File file = new File(ca.trim());
+        if (!file.isFile() || !file.canRead()) {
+            throw new InvalidInputException("DELAYQ_REDIS_TLS_CA", "must name a readable PEM file of CA certificates, got " + ca);
+        }
+        return SslOptions.builder().jdkSslProvider().trustManager(file).build();
+    }
+
+    /**
+     * The commands of the connection to the primary that serves {@code key}: the shared connection on a
+     * standalone Redis, that primary's node connection in a Cluster. Commands whose meaning depends on
+     * the connection (WAIT counts the writes of the connection it is sent on) must go there.
+     */
+    @SuppressWarnings("unchecked")
+    public CompletionStage<RedisClusterAsyncCommands<String, String>> commandsOnPrimaryOf(String key) {
+        if (!(connection instanceof StatefulRedisClusterConnection<?, ?> c)) {
+            return CompletableFuture.completedFuture(commands);
+        }
+        StatefulRedisClusterConnection<String, String> cluster = (StatefulRedisClusterConnection<String, String>) c;
+        RedisClusterNode primary = cluster.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
+        if (primary == null) {
+            return CompletableFuture.failedFuture(new RedisException("no primary known for the slot of " + key + " (cluster topology not loaded)"));
+        }
+        return cluster.getConnectionAsync(primary.getNodeId()).thenApply(StatefulRedisConnection::async);
     }
 
     public RedisClusterAsyncCommands<String, String> commands() {

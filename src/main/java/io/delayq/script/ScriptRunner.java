@@ -7,12 +7,19 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 
 /**
  * Runs a {@link LuaScript} by SHA. When Redis answers NOSCRIPT (a restart, a failover, SCRIPT
  * FLUSH) the script is sent once in full with EVAL, which also caches it again on that node.
  */
 public final class ScriptRunner {
+    private static final Executor FALLBACK = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "delayq-script-reload");
+        t.setDaemon(true);
+        return t;
+    });
     private final RedisClusterAsyncCommands<String, String> redis;
 
     public ScriptRunner(RedisClusterAsyncCommands<String, String> redis) {
@@ -29,7 +36,10 @@ public final class ScriptRunner {
             }
             Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
             if (cause instanceof RedisNoScriptException) {
-                return redis.<T>eval(script.source(), script.outputType(), k, a).toCompletableFuture();
+                // sent from a thread of our own: issuing a command inside a Lettuce callback while the
+                // connection reconnects can wedge Lettuce's connection lock
+                return CompletableFuture.supplyAsync(() -> redis.<T>eval(script.source(), script.outputType(), k, a), FALLBACK)
+                        .thenCompose(f -> f.toCompletableFuture());
             }
             return CompletableFuture.<T>failedFuture(cause);
         }).thenCompose(f -> f);

@@ -76,6 +76,10 @@ public final class Worker implements AutoCloseable {
     private Worker(WorkerConfig config, Function<RedisEndpoint, Delivery> deliveryFactory, LongSupplier wallClock) {
         this.config = config;
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        // Two of ProcessorMetrics' meters break Prometheus' naming rules (`promtool check metrics`):
+        // system_cpu_count (a gauge named _count) and process_cpu_time_ns_total (an abbreviated unit).
+        registry.config().meterFilter(io.micrometer.core.instrument.config.MeterFilter.deny(
+                id -> id.getName().equals("system.cpu.count") || id.getName().equals("process.cpu.time")));
         new JvmMemoryMetrics().bindTo(registry);
         new JvmGcMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);

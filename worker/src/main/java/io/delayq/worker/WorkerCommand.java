@@ -39,7 +39,8 @@ public final class WorkerCommand {
         } catch (ConfigException e) {
             System.err.println("delayq worker: invalid configuration: " + e.getMessage());
             return 2;
-        } catch (DelayQueueException | io.lettuce.core.RedisException e) {
+        } catch (DelayQueueException | io.lettuce.core.RedisException | java.io.UncheckedIOException | IllegalStateException e) {
+            // Redis unreachable, HTTP port taken, handler failed to start: one line, not a stack trace
             System.err.println("delayq worker: cannot start: " + e.getMessage());
             return 3;
         }

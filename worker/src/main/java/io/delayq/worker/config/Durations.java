@@ -9,6 +9,9 @@ import java.util.regex.Pattern;
 public final class Durations {
     private static final Pattern SIMPLE = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
+    /** Stands for a duration too long to represent; every range check rejects it. */
+    static final Duration TOO_LONG = Duration.ofSeconds(Long.MAX_VALUE);
+
     private Durations() {
     }
 
@@ -17,14 +20,19 @@ public final class Durations {
         String t = text.trim();
         Matcher m = SIMPLE.matcher(t);
         if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            return switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofDays(n);
-            };
+            try {
+                long n = Long.parseLong(m.group(1));
+                return switch (m.group(2)) {
+                    case "ms" -> Duration.ofMillis(n);
+                    case "s" -> Duration.ofSeconds(n);
+                    case "m" -> Duration.ofMinutes(n);
+                    case "h" -> Duration.ofHours(n);
+                    default -> Duration.ofDays(n);
+                };
+            } catch (NumberFormatException | ArithmeticException e) {
+                // a duration, only too long for any rule: the caller's range check names the bounds
+                return TOO_LONG;
+            }
         }
         try {
             return Duration.parse(t);

@@ -35,7 +35,8 @@ public final class Settings {
             p.forEach((k, v) -> merged.put(k.toString(), v.toString()));
         }
         env.forEach((k, v) -> {
-            if (k.startsWith("DELAYQ_") || k.equals("REDIS_URL")) {
+            // an empty variable (a template that left it unset) does not hide the file's value
+            if ((k.startsWith("DELAYQ_") || k.equals("REDIS_URL")) && v != null && !v.isBlank()) {
                 merged.put(k, v);
             }
         });
@@ -56,20 +57,7 @@ public final class Settings {
     }
 
     public int integer(String name, int fallback, int min, int max) {
-        String v = string(name, null);
-        if (v == null) {
-            return fallback;
-        }
-        long n;
-        try {
-            n = Long.parseLong(v);
-        } catch (NumberFormatException e) {
-            throw new ConfigException(name, "must be a whole number, got '" + v + "'");
-        }
-        if (n < min || n > max) {
-            throw new ConfigException(name, "must be between " + min + " and " + max + ", got " + n);
-        }
-        return (int) n;
+        return (int) longValue(name, fallback, min, max);
     }
 
     public long longValue(String name, long fallback, long min, long max) {

@@ -43,6 +43,10 @@ public record WorkerConfig(
         if (url == null) {
             throw new ConfigException("DELAYQ_REDIS_URL", "is required (e.g. redis://redis:6379)");
         }
+        if (!url.matches("(redis|rediss|redis-sentinel|rediss-sentinel|redis-cluster|rediss-cluster)://.+")) {
+            throw new ConfigException("DELAYQ_REDIS_URL", "must start with redis://, rediss://, redis-sentinel:// or redis-cluster:// "
+                    + "(e.g. redis://redis:6379), got '" + RedisEndpoint.redact(url) + "'");
+        }
         url = withCredentials(url, s.string("DELAYQ_REDIS_USERNAME", null), s.string("DELAYQ_REDIS_PASSWORD", null));
         String queue;
         try {
@@ -117,11 +121,17 @@ public record WorkerConfig(
             throw new ConfigException("DELAYQ_REDIS_URL", "must look like redis://host:port, got '" + RedisEndpoint.redact(url) + "'");
         }
         String rest = url.substring(scheme + 3);
+        String urlUser = "";
         int at = rest.lastIndexOf('@');
         if (at >= 0) {
+            String info = rest.substring(0, at);
+            int colon = info.indexOf(':');
+            urlUser = colon >= 0 ? info.substring(0, colon) : info;
             rest = rest.substring(at + 1);
         }
-        String userInfo = (user == null ? "" : encode(user)) + (password == null ? "" : ":" + encode(password)) + "@";
+        // only what the variables give is overridden: a user named in the URL stays when the Secret holds just a password
+        String userPart = user != null ? encode(user) : urlUser;
+        String userInfo = userPart + (password == null ? "" : ":" + encode(password)) + "@";
         return url.substring(0, scheme + 3) + userInfo + rest;
     }
 

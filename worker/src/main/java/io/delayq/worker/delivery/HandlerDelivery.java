@@ -54,7 +54,9 @@ public final class HandlerDelivery implements Delivery {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Outcome.Retry("interrupted (worker shutting down)", null);
-        } catch (Exception | LinkageError | StackOverflowError e) {
+        } catch (Throwable e) {
+            // any Error too (AssertionError, OutOfMemoryError...): an outcome must always reach Redis, or the
+            // task stays leased (and heartbeated) for as long as this worker lives
             return Outcome.of(e);
         }
     }

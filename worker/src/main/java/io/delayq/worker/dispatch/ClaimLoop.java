@@ -167,7 +167,8 @@ public final class ClaimLoop implements Runnable {
                 outcome = delivery.deliver(task);
             } catch (TaskDecoder.MalformedTask e) {
                 outcome = new Outcome.Dead(e.getMessage());
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // whatever goes wrong, the task is settled: an escaped error would leave it leased forever
                 outcome = Outcome.of(e);
             }
             metrics.handled(System.nanoTime() - t0);

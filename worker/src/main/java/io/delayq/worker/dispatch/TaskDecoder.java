@@ -28,6 +28,9 @@ public final class TaskDecoder {
         } catch (RuntimeException e) {
             throw new MalformedTask("task record does not follow the protocol: " + e.getMessage());
         }
+        if (record == null) {
+            throw new MalformedTask("task record is JSON null, not an object");
+        }
         return new Task(queue, claimed.shard(), claimed.id(), claimed.attempt(), claimed.dueAt(), record.payload(),
                 record.enqueuedAt(), record.priorityLevel());
     }

@@ -5,7 +5,7 @@ import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
-import io.delayq.worker.dispatch.TestWorkers;
+import io.delayq.worker.dispatch.RunningWorkers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import static io.delayq.worker.dispatch.TestWorkers.outcomes;
+import static io.delayq.worker.dispatch.RunningWorkers.outcomes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -29,7 +29,7 @@ class HandlerDeliveryTest {
     static RedisServerExtension redis = new RedisServerExtension();
 
     private static final String Q = "handlers";
-    private final TestWorkers workers = new TestWorkers();
+    private final RunningWorkers workers = new RunningWorkers();
     /** Every call the handler saw: task id, attempt, and the Redis server time of the call. */
     private final List<Call> calls = new CopyOnWriteArrayList<>();
     private TestQueue queue;
@@ -49,7 +49,7 @@ class HandlerDeliveryTest {
     }
 
     private Worker worker(Map<String, String> extra, TaskHandler handler) {
-        Map<String, String> env = TestWorkers.env(redis.url(), Q, 2);
+        Map<String, String> env = RunningWorkers.env(redis.url(), Q, 2);
         env.putAll(extra);
         return workers.startHandler(env, task -> {
             calls.add(new Call(task.id(), task.attempt(), TestQueue.serverNow(redis.admin().commands())));

@@ -6,7 +6,7 @@ import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
-import io.delayq.worker.dispatch.TestWorkers;
+import io.delayq.worker.dispatch.RunningWorkers;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XGroupCreateArgs;
@@ -25,7 +25,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import static io.delayq.worker.dispatch.TestWorkers.outcomes;
+import static io.delayq.worker.dispatch.RunningWorkers.outcomes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -41,7 +41,7 @@ class StreamDeliveryTest {
     private static final String STREAM = "orders:ready";
     private static final String GROUP = "billing";
 
-    private final TestWorkers workers = new TestWorkers();
+    private final RunningWorkers workers = new RunningWorkers();
     private final List<GroupConsumer> consumers = new ArrayList<>();
     /** Task id → every stream entry that carried it, over all consumers of the group. */
     private final Map<String, List<Map<String, String>>> received = new ConcurrentHashMap<>();
@@ -60,7 +60,7 @@ class StreamDeliveryTest {
     }
 
     private Worker worker(Map<String, String> extra) {
-        Map<String, String> env = TestWorkers.env(redis.url(), Q, 4);
+        Map<String, String> env = RunningWorkers.env(redis.url(), Q, 4);
         env.put("DELAYQ_DELIVERY", "stream");
         env.put("DELAYQ_STREAM_KEY", STREAM);
         env.putAll(extra);

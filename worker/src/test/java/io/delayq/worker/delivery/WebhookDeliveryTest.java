@@ -9,7 +9,7 @@ import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
-import io.delayq.worker.dispatch.TestWorkers;
+import io.delayq.worker.dispatch.RunningWorkers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,7 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
-import static io.delayq.worker.dispatch.TestWorkers.outcomes;
+import static io.delayq.worker.dispatch.RunningWorkers.outcomes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -41,7 +41,7 @@ class WebhookDeliveryTest {
     static RedisServerExtension redis = new RedisServerExtension();
 
     private static final String Q = "hooks";
-    private final TestWorkers workers = new TestWorkers();
+    private final RunningWorkers workers = new RunningWorkers();
     private final List<Receiver> receivers = new ArrayList<>();
     private TestQueue queue;
 
@@ -68,7 +68,7 @@ class WebhookDeliveryTest {
     }
 
     private Map<String, String> env(Receiver r) {
-        Map<String, String> env = TestWorkers.env(redis.url(), Q, 2);
+        Map<String, String> env = RunningWorkers.env(redis.url(), Q, 2);
         env.put("DELAYQ_DELIVERY", "webhook");
         env.put("DELAYQ_WEBHOOK_URL", r.url().toString());
         env.put("DELAYQ_WEBHOOK_TIMEOUT", "2s");
@@ -248,7 +248,7 @@ class WebhookDeliveryTest {
     @Test
     void connectionRefusedIsRetriedUntilTheReceiverIsUp() {
         int port = LocalRedisServer.freePort();
-        Map<String, String> env = TestWorkers.env(redis.url(), Q, 2);
+        Map<String, String> env = RunningWorkers.env(redis.url(), Q, 2);
         env.put("DELAYQ_DELIVERY", "webhook");
         env.put("DELAYQ_WEBHOOK_URL", "http://127.0.0.1:" + port + "/tasks");
         env.put("DELAYQ_RETRY_MAX_ATTEMPTS", "100");

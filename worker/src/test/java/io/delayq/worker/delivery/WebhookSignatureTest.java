@@ -5,7 +5,7 @@ import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
-import io.delayq.worker.dispatch.TestWorkers;
+import io.delayq.worker.dispatch.RunningWorkers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,7 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
-import static io.delayq.worker.dispatch.TestWorkers.outcomes;
+import static io.delayq.worker.dispatch.RunningWorkers.outcomes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -40,7 +40,7 @@ class WebhookSignatureTest {
     private static final String SECRET = "whsec-3f9a1c";
     private static final long WINDOW_SECONDS = 300;
 
-    private final TestWorkers workers = new TestWorkers();
+    private final RunningWorkers workers = new RunningWorkers();
     /** The receiver's clock offset, so a replay can be made old without waiting five minutes. */
     private final AtomicLong receiverClockOffsetSeconds = new AtomicLong();
     private final HttpClient attacker = HttpClient.newHttpClient();
@@ -66,7 +66,7 @@ class WebhookSignatureTest {
     }
 
     private Worker worker(String secret) {
-        Map<String, String> env = TestWorkers.env(redis.url(), Q, 1);
+        Map<String, String> env = RunningWorkers.env(redis.url(), Q, 1);
         env.put("DELAYQ_DELIVERY", "webhook");
         env.put("DELAYQ_WEBHOOK_URL", receiver.url().toString());
         if (secret != null) {

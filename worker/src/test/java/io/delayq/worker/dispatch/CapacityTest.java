@@ -17,7 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import static io.delayq.worker.dispatch.TestWorkers.outcomes;
+import static io.delayq.worker.dispatch.RunningWorkers.outcomes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -27,7 +27,7 @@ class CapacityTest {
     static RedisServerExtension redis = new RedisServerExtension();
 
     private static final String Q = "bounded";
-    private final TestWorkers workers = new TestWorkers();
+    private final RunningWorkers workers = new RunningWorkers();
     private TestQueue queue;
 
     @BeforeEach
@@ -50,7 +50,7 @@ class CapacityTest {
         queue.client().enqueueAll(backlog);
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger started = new AtomicInteger();
-        Map<String, String> env = TestWorkers.env(redis.url(), Q, 1);
+        Map<String, String> env = RunningWorkers.env(redis.url(), Q, 1);
         env.put("DELAYQ_CONCURRENCY", "3");
         env.put("DELAYQ_BATCH_SIZE", "100");
         Worker w = workers.startHandler(env, task -> {
@@ -67,6 +67,6 @@ class CapacityTest {
         });
         release.countDown();
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(outcomes(w, "acked")).isEqualTo(20));
-        assertThat(TestWorkers.claimBatches(w).max()).isLessThanOrEqualTo(3.0);
+        assertThat(RunningWorkers.claimBatches(w).max()).isLessThanOrEqualTo(3.0);
     }
 }

@@ -24,7 +24,7 @@ class PriorityTest {
     static RedisServerExtension redis = new RedisServerExtension();
 
     private static final String Q = "ranked";
-    private final TestWorkers workers = new TestWorkers();
+    private final RunningWorkers workers = new RunningWorkers();
     private TestQueue queue;
 
     @BeforeEach
@@ -51,7 +51,7 @@ class PriorityTest {
         queue.client().enqueueAll(backlog);
 
         List<String> order = new CopyOnWriteArrayList<>();
-        Map<String, String> env = TestWorkers.env(redis.url(), Q, 1);
+        Map<String, String> env = RunningWorkers.env(redis.url(), Q, 1);
         env.put("DELAYQ_CONCURRENCY", "1");
         env.put("DELAYQ_BATCH_SIZE", "1");
         workers.startHandler(env, task -> order.add(task.id()));

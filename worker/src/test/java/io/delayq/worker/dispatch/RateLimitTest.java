@@ -29,7 +29,7 @@ class RateLimitTest {
 
     private static final String Q = "throttled";
     private static final long LEASE_MS = 30_000;
-    private final TestWorkers workers = new TestWorkers();
+    private final RunningWorkers workers = new RunningWorkers();
     private TestQueue queue;
 
     @BeforeEach
@@ -53,7 +53,7 @@ class RateLimitTest {
         queue.client().enqueueAll(backlog);
 
         List<Long> claimedAt = new CopyOnWriteArrayList<>();
-        Map<String, String> env = TestWorkers.env(redis.url(), Q, 1);
+        Map<String, String> env = RunningWorkers.env(redis.url(), Q, 1);
         env.put("DELAYQ_RATE_LIMIT", "20");
         env.put("DELAYQ_RATE_BURST", "1");
         env.put("DELAYQ_BATCH_SIZE", "100");
@@ -73,7 +73,7 @@ class RateLimitTest {
                         .isGreaterThanOrEqualTo((j - i) * 50L);
             }
         }
-        assertThat(TestWorkers.claimBatches(w).max()).as("largest claim").isEqualTo(1.0);
+        assertThat(RunningWorkers.claimBatches(w).max()).as("largest claim").isEqualTo(1.0);
         assertThat(TestQueue.get(queue.redis().hgetall(queue.keys(0).rate()))).containsKeys("tokens", "at");
     }
 }

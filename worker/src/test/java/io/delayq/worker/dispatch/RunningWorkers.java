@@ -21,7 +21,7 @@ import java.util.function.Function;
  * then {@code Worker.start}) and closed after the test. The base settings keep tests fast: short
  * polls, leases and backoffs, no jitter (so backoff bounds can be asserted), an ephemeral HTTP port.
  */
-public final class TestWorkers implements AutoCloseable {
+public final class RunningWorkers implements AutoCloseable {
     private final List<Worker> started = new ArrayList<>();
 
     /** The variables every test starts from; tests put their own on top. */

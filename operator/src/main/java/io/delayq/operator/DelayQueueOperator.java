@@ -1,0 +1,131 @@
+package io.delayq.operator;
+
+import io.delayq.operator.metrics.MetricsEndpoint;
+import io.delayq.operator.metrics.QueueMetrics;
+import io.delayq.operator.reconcile.DelayQueueReconciler;
+import io.delayq.operator.redis.QueueProbe;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
+
+/**
+ * The running operator: the SDK's {@link Operator} with the DelayQueue reconciler, the Redis
+ * probe, and the HTTP endpoint for metrics and health. {@link #main} runs it in a pod; tests start
+ * it in-process with {@link #start(KubernetesClient, OperatorSettings, boolean)}.
+ */
+public final class DelayQueueOperator implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DelayQueueOperator.class);
+
+    private final Operator operator;
+    private final QueueProbe probe;
+    private final MetricsEndpoint endpoint;
+    private final JvmGcMetrics gcMetrics;
+    private volatile boolean started;
+
+    private DelayQueueOperator(KubernetesClient client, OperatorSettings settings, boolean closeClientOnStop) throws IOException {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        io.delayq.operator.metrics.PrometheusConventions.apply(registry);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        gcMetrics = new JvmGcMetrics();
+        gcMetrics.bindTo(registry);
+
+        probe = new QueueProbe(settings.redisTimeout(), Clock.systemUTC());
+        operator = new Operator(configuration(client, settings, closeClientOnStop, registry));
+        DelayQueueReconciler reconciler = new DelayQueueReconciler(probe, new QueueMetrics(registry), Clock.systemUTC(),
+                settings.backlogInterval(), settings.workerImage());
+        operator.register(reconciler, c -> {
+            if (settings.watchAllNamespaces()) {
+                c.watchingAllNamespaces();
+            } else {
+                c.settingNamespaces(settings.watchNamespaces());
+            }
+            // A safety net: even without events or after exhausted retries, look again soon.
+            c.withReconciliationMaxInterval(settings.backlogInterval().multipliedBy(6));
+        });
+        endpoint = new MetricsEndpoint(settings.metricsPort(), registry, () -> started);
+    }
+
+    /** The SDK settings: kept apart so that a test can check them without a cluster. */
+    static Consumer<ConfigurationServiceOverrider> configuration(KubernetesClient client, OperatorSettings settings,
+                                                                 boolean closeClientOnStop, MeterRegistry registry) {
+        return o -> {
+            o.withKubernetesClient(client)
+                    // The Fabric8 mock API server cannot do server-side apply; what ships is what is tested.
+                    .withUseSSAToPatchPrimaryResource(false)
+                    .withSSABasedCreateUpdateMatchForDependentResources(false)
+                    .withCloseClientOnStop(closeClientOnStop)
+                    .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry));
+            if (settings.leaderElection()) {
+                // Losing the Lease ends the process (the SDK's default) and Kubernetes restarts the
+                // pod: two replicas never reconcile at the same time.
+                o.withLeaderElectionConfiguration(LeaderElectionConfigurationBuilder
+                        .aLeaderElectionConfiguration(settings.leaseName())
+                        .withLeaseNamespace(settings.leaseNamespace())
+                        .build());
+            }
+        };
+    }
+
+    public static DelayQueueOperator start(KubernetesClient client, OperatorSettings settings, boolean closeClientOnStop) {
+        try {
+            DelayQueueOperator running = new DelayQueueOperator(client, settings, closeClientOnStop);
+            running.operator.start();
+            running.started = true;
+            LOG.info("delayq operator {} started: namespaces {}, leader election {}, metrics on port {}",
+                    OperatorSettings.version(), settings.watchAllNamespaces() ? "all" : settings.watchNamespaces(),
+                    settings.leaderElection(), running.metricsPort());
+            return running;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the metrics port " + settings.metricsPort(), e);
+        }
+    }
+
+    public int metricsPort() {
+        return endpoint.port();
+    }
+
+    @Override
+    public void close() {
+        started = false;
+        try {
+            operator.stop();
+        } finally {
+            endpoint.close();
+            probe.close();
+            gcMetrics.close();
+        }
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        OperatorSettings settings = OperatorSettings.fromEnv(System.getenv());
+        DelayQueueOperator running = start(new KubernetesClientBuilder().build(), settings, true);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            running.close();
+            stopped.countDown();
+        }, "delayq-operator-shutdown"));
+        stopped.await();
+    }
+}

@@ -1,0 +1,112 @@
+package io.delayq.operator;
+
+import io.delayq.operator.resource.Durations;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The operator's own configuration, from environment variables (the Helm chart sets them):
+ * <ul>
+ *   <li>{@code DELAYQ_WATCH_NAMESPACES}: comma-separated namespaces; empty or absent = all namespaces</li>
+ *   <li>{@code DELAYQ_LEADER_ELECTION}: {@code true} to run several replicas with one active (a Lease)</li>
+ *   <li>{@code DELAYQ_LEADER_ELECTION_LEASE}: the Lease name, default {@code delayq-operator-leader}</li>
+ *   <li>{@code DELAYQ_LEADER_ELECTION_NAMESPACE}: the Lease namespace, default the operator's own</li>
+ *   <li>{@code DELAYQ_METRICS_PORT}: port of /metrics, /healthz and /readyz, default 8080 (0 = any free port)</li>
+ *   <li>{@code DELAYQ_BACKLOG_INTERVAL}: how often each queue's backlog is read, default 10s</li>
+ *   <li>{@code DELAYQ_REDIS_TIMEOUT}: time-out of the operator's Redis commands, default 3s</li>
+ *   <li>{@code DELAYQ_WORKER_IMAGE}: the worker image when a DelayQueue names none,
+ *       default {@code ghcr.io/delayq/delayq-worker:<operator version>}</li>
+ * </ul>
+ */
+public record OperatorSettings(Set<String> watchNamespaces, boolean leaderElection, String leaseName, String leaseNamespace,
+                               int metricsPort, Duration backlogInterval, Duration redisTimeout, String workerImage) {
+
+    public static final String DEFAULT_LEASE = "delayq-operator-leader";
+
+    public static OperatorSettings fromEnv(Map<String, String> env) {
+        String namespaces = env.getOrDefault("DELAYQ_WATCH_NAMESPACES", "");
+        Set<String> watch = Arrays.stream(namespaces.split(",")).map(String::trim).filter(s -> !s.isEmpty())
+                .collect(Collectors.toUnmodifiableSet());
+        return new OperatorSettings(watch,
+                bool(env, "DELAYQ_LEADER_ELECTION", false),
+                env.getOrDefault("DELAYQ_LEADER_ELECTION_LEASE", DEFAULT_LEASE),
+                blankToNull(env.get("DELAYQ_LEADER_ELECTION_NAMESPACE")),
+                port(env, "DELAYQ_METRICS_PORT", 8080),
+                duration(env, "DELAYQ_BACKLOG_INTERVAL", "10s"),
+                duration(env, "DELAYQ_REDIS_TIMEOUT", "3s"),
+                env.getOrDefault("DELAYQ_WORKER_IMAGE", "ghcr.io/delayq/delayq-worker:" + version()));
+    }
+
+    public OperatorSettings withMetricsPort(int port) {
+        return new OperatorSettings(watchNamespaces, leaderElection, leaseName, leaseNamespace, port, backlogInterval, redisTimeout, workerImage);
+    }
+
+    public OperatorSettings withBacklogInterval(Duration interval) {
+        return new OperatorSettings(watchNamespaces, leaderElection, leaseName, leaseNamespace, metricsPort, interval, redisTimeout, workerImage);
+    }
+
+    public boolean watchAllNamespaces() {
+        return watchNamespaces.isEmpty();
+    }
+
+    /** The operator's version, filtered into the jar at build time. */
+    public static String version() {
+        try (InputStream in = OperatorSettings.class.getResourceAsStream("version.properties")) {
+            Properties p = new Properties();
+            if (in != null) {
+                p.load(in);
+            }
+            String v = p.getProperty("version", "latest");
+            return v.startsWith("${") ? "latest" : v;
+        } catch (IOException e) {
+            return "latest";
+        }
+    }
+
+    private static boolean bool(Map<String, String> env, String name, boolean fallback) {
+        String v = blankToNull(env.get(name));
+        if (v == null) {
+            return fallback;
+        }
+        return switch (v.toLowerCase()) {
+            case "true", "1", "yes" -> true;
+            case "false", "0", "no" -> false;
+            default -> throw new IllegalArgumentException(name + " must be true or false, got '" + v + "'");
+        };
+    }
+
+    private static int port(Map<String, String> env, String name, int fallback) {
+        String v = blankToNull(env.get(name));
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            int port = Integer.parseInt(v);
+            if (port < 0 || port > 65535) {
+                throw new NumberFormatException();
+            }
+            return port;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a port number between 0 and 65535, got '" + v + "'");
+        }
+    }
+
+    private static Duration duration(Map<String, String> env, String name, String fallback) {
+        Duration d = Durations.parse(env.getOrDefault(name, fallback), name);
+        if (d.isZero() || d.isNegative()) {
+            throw new IllegalArgumentException(name + " must be longer than zero, got '" + env.get(name) + "'");
+        }
+        return d;
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.trim();
+    }
+}

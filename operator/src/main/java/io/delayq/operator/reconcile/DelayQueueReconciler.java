@@ -1,0 +1,215 @@
+package io.delayq.operator.reconcile;
+
+import io.delayq.backlog.QueueStats;
+import io.delayq.operator.metrics.QueueMetrics;
+import io.delayq.operator.redis.ProbeResult;
+import io.delayq.operator.redis.QueueProbe;
+import io.delayq.operator.resource.DelayQueue;
+import io.delayq.operator.resource.DelayQueueStatus;
+import io.delayq.operator.sharding.ShardPlan;
+import io.delayq.operator.status.Conditions;
+import io.delayq.operator.status.Notice;
+import io.delayq.operator.status.Notices;
+import io.delayq.operator.status.Problem;
+import io.delayq.operator.status.StatusComposer;
+import io.delayq.operator.status.StatusInput;
+import io.delayq.operator.workers.DesiredWorkers;
+import io.delayq.operator.workers.WorkerNames;
+import io.delayq.shard.ShardRange;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceUtils;
+import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Reconciles a DelayQueue: check its Secrets, look at the queue in Redis, compute the desired
+ * objects (a pure function), apply them through the dependent resources, write status, record
+ * Events for what changed, and come back after the backlog interval. Each step lives in its own
+ * class; this one only orders them.
+ */
+@ControllerConfiguration(name = DelayQueueReconciler.NAME)
+public class DelayQueueReconciler implements Reconciler<DelayQueue> {
+    public static final String NAME = "delayqueue";
+    private static final Logger LOG = LoggerFactory.getLogger(DelayQueueReconciler.class);
+    private static final KubernetesSerialization JSON = new KubernetesSerialization();
+
+    private final WorkerDeploymentsResource deployments = new WorkerDeploymentsResource();
+    private final MetricsServiceResource metricsService = new MetricsServiceResource();
+    private final DisruptionBudgetResource disruptionBudget = new DisruptionBudgetResource();
+    private final QueueProbe probe;
+    private final QueueMetrics metrics;
+    private final Clock clock;
+    private final Duration backlogInterval;
+    private final String workerImage;
+
+    public DelayQueueReconciler(QueueProbe probe, QueueMetrics metrics, Clock clock, Duration backlogInterval, String workerImage) {
+        this.probe = probe;
+        this.metrics = metrics;
+        this.clock = clock;
+        this.backlogInterval = backlogInterval;
+        this.workerImage = workerImage;
+    }
+
+    @Override
+    public List<EventSource<?, DelayQueue>> prepareEventSources(EventSourceContext<DelayQueue> context) {
+        List<EventSource<?, DelayQueue>> sources = new ArrayList<>(
+                EventSourceUtils.dependentEventSources(context, deployments, metricsService, disruptionBudget));
+        sources.add(new DeletionWatcher(this::forget));
+        return sources;
+    }
+
+    @Override
+    public UpdateControl<DelayQueue> reconcile(DelayQueue dq, Context<DelayQueue> context) {
+        Instant now = clock.instant();
+        String namespace = dq.getMetadata().getNamespace();
+        KubernetesClient client = context.getClient();
+        DelayQueueStatus before = dq.getStatus();
+
+        List<ShardRange> ranges;
+        try {
+            ranges = ShardPlan.ranges(dq.getSpec().getShards(), dq.getSpec().getShardsPerWorker());
+        } catch (IllegalArgumentException e) {
+            // Only reachable past the CRD's validation (which rejects it): say so and touch nothing.
+            return invalidSpec(dq, context, e.getMessage(), now);
+        }
+
+        Function<String, Secret> lookup = name -> client.secrets().inNamespace(namespace).withName(name).get();
+        SecretCheck secrets = SecretCheck.of(dq, lookup);
+        ProbeResult look = secrets.redisCredentialsUsable()
+                ? probe.probe(key(dq), dq.getSpec().getRedis().getUrl(), secrets.credentials(), dq.queueName(),
+                        dq.getSpec().getShards(), ranges)
+                : null;
+
+        List<Problem> problems = new ArrayList<>(secrets.problems());
+        List<Problem> warnings = new ArrayList<>();
+        if (look != null && look.problem() != null) {
+            problems.add(look.problem());
+        }
+        if (look != null && look.facts() != null) {
+            problems.addAll(look.facts().problems());
+            warnings.addAll(look.facts().warnings());
+        }
+
+        Map<String, Deployment> actual = context.getSecondaryResourcesAsStream(Deployment.class)
+                .collect(Collectors.toMap(d -> d.getMetadata().getName(), d -> d, (a, b) -> a, LinkedHashMap::new));
+        DesiredWorkers desired = DesiredWorkers.compute(dq, look, actual, secrets.versions(), workerImage, now);
+        DesiredStateHolder.put(context, desired);
+        deployments.reconcile(dq, context);
+        metricsService.reconcile(dq, context);
+        disruptionBudget.reconcile(dq, context);
+
+        exportMetrics(dq, ranges, look);
+        DelayQueueStatus after = StatusComposer.compose(
+                new StatusInput(dq, ranges, actual, desired.decisions(), look, problems, now));
+        for (Notice notice : Notices.between(before, after, problems, warnings)) {
+            KubernetesEvents.record(client, dq, notice, now);
+        }
+        if (!problems.isEmpty() && changed(before, after)) {
+            LOG.warn("DelayQueue {}/{} is degraded: {}", namespace, dq.getMetadata().getName(),
+                    problems.stream().map(Problem::message).collect(Collectors.joining("; ")));
+        }
+        return patchIfChanged(dq, context, before, after);
+    }
+
+    /**
+     * Writes status with a JSON Patch and puts the answer in the SDK's cache at once: the next
+     * reconciliation (often triggered by a Deployment event a moment later) must see this status,
+     * or it would repeat Events and forget when a scale-down became pending.
+     */
+    private UpdateControl<DelayQueue> patchIfChanged(DelayQueue dq, Context<DelayQueue> context,
+                                                     DelayQueueStatus before, DelayQueueStatus after) {
+        if (changed(before, after)) {
+            PrimaryUpdateAndCacheUtils.patchStatusAndCacheResource(dq, context, fresh -> {
+                fresh.setStatus(after);
+                return fresh;
+            });
+        }
+        return UpdateControl.<DelayQueue>noUpdate().rescheduleAfter(backlogInterval);
+    }
+
+    /** Whether anything but the read times moved: every check would otherwise write status. */
+    static boolean changed(DelayQueueStatus before, DelayQueueStatus after) {
+        if (before == null) {
+            return true;
+        }
+        return !withoutTimes(before).equals(withoutTimes(after));
+    }
+
+    private static String withoutTimes(DelayQueueStatus status) {
+        return JSON.asJson(status).replaceAll("\"observedAt\":\"[^\"]*\"", "");
+    }
+
+    private UpdateControl<DelayQueue> invalidSpec(DelayQueue dq, Context<DelayQueue> context, String message, Instant now) {
+        KubernetesClient client = context.getClient();
+        DelayQueueStatus before = dq.getStatus();
+        DelayQueueStatus after = before == null ? new DelayQueueStatus() : JSON.clone(before);
+        long generation = Objects.requireNonNullElse(dq.getMetadata().getGeneration(), 0L);
+        after.setObservedGeneration(generation);
+        List<io.fabric8.kubernetes.api.model.Condition> was = before == null ? List.of() : before.getConditions();
+        after.setConditions(new ArrayList<>(List.of(
+                Conditions.next(was, Conditions.READY, false, Problem.INVALID_SPEC, message, generation, now),
+                Conditions.next(was, Conditions.DEGRADED, true, Problem.INVALID_SPEC, message, generation, now))));
+        Problem problem = new Problem(Problem.INVALID_SPEC, message);
+        for (Notice notice : Notices.between(before, after, List.of(problem), List.of())) {
+            KubernetesEvents.record(client, dq, notice, now);
+        }
+        return patchIfChanged(dq, context, before, after);
+    }
+
+    private void exportMetrics(DelayQueue dq, List<ShardRange> ranges, ProbeResult look) {
+        String namespace = dq.getMetadata().getNamespace();
+        String name = dq.getMetadata().getName();
+        if (look == null || look.backlog().isEmpty()) {
+            // Keep the last numbers of the ranges that still exist; a range that is gone has no meaning.
+            metrics.retain(namespace, name, ranges.stream().map(r -> WorkerNames.deployment(name, r)).collect(Collectors.toSet()));
+            return;
+        }
+        Map<String, QueueStats> byWorker = new LinkedHashMap<>();
+        for (ShardRange range : ranges) {
+            look.backlogOf(range).ifPresent(stats -> byWorker.put(WorkerNames.deployment(name, range), stats));
+        }
+        metrics.update(namespace, name, dq.queueName(), byWorker);
+    }
+
+    @Override
+    public ErrorStatusUpdateControl<DelayQueue> updateErrorStatus(DelayQueue dq, Context<DelayQueue> context, Exception e) {
+        if (e instanceof io.fabric8.kubernetes.client.KubernetesClientException k && k.getCode() == 404) {
+            // Deleted while being reconciled: nothing left to fix.
+            LOG.debug("DelayQueue {}/{} went away during reconciliation", dq.getMetadata().getNamespace(), dq.getMetadata().getName());
+            return ErrorStatusUpdateControl.<DelayQueue>noStatusUpdate().withNoRetry();
+        }
+        LOG.warn("reconciling DelayQueue {}/{} failed, will retry: {}", dq.getMetadata().getNamespace(), dq.getMetadata().getName(), e.toString());
+        return ErrorStatusUpdateControl.defaultErrorProcessing();
+    }
+
+    private void forget(DelayQueue dq) {
+        probe.forget(key(dq));
+        metrics.remove(dq.getMetadata().getNamespace(), dq.getMetadata().getName());
+    }
+
+    private static String key(DelayQueue dq) {
+        return dq.getMetadata().getNamespace() + "/" + dq.getMetadata().getName();
+    }
+}

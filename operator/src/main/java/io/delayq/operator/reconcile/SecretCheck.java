@@ -1,0 +1,102 @@
+package io.delayq.operator.reconcile;
+
+import io.delayq.operator.redis.RedisCredentials;
+import io.delayq.operator.resource.CredentialsSecretRef;
+import io.delayq.operator.resource.DelayQueue;
+import io.delayq.operator.resource.DeliverySpec;
+import io.delayq.operator.resource.DeliveryType;
+import io.delayq.operator.resource.SecretKeyRef;
+import io.delayq.operator.status.Problem;
+import io.fabric8.kubernetes.api.model.Secret;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * Checks the Secrets a DelayQueue references and reads the Redis credentials for the operator's
+ * own connection. Problems name the spec field and the Secret, never a value.
+ *
+ * @param versions    resourceVersion of each referenced Secret that exists, by name
+ * @param credentials the Redis credentials, or {@link RedisCredentials#NONE}
+ * @param problems    missing Secrets and keys
+ * @param redisCredentialsUsable false when the Redis credentials Secret or one of its keys is
+ *                    missing: connecting without them would only add a misleading auth error
+ */
+public record SecretCheck(SortedMap<String, String> versions, RedisCredentials credentials, List<Problem> problems,
+                          boolean redisCredentialsUsable) {
+
+    /** @param lookup finds a Secret by name in the DelayQueue's namespace, null when absent */
+    public static SecretCheck of(DelayQueue dq, Function<String, Secret> lookup) {
+        SortedMap<String, String> versions = new TreeMap<>();
+        List<Problem> problems = new ArrayList<>();
+        String namespace = dq.getMetadata().getNamespace();
+        RedisCredentials credentials = RedisCredentials.NONE;
+        boolean usable = true;
+
+        CredentialsSecretRef ref = dq.getSpec().getRedis().getCredentialsSecret();
+        if (ref != null) {
+            Secret secret = lookup.apply(ref.getName());
+            if (secret == null) {
+                problems.add(missing("spec.redis.credentialsSecret.name", ref.getName(), namespace));
+                usable = false;
+            } else {
+                versions.put(ref.getName(), Objects.requireNonNullElse(secret.getMetadata().getResourceVersion(), ""));
+                String passwordKey = Objects.requireNonNullElse(ref.getPasswordKey(), "password");
+                String password = value(secret, passwordKey);
+                String username = ref.getUsernameKey() == null ? null : value(secret, ref.getUsernameKey());
+                if (password == null) {
+                    problems.add(missingKey("spec.redis.credentialsSecret.passwordKey", ref.getName(), passwordKey));
+                }
+                if (ref.getUsernameKey() != null && username == null) {
+                    problems.add(missingKey("spec.redis.credentialsSecret.usernameKey", ref.getName(), ref.getUsernameKey()));
+                }
+                if (password != null) {
+                    credentials = new RedisCredentials(username, password);
+                }
+                usable = password != null && (ref.getUsernameKey() == null || username != null);
+            }
+        }
+
+        DeliverySpec delivery = dq.getSpec().getDelivery();
+        if (delivery != null && delivery.getType() == DeliveryType.Webhook && delivery.getWebhook() != null
+                && delivery.getWebhook().getSigningSecret() != null) {
+            SecretKeyRef signing = delivery.getWebhook().getSigningSecret();
+            Secret secret = lookup.apply(signing.getName());
+            if (secret == null) {
+                problems.add(missing("spec.delivery.webhook.signingSecret.name", signing.getName(), namespace));
+            } else {
+                versions.put(signing.getName(), Objects.requireNonNullElse(secret.getMetadata().getResourceVersion(), ""));
+                if (value(secret, signing.getKey()) == null) {
+                    problems.add(missingKey("spec.delivery.webhook.signingSecret.key", signing.getName(), signing.getKey()));
+                }
+            }
+        }
+        return new SecretCheck(versions, credentials, List.copyOf(problems), usable);
+    }
+
+    private static Problem missing(String field, String secret, String namespace) {
+        return new Problem(Problem.SECRET_MISSING, "Secret '" + secret + "' (" + field + ") does not exist in namespace '"
+                + namespace + "'; worker pods cannot start until it does");
+    }
+
+    private static Problem missingKey(String field, String secret, String key) {
+        return new Problem(Problem.SECRET_KEY_MISSING, "Secret '" + secret + "' has no key '" + key + "' (" + field + ")");
+    }
+
+    /** The decoded value of a key; the API server keeps {@code data}, a test server may keep {@code stringData}. */
+    static String value(Secret secret, String key) {
+        Map<String, String> data = secret.getData();
+        if (data != null && data.get(key) != null) {
+            return new String(Base64.getDecoder().decode(data.get(key)), StandardCharsets.UTF_8);
+        }
+        Map<String, String> plain = secret.getStringData();
+        return plain == null ? null : plain.get(key);
+    }
+}

@@ -1,0 +1,162 @@
+package io.delayq.operator.redis;
+
+import io.delayq.backlog.QueueStats;
+import io.delayq.operator.status.Problem;
+import io.delayq.queue.QueueProtocol;
+import io.delayq.queue.ShardCountMismatchException;
+import io.delayq.redis.RedisEndpoint;
+import io.delayq.shard.ShardRange;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Reads each DelayQueue's backlog from Redis over one connection per DelayQueue, kept between
+ * checks and replaced when the URL or the credentials change. The shard count is recorded in (or
+ * checked against) the queue's meta hash on the first look, and the server's safety facts are
+ * re-read every {@link #FACTS_TTL}, not on every check.
+ */
+public final class QueueProbe implements AutoCloseable {
+    static final Duration FACTS_TTL = Duration.ofMinutes(1);
+    private static final Logger LOG = LoggerFactory.getLogger(QueueProbe.class);
+
+    private final ClientResources resources = DefaultClientResources.create();
+    private final Map<String, Connection> connections = new ConcurrentHashMap<>();
+    private final RedisInspector inspector;
+    private final Duration timeout;
+    private final Clock clock;
+
+    public QueueProbe(Duration timeout, Clock clock) {
+        this.timeout = timeout;
+        this.clock = clock;
+        this.inspector = new RedisInspector(timeout);
+    }
+
+    /**
+     * @param key identifies the DelayQueue (namespace/name) whose connection to use
+     */
+    public ProbeResult probe(String key, String url, RedisCredentials credentials, String queue, int shards, List<ShardRange> ranges) {
+        Connection connection;
+        try {
+            connection = connection(key, url, credentials, queue, shards);
+        } catch (RuntimeException e) {
+            return ProbeResult.failed(unavailable(url, credentials, e));
+        }
+        try {
+            if (!connection.metaVerified) {
+                await(connection.protocol.verifyMeta());
+                connection.metaVerified = true;
+            }
+            Map<ShardRange, QueueStats> backlog = new LinkedHashMap<>();
+            for (ShardRange range : ranges) {
+                backlog.put(range, await(connection.protocol.stats(range.shards())));
+            }
+            Instant now = clock.instant();
+            if (connection.facts == null || connection.factsAt.plus(FACTS_TTL).isBefore(now)) {
+                connection.facts = inspector.inspect(connection.endpoint.commands());
+                connection.factsAt = now;
+            }
+            return new ProbeResult(backlog, connection.facts, null);
+        } catch (ShardCountMismatchException e) {
+            return ProbeResult.failed(new Problem(Problem.SHARD_COUNT_MISMATCH, credentials.scrub(e.getMessage())));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ProbeResult.failed(unavailable(url, credentials, e));
+        } catch (RuntimeException | TimeoutException e) {
+            // Drop the connection: the next check connects afresh instead of queueing on a dead one.
+            forget(key);
+            return ProbeResult.failed(unavailable(url, credentials, e));
+        }
+    }
+
+    private Connection connection(String key, String url, RedisCredentials credentials, String queue, int shards) {
+        int fingerprint = java.util.Objects.hash(url, credentials.fingerprint(), queue, shards);
+        Connection existing = connections.get(key);
+        if (existing != null && existing.fingerprint == fingerprint && existing.endpoint.isOpen()) {
+            return existing;
+        }
+        forget(key);
+        RedisEndpoint endpoint = RedisEndpoint.connect(credentials.applyTo(url), resources, timeout);
+        Connection fresh = new Connection(fingerprint, endpoint, new QueueProtocol(endpoint, queue, shards));
+        connections.put(key, fresh);
+        return fresh;
+    }
+
+    private <T> T await(java.util.concurrent.CompletionStage<T> stage) throws TimeoutException, InterruptedException {
+        try {
+            return stage.toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() instanceof CompletionException c && c.getCause() != null ? c.getCause() : e.getCause();
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new RedisUnavailableException(cause);
+        }
+    }
+
+    private static Problem unavailable(String url, RedisCredentials credentials, Exception e) {
+        String why = e instanceof TimeoutException ? "no answer within the time-out" : describe(e);
+        String message = "cannot read the queue from Redis at " + RedisEndpoint.redact(url) + ": " + why;
+        // Only the URL is redacted here: the regex would also eat text after it; the error texts
+        // themselves never hold the URL's user-info, and any password in them is scrubbed.
+        return new Problem(Problem.REDIS_UNAVAILABLE, credentials.scrub(message));
+    }
+
+    private static String describe(Throwable e) {
+        StringBuilder text = new StringBuilder(String.valueOf(e.getMessage()));
+        Throwable cause = e.getCause();
+        // Lettuce wraps the useful part ("Connection refused", "WRONGPASS ...") one or two levels down.
+        for (int depth = 0; cause != null && depth < 3; depth++, cause = cause.getCause()) {
+            if (cause.getMessage() != null && !text.toString().contains(cause.getMessage())) {
+                text.append(": ").append(cause.getMessage());
+            }
+        }
+        return text.toString();
+    }
+
+    /** Closes the DelayQueue's connection, for a deleted DelayQueue or a changed target. */
+    public void forget(String key) {
+        Connection gone = connections.remove(key);
+        if (gone != null) {
+            try {
+                gone.endpoint.close();
+            } catch (RuntimeException e) {
+                LOG.debug("closing the Redis connection of {} failed", key, e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        connections.keySet().forEach(this::forget);
+        resources.shutdown(0, 2, TimeUnit.SECONDS);
+    }
+
+    private static final class Connection {
+        final int fingerprint;
+        final RedisEndpoint endpoint;
+        final QueueProtocol protocol;
+        volatile boolean metaVerified;
+        volatile RedisFacts facts;
+        volatile Instant factsAt;
+
+        Connection(int fingerprint, RedisEndpoint endpoint, QueueProtocol protocol) {
+            this.fingerprint = fingerprint;
+            this.endpoint = endpoint;
+            this.protocol = protocol;
+        }
+    }
+}

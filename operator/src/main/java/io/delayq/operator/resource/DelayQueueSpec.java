@@ -1,0 +1,240 @@
+package io.delayq.operator.resource;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.model.annotation.SpecReplicas;
+
+/**
+ * What the user asks for. Java field initializers repeat the schema's {@code @Default}s because
+ * the operator also reads resources that no API server defaulted (the tests' mock server, or a
+ * resource created before a default was added); {@code CrdDefaultsTest} keeps the two in step.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "!has(self.shardsPerWorker) || self.shardsPerWorker <= self.shards",
+        message = "spec.shardsPerWorker must be between 1 and spec.shards: a worker Deployment cannot own more shards than the queue has")
+@ValidationRule(value = "!has(self.shardsPerWorker) || (self.shards + self.shardsPerWorker - 1) / self.shardsPerWorker <= 256",
+        message = "spec.shards / spec.shardsPerWorker would create more than 256 worker Deployments: raise spec.shardsPerWorker")
+public class DelayQueueSpec {
+    public static final int MAX_SHARDS = 1024;
+
+    @JsonPropertyDescription("Name of the queue in Redis (a lower-case DNS label of at most 40 characters). Defaults to metadata.name.")
+    @Pattern(Patterns.DNS_LABEL)
+    @Size(max = 40)
+    private String queueName;
+
+    @JsonPropertyDescription("Number of shards (1-1024). Immutable: a task's shard is crc32(id) mod shards, so changing it would strand queued tasks.")
+    @Required
+    @Min(1)
+    @Max(MAX_SHARDS)
+    @ValidationRule(value = "self == oldSelf",
+            message = "spec.shards is immutable: tasks are placed by crc32(id) mod shards, so changing it would strand queued tasks; create a new DelayQueue instead")
+    private int shards;
+
+    @JsonPropertyDescription("How many shards each worker Deployment owns. Absent: one Deployment owns every shard. Uneven splits are balanced (10 shards by 4 gives 4, 3, 3).")
+    @Min(1)
+    @Max(MAX_SHARDS)
+    private Integer shardsPerWorker;
+
+    @JsonPropertyDescription("Replicas of each worker Deployment when autoscaling.mode is Disabled or External (the target of the scale subresource).")
+    @SpecReplicas
+    @Default("1")
+    @Min(0)
+    @Max(1000)
+    private Integer replicas = 1;
+
+    @JsonPropertyDescription("Most tasks a worker claims in one script call (1-1000).")
+    @Default("100")
+    @Min(1)
+    @Max(1000)
+    private int batchSize = 100;
+
+    @JsonPropertyDescription("Longest a worker sleeps between claims when nothing wakes it earlier, e.g. 1s or 500ms.")
+    @Default("1s")
+    @Pattern(Durations.PATTERN)
+    private String pollInterval = "1s";
+
+    @JsonPropertyDescription("How long a claimed task belongs to its worker before it is handed out again, e.g. 30s.")
+    @Default("30s")
+    @Pattern(Durations.PATTERN)
+    private String lease = "30s";
+
+    @JsonPropertyDescription("Tasks each worker pod handles at once (1-4096).")
+    @Default("16")
+    @Min(1)
+    @Max(4096)
+    private int concurrency = 16;
+
+    @JsonPropertyDescription("How long a stopping worker may finish in-flight tasks, e.g. 30s.")
+    @Default("30s")
+    @Pattern(Durations.PATTERN)
+    private String shutdownGrace = "30s";
+
+    @JsonPropertyDescription("Retry policy for failed deliveries.")
+    private RetrySpec retry = new RetrySpec();
+
+    @JsonPropertyDescription("Bounds of the dead-letter set.")
+    private DeadLetterSpec deadLetter = new DeadLetterSpec();
+
+    @JsonPropertyDescription("Fleet-wide delivery rate limit.")
+    private RateLimitSpec rateLimit;
+
+    @JsonPropertyDescription("Where the queue lives.")
+    @Required
+    private RedisSpec redis;
+
+    @JsonPropertyDescription("Where fired tasks go: an in-process handler, a webhook or a Redis Stream.")
+    private DeliverySpec delivery = new DeliverySpec();
+
+    @JsonPropertyDescription("Settings of the worker pods.")
+    private WorkerSpec worker = new WorkerSpec();
+
+    @JsonPropertyDescription("How the operator sizes each worker Deployment.")
+    private AutoscalingSpec autoscaling = new AutoscalingSpec();
+
+    @JsonPropertyDescription("Scale every worker Deployment to zero; queued tasks wait in Redis.")
+    @Default("false")
+    private boolean suspend;
+
+    public String getQueueName() {
+        return queueName;
+    }
+
+    public void setQueueName(String queueName) {
+        this.queueName = queueName;
+    }
+
+    public int getShards() {
+        return shards;
+    }
+
+    public void setShards(int shards) {
+        this.shards = shards;
+    }
+
+    public Integer getShardsPerWorker() {
+        return shardsPerWorker;
+    }
+
+    public void setShardsPerWorker(Integer shardsPerWorker) {
+        this.shardsPerWorker = shardsPerWorker;
+    }
+
+    public Integer getReplicas() {
+        return replicas;
+    }
+
+    public void setReplicas(Integer replicas) {
+        this.replicas = replicas;
+    }
+
+    public int getBatchSize() {
+        return batchSize;
+    }
+
+    public void setBatchSize(int batchSize) {
+        this.batchSize = batchSize;
+    }
+
+    public String getPollInterval() {
+        return pollInterval;
+    }
+
+    public void setPollInterval(String pollInterval) {
+        this.pollInterval = pollInterval;
+    }
+
+    public String getLease() {
+        return lease;
+    }
+
+    public void setLease(String lease) {
+        this.lease = lease;
+    }
+
+    public int getConcurrency() {
+        return concurrency;
+    }
+
+    public void setConcurrency(int concurrency) {
+        this.concurrency = concurrency;
+    }
+
+    public String getShutdownGrace() {
+        return shutdownGrace;
+    }
+
+    public void setShutdownGrace(String shutdownGrace) {
+        this.shutdownGrace = shutdownGrace;
+    }
+
+    public RetrySpec getRetry() {
+        return retry;
+    }
+
+    public void setRetry(RetrySpec retry) {
+        this.retry = retry;
+    }
+
+    public DeadLetterSpec getDeadLetter() {
+        return deadLetter;
+    }
+
+    public void setDeadLetter(DeadLetterSpec deadLetter) {
+        this.deadLetter = deadLetter;
+    }
+
+    public RateLimitSpec getRateLimit() {
+        return rateLimit;
+    }
+
+    public void setRateLimit(RateLimitSpec rateLimit) {
+        this.rateLimit = rateLimit;
+    }
+
+    public RedisSpec getRedis() {
+        return redis;
+    }
+
+    public void setRedis(RedisSpec redis) {
+        this.redis = redis;
+    }
+
+    public DeliverySpec getDelivery() {
+        return delivery;
+    }
+
+    public void setDelivery(DeliverySpec delivery) {
+        this.delivery = delivery;
+    }
+
+    public WorkerSpec getWorker() {
+        return worker;
+    }
+
+    public void setWorker(WorkerSpec worker) {
+        this.worker = worker;
+    }
+
+    public AutoscalingSpec getAutoscaling() {
+        return autoscaling;
+    }
+
+    public void setAutoscaling(AutoscalingSpec autoscaling) {
+        this.autoscaling = autoscaling;
+    }
+
+    public boolean isSuspend() {
+        return suspend;
+    }
+
+    public void setSuspend(boolean suspend) {
+        this.suspend = suspend;
+    }
+}

@@ -1,0 +1,126 @@
+package io.delayq.operator.resource;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.model.annotation.LabelSelector;
+import io.fabric8.kubernetes.model.annotation.StatusReplicas;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** What the operator observed. Written only by the operator, through the status subresource. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class DelayQueueStatus {
+    @JsonPropertyDescription("The metadata.generation this status describes.")
+    private Long observedGeneration;
+
+    @JsonPropertyDescription("Ready, Progressing, Degraded and Paused.")
+    private List<Condition> conditions = new ArrayList<>();
+
+    @JsonPropertyDescription("The queue name in Redis.")
+    private String queue;
+
+    @JsonPropertyDescription("Ready worker pods / desired worker pods, over all worker Deployments.")
+    private String workers;
+
+    @JsonPropertyDescription("Replicas of each worker Deployment (the largest, when autoscaling sizes them differently); the scale subresource reads it.")
+    @StatusReplicas
+    private Integer replicas;
+
+    @JsonPropertyDescription("Label selector of all worker pods, for the scale subresource.")
+    @LabelSelector
+    private String selector;
+
+    @JsonPropertyDescription("Backlog of the whole queue at the last check.")
+    private BacklogStatus backlog;
+
+    @JsonPropertyDescription("One entry per worker Deployment.")
+    private List<WorkerDeploymentStatus> workerDeployments = new ArrayList<>();
+
+    @JsonPropertyDescription("What the operator found out about the Redis server.")
+    private RedisStatus redis;
+
+    @JsonPropertyDescription("When autoscaling last changed a replica count.")
+    private String lastScaleTime;
+
+    public Long getObservedGeneration() {
+        return observedGeneration;
+    }
+
+    public void setObservedGeneration(Long observedGeneration) {
+        this.observedGeneration = observedGeneration;
+    }
+
+    public List<Condition> getConditions() {
+        return conditions;
+    }
+
+    public void setConditions(List<Condition> conditions) {
+        this.conditions = conditions;
+    }
+
+    public String getQueue() {
+        return queue;
+    }
+
+    public void setQueue(String queue) {
+        this.queue = queue;
+    }
+
+    public String getWorkers() {
+        return workers;
+    }
+
+    public void setWorkers(String workers) {
+        this.workers = workers;
+    }
+
+    public Integer getReplicas() {
+        return replicas;
+    }
+
+    public void setReplicas(Integer replicas) {
+        this.replicas = replicas;
+    }
+
+    public String getSelector() {
+        return selector;
+    }
+
+    public void setSelector(String selector) {
+        this.selector = selector;
+    }
+
+    public BacklogStatus getBacklog() {
+        return backlog;
+    }
+
+    public void setBacklog(BacklogStatus backlog) {
+        this.backlog = backlog;
+    }
+
+    public List<WorkerDeploymentStatus> getWorkerDeployments() {
+        return workerDeployments;
+    }
+
+    public void setWorkerDeployments(List<WorkerDeploymentStatus> workerDeployments) {
+        this.workerDeployments = workerDeployments;
+    }
+
+    public RedisStatus getRedis() {
+        return redis;
+    }
+
+    public void setRedis(RedisStatus redis) {
+        this.redis = redis;
+    }
+
+    public String getLastScaleTime() {
+        return lastScaleTime;
+    }
+
+    public void setLastScaleTime(String lastScaleTime) {
+        this.lastScaleTime = lastScaleTime;
+    }
+}

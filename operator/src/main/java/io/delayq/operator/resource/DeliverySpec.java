@@ -1,0 +1,59 @@
+package io.delayq.operator.resource;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.ValidationRule;
+
+/** Where a fired task goes. The target's settings sit under the key named after the type. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "self.type != 'Webhook' || has(self.webhook)",
+        message = "spec.delivery.type Webhook needs spec.delivery.webhook.url")
+@ValidationRule(value = "self.type != 'Stream' || has(self.stream)",
+        message = "spec.delivery.type Stream needs spec.delivery.stream.key (the Redis Stream that fired tasks are added to)")
+public class DeliverySpec {
+    @JsonPropertyDescription("Handler (a TaskHandler in the worker image), Webhook (HTTP POST) or Stream (XADD to a Redis Stream).")
+    @Default("Handler")
+    private DeliveryType type = DeliveryType.Handler;
+
+    @JsonPropertyDescription("Settings of the Handler delivery.")
+    private HandlerSpec handler;
+
+    @JsonPropertyDescription("Settings of the Webhook delivery.")
+    private WebhookSpec webhook;
+
+    @JsonPropertyDescription("Settings of the Stream delivery.")
+    private StreamSpec stream;
+
+    public DeliveryType getType() {
+        return type;
+    }
+
+    public void setType(DeliveryType type) {
+        this.type = type;
+    }
+
+    public HandlerSpec getHandler() {
+        return handler;
+    }
+
+    public void setHandler(HandlerSpec handler) {
+        this.handler = handler;
+    }
+
+    public WebhookSpec getWebhook() {
+        return webhook;
+    }
+
+    public void setWebhook(WebhookSpec webhook) {
+        this.webhook = webhook;
+    }
+
+    public StreamSpec getStream() {
+        return stream;
+    }
+
+    public void setStream(StreamSpec stream) {
+        this.stream = stream;
+    }
+}

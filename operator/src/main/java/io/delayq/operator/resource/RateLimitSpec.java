@@ -1,0 +1,38 @@
+package io.delayq.operator.resource;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.ValidationRule;
+
+/** A token bucket kept in Redis, shared by every worker of the queue. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "!has(self.burst) || (has(self.perSecond) && self.perSecond > 0.0)",
+        message = "spec.rateLimit.burst needs spec.rateLimit.perSecond above 0")
+public class RateLimitSpec {
+    @JsonPropertyDescription("Tasks per second across the whole fleet; 0 means no limit.")
+    @Min(0)
+    private Double perSecond;
+
+    @JsonPropertyDescription("Tasks that may start at once after an idle spell.")
+    @Min(1)
+    @Max(1000000)
+    private Integer burst;
+
+    public Double getPerSecond() {
+        return perSecond;
+    }
+
+    public void setPerSecond(Double perSecond) {
+        this.perSecond = perSecond;
+    }
+
+    public Integer getBurst() {
+        return burst;
+    }
+
+    public void setBurst(Integer burst) {
+        this.burst = burst;
+    }
+}

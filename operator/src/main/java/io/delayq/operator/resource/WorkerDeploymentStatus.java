@@ -1,0 +1,96 @@
+package io.delayq.operator.resource;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
+/** One worker Deployment: its shard range, size and backlog. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class WorkerDeploymentStatus {
+    @JsonPropertyDescription("Name of the Deployment.")
+    private String name;
+
+    @JsonPropertyDescription("First shard it owns.")
+    private int shardFrom;
+
+    @JsonPropertyDescription("Last shard it owns (inclusive).")
+    private int shardTo;
+
+    @JsonPropertyDescription("Replicas the operator asked for.")
+    private int replicas;
+
+    @JsonPropertyDescription("Pods that pass their readiness probe.")
+    private int readyReplicas;
+
+    @JsonPropertyDescription("Backlog of its shards.")
+    private BacklogStatus backlog;
+
+    @JsonPropertyDescription("When autoscaling last changed its replicas.")
+    private String lastScaleTime;
+
+    @JsonPropertyDescription("Since when autoscaling has wanted fewer replicas (scale-down waits for the stabilisation window).")
+    private String scaleDownPendingSince;
+
+    public String getName() {
+        return name;
+    }
+
+    public void setName(String name) {
+        this.name = name;
+    }
+
+    public int getShardFrom() {
+        return shardFrom;
+    }
+
+    public void setShardFrom(int shardFrom) {
+        this.shardFrom = shardFrom;
+    }
+
+    public int getShardTo() {
+        return shardTo;
+    }
+
+    public void setShardTo(int shardTo) {
+        this.shardTo = shardTo;
+    }
+
+    public int getReplicas() {
+        return replicas;
+    }
+
+    public void setReplicas(int replicas) {
+        this.replicas = replicas;
+    }
+
+    public int getReadyReplicas() {
+        return readyReplicas;
+    }
+
+    public void setReadyReplicas(int readyReplicas) {
+        this.readyReplicas = readyReplicas;
+    }
+
+    public BacklogStatus getBacklog() {
+        return backlog;
+    }
+
+    public void setBacklog(BacklogStatus backlog) {
+        this.backlog = backlog;
+    }
+
+    public String getLastScaleTime() {
+        return lastScaleTime;
+    }
+
+    public void setLastScaleTime(String lastScaleTime) {
+        this.lastScaleTime = lastScaleTime;
+    }
+
+    public String getScaleDownPendingSince() {
+        return scaleDownPendingSince;
+    }
+
+    public void setScaleDownPendingSince(String scaleDownPendingSince) {
+        this.scaleDownPendingSince = scaleDownPendingSince;
+    }
+}

@@ -1,0 +1,199 @@
+package io.delayq.operator.status;
+
+import io.delayq.backlog.QueueStats;
+import io.delayq.operator.autoscaling.ScalingDecision;
+import io.delayq.operator.resource.BacklogStatus;
+import io.delayq.operator.resource.DelayQueue;
+import io.delayq.operator.resource.DelayQueueStatus;
+import io.delayq.operator.resource.RedisStatus;
+import io.delayq.operator.resource.WorkerDeploymentStatus;
+import io.delayq.operator.workers.WorkerLabels;
+import io.delayq.operator.workers.WorkerNames;
+import io.delayq.redis.RedisEndpoint;
+import io.delayq.shard.ShardRange;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** Computes the DelayQueue's status from what the operator observed; no client, no clock of its own. */
+public final class StatusComposer {
+
+    private StatusComposer() {
+    }
+
+    public static DelayQueueStatus compose(StatusInput in) {
+        DelayQueue dq = in.resource();
+        DelayQueueStatus previous = dq.getStatus() == null ? new DelayQueueStatus() : dq.getStatus();
+        long generation = Optional.ofNullable(dq.getMetadata().getGeneration()).orElse(0L);
+        String name = dq.getMetadata().getName();
+
+        DelayQueueStatus status = new DelayQueueStatus();
+        status.setObservedGeneration(generation);
+        status.setQueue(dq.queueName());
+        status.setSelector(WorkerLabels.asSelector(WorkerLabels.allWorkers(name)));
+
+        boolean backlogKnown = in.probe() != null && !in.probe().backlog().isEmpty();
+        List<WorkerDeploymentStatus> workers = new ArrayList<>();
+        List<String> notRolledOut = new ArrayList<>();
+        int desiredPods = 0;
+        int readyPods = 0;
+        int largest = 0;
+        Instant lastScale = null;
+        for (ShardRange range : in.ranges()) {
+            String deploymentName = WorkerNames.deployment(name, range);
+            ScalingDecision decision = in.decisions().get(deploymentName);
+            Deployment actual = in.deployments().get(deploymentName);
+            WorkerDeploymentStatus w = new WorkerDeploymentStatus();
+            w.setName(deploymentName);
+            w.setShardFrom(range.from());
+            w.setShardTo(range.to());
+            w.setReplicas(decision.replicas());
+            w.setReadyReplicas(readyReplicas(actual));
+            w.setLastScaleTime(decision.lastScaleTime() == null ? null : decision.lastScaleTime().toString());
+            w.setScaleDownPendingSince(decision.scaleDownPendingSince() == null ? null : decision.scaleDownPendingSince().toString());
+            if (backlogKnown) {
+                in.probe().backlogOf(range).ifPresent(stats -> w.setBacklog(backlog(stats, in.now())));
+            } else {
+                previousWorker(previous, deploymentName).map(WorkerDeploymentStatus::getBacklog).ifPresent(w::setBacklog);
+            }
+            workers.add(w);
+            desiredPods += decision.replicas();
+            readyPods += Math.min(w.getReadyReplicas(), decision.replicas());
+            largest = Math.max(largest, decision.replicas());
+            if (decision.lastScaleTime() != null && (lastScale == null || decision.lastScaleTime().isAfter(lastScale))) {
+                lastScale = decision.lastScaleTime();
+            }
+            if (!rolledOut(actual, decision.replicas())) {
+                notRolledOut.add(deploymentName);
+            }
+        }
+        status.setWorkerDeployments(workers);
+        status.setReplicas(largest);
+        status.setWorkers(readyPods + "/" + desiredPods);
+        status.setLastScaleTime(lastScale == null ? previous.getLastScaleTime() : lastScale.toString());
+        status.setBacklog(backlogKnown ? total(workers, in.now()) : previous.getBacklog());
+        status.setRedis(redis(dq, in, previous));
+        status.setConditions(conditions(dq, in, previous.getConditions(), generation, notRolledOut, workers.size(), readyPods));
+        return status;
+    }
+
+    private static List<Condition> conditions(DelayQueue dq, StatusInput in, List<Condition> before, long generation,
+                                              List<String> notRolledOut, int deployments, int readyPods) {
+        boolean suspended = dq.getSpec().isSuspend();
+        List<Problem> problems = in.problems();
+        Instant now = in.now();
+
+        Condition degraded = problems.isEmpty()
+                ? Conditions.next(before, Conditions.DEGRADED, false, "AsExpected", "", generation, now)
+                : Conditions.next(before, Conditions.DEGRADED, true, problems.get(0).reason(),
+                        problems.stream().map(Problem::message).collect(Collectors.joining("; ")), generation, now);
+
+        Condition paused = suspended
+                ? Conditions.next(before, Conditions.PAUSED, true, "Suspended",
+                        "spec.suspend is true: every worker Deployment is scaled to zero; tasks wait in Redis", generation, now)
+                : Conditions.next(before, Conditions.PAUSED, false, "Running", "", generation, now);
+
+        Condition progressing = notRolledOut.isEmpty()
+                ? Conditions.next(before, Conditions.PROGRESSING, false, "RolloutComplete",
+                        "every worker Deployment has its desired pods, updated and ready", generation, now)
+                : Conditions.next(before, Conditions.PROGRESSING, true, "RollingOut",
+                        "waiting for worker Deployments to roll out: " + String.join(", ", notRolledOut), generation, now);
+
+        Condition ready;
+        if (suspended) {
+            ready = Conditions.next(before, Conditions.READY, false, "Suspended", "the DelayQueue is suspended", generation, now);
+        } else if (!problems.isEmpty()) {
+            ready = Conditions.next(before, Conditions.READY, false, problems.get(0).reason(), problems.get(0).message(), generation, now);
+        } else if (!notRolledOut.isEmpty()) {
+            ready = Conditions.next(before, Conditions.READY, false, "WorkersNotReady",
+                    "worker Deployments not yet ready: " + String.join(", ", notRolledOut), generation, now);
+        } else {
+            ready = Conditions.next(before, Conditions.READY, true, "WorkersReady",
+                    deployments + " worker Deployment(s), " + readyPods + " pod(s) ready", generation, now);
+        }
+        return Conditions.list(ready, progressing, degraded, paused);
+    }
+
+    /** Rolled out: the Deployment controller saw the latest spec and every pod is updated and ready. */
+    static boolean rolledOut(Deployment actual, int desiredReplicas) {
+        if (actual == null) {
+            return false;
+        }
+        DeploymentStatus s = actual.getStatus();
+        if (desiredReplicas == 0) {
+            return s == null || Objects.requireNonNullElse(s.getReplicas(), 0) == 0;
+        }
+        if (s == null) {
+            return false;
+        }
+        Long generation = actual.getMetadata().getGeneration();
+        boolean observed = generation == null || s.getObservedGeneration() == null || s.getObservedGeneration() >= generation;
+        Integer specReplicas = actual.getSpec() == null ? null : actual.getSpec().getReplicas();
+        return observed
+                && Objects.equals(specReplicas, desiredReplicas)
+                && Objects.requireNonNullElse(s.getUpdatedReplicas(), 0) == desiredReplicas
+                && Objects.requireNonNullElse(s.getReadyReplicas(), 0) == desiredReplicas
+                && Objects.requireNonNullElse(s.getReplicas(), 0) == desiredReplicas;
+    }
+
+    private static int readyReplicas(Deployment actual) {
+        return actual == null || actual.getStatus() == null ? 0 : Objects.requireNonNullElse(actual.getStatus().getReadyReplicas(), 0);
+    }
+
+    private static Optional<WorkerDeploymentStatus> previousWorker(DelayQueueStatus previous, String name) {
+        return previous.getWorkerDeployments() == null ? Optional.empty()
+                : previous.getWorkerDeployments().stream().filter(w -> name.equals(w.getName())).findFirst();
+    }
+
+    public static BacklogStatus backlog(QueueStats stats, Instant now) {
+        BacklogStatus b = new BacklogStatus();
+        b.setScheduled(stats.scheduled());
+        b.setDue(stats.due());
+        b.setInflight(stats.inflight());
+        b.setDead(stats.dead());
+        b.setOldestOverdueSeconds(stats.oldestOverdueMillis() / 1000.0);
+        b.setObservedAt(now.toString());
+        return b;
+    }
+
+    private static BacklogStatus total(List<WorkerDeploymentStatus> workers, Instant now) {
+        BacklogStatus t = new BacklogStatus();
+        for (WorkerDeploymentStatus w : workers) {
+            BacklogStatus b = w.getBacklog();
+            if (b != null) {
+                t.setScheduled(t.getScheduled() + b.getScheduled());
+                t.setDue(t.getDue() + b.getDue());
+                t.setInflight(t.getInflight() + b.getInflight());
+                t.setDead(t.getDead() + b.getDead());
+                t.setOldestOverdueSeconds(Math.max(t.getOldestOverdueSeconds(), b.getOldestOverdueSeconds()));
+            }
+        }
+        t.setObservedAt(now.toString());
+        return t;
+    }
+
+    private static RedisStatus redis(DelayQueue dq, StatusInput in, DelayQueueStatus previous) {
+        RedisStatus r = new RedisStatus();
+        r.setUrl(RedisEndpoint.redact(dq.getSpec().getRedis().getUrl()));
+        if (in.probe() != null && in.probe().facts() != null) {
+            r.setVersion(in.probe().facts().version());
+            r.setMaxmemoryPolicy(in.probe().facts().maxmemoryPolicy());
+            r.setPersistence(in.probe().facts().persistence());
+            List<String> warnings = in.probe().facts().warnings().stream().map(Problem::message).toList();
+            r.setWarnings(warnings.isEmpty() ? null : warnings);
+        } else if (previous.getRedis() != null) {
+            r.setVersion(previous.getRedis().getVersion());
+            r.setMaxmemoryPolicy(previous.getRedis().getMaxmemoryPolicy());
+            r.setPersistence(previous.getRedis().getPersistence());
+            r.setWarnings(previous.getRedis().getWarnings());
+        }
+        return r;
+    }
+}

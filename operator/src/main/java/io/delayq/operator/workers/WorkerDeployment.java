@@ -1,0 +1,159 @@
+package io.delayq.operator.workers;
+
+import io.delayq.operator.resource.DelayQueue;
+import io.delayq.operator.resource.DelayQueueSpec;
+import io.delayq.operator.resource.Durations;
+import io.delayq.operator.resource.WorkerSpec;
+import io.delayq.shard.ShardRange;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.ProbeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SortedMap;
+
+/**
+ * The desired worker Deployment of one shard range: a pure function of the DelayQueue, the range,
+ * the replica count and the versions of the Secrets the pods read.
+ */
+public final class WorkerDeployment {
+    public static final String CONTAINER = "worker";
+    public static final String SHARD_RANGE_ANNOTATION = "delayq.io/shard-range";
+    /** Extra time beyond the worker's own shutdown grace for the JVM to exit after draining. */
+    static final long EXIT_MARGIN_SECONDS = 10;
+
+    private WorkerDeployment() {
+    }
+
+    /**
+     * @param secretVersions resourceVersion of each Secret the pods read (by name): part of the
+     *                       config hash, so a rotated credential rolls the workers too
+     */
+    public static Deployment desired(DelayQueue dq, ShardRange range, int replicas,
+                                     SortedMap<String, String> secretVersions, String defaultImage) {
+        String name = dq.getMetadata().getName();
+        String queue = dq.queueName();
+        Map<String, String> labels = WorkerLabels.forRange(name, queue, range);
+
+        PodTemplateSpec template = podTemplate(dq, range, labels, defaultImage);
+        String configHash = ConfigHash.of(template, secretVersions);
+        template.getMetadata().getAnnotations().put(ConfigHash.POD_TEMPLATE_ANNOTATION, configHash);
+
+        Deployment deployment = new DeploymentBuilder()
+                .withNewMetadata()
+                    .withName(WorkerNames.deployment(name, range))
+                    .withNamespace(dq.getMetadata().getNamespace())
+                    .withLabels(labels)
+                    .addToAnnotations(SHARD_RANGE_ANNOTATION, range.toString())
+                    .withOwnerReferences(ownerReference(dq))
+                .endMetadata()
+                .withNewSpec()
+                    .withReplicas(replicas)
+                    .withRevisionHistoryLimit(3)
+                    .withNewSelector().withMatchLabels(WorkerLabels.rangeSelector(name, range)).endSelector()
+                    // A new pod starts before an old one stops: two workers on a range are safe
+                    // (claims are atomic), a range with no worker delays tasks.
+                    .withNewStrategy().withType("RollingUpdate")
+                        .withNewRollingUpdate().withMaxSurge(new IntOrString(1)).withMaxUnavailable(new IntOrString(0)).endRollingUpdate()
+                    .endStrategy()
+                    .withTemplate(template)
+                .endSpec()
+                .build();
+        // Hash of everything but the replica count, which autoscaling changes without a rollout.
+        Deployment unscaled = new DeploymentBuilder(deployment).editSpec().withReplicas(null).endSpec().build();
+        deployment.getMetadata().getAnnotations().put(ConfigHash.DEPLOYMENT_ANNOTATION, ConfigHash.of(unscaled));
+        return deployment;
+    }
+
+    public static OwnerReference ownerReference(DelayQueue dq) {
+        return new OwnerReferenceBuilder()
+                .withApiVersion(dq.getApiVersion())
+                .withKind(dq.getKind())
+                .withName(dq.getMetadata().getName())
+                .withUid(dq.getMetadata().getUid())
+                .withController(true)
+                .withBlockOwnerDeletion(true)
+                .build();
+    }
+
+    private static PodTemplateSpec podTemplate(DelayQueue dq, ShardRange range, Map<String, String> labels, String defaultImage) {
+        DelayQueueSpec spec = dq.getSpec();
+        WorkerSpec worker = spec.getWorker() == null ? new WorkerSpec() : spec.getWorker();
+        Map<String, String> annotations = new LinkedHashMap<>();
+        if (worker.getPodAnnotations() != null) {
+            annotations.putAll(worker.getPodAnnotations());
+        }
+        annotations.put("prometheus.io/scrape", "true");
+        annotations.put("prometheus.io/port", String.valueOf(WorkerEnvironment.HTTP_PORT));
+        annotations.put("prometheus.io/path", "/metrics");
+
+        Duration grace = Durations.parse(spec.getShutdownGrace(), "spec.shutdownGrace");
+        return new PodTemplateSpecBuilder()
+                .withNewMetadata().withLabels(labels).withAnnotations(annotations).endMetadata()
+                .withNewSpec()
+                    .withServiceAccountName(worker.getServiceAccountName())
+                    // Workers talk to Redis only; a mounted API token would be an unused credential.
+                    .withAutomountServiceAccountToken(false)
+                    .withPriorityClassName(worker.getPriorityClassName())
+                    .withNodeSelector(worker.getNodeSelector())
+                    .withTolerations(worker.getTolerations())
+                    .withImagePullSecrets(worker.getImagePullSecrets())
+                    .withTerminationGracePeriodSeconds(grace.toSeconds() + EXIT_MARGIN_SECONDS)
+                    .withSecurityContext(PodSecurity.pod())
+                    .withContainers(container(dq, range, worker, defaultImage))
+                    .addNewVolume().withName("tmp").withNewEmptyDir().withSizeLimit(new Quantity("256Mi")).endEmptyDir().endVolume()
+                .endSpec()
+                .build();
+    }
+
+    private static Container container(DelayQueue dq, ShardRange range, WorkerSpec worker, String defaultImage) {
+        return new ContainerBuilder()
+                .withName(CONTAINER)
+                .withImage(worker.getImage() != null ? worker.getImage() : defaultImage)
+                .withImagePullPolicy(worker.getImagePullPolicy() == null ? null : worker.getImagePullPolicy().name())
+                .addNewPort().withName("http").withContainerPort(WorkerEnvironment.HTTP_PORT).withProtocol("TCP").endPort()
+                .withEnv(WorkerEnvironment.of(dq, range))
+                .withResources(resources(worker.getResources()))
+                // Generous start-up budget for the JVM, then a quick liveness check.
+                .withStartupProbe(probe("/healthz", 2, 30))
+                .withLivenessProbe(probe("/healthz", 10, 3))
+                .withReadinessProbe(probe("/readyz", 5, 2))
+                .withSecurityContext(PodSecurity.container())
+                .addNewVolumeMount().withName("tmp").withMountPath("/tmp").endVolumeMount()
+                .build();
+    }
+
+    private static Probe probe(String path, int periodSeconds, int failureThreshold) {
+        return new ProbeBuilder()
+                .withNewHttpGet().withPath(path).withPort(new IntOrString("http")).endHttpGet()
+                .withPeriodSeconds(periodSeconds)
+                .withTimeoutSeconds(2)
+                .withFailureThreshold(failureThreshold)
+                .build();
+    }
+
+    static ResourceRequirements resources(ResourceRequirements given) {
+        if (given != null && (given.getRequests() != null && !given.getRequests().isEmpty()
+                || given.getLimits() != null && !given.getLimits().isEmpty())) {
+            return given;
+        }
+        return new ResourceRequirementsBuilder()
+                .addToRequests("cpu", new Quantity("100m"))
+                .addToRequests("memory", new Quantity("256Mi"))
+                .addToLimits("memory", new Quantity("512Mi"))
+                .build();
+    }
+}

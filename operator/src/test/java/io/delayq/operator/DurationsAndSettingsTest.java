@@ -1,0 +1,59 @@
+package io.delayq.operator;
+
+import io.delayq.operator.resource.Durations;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DurationsAndSettingsTest {
+
+    @Test
+    void parsesTheWorkersDurationSyntax() {
+        assertThat(Durations.parse("500ms", "f")).isEqualTo(Duration.ofMillis(500));
+        assertThat(Durations.parse("30s", "f")).isEqualTo(Duration.ofSeconds(30));
+        assertThat(Durations.parse("5m", "f")).isEqualTo(Duration.ofMinutes(5));
+        assertThat(Durations.parse("2h", "f")).isEqualTo(Duration.ofHours(2));
+        assertThat(Durations.parse("14d", "f")).isEqualTo(Duration.ofDays(14));
+        assertThat(Durations.parse("PT1M30S", "f")).isEqualTo(Duration.ofSeconds(90));
+        assertThatThrownBy(() -> Durations.parse("soon", "spec.lease")).hasMessageContaining("spec.lease").hasMessageContaining("'soon'");
+        assertThatThrownBy(() -> Durations.parse("P", "spec.lease")).hasMessageContaining("spec.lease");
+    }
+
+    @Test
+    void settingsHaveDefaults() {
+        OperatorSettings s = OperatorSettings.fromEnv(Map.of());
+
+        assertThat(s.watchAllNamespaces()).isTrue();
+        assertThat(s.leaderElection()).isFalse();
+        assertThat(s.metricsPort()).isEqualTo(8080);
+        assertThat(s.backlogInterval()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(s.workerImage()).startsWith("ghcr.io/delayq/delayq-worker:").doesNotContain("${");
+    }
+
+    @Test
+    void settingsComeFromTheEnvironment() {
+        OperatorSettings s = OperatorSettings.fromEnv(Map.of("DELAYQ_WATCH_NAMESPACES", "shop, wallet ,",
+                "DELAYQ_LEADER_ELECTION", "true", "DELAYQ_METRICS_PORT", "9090", "DELAYQ_BACKLOG_INTERVAL", "30s",
+                "DELAYQ_LEADER_ELECTION_NAMESPACE", "delayq-system"));
+
+        assertThat(s.watchNamespaces()).containsExactlyInAnyOrder("shop", "wallet");
+        assertThat(s.leaderElection()).isTrue();
+        assertThat(s.leaseNamespace()).isEqualTo("delayq-system");
+        assertThat(s.metricsPort()).isEqualTo(9090);
+        assertThat(s.backlogInterval()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void badSettingsNameTheVariable() {
+        assertThatThrownBy(() -> OperatorSettings.fromEnv(Map.of("DELAYQ_LEADER_ELECTION", "maybe")))
+                .hasMessageContaining("DELAYQ_LEADER_ELECTION").hasMessageContaining("'maybe'");
+        assertThatThrownBy(() -> OperatorSettings.fromEnv(Map.of("DELAYQ_METRICS_PORT", "70000")))
+                .hasMessageContaining("DELAYQ_METRICS_PORT");
+        assertThatThrownBy(() -> OperatorSettings.fromEnv(Map.of("DELAYQ_BACKLOG_INTERVAL", "0s")))
+                .hasMessageContaining("DELAYQ_BACKLOG_INTERVAL");
+    }
+}

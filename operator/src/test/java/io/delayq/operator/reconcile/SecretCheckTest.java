@@ -1,0 +1,100 @@
+package io.delayq.operator.reconcile;
+
+import io.delayq.operator.resource.CredentialsSecretRef;
+import io.delayq.operator.resource.DeliverySpec;
+import io.delayq.operator.resource.DeliveryType;
+import io.delayq.operator.resource.DelayQueue;
+import io.delayq.operator.resource.SecretKeyRef;
+import io.delayq.operator.resource.WebhookSpec;
+import io.delayq.operator.status.Problem;
+import io.delayq.operator.testing.DelayQueues;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SecretCheckTest {
+
+    private static Secret secret(String name, String version, Map<String, String> values) {
+        SecretBuilder b = new SecretBuilder().withNewMetadata().withName(name).withResourceVersion(version).endMetadata();
+        values.forEach((k, v) -> b.addToData(k, Base64.getEncoder().encodeToString(v.getBytes(StandardCharsets.UTF_8))));
+        return b.build();
+    }
+
+    private static DelayQueue withCredentials(String usernameKey) {
+        DelayQueue dq = DelayQueues.orders();
+        CredentialsSecretRef ref = new CredentialsSecretRef("shop-redis");
+        ref.setUsernameKey(usernameKey);
+        dq.getSpec().getRedis().setCredentialsSecret(ref);
+        return dq;
+    }
+
+    @Test
+    void readsTheCredentialsAndRemembersTheSecretVersion() {
+        SecretCheck check = SecretCheck.of(withCredentials("user"),
+                name -> secret(name, "42", Map.of("user", "queue-app", "password", "s3cr3t")));
+
+        assertThat(check.problems()).isEmpty();
+        assertThat(check.redisCredentialsUsable()).isTrue();
+        assertThat(check.credentials().username()).isEqualTo("queue-app");
+        assertThat(check.credentials().password()).isEqualTo("s3cr3t");
+        assertThat(check.versions()).containsEntry("shop-redis", "42");
+    }
+
+    @Test
+    void aMissingSecretIsAProblemNamingTheFieldAndTheSecret() {
+        SecretCheck check = SecretCheck.of(withCredentials(null), name -> null);
+
+        assertThat(check.redisCredentialsUsable()).isFalse();
+        assertThat(check.problems()).singleElement().satisfies(p -> {
+            assertThat(p.reason()).isEqualTo(Problem.SECRET_MISSING);
+            assertThat(p.message()).contains("shop-redis", "spec.redis.credentialsSecret.name", "namespace 'shop'");
+        });
+    }
+
+    @Test
+    void aMissingKeyIsAProblemNamingTheKey() {
+        SecretCheck check = SecretCheck.of(withCredentials("user"), name -> secret(name, "1", Map.of("password", "pw")));
+
+        assertThat(check.redisCredentialsUsable()).isFalse();
+        assertThat(check.problems()).singleElement().satisfies(p -> {
+            assertThat(p.reason()).isEqualTo(Problem.SECRET_KEY_MISSING);
+            assertThat(p.message()).contains("'user'", "spec.redis.credentialsSecret.usernameKey");
+        });
+    }
+
+    @Test
+    void checksTheWebhookSigningSecretWithoutReadingItForRedis() {
+        DelayQueue dq = DelayQueues.orders();
+        DeliverySpec delivery = new DeliverySpec();
+        delivery.setType(DeliveryType.Webhook);
+        WebhookSpec webhook = new WebhookSpec();
+        webhook.setUrl("https://x.example.com");
+        webhook.setSigningSecret(new SecretKeyRef("hook", "hmac"));
+        delivery.setWebhook(webhook);
+        dq.getSpec().setDelivery(delivery);
+
+        SecretCheck missing = SecretCheck.of(dq, name -> null);
+        SecretCheck present = SecretCheck.of(dq, name -> secret(name, "7", Map.of("hmac", "k")));
+
+        assertThat(missing.problems()).singleElement().satisfies(p -> assertThat(p.message()).contains("spec.delivery.webhook.signingSecret.name"));
+        assertThat(missing.redisCredentialsUsable()).as("Redis needs no credentials here").isTrue();
+        assertThat(present.problems()).isEmpty();
+        assertThat(present.versions()).containsEntry("hook", "7");
+    }
+
+    @Test
+    void noSecretReferencedNoProblem() {
+        SecretCheck check = SecretCheck.of(DelayQueues.orders(), name -> {
+            throw new AssertionError("nothing to look up");
+        });
+
+        assertThat(check.problems()).isEmpty();
+        assertThat(check.credentials().present()).isFalse();
+    }
+}

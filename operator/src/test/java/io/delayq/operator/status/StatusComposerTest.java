@@ -1,0 +1,168 @@
+package io.delayq.operator.status;
+
+import io.delayq.backlog.QueueStats;
+import io.delayq.backlog.ShardStats;
+import io.delayq.operator.autoscaling.ScalingDecision;
+import io.delayq.operator.redis.ProbeResult;
+import io.delayq.operator.redis.RedisFacts;
+import io.delayq.operator.resource.DelayQueue;
+import io.delayq.operator.resource.DelayQueueStatus;
+import io.delayq.operator.testing.DelayQueues;
+import io.delayq.shard.ShardRange;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class StatusComposerTest {
+    private static final Instant NOW = Instant.parse("2030-01-01T00:00:00Z");
+    private static final List<ShardRange> RANGES = List.of(new ShardRange(0, 3), new ShardRange(4, 7));
+    private static final Map<String, ScalingDecision> TWO_EACH = Map.of(
+            "orders-worker-0-3", new ScalingDecision(2, null, null), "orders-worker-4-7", new ScalingDecision(2, null, null));
+
+    private static Deployment deployment(String name, int replicas, int ready) {
+        return new DeploymentBuilder().withNewMetadata().withName(name).withGeneration(1L).endMetadata()
+                .withNewSpec().withReplicas(replicas).endSpec()
+                .withNewStatus().withObservedGeneration(1L).withReplicas(replicas).withUpdatedReplicas(replicas).withReadyReplicas(ready).endStatus()
+                .build();
+    }
+
+    private static Map<String, Deployment> deployments(int ready) {
+        Map<String, Deployment> m = new LinkedHashMap<>();
+        m.put("orders-worker-0-3", deployment("orders-worker-0-3", 2, ready));
+        m.put("orders-worker-4-7", deployment("orders-worker-4-7", 2, ready));
+        return m;
+    }
+
+    private static ProbeResult probe(long dueLow, long dueHigh) {
+        Map<ShardRange, QueueStats> backlog = new LinkedHashMap<>();
+        backlog.put(RANGES.get(0), new QueueStats("orders", List.of(
+                new ShardStats(0, 10_000, 5, dueLow, 1, 0, 4_000), new ShardStats(1, 10_000, 0, 0, 0, 2, -1))));
+        backlog.put(RANGES.get(1), new QueueStats("orders", List.of(new ShardStats(4, 10_000, 7, dueHigh, 0, 0, 9_000))));
+        return new ProbeResult(backlog, new RedisFacts("7.2.4", "noeviction", "off"), null);
+    }
+
+    private static DelayQueueStatus compose(DelayQueue dq, Map<String, Deployment> actual, ProbeResult probe, List<Problem> problems) {
+        return StatusComposer.compose(new StatusInput(dq, RANGES, actual, TWO_EACH, probe, problems, NOW));
+    }
+
+    private static Condition condition(DelayQueueStatus s, String type) {
+        return Conditions.find(s.getConditions(), type).orElseThrow();
+    }
+
+    @Test
+    void allWorkersReadyAndNoProblemMeansReady() {
+        DelayQueueStatus s = compose(DelayQueues.orders(), deployments(2), probe(3, 4), List.of());
+
+        assertThat(condition(s, "Ready").getStatus()).isEqualTo("True");
+        assertThat(condition(s, "Ready").getReason()).isEqualTo("WorkersReady");
+        assertThat(condition(s, "Progressing").getStatus()).isEqualTo("False");
+        assertThat(condition(s, "Degraded").getStatus()).isEqualTo("False");
+        assertThat(condition(s, "Paused").getStatus()).isEqualTo("False");
+        assertThat(s.getObservedGeneration()).isEqualTo(1L);
+        assertThat(s.getWorkers()).isEqualTo("4/4");
+        assertThat(s.getReplicas()).isEqualTo(2);
+        assertThat(s.getSelector()).isEqualTo("app.kubernetes.io/name=delayq-worker,app.kubernetes.io/instance=orders");
+    }
+
+    @Test
+    void backlogIsSummedPerDeploymentAndInTotal() {
+        DelayQueueStatus s = compose(DelayQueues.orders(), deployments(2), probe(3, 4), List.of());
+
+        assertThat(s.getBacklog().getDue()).isEqualTo(7);
+        assertThat(s.getBacklog().getScheduled()).isEqualTo(12);
+        assertThat(s.getBacklog().getInflight()).isEqualTo(1);
+        assertThat(s.getBacklog().getDead()).isEqualTo(2);
+        assertThat(s.getBacklog().getOldestOverdueSeconds()).isEqualTo(6.0);
+        assertThat(s.getWorkerDeployments()).extracting(w -> w.getBacklog().getDue()).containsExactly(3L, 4L);
+        assertThat(s.getWorkerDeployments().get(1).getShardFrom()).isEqualTo(4);
+        assertThat(s.getWorkerDeployments().get(1).getShardTo()).isEqualTo(7);
+        assertThat(s.getRedis().getWarnings()).singleElement().asString().contains("persistence is off");
+    }
+
+    @Test
+    void podsNotYetReadyMeanProgressing() {
+        DelayQueueStatus s = compose(DelayQueues.orders(), deployments(1), probe(0, 0), List.of());
+
+        assertThat(condition(s, "Ready").getStatus()).isEqualTo("False");
+        assertThat(condition(s, "Ready").getReason()).isEqualTo("WorkersNotReady");
+        assertThat(condition(s, "Progressing").getStatus()).isEqualTo("True");
+        assertThat(condition(s, "Progressing").getMessage()).contains("orders-worker-0-3", "orders-worker-4-7");
+        assertThat(s.getWorkers()).isEqualTo("2/4");
+    }
+
+    @Test
+    void aProblemMeansDegradedWithItsReason() {
+        Problem down = new Problem(Problem.REDIS_UNAVAILABLE, "cannot read the queue from Redis at redis://r:6379: refused");
+
+        DelayQueueStatus s = compose(DelayQueues.orders(), deployments(2), ProbeResult.failed(down), List.of(down));
+
+        assertThat(condition(s, "Degraded").getStatus()).isEqualTo("True");
+        assertThat(condition(s, "Degraded").getReason()).isEqualTo("RedisUnavailable");
+        assertThat(condition(s, "Degraded").getMessage()).contains("refused");
+        assertThat(condition(s, "Ready").getStatus()).isEqualTo("False");
+        assertThat(condition(s, "Ready").getReason()).isEqualTo("RedisUnavailable");
+    }
+
+    @Test
+    void withoutANewReadingTheLastKnownBacklogStays() {
+        DelayQueue dq = DelayQueues.orders();
+        dq.setStatus(compose(dq, deployments(2), probe(3, 4), List.of()));
+        Problem down = new Problem(Problem.REDIS_UNAVAILABLE, "down");
+
+        DelayQueueStatus s = compose(dq, deployments(2), ProbeResult.failed(down), List.of(down));
+
+        assertThat(s.getBacklog().getDue()).isEqualTo(7);
+        assertThat(s.getWorkerDeployments().get(0).getBacklog().getDue()).isEqualTo(3);
+    }
+
+    @Test
+    void suspendedMeansPausedAndNotReady() {
+        DelayQueue dq = DelayQueues.orders();
+        dq.getSpec().setSuspend(true);
+        Map<String, ScalingDecision> zero = Map.of("orders-worker-0-3", new ScalingDecision(0, null, null),
+                "orders-worker-4-7", new ScalingDecision(0, null, null));
+        Map<String, Deployment> scaledDown = Map.of("orders-worker-0-3", deployment("orders-worker-0-3", 0, 0),
+                "orders-worker-4-7", deployment("orders-worker-4-7", 0, 0));
+
+        DelayQueueStatus s = StatusComposer.compose(new StatusInput(dq, RANGES, scaledDown, zero, probe(1, 1), List.of(), NOW));
+
+        assertThat(condition(s, "Paused").getStatus()).isEqualTo("True");
+        assertThat(condition(s, "Paused").getReason()).isEqualTo("Suspended");
+        assertThat(condition(s, "Ready").getStatus()).isEqualTo("False");
+        assertThat(condition(s, "Ready").getReason()).isEqualTo("Suspended");
+        assertThat(condition(s, "Progressing").getStatus()).isEqualTo("False");
+        assertThat(s.getWorkers()).isEqualTo("0/0");
+    }
+
+    @Test
+    void transitionTimeMovesOnlyWhenAConditionFlips() {
+        DelayQueue dq = DelayQueues.orders();
+        dq.setStatus(compose(dq, deployments(2), probe(0, 0), List.of()));
+        Instant later = NOW.plus(Duration.ofMinutes(10));
+
+        DelayQueueStatus same = StatusComposer.compose(new StatusInput(dq, RANGES, deployments(2), TWO_EACH, probe(0, 0), List.of(), later));
+        DelayQueueStatus flipped = StatusComposer.compose(new StatusInput(dq, RANGES, deployments(1), TWO_EACH, probe(0, 0), List.of(), later));
+
+        assertThat(condition(same, "Ready").getLastTransitionTime()).isEqualTo(NOW.toString());
+        assertThat(condition(flipped, "Ready").getLastTransitionTime()).isEqualTo(later.toString());
+    }
+
+    @Test
+    void aDeploymentWhoseControllerHasNotSeenTheLatestSpecIsNotRolledOut() {
+        Deployment stale = deployment("d", 2, 2);
+        stale.getMetadata().setGeneration(2L);
+
+        assertThat(StatusComposer.rolledOut(stale, 2)).isFalse();
+        assertThat(StatusComposer.rolledOut(deployment("d", 2, 2), 2)).isTrue();
+        assertThat(StatusComposer.rolledOut(null, 0)).isFalse();
+    }
+}

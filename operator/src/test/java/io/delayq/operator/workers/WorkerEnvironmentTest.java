@@ -1,0 +1,123 @@
+package io.delayq.operator.workers;
+
+import io.delayq.operator.resource.DeliverySpec;
+import io.delayq.operator.resource.DeliveryType;
+import io.delayq.operator.resource.DelayQueue;
+import io.delayq.operator.resource.HandlerSpec;
+import io.delayq.operator.resource.RateLimitSpec;
+import io.delayq.operator.resource.SecretKeyRef;
+import io.delayq.operator.resource.StreamSpec;
+import io.delayq.operator.resource.WebhookSpec;
+import io.delayq.operator.resource.WorkerSpec;
+import io.delayq.operator.testing.DelayQueues;
+import io.delayq.shard.ShardRange;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class WorkerEnvironmentTest {
+    private static final ShardRange RANGE = new ShardRange(0, 3);
+
+    private static Map<String, String> values(DelayQueue dq) {
+        return WorkerEnvironment.of(dq, RANGE).stream().filter(e -> e.getValue() != null)
+                .collect(Collectors.toMap(EnvVar::getName, EnvVar::getValue));
+    }
+
+    @Test
+    void setsEveryContractVariableWithTheSpecDefaults() {
+        Map<String, String> env = values(DelayQueues.orders());
+
+        assertThat(env).containsEntry("DELAYQ_BATCH_SIZE", "100").containsEntry("DELAYQ_POLL_INTERVAL", "1s")
+                .containsEntry("DELAYQ_LEASE", "30s").containsEntry("DELAYQ_CONCURRENCY", "16")
+                .containsEntry("DELAYQ_RETRY_MAX_ATTEMPTS", "5").containsEntry("DELAYQ_RETRY_BACKOFF_INITIAL", "1s")
+                .containsEntry("DELAYQ_RETRY_BACKOFF_MAX", "5m").containsEntry("DELAYQ_RETRY_BACKOFF_MULTIPLIER", "2.0")
+                .containsEntry("DELAYQ_RETRY_JITTER", "0.2").containsEntry("DELAYQ_DEAD_LETTER_MAX_COUNT", "100000")
+                .containsEntry("DELAYQ_DEAD_LETTER_MAX_AGE", "14d").containsEntry("DELAYQ_DELIVERY", "handler")
+                .containsEntry("DELAYQ_SHUTDOWN_GRACE", "30s").containsEntry("DELAYQ_HTTP_PORT", "8080");
+        assertThat(env).doesNotContainKeys("DELAYQ_RATE_LIMIT", "DELAYQ_REDIS_PASSWORD", "DELAYQ_WEBHOOK_URL");
+    }
+
+    @Test
+    void webhookDeliveryReferencesItsSigningSecret() {
+        DelayQueue dq = DelayQueues.orders();
+        DeliverySpec delivery = new DeliverySpec();
+        delivery.setType(DeliveryType.Webhook);
+        WebhookSpec webhook = new WebhookSpec();
+        webhook.setUrl("https://orders.example.com/timeouts");
+        webhook.setSigningSecret(new SecretKeyRef("hook-secret", "hmac"));
+        delivery.setWebhook(webhook);
+        dq.getSpec().setDelivery(delivery);
+
+        List<EnvVar> env = WorkerEnvironment.of(dq, RANGE);
+
+        assertThat(values(dq)).containsEntry("DELAYQ_DELIVERY", "webhook")
+                .containsEntry("DELAYQ_WEBHOOK_URL", "https://orders.example.com/timeouts")
+                .containsEntry("DELAYQ_WEBHOOK_TIMEOUT", "10s");
+        EnvVar secret = env.stream().filter(e -> e.getName().equals("DELAYQ_WEBHOOK_SECRET")).findFirst().orElseThrow();
+        assertThat(secret.getValue()).isNull();
+        assertThat(secret.getValueFrom().getSecretKeyRef().getName()).isEqualTo("hook-secret");
+        assertThat(secret.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("hmac");
+    }
+
+    @Test
+    void streamAndHandlerDeliveriesPassTheirSettings() {
+        DelayQueue dq = DelayQueues.orders();
+        DeliverySpec delivery = new DeliverySpec();
+        delivery.setType(DeliveryType.Stream);
+        StreamSpec stream = new StreamSpec();
+        stream.setKey("payouts:ready");
+        stream.setMaxLength(1000L);
+        delivery.setStream(stream);
+        dq.getSpec().setDelivery(delivery);
+        assertThat(values(dq)).containsEntry("DELAYQ_DELIVERY", "stream").containsEntry("DELAYQ_STREAM_KEY", "payouts:ready")
+                .containsEntry("DELAYQ_STREAM_MAXLEN", "1000");
+
+        delivery.setType(DeliveryType.Handler);
+        HandlerSpec handler = new HandlerSpec();
+        handler.setClassName("com.example.Expire");
+        delivery.setHandler(handler);
+        assertThat(values(dq)).containsEntry("DELAYQ_DELIVERY", "handler").containsEntry("DELAYQ_HANDLER", "com.example.Expire")
+                .doesNotContainKey("DELAYQ_STREAM_KEY");
+    }
+
+    @Test
+    void rateLimitIsFleetWide() {
+        DelayQueue dq = DelayQueues.orders();
+        RateLimitSpec rate = new RateLimitSpec();
+        rate.setPerSecond(250.0);
+        rate.setBurst(500);
+        dq.getSpec().setRateLimit(rate);
+
+        assertThat(values(dq)).containsEntry("DELAYQ_RATE_LIMIT", "250.0").containsEntry("DELAYQ_RATE_BURST", "500");
+    }
+
+    @Test
+    void userVariablesComeLastAndCannotOverrideTheContract() {
+        DelayQueue dq = DelayQueues.orders();
+        WorkerSpec worker = new WorkerSpec();
+        worker.setEnv(List.of(new EnvVarBuilder().withName("JAVA_OPTS").withValue("-Xmx300m").build(),
+                new EnvVarBuilder().withName("DELAYQ_QUEUE").withValue("someone-elses").build()));
+        dq.getSpec().setWorker(worker);
+
+        List<EnvVar> env = WorkerEnvironment.of(dq, RANGE);
+
+        assertThat(env.get(env.size() - 1).getName()).isEqualTo("JAVA_OPTS");
+        assertThat(env).filteredOn(e -> e.getName().equals("DELAYQ_QUEUE")).singleElement()
+                .extracting(EnvVar::getValue).isEqualTo("orders");
+    }
+
+    @Test
+    void queueNameDefaultsToTheResourceName() {
+        DelayQueue dq = DelayQueues.orders();
+        assertThat(values(dq)).containsEntry("DELAYQ_QUEUE", "orders");
+
+        dq.getSpec().setQueueName("order-timeouts");
+        assertThat(values(dq)).containsEntry("DELAYQ_QUEUE", "order-timeouts");
+    }
+}

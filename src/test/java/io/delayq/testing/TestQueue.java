@@ -1,0 +1,128 @@
+package io.delayq.testing;
+
+import io.delayq.claim.ClaimBatch;
+import io.delayq.claim.ClaimedTask;
+import io.delayq.claim.RateLimit;
+import io.delayq.client.DelayQueueClient;
+import io.delayq.deadletter.DeadLetterPolicy;
+import io.delayq.lease.Reclaimed;
+import io.delayq.lease.RetryResult;
+import io.delayq.queue.QueueProtocol;
+import io.delayq.redis.RedisEndpoint;
+import io.delayq.shard.ShardKeys;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScoredValue;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * A queue under test: the producer client, the worker-side protocol and a raw connection for
+ * checking what the scripts left in Redis. Worker-side calls are wrapped synchronously so that
+ * tests read as the contract they check.
+ */
+public final class TestQueue implements AutoCloseable {
+    public static final Duration WAIT = Duration.ofSeconds(10);
+
+    private final DelayQueueClient client;
+    private final RedisEndpoint raw;
+
+    private TestQueue(DelayQueueClient client, RedisEndpoint raw) {
+        this.client = client;
+        this.raw = raw;
+    }
+
+    /** A queue on its own connection, checked against (or recorded in) the queue's meta. */
+    public static TestQueue open(String redisUrl, String queue, int shards) {
+        RedisEndpoint raw = RedisEndpoint.connect(redisUrl);
+        try {
+            return new TestQueue(DelayQueueClient.builder().redis(redisUrl).queue(queue).shards(shards).build(), raw);
+        } catch (RuntimeException e) {
+            raw.close();
+            throw e;
+        }
+    }
+
+    /** A queue on a shared endpoint (e.g. a cluster connection); the caller closes the endpoint. */
+    public static TestQueue on(RedisEndpoint endpoint, String queue, int shards) {
+        return new TestQueue(DelayQueueClient.builder().redis(endpoint).queue(queue).shards(shards).build(), endpoint);
+    }
+
+    public DelayQueueClient client() {
+        return client;
+    }
+
+    public QueueProtocol protocol() {
+        return client.protocol();
+    }
+
+    public ShardKeys keys(int shard) {
+        return protocol().keys(shard);
+    }
+
+    public int shardOf(String id) {
+        return protocol().shardOf(id);
+    }
+
+    public RedisClusterAsyncCommands<String, String> redis() {
+        return raw.commands();
+    }
+
+    public ClaimBatch claim(int shard, int batch, Duration lease) {
+        return sync(protocol().claim(shard, batch, lease, RateLimit.NONE));
+    }
+
+    public List<Boolean> ack(ClaimedTask... tasks) {
+        return sync(protocol().ack(tasks[0].shard(), List.of(tasks)));
+    }
+
+    public RetryResult retry(ClaimedTask task, Duration backoff, String error, int maxAttempts) {
+        return sync(protocol().retry(task, backoff, error, maxAttempts, false, DeadLetterPolicy.DEFAULT));
+    }
+
+    public RetryResult kill(ClaimedTask task, String error, DeadLetterPolicy policy) {
+        return sync(protocol().retry(task, Duration.ZERO, error, 0, true, policy));
+    }
+
+    public Reclaimed reclaim(int shard, int maxAttempts) {
+        return sync(protocol().reclaim(shard, 100, maxAttempts, DeadLetterPolicy.DEFAULT));
+    }
+
+    /** The Redis server's clock in epoch ms (the clock every script uses). */
+    public long serverNow() {
+        return serverNow(redis());
+    }
+
+    public static long serverNow(RedisClusterAsyncCommands<String, String> redis) {
+        List<String> t = get(redis.time());
+        return Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000;
+    }
+
+    public List<ScoredValue<String>> zrange(String key) {
+        return get(redis().zrangeWithScores(key, 0, -1));
+    }
+
+    /** Every key in a standalone Redis (tests use a fresh server per class, flushed per test). */
+    public List<String> allKeys() {
+        return get(redis().keys("*"));
+    }
+
+    public static <T> T sync(CompletionStage<T> stage) {
+        return DelayQueueClient.awaitStage(stage, WAIT);
+    }
+
+    /** Waits for a raw Lettuce future; failures surface as they were raised. */
+    public static <T> T get(RedisFuture<T> future) {
+        return sync(future);
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        if (raw != client.redis()) {
+            raw.close();
+        }
+    }
+}

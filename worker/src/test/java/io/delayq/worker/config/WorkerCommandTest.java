@@ -1,0 +1,118 @@
+package io.delayq.worker.config;
+
+import io.delayq.redis.LocalRedisServer;
+import io.delayq.testing.RedisServerExtension;
+import io.delayq.worker.WorkerCommand;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code WorkerCommand.run(env)}: a configuration error exits 2 with one line naming the variable and the rule. */
+class WorkerCommandTest {
+    @RegisterExtension
+    static RedisServerExtension redis = new RedisServerExtension();
+
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private PrintStream originalErr;
+
+    @BeforeEach
+    void captureStderr() {
+        originalErr = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restoreStderr() {
+        System.setErr(originalErr);
+    }
+
+    private List<String> errLines() {
+        return err.toString(StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).toList();
+    }
+
+    private Map<String, String> env(String... pairs) {
+        Map<String, String> env = new HashMap<>();
+        env.put("DELAYQ_REDIS_URL", redis.url());
+        env.put("DELAYQ_QUEUE", "cmd");
+        env.put("DELAYQ_SHARDS", "2");
+        env.put("DELAYQ_HTTP_PORT", "0");
+        for (int i = 0; i < pairs.length; i += 2) {
+            if (pairs[i + 1] == null) {
+                env.remove(pairs[i]);
+            } else {
+                env.put(pairs[i], pairs[i + 1]);
+            }
+        }
+        return env;
+    }
+
+    @Test
+    void aBadValueExitsTwoWithOneLine() {
+        assertThat(WorkerCommand.run(env("DELAYQ_BATCH_SIZE", "ten"))).isEqualTo(2);
+        assertThat(errLines()).containsExactly("delayq worker: invalid configuration: DELAYQ_BATCH_SIZE: must be a whole number, got 'ten'");
+    }
+
+    @Test
+    void aMissingRequiredVariableExitsTwoWithOneLine() {
+        assertThat(WorkerCommand.run(env("DELAYQ_REDIS_URL", null))).isEqualTo(2);
+        assertThat(errLines()).singleElement().asString()
+                .startsWith("delayq worker: invalid configuration: DELAYQ_REDIS_URL: is required");
+    }
+
+    @Test
+    void aRedisUrlThatIsNoRedisUrlExitsTwoNamingTheVariable() {
+        assertThat(WorkerCommand.run(env("DELAYQ_REDIS_URL", "http://redis:6379"))).isEqualTo(2);
+        assertThat(errLines()).singleElement().asString()
+                .startsWith("delayq worker: invalid configuration: DELAYQ_REDIS_URL: ");
+    }
+
+    @Test
+    void aBadClockSkewExitsTwo() {
+        assertThat(WorkerCommand.run(env("DELAYQ_CLOCK_SKEW", "an hour"))).isEqualTo(2);
+        assertThat(errLines()).singleElement().asString().contains("DELAYQ_CLOCK_SKEW");
+    }
+
+    @Test
+    void handlerDeliveryWithoutAHandlerOnTheClasspathExitsTwo() {
+        assertThat(WorkerCommand.run(env("DELAYQ_DELIVERY", "handler"))).isEqualTo(2);
+        assertThat(errLines()).singleElement().asString()
+                .startsWith("delayq worker: invalid configuration: DELAYQ_DELIVERY: is handler but no TaskHandler is on the classpath");
+    }
+
+    @Test
+    void aHandlerNameThatIsNotOnTheClasspathExitsTwo() {
+        assertThat(WorkerCommand.run(env("DELAYQ_HANDLER", "com.example.MissingHandler"))).isEqualTo(2);
+        assertThat(errLines()).singleElement().asString()
+                .startsWith("delayq worker: invalid configuration: DELAYQ_HANDLER: names no TaskHandler on the classpath: com.example.MissingHandler");
+    }
+
+    @Test
+    void anHttpPortInUseExitsThreeWithOneLineNamingTheVariable() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0)) {
+            int port = taken.getLocalPort();
+            assertThat(WorkerCommand.run(env("DELAYQ_HTTP_PORT", String.valueOf(port),
+                    "DELAYQ_DELIVERY", "webhook", "DELAYQ_WEBHOOK_URL", "http://127.0.0.1:9/tasks"))).isEqualTo(3);
+            assertThat(errLines()).filteredOn(l -> l.startsWith("delayq worker:")).singleElement().asString()
+                    .startsWith("delayq worker: cannot start: cannot listen on DELAYQ_HTTP_PORT " + port);
+            assertThat(errLines()).noneMatch(l -> l.startsWith("\tat "));
+        }
+    }
+
+    @Test
+    void anUnreachableRedisExitsThree() {
+        int nobody = LocalRedisServer.freePort();
+        assertThat(WorkerCommand.run(env("DELAYQ_REDIS_URL", "redis://127.0.0.1:" + nobody))).isEqualTo(3);
+        assertThat(errLines()).anySatisfy(l -> assertThat(l).startsWith("delayq worker: cannot start: "));
+    }
+}
