@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The delayq benchmark in one command. Builds the harness (Maven module bench/, not part of the
+# test suite), installs BullMQ's node packages into bench/bullmq/node_modules from the committed
+# package-lock.json, starts its own redis-server on a free loopback port, runs every system in
+# turn and writes docs/bench.md, docs/bench-results.csv and docs/bench.png.
+#   ./bench/run.sh             the full workloads, twice (about 15-20 minutes on 2 cores)
+#   ./bench/run.sh --quick     small workloads for development (a few minutes)
+#   ./bench/run.sh --only delayq,bullmq --runs 1 --no-memory    a subset
+# Needs a JDK 17, Maven and node >= 20 (redis-server from PATH, else the embedded-redis binary).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+# Builds on a shared machine take turns through one lock (see the team rules); flock is optional.
+lock="${DELAYQ_MVN_LOCK:-/tmp/delayq-mvn.lock}"
+mvn_cmd=(mvn -B -ntp -q -pl bench -am package -DskipTests)
+if command -v flock >/dev/null; then
+  flock "$lock" "${mvn_cmd[@]}"
+else
+  "${mvn_cmd[@]}"
+fi
+
+if [ ! -d bench/bullmq/node_modules/bullmq ] || [ bench/bullmq/package-lock.json -nt bench/bullmq/node_modules/.package-lock.json ]; then
+  (cd bench/bullmq && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+exec java -Xms1g -Xmx3g -XX:+UseParallelGC \
+  -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+  -cp "bench/target/delayq-bench.jar:bench/target/lib/*" \
+  io.delayq.bench.Main --docs docs --bullmq bench/bullmq "$@"

@@ -1,0 +1,155 @@
+package io.delayq.bench;
+
+import io.delayq.client.DelayQueueClient;
+import io.delayq.task.DuplicatePolicy;
+import io.delayq.task.EnqueueResult;
+import io.delayq.task.TaskSpec;
+import io.delayq.worker.Worker;
+import io.delayq.worker.config.WorkerConfig;
+import io.delayq.worker.delivery.HandlerDelivery;
+import io.delayq.worker.delivery.TaskHandler;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * delayq as an application runs it: the producer client's batch API ({@code enqueueAll}) and
+ * real {@link Worker}s in this JVM, with a no-op handler. Several workers split the shards into
+ * ranges, as the operator's one-Deployment-per-shard-range layout does.
+ */
+final class DelayqContender implements Contender {
+    static final String QUEUE = "bench";
+    /** Tasks per enqueueAll call; the client splits them per shard into script calls of at most 500. */
+    static final int ENQUEUE_CHUNK = 5_000;
+    /** enqueueAll calls kept in flight at once. */
+    static final int ENQUEUE_WINDOW = 4;
+
+    record Settings(int workers, int shards, int batchSize, int concurrency) {
+        String describe() {
+            String owns = workers == 1 ? "owning all shards" : "each owning " + shards / workers + " shard" + (shards / workers == 1 ? "" : "s")
+                    + " (DELAYQ_SHARD_FROM/TO, as the operator's shard-range Deployments)";
+            return String.format("%d shard%s, %d worker%s %s, DELAYQ_BATCH_SIZE=%d, DELAYQ_CONCURRENCY=%d, other settings default; "
+                            + "enqueue: enqueueAll in chunks of %,d (%d in flight), W2 one enqueue call per task",
+                    shards, shards == 1 ? "" : "s", workers, workers == 1 ? "" : "s", owns, batchSize, concurrency, ENQUEUE_CHUNK, ENQUEUE_WINDOW);
+        }
+
+        Settings {
+            if (shards % workers != 0) {
+                throw new IllegalArgumentException("shards (" + shards + ") must be a multiple of workers (" + workers + ")");
+            }
+        }
+    }
+
+    private final Workbench bench;
+    private final Settings settings;
+    private final DelayQueueClient client;
+    private final List<Worker> workers = new ArrayList<>();
+
+    DelayqContender(Workbench bench, Settings settings) {
+        this.bench = bench;
+        this.settings = settings;
+        this.client = DelayQueueClient.builder().redis(bench.redisUrl()).queue(QUEUE).shards(settings.shards()).build();
+    }
+
+    @Override
+    public void enqueueDue(int n, long dueMillis) {
+        enqueue(n, null, dueMillis);
+    }
+
+    @Override
+    public void enqueueWaiting(int n, String payload, long dueMillis) {
+        enqueue(n, payload, dueMillis);
+    }
+
+    private void enqueue(int n, String payload, long dueMillis) {
+        Instant due = Instant.ofEpochMilli(dueMillis);
+        Deque<CompletableFuture<List<EnqueueResult>>> inFlight = new ArrayDeque<>();
+        for (int from = 0; from < n; from += ENQUEUE_CHUNK) {
+            List<TaskSpec> chunk = new ArrayList<>(ENQUEUE_CHUNK);
+            for (int i = from; i < Math.min(n, from + ENQUEUE_CHUNK); i++) {
+                chunk.add(TaskSpec.of(TaskIds.id(i)).at(due).payload(payload));
+            }
+            inFlight.add(client.async().enqueueAll(chunk, DuplicatePolicy.REJECT).toCompletableFuture());
+            if (inFlight.size() >= ENQUEUE_WINDOW) {
+                requireAdded(inFlight.poll());
+            }
+        }
+        while (!inFlight.isEmpty()) {
+            requireAdded(inFlight.poll());
+        }
+    }
+
+    private static void requireAdded(CompletableFuture<List<EnqueueResult>> call) {
+        for (EnqueueResult r : DelayQueueClient.awaitStage(call, Duration.ofMinutes(2))) {
+            if (r.status() != EnqueueResult.Status.ADDED) {
+                throw new IllegalStateException("enqueue of " + r.id() + " answered " + r.status());
+            }
+        }
+    }
+
+    @Override
+    public void startConsumers(Recorder recorder) {
+        TaskHandler noop = task -> recorder.handled(TaskIds.index(task.id()));
+        for (int i = 0; i < settings.workers(); i++) {
+            Map<String, String> env = new HashMap<>();
+            env.put("DELAYQ_REDIS_URL", bench.redisUrl());
+            env.put("DELAYQ_QUEUE", QUEUE);
+            env.put("DELAYQ_SHARDS", String.valueOf(settings.shards()));
+            env.put("DELAYQ_BATCH_SIZE", String.valueOf(settings.batchSize()));
+            env.put("DELAYQ_CONCURRENCY", String.valueOf(settings.concurrency()));
+            env.put("DELAYQ_HTTP_PORT", "0");
+            int per = settings.shards() / settings.workers();
+            env.put("DELAYQ_SHARD_FROM", String.valueOf(i * per));
+            env.put("DELAYQ_SHARD_TO", String.valueOf((i + 1) * per - 1));
+            workers.add(Worker.start(WorkerConfig.fromEnv(env), redis -> new HandlerDelivery(noop)));
+        }
+    }
+
+    @Override
+    public boolean settled() {
+        for (int s = 0; s < settings.shards(); s++) {
+            if (bench.probe().zcard(client.protocol().keys(s).inflight()) > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Bytes per task in the due sets and in the record hashes (MEMORY USAGE, exact). */
+    @Override
+    public String memoryBreakdown(int n) {
+        long due = 0;
+        long tasks = 0;
+        for (int s = 0; s < settings.shards(); s++) {
+            due += bench.probe().memoryUsage(client.protocol().keys(s).due(0));
+            tasks += bench.probe().memoryUsage(client.protocol().keys(s).tasks());
+        }
+        String sample = io.delayq.task.TaskSpec.of(TaskIds.id(0)).payload(TaskIds.payload(50)).record(System.currentTimeMillis()).toJson();
+        return String.format("due sorted sets %.0f B/task, record hashes %.0f B/task (record JSON of a 50-byte payload: %d bytes, e.g. %s)",
+                (double) due / n, (double) tasks / n, sample.length(), sample);
+    }
+
+    @Override
+    public void enqueueOne(int index, long dueMillis) {
+        client.enqueue(TaskSpec.of(TaskIds.id(index)).at(Instant.ofEpochMilli(dueMillis)));
+    }
+
+    @Override
+    public void stopConsumers() {
+        workers.forEach(w -> w.shutdown(Duration.ofSeconds(5)));
+        workers.clear();
+    }
+
+    @Override
+    public void close() {
+        stopConsumers();
+        client.close();
+    }
+}

@@ -1,0 +1,157 @@
+package io.delayq.bench;
+
+import io.delayq.redis.LocalRedisServer;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The benchmark: delayq against the classic ZSET loops, Redisson's RDelayedQueue and BullMQ, on one
+ * redis-server that the harness starts itself, in one run. Usage (bench/run.sh passes these):
+ * <pre>
+ *   --quick          smaller workloads for development (W1 20k, W2 5 s, memory 100k)
+ *   --runs N         how many times to run everything (default 2: the spread shows)
+ *   --only a,b       only subjects whose name contains one of these (e.g. delayq,bullmq)
+ *   --no-memory      skip the memory workload
+ *   --w1-only        tuning aid: only W1, printed, nothing written
+ *   --docs DIR       where bench.md, bench-results.csv and bench.png go (default docs)
+ *   --bullmq DIR     the folder holding bench.js and its node_modules (default bench/bullmq)
+ * </pre>
+ */
+public final class Main {
+    public static void main(String[] args) throws Exception {
+        Locale.setDefault(Locale.ROOT);
+        boolean quick = false;
+        boolean memory = true;
+        boolean w1Only = false;
+        int runs = 2;
+        Set<String> only = Set.of();
+        Path docs = Path.of("docs");
+        Path bullmq = Path.of("bench", "bullmq");
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick" -> quick = true;
+                case "--no-memory" -> memory = false;
+                case "--w1-only" -> w1Only = true;
+                case "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "--only" -> only = Arrays.stream(args[++i].toLowerCase(Locale.ROOT).split(",")).map(String::trim).collect(Collectors.toSet());
+                case "--docs" -> docs = Path.of(args[++i]);
+                case "--bullmq" -> bullmq = Path.of(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i] + " (see io.delayq.bench.Main)");
+            }
+        }
+        if (runs < 1) {
+            throw new IllegalArgumentException("--runs must be at least 1");
+        }
+        Sizes sizes = quick ? Sizes.small() : Sizes.standard();
+        Files.createDirectories(docs);
+        Path nodeLog = Path.of("bench", "target", "bullmq.log");
+        Files.createDirectories(nodeLog.getParent());
+        String started = ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+
+        System.out.println("delayq benchmark: " + sizes.describe());
+        System.out.println("machine: " + Machine.describe() + "; load " + Machine.loadAverage());
+        try (LocalRedisServer redis = LocalRedisServer.start("--maxmemory-policy", "noeviction");
+             RedisProbe probe = new RedisProbe(redis.url())) {
+            String redisVersion = probe.version();
+            System.out.println("redis-server " + redisVersion + " (" + redis.origin() + ") on " + redis.url() + ", persistence off");
+            List<Subject> subjects = Subjects.all(bullmq.resolve("bench.js"), nodeLog);
+            if (!only.isEmpty()) {
+                Set<String> wanted = only;
+                subjects = subjects.stream().filter(s -> wanted.stream().anyMatch(w -> s.name().toLowerCase(Locale.ROOT).contains(w))).toList();
+            }
+            for (Subject s : subjects) {
+                System.out.println("  " + s.name() + ": " + s.settings());
+            }
+            if (w1Only) {
+                // tuning aid: W1 alone, repeated, no report written
+                for (int run = 1; run <= runs; run++) {
+                    Workbench bench = new Workbench(redis.url(), probe, sizes, 42L + run);
+                    for (Subject s : subjects) {
+                        probe.flushAll();
+                        Results.W1 w1 = s.w1(bench);
+                        System.out.printf("[W1 %d] %s: enqueue %,.0f/s, drain %,.0f/s, Redis CPU %.1f ms/1k drained, client CPU %.1f ms/1k (load %s)%n",
+                                run, s.name(), w1.enqueuePerSecond(), w1.drainPerSecond(), w1.drain().cpuMillisPer1000(w1.tasks()),
+                                w1.clientCpuMillisPer1000(), Machine.loadAverage());
+                    }
+                }
+                return;
+            }
+            warmUp(subjects, new Workbench(redis.url(), probe, sizes, 41L));
+            List<Row> rows = new ArrayList<>();
+            for (int run = 1; run <= runs; run++) {
+                Workbench bench = new Workbench(redis.url(), probe, sizes, 42L + run);
+                for (Subject s : subjects) {
+                    rows.add(runOne(run, s, bench, memory));
+                }
+            }
+            Report report = new Report(sizes, started, redisVersion, rows);
+            report.writeCsv(docs.resolve("bench-results.csv"));
+            report.writeMarkdown(docs.resolve("bench.md"));
+            new Plot(rows).write(docs.resolve("bench.png"));
+            System.out.println();
+            System.out.println(report.summaryTable());
+            System.out.println("wrote " + docs.resolve("bench.md") + ", " + docs.resolve("bench-results.csv") + ", " + docs.resolve("bench.png"));
+        }
+    }
+
+    static final int WARM_UP_TASKS = 20_000;
+
+    /**
+     * One unrecorded W1 of 20,000 tasks per in-JVM subject, so that run 1 is not measuring the JIT
+     * compiler (node is started afresh per workload and warms within it).
+     */
+    private static void warmUp(List<Subject> subjects, Workbench full) throws Exception {
+        Sizes s = full.sizes();
+        Sizes small = new Sizes(s.quick(), WARM_UP_TASKS, s.w2Rate(), s.w2Seconds(), s.w2MaxDelayMs(), s.memoryTasks(), s.payloadBytes());
+        Workbench bench = new Workbench(full.redisUrl(), full.probe(), small, full.seed());
+        for (Subject subject : subjects) {
+            if (subject instanceof JvmSubject) {
+                full.probe().flushAll();
+                Results.W1 w1 = subject.w1(bench);
+                System.out.printf("warm-up %s: W1 of %,d, drain %,.0f tasks/s%n", subject.name(), w1.tasks(), w1.drainPerSecond());
+            }
+        }
+    }
+
+    private static Row runOne(int run, Subject s, Workbench bench, boolean memory) throws Exception {
+        String loadBefore = Machine.loadAverage();
+        System.out.printf("%n[run %d] %s (load %s)%n", run, s.name(), loadBefore);
+        bench.probe().flushAll();
+        Results.W1 w1 = s.w1(bench);
+        System.out.printf("  W1 enqueue %,.0f tasks/s (%.2f s), drain %,.0f tasks/s (%.2f s), duplicates %,d; drain CPU per 1k tasks: Redis %.1f ms, client %.1f ms; %.1f Redis cmds/task%s%n",
+                w1.enqueuePerSecond(), w1.enqueueSeconds(), w1.drainPerSecond(), w1.drainSeconds(), w1.duplicates(),
+                w1.drain().cpuMillisPer1000(w1.tasks()), w1.clientCpuMillisPer1000(), w1.drain().commandsPerTask(w1.tasks()),
+                w1.note().isEmpty() ? "" : " [" + w1.note() + "]");
+        System.out.println("     drain commands per task: " + w1.drain().top(w1.tasks(), 8));
+        bench.probe().flushAll();
+        Results.W2 w2 = s.w2(bench);
+        System.out.printf("  W2 lag p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms; lost %,d, duplicated %,d; Redis CPU %.1f ms/1k tasks, %.1f cmds/task (%.2f script calls)%s%n",
+                w2.lagMillis(0.50), w2.lagMillis(0.99), w2.lagMillis(0.999), w2.maxLagMillis(), w2.lost(), w2.duplicates(),
+                w2.usage().cpuMillisPer1000(w2.tasks()), w2.usage().commandsPerTask(w2.tasks()),
+                (double) w2.usage().scriptCalls() / w2.tasks(), w2.note().isEmpty() ? "" : " [" + w2.note() + "]");
+        System.out.println("     commands per task: " + w2.usage().top(w2.tasks(), 10));
+        System.out.printf("     Redis µs per task inside: evalsha %.1f, bzpopmin %.1f (CPU in total %.1f µs per task)%n",
+                w2.usage().usecPerTask("evalsha", w2.tasks()), w2.usage().usecPerTask("bzpopmin", w2.tasks()), w2.usage().cpuMillis() * 1000 / w2.tasks());
+        Results.Memory mem = null;
+        if (memory) {
+            bench.probe().flushAll();
+            mem = s.memory(bench);
+            if (mem != null) {
+                System.out.printf("  memory %,.1f bytes per waiting task (%,.1f beyond the %d-byte id and %d-byte payload)%s%n",
+                        mem.bytesPerTask(), mem.overheadPerTask(), mem.idBytes(), mem.payloadBytes(), mem.note().isEmpty() ? "" : "; " + mem.note());
+            }
+        }
+        bench.probe().flushAll();
+        String loadAfter = Machine.loadAverage();
+        return new Row(run, s.name(), s.system(), s.settings(), w1, w2, mem, loadBefore, loadAfter);
+    }
+}

@@ -1,0 +1,45 @@
+package io.delayq.bench;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The line-up, in the order it runs. delayq's settings can be overridden for tuning with
+ * {@code -Dbench.delayq.shards=…}, {@code .batch}, {@code .concurrency}, {@code .batch4}, {@code .concurrency4}.
+ */
+final class Subjects {
+    static final int SHARDS = Integer.getInteger("bench.delayq.shards", 4);
+    /** One worker: claims of up to 1,000 (the largest DELAYQ_BATCH_SIZE), as many handler slots. */
+    static final int BATCH = Integer.getInteger("bench.delayq.batch", 1000);
+    static final int CONCURRENCY = Integer.getInteger("bench.delayq.concurrency", 1000);
+    /** Four workers share the same 1,000 slots in total: 250 each, claims of up to 250. */
+    static final int BATCH_4 = Integer.getInteger("bench.delayq.batch4", 250);
+    static final int CONCURRENCY_4 = Integer.getInteger("bench.delayq.concurrency4", 250);
+    static final int REDISSON_CONSUMERS = 4;
+
+    private Subjects() {
+    }
+
+    static List<Subject> all(Path bullmqScript, Path nodeLog) {
+        DelayqContender.Settings one = new DelayqContender.Settings(1, SHARDS, BATCH, CONCURRENCY);
+        DelayqContender.Settings four = new DelayqContender.Settings(4, SHARDS, BATCH_4, CONCURRENCY_4);
+        return List.of(
+                new JvmSubject("delayq", "1 worker", one.describe(), true, b -> new DelayqContender(b, one)),
+                new JvmSubject("delayq", "4 workers", four.describe(), false, b -> new DelayqContender(b, four)),
+                new JvmSubject("seed loop", "1 consumer",
+                        "ZRANGEBYSCORE key 0 now LIMIT 0 10, then ZREM per id, handles every id it read; 1 s sleep when nothing is due; "
+                                + "W1 enqueue: ZADD of 1,000 members, 8 in flight", true, b -> new SeedLoopContender(b, 1)),
+                new JvmSubject("seed loop", "2 consumers", "as above, two consumer threads (own connections)", false,
+                        b -> new SeedLoopContender(b, 2)),
+                new JvmSubject("Lua batch pop", "at-most-once",
+                        "one script: ZRANGEBYSCORE … LIMIT 0 100 + ZREM, 1 consumer, 1 s sleep when nothing is due; no acks",
+                        false, b -> new LuaPopContender(b, 1)),
+                new JvmSubject("Redisson 4.7.0 RDelayedQueue", REDISSON_CONSUMERS + " consumers",
+                        "offerAsync(value, delay) (no batch API; 1,000 in flight), " + REDISSON_CONSUMERS
+                                + " consumer threads polling the destination RBlockingQueue; StringCodec; no acks. Deprecated upstream, "
+                                + "successor RReliableQueue only in the paid edition",
+                        true, b -> new RedissonContender(b, REDISSON_CONSUMERS)),
+                new BullMqSubject(bullmqScript, 1, true, nodeLog),
+                new BullMqSubject(bullmqScript, 50, false, nodeLog));
+    }
+}
