@@ -1,0 +1,49 @@
+package io.delayq.chart;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.delayq.operator.workers.PodSecurity;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.w3c.dom.Document;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.xpath.XPath;
+import javax.xml.xpath.XPathConstants;
+import javax.xml.xpath.XPathFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The images Jib builds (profile `image` of worker/ and operator/) are the ones the chart runs:
+ * same repository, tag = the chart's appVersion = the Maven version, and the non-root user the
+ * pod security contexts ask for. The profile stays out of the default build.
+ */
+class ImageWiringTest {
+
+    @ParameterizedTest
+    @CsvSource({
+            "worker/pom.xml, /workerImage/repository, io.delayq.worker.Main",
+            "operator/pom.xml, /image/repository, io.delayq.operator.DelayQueueOperator"})
+    void jibBuildsTheImageTheChartRuns(String pom, String valuesPointer, String mainClass) throws Exception {
+        Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(RepoPaths.root().resolve(pom).toFile());
+        XPath x = XPathFactory.newInstance().newXPath();
+        String jib = "/project/profiles/profile[id='image']/build/plugins/plugin[artifactId='jib-maven-plugin']";
+        JsonNode values = Yaml.read(RepoPaths.chart().resolve("values.yaml"));
+        String appVersion = Yaml.read(RepoPaths.chart().resolve("Chart.yaml")).path("appVersion").asText();
+        String projectVersion = x.evaluate("/project/parent/version", doc);
+
+        assertThat(x.evaluate(jib + "/groupId", doc)).isEqualTo("com.google.cloud.tools");
+        assertThat(x.evaluate(jib + "/configuration/to/image", doc))
+                .isEqualTo(values.at(valuesPointer).asText() + ":${project.version}");
+        assertThat(appVersion).as("Chart appVersion = the Maven version the images are tagged with").isEqualTo(projectVersion);
+        assertThat(x.evaluate(jib + "/configuration/from/image", doc)).isEqualTo("eclipse-temurin:17-jre");
+        assertThat(x.evaluate(jib + "/configuration/container/mainClass", doc)).isEqualTo(mainClass);
+        assertThat(x.evaluate(jib + "/configuration/container/ports/port", doc)).isEqualTo("8080");
+        String user = x.evaluate(jib + "/configuration/container/user", doc);
+        assertThat(user).isEqualTo(values.at("/podSecurityContext/runAsUser").asText() + ":" + values.at("/podSecurityContext/runAsGroup").asText());
+        assertThat(user).startsWith(PodSecurity.USER_ID + ":");
+        // Only in the profile: the default build never tries to pull a base image.
+        assertThat((Double) x.evaluate("count(/project/build/plugins/plugin[artifactId='jib-maven-plugin'])", doc, XPathConstants.NUMBER)).isZero();
+        assertThat(x.evaluate("/project/profiles/profile[id='image']/activation", doc)).isEmpty();
+    }
+}
