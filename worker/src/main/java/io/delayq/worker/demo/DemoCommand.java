@@ -75,7 +75,7 @@ public final class DemoCommand {
             sun.misc.Signal.handle(new sun.misc.Signal("INT"), s -> stop.countDown());
             sun.misc.Signal.handle(new sun.misc.Signal("TERM"), s -> stop.countDown());
             if (once) {
-                boolean done = firstRound.await(60, TimeUnit.SECONDS);
+                boolean done = firstRound.await(60, TimeUnit.SECONDS) && drained(client);
                 printStats(client, out);
                 worker.shutdown(Duration.ofSeconds(5));
                 return done ? 0 : 1;
@@ -118,6 +118,18 @@ public final class DemoCommand {
     private static void schedule(DelayQueueClient client, List<TaskSpec> orders, PrintStream out) {
         client.enqueueAll(orders);
         out.println("Scheduled " + orders.size() + " orders due in 1.5–9 s (one will retry twice, two will be dead-lettered)");
+    }
+
+    /** The last outcomes reach Redis a moment after the handler returns: wait for them (at most 10 s). */
+    private static boolean drained(DelayQueueClient client) throws InterruptedException {
+        for (int i = 0; i < 100; i++) {
+            QueueStats s = client.stats();
+            if (s.scheduled() + s.due() + s.inflight() == 0) {
+                return true;
+            }
+            Thread.sleep(100);
+        }
+        return false;
     }
 
     private static void printStats(DelayQueueClient client, PrintStream out) {
