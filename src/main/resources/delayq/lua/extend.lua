@@ -1,9 +1,17 @@
 -- extend: keep a long-running task's lease alive. Refused when the token is no longer current.
 -- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
+-- KEYS[11]: this call's request key, dq:{queue:shard}:extend:<request id>. An extension that Lettuce
+--           re-sends after a reconnect answers the tokens of its first run: otherwise it would see
+--           its own renewal as a lost lease, and the worker would ack with a stale token.
 -- ARGV[1]: n; ARGV[2 + 3k ..]: id, token, lease ms from server now
 -- Returns: array of n new tokens (0 = stale: the lease was lost)
 --@include shard_keys.lua
 --@include common.lua
+
+local replay = redis.call('GET', KEYS[11])
+if replay then
+  return cjson.decode(replay)
+end
 
 local n = tonumber(ARGV[1])
 local now = server_now()
@@ -19,5 +27,8 @@ for k = 0, n - 1 do
   else
     out[#out + 1] = 0
   end
+end
+if n > 0 then
+  redis.call('SET', KEYS[11], cjson.encode(out), 'PX', tonumber(ARGV[4]))
 end
 return out

@@ -172,6 +172,11 @@ public final class QueueProtocol {
 
     /** Extends the leases of tasks of one shard; the answer holds the new token, or 0 where the lease was lost. */
     public CompletionStage<List<Long>> extend(int shard, List<ClaimedTask> tasks, Duration lease) {
+        return extend(shard, tasks, lease, UUID.randomUUID().toString());
+    }
+
+    /** An extension under a caller-chosen request id: sent again, it answers the tokens of its first run. */
+    public CompletionStage<List<Long>> extend(int shard, List<ClaimedTask> tasks, Duration lease, String requestId) {
         List<String> args = new ArrayList<>(1 + tasks.size() * 3);
         args.add(String.valueOf(tasks.size()));
         for (ClaimedTask t : tasks) {
@@ -179,7 +184,9 @@ public final class QueueProtocol {
             args.add(String.valueOf(t.token()));
             args.add(String.valueOf(lease.toMillis()));
         }
-        return scripts.<List<Object>>run(LuaScript.EXTEND, keys(shard).scriptKeys(), args)
+        List<String> extendKeys = new ArrayList<>(keys(shard).scriptKeys());
+        extendKeys.add(keys(shard).extendRequest(requestId));
+        return scripts.<List<Object>>run(LuaScript.EXTEND, extendKeys, args)
                 .thenApply(reply -> reply.stream().map(QueueProtocol::asLong).collect(Collectors.toList()));
     }
 

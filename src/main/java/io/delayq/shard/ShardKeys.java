@@ -52,6 +52,10 @@ public record ShardKeys(String queue, int shard) {
         return key("claim:" + requestId);
     }
 
+    public String extendRequest(String requestId) {
+        return key("extend:" + requestId);
+    }
+
     public List<String> scriptKeys() {
         return List.of(due(0), due(1), due(2), inflight(), tasks(), attempts(), errors(), dead(), marker(), rate());
     }

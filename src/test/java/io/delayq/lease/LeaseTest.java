@@ -116,6 +116,19 @@ class LeaseTest {
     }
 
     @Test
+    void aResentExtensionAnswersItsFirstRunInsteadOfALostLease() {
+        q.client().enqueue(TaskSpec.of("a"));
+        ClaimedTask t = claimOne(SHORT);
+        List<Long> first = sync(q.protocol().extend(0, List.of(t), Duration.ofSeconds(30), "req-1"));
+        assertThat(first.get(0)).isGreaterThan(t.token());
+        // what Lettuce does after a reconnect: the very same call again (same request id, old token)
+        assertThat(sync(q.protocol().extend(0, List.of(t), Duration.ofSeconds(30), "req-1"))).isEqualTo(first);
+        // a new call with the old token is a real stale extension
+        assertThat(sync(q.protocol().extend(0, List.of(t), Duration.ofSeconds(30), "req-2"))).containsExactly(0L);
+        assertThat(q.ack(t.withToken(first.get(0)))).containsExactly(true);
+    }
+
+    @Test
     void extendNeverShortensALease() {
         q.client().enqueue(TaskSpec.of("a"));
         ClaimedTask t = claimOne(LONG);

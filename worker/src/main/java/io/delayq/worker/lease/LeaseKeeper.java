@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * Heartbeat for long-running handlers: every third of the lease, tasks held for more than a third
@@ -44,15 +45,20 @@ public final class LeaseKeeper implements Runnable {
             for (int from = 0; from < list.size(); from += QueueProtocol.MAX_PER_CALL) {
                 List<Leased> chunk = list.subList(from, Math.min(list.size(), from + QueueProtocol.MAX_PER_CALL));
                 List<ClaimedTask> tasks = chunk.stream().map(Leased::task).toList();
-                protocol.extend(shard, tasks, lease).whenComplete((tokens, error) -> {
-                    for (int i = 0; i < chunk.size(); i++) {
-                        // on a Redis error keep the old token: the ack will tell whether the lease survived
-                        chunk.get(i).endExtend(error == null ? tokens.get(i) : chunk.get(i).task().token());
-                    }
-                    if (error != null) {
-                        LOG.debug("lease extension failed on shard {}: {}", shard, error.toString());
-                    }
-                });
+                String requestId = UUID.randomUUID().toString();
+                protocol.extend(shard, tasks, lease, requestId)
+                        // the extension may have run although its answer was lost: ask once more under the
+                        // same request id, which answers the tokens of that run instead of "lease lost"
+                        .exceptionallyComposeAsync(e -> protocol.extend(shard, tasks, lease, requestId))
+                        .whenComplete((tokens, error) -> {
+                            for (int i = 0; i < chunk.size(); i++) {
+                                // on a Redis error keep the old token: the ack will tell whether the lease survived
+                                chunk.get(i).endExtend(error == null ? tokens.get(i) : chunk.get(i).task().token());
+                            }
+                            if (error != null) {
+                                LOG.debug("lease extension failed on shard {}: {}", shard, error.toString());
+                            }
+                        });
             }
         });
     }
