@@ -1,0 +1,198 @@
+package io.delayq.chaos.scenario;
+
+import io.delayq.backlog.QueueStats;
+import io.delayq.chaos.ChaosContext;
+import io.delayq.chaos.Waits;
+import io.delayq.chaos.fleet.WorkerFleet;
+import io.delayq.chaos.load.Producer;
+import io.delayq.chaos.recorder.Execution;
+import io.delayq.chaos.recorder.ExecutionLog;
+import io.delayq.chaos.redis.ReplicatedCluster;
+import io.delayq.chaos.report.Figures;
+import io.delayq.chaos.report.RunAnalysis;
+import io.delayq.chaos.report.ScenarioResult;
+import io.delayq.client.DelayQueueClient;
+import io.delayq.shard.ShardKeys;
+import io.delayq.shard.Sharding;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static io.delayq.chaos.scenario.QueueSupport.ms;
+import static io.delayq.chaos.scenario.QueueSupport.secs;
+
+/**
+ * Redis Cluster, 3 primaries + 3 replicas: under load, the primary serving the most shards is killed
+ * with SIGKILL; its replica is promoted, the workers (redis-cluster:// with topology refresh) follow
+ * it, and the killed node comes back as a replica. Replication is asynchronous, so a write the
+ * primary acknowledged but had not yet shipped is gone after the failover; {@code replicaLag} makes
+ * that window visible: the replica is cut off (frozen with SIGSTOP, its replication link dropped)
+ * that long before the kill, as a partition between primary and replica would. With {@code replicaAcks} the producer waits (WAIT) for a replica to hold each enqueue
+ * before counting it as done, and retries what was not confirmed.
+ */
+public final class ClusterFailoverScenario implements Scenario {
+    public record Settings(String key, int tasks, int shards, int workers, Duration load, Duration killAt,
+                           Duration replicaLag, int replicaAcks, Duration ackTimeout, Duration lease, int workMillis) {
+    }
+
+    private final Settings s;
+
+    public ClusterFailoverScenario(Settings settings) {
+        this.s = settings;
+    }
+
+    @Override
+    public String key() {
+        return s.key();
+    }
+
+    @Override
+    public ScenarioResult run(ChaosContext ctx) throws Exception {
+        Path dir = ctx.dirFor(s.key());
+        String queue = "chaos-" + s.key();
+        List<String> events = new ArrayList<>();
+        ctx.log("%s: Redis Cluster 3+3, %,d tasks, kill a primary at %s (replica lag %s, replica acks %d)", s.key(), s.tasks(),
+                secs(s.killAt().toMillis()), secs(s.replicaLag().toMillis()), s.replicaAcks());
+        try (ReplicatedCluster cluster = ReplicatedCluster.start(3);
+             DelayQueueClient admin = client(cluster.url(), queue, 0);
+             DelayQueueClient producerClient = client(cluster.url(), queue, s.replicaAcks());
+             WorkerFleet fleet = new WorkerFleet(ctx.binaries(), QueueSupport.workerEnv(cluster.url(), queue, s.shards(), s.lease()), dir, s.workers())) {
+            fleet.startAll();
+            Waits.require(Duration.ofSeconds(90), "all workers ready", () -> {
+                try {
+                    fleet.requireAlive();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                return fleet.allReady();
+            });
+            // the victim: the primary that serves the most shards
+            int[] shardsOn = new int[cluster.size()];
+            int[] primaryOfShard = new int[s.shards()];
+            for (int i = 0; i < s.shards(); i++) {
+                primaryOfShard[i] = cluster.primaryFor(new ShardKeys(queue, i).due(0));
+                shardsOn[primaryOfShard[i]]++;
+            }
+            int victim = 0;
+            for (int n = 0; n < shardsOn.length; n++) {
+                victim = shardsOn[n] > shardsOn[victim] ? n : victim;
+            }
+            Set<Integer> affected = new TreeSet<>();
+            for (int i = 0; i < s.shards(); i++) {
+                if (primaryOfShard[i] == victim) {
+                    affected.add(i);
+                }
+            }
+            int replica = cluster.replicaOf(victim);
+
+            double loadAtStart = QueueSupport.loadAverage();
+            long t0 = System.nanoTime();
+            Producer producer = new Producer(producerClient, "c-", s.tasks(), s.load(), Duration.ofMillis(500), Duration.ofMillis(3000),
+                    i -> "work=" + s.workMillis()).start();
+            Waits.sleepUntil(t0 + s.killAt().toNanos());
+            if (!s.replicaLag().isZero()) {
+                // a partition between primary and replica: the replica is frozen (so it cannot reconnect and
+                // catch up from the backlog) and its link dropped; clients still reach the primary
+                cluster.node(replica).pause();
+                long cut = cluster.dropReplicationLinks(victim);
+                events.add(String.format("t=%s replica (node %d) of primary node %d cut off: SIGSTOP + replication link dropped (%d link)",
+                        secs((System.nanoTime() - t0) / 1_000_000), replica, victim, cut));
+                Waits.sleepUntil(System.nanoTime() + s.replicaLag().toNanos());
+            }
+            long killedAt = System.currentTimeMillis();
+            long killedNanos = System.nanoTime();
+            cluster.node(victim).kill();
+            events.add(String.format("t=%s kill -9 primary node %d (shards %s)", secs((killedNanos - t0) / 1_000_000), victim, affected));
+            if (!s.replicaLag().isZero()) {
+                cluster.node(replica).resume();
+                events.add(String.format("t=%s SIGCONT the replica", secs((System.nanoTime() - t0) / 1_000_000)));
+            }
+            events.forEach(e -> ctx.log("%s: %s", s.key(), e));
+            Waits.require(Duration.ofSeconds(60), "the replica to be promoted", () -> cluster.isPrimary(replica));
+            long failover = (System.nanoTime() - killedNanos) / 1_000_000;
+            events.add(String.format("t=%s replica node %d promoted to primary, %s after the kill", secs((System.nanoTime() - t0) / 1_000_000), replica, ms(failover)));
+            ctx.log("%s: %s", s.key(), events.get(events.size() - 1));
+            cluster.node(victim).restart(); // its nodes.conf brings it back, as a replica of the new primary
+            Waits.require(Duration.ofSeconds(60), "the old primary back as a replica, cluster healthy", cluster::healthy);
+            events.add(String.format("t=%s old primary (node %d) restarted, back as a replica in sync", secs((System.nanoTime() - t0) / 1_000_000), victim));
+            ctx.log("%s: %s", s.key(), events.get(events.size() - 1));
+
+            if (!producer.awaitDone(s.load().plusMinutes(5))) {
+                throw new IllegalStateException("the producer did not finish within the load time + 5 min");
+            }
+            QueueStats end = QueueSupport.awaitDrained(admin, Duration.ofMinutes(5));
+            long total = (System.nanoTime() - t0) / 1_000_000;
+            List<Integer> exits = fleet.terminateAll();
+            List<Execution> executions = ExecutionLog.read(fleet.recordFiles());
+            Figures f = RunAnalysis.analyse(producer.acked(), executions, s.lease().toMillis(), killedAt);
+            long resumed = executions.stream()
+                    .filter(e -> e.startMillis() > killedAt && affected.contains(Sharding.shardOf(e.id(), s.shards())))
+                    .mapToLong(Execution::startMillis).min().orElse(-1);
+
+            // did the other primaries' shards keep going? the worst lag of their tasks due while the failover ran
+            long windowEnd = killedAt + failover;
+            Map<String, Long> firstStart = new java.util.HashMap<>();
+            for (Execution e : executions) {
+                firstStart.merge(e.id(), e.startMillis(), Math::min);
+            }
+            long otherShardsMaxLag = producer.acked().entrySet().stream()
+                    .filter(a -> !affected.contains(Sharding.shardOf(a.getKey(), s.shards())))
+                    .filter(a -> a.getValue().dueAt() >= killedAt && a.getValue().dueAt() <= windowEnd && firstStart.containsKey(a.getKey()))
+                    .mapToLong(a -> firstStart.get(a.getKey()) - Math.max(a.getValue().dueAt(), a.getValue().ackedAt()))
+                    .max().orElse(-1);
+
+            Map<String, String> details = new LinkedHashMap<>();
+            details.put("enqueue acknowledgement", s.replicaAcks() == 0 ? "primary only (default)"
+                    : "WAIT " + s.replicaAcks() + " replica(s), " + ms(s.ackTimeout().toMillis()) + " (replicaAcks)");
+            details.put("replica at the kill", s.replicaLag().isZero() ? "in sync" : "cut off for " + ms(s.replicaLag().toMillis()));
+            details.put("shards on the killed primary", affected.toString());
+            details.put("failover (kill → replica promoted)", ms(failover));
+            details.put("first execution on those shards after the kill", resumed < 0 ? "none" : ms(resumed - killedAt));
+            details.put("worst dispatch lag on the other shards while the failover ran", otherShardsMaxLag < 0 ? "no task due then" : ms(otherShardsMaxLag));
+            details.put("lost tasks acknowledged before the kill", f.lost() == 0 ? "0" : f.lost() + " within " + ms(f.lossWindowMillis()));
+            details.put("repeated (id, attempt): claims or acks the failover forgot", String.valueOf(f.repeatedAttempts()));
+            details.put("enqueue calls failed and retried", producer.failures().isEmpty() ? "0" : producer.failures().toString());
+            details.put("dead-lettered", String.valueOf(end.dead()));
+            details.put("graceful exit codes at the end", exits.toString());
+
+            details.put("machine load average (1 min)", QueueSupport.loads(loadAtStart, QueueSupport.loadAverage()));
+
+            List<String> problems = new ArrayList<>();
+            if (s.replicaAcks() > 0 && f.lost() > 0) {
+                problems.add(f.lost() + " task(s) confirmed by a replica were lost, e.g. " + f.lostSample());
+            }
+            if (f.enqueued() != s.tasks()) {
+                problems.add("only " + f.enqueued() + " of " + s.tasks() + " tasks were acknowledged");
+            }
+            if (resumed < 0) {
+                problems.add("no task of the failed-over shards ran after the kill: the workers did not follow the failover");
+            }
+            String setup = String.format("Redis Cluster of 3 primaries + 3 replicas (node timeout 2 s), %,d tasks over %d shards, "
+                            + "%d packaged workers on redis-cluster:// (lease %s); the primary with the most shards killed with SIGKILL%s; "
+                            + "enqueues %s", s.tasks(), s.shards(), s.workers(), secs(s.lease().toMillis()),
+                    s.replicaLag().isZero() ? "" : " after its replica had been cut off (frozen, replication link dropped) for " + secs(s.replicaLag().toMillis()),
+                    s.replicaAcks() == 0 ? "acknowledged by the primary alone" : "confirmed with WAIT " + s.replicaAcks() + " " + ms(s.ackTimeout().toMillis()));
+            ctx.log("%s: done in %s: lost %d (window %s), failover %s, repeated attempts %d", s.key(), secs(total), f.lost(),
+                    ms(f.lossWindowMillis()), ms(failover), f.repeatedAttempts());
+            String title = "Cluster primary kill -9" + (s.replicaLag().isZero() ? "" : ", replica cut off " + secs(s.replicaLag().toMillis()))
+                    + (s.replicaAcks() == 0 ? ", no replica ack" : ", replicaAcks(" + s.replicaAcks() + ")");
+            return new ScenarioResult(s.key(), title, setup, f, details, total, events, problems);
+        }
+    }
+
+    private DelayQueueClient client(String url, String queue, int replicaAcks) {
+        DelayQueueClient.Builder b = DelayQueueClient.builder().redis(url).queue(queue).shards(s.shards()).timeout(Duration.ofSeconds(5));
+        if (replicaAcks > 0) {
+            b.replicaAcks(replicaAcks, s.ackTimeout());
+        }
+        return b.build();
+    }
+}

@@ -1,0 +1,174 @@
+package io.delayq.chaos.scenario;
+
+import io.delayq.backlog.QueueStats;
+import io.delayq.chaos.ChaosContext;
+import io.delayq.chaos.Waits;
+import io.delayq.chaos.fleet.WorkerFleet;
+import io.delayq.chaos.load.Producer;
+import io.delayq.chaos.recorder.Execution;
+import io.delayq.chaos.recorder.ExecutionLog;
+import io.delayq.chaos.report.Figures;
+import io.delayq.chaos.report.RunAnalysis;
+import io.delayq.chaos.report.ScenarioResult;
+import io.delayq.client.DelayQueueClient;
+import io.delayq.redis.LocalRedisServer;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static io.delayq.chaos.scenario.QueueSupport.secs;
+
+/**
+ * Network trouble as a worker sees it: the Redis process is frozen with SIGSTOP for longer than the
+ * lease (connections stay open, nothing answers), then continued with SIGCONT. Some tasks run longer
+ * than the lease, so handlers are mid-task when their leases can no longer be extended. Checks: no
+ * task is executed twice at the same time unless its lease expired first, every worker's /readyz
+ * goes false during the pause and comes back true without a restart, nothing is lost.
+ */
+public final class RedisPauseScenario implements Scenario {
+    public record Settings(String key, int tasks, int shards, int workers, Duration load, Duration pauseAt, Duration pause,
+                           Duration lease, int workMillis, int slowEvery, int slowWorkMillis) {
+    }
+
+    private final Settings s;
+
+    public RedisPauseScenario(Settings settings) {
+        this.s = settings;
+    }
+
+    @Override
+    public String key() {
+        return s.key();
+    }
+
+    @Override
+    public ScenarioResult run(ChaosContext ctx) throws Exception {
+        Path dir = ctx.dirFor(s.key());
+        String queue = "chaos-" + s.key();
+        List<String> events = new ArrayList<>();
+        ctx.log("%s: %,d tasks, %d workers, Redis SIGSTOP at %s for %s (lease %s)", s.key(), s.tasks(), s.workers(),
+                secs(s.pauseAt().toMillis()), secs(s.pause().toMillis()), secs(s.lease().toMillis()));
+        try (LocalRedisServer redis = LocalRedisServer.start();
+             DelayQueueClient admin = client(redis.url(), queue);
+             DelayQueueClient producerClient = client(redis.url(), queue);
+             WorkerFleet fleet = new WorkerFleet(ctx.binaries(), QueueSupport.workerEnv(redis.url(), queue, s.shards(), s.lease()), dir, s.workers())) {
+            fleet.startAll();
+            Waits.require(Duration.ofSeconds(90), "all workers ready", () -> {
+                try {
+                    fleet.requireAlive();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                return fleet.allReady();
+            });
+            double loadAtStart = QueueSupport.loadAverage();
+            long t0 = System.nanoTime();
+            Producer producer = new Producer(producerClient, "p-", s.tasks(), s.load(), Duration.ofMillis(200), Duration.ofMillis(2000),
+                    i -> "work=" + (i % s.slowEvery() == 0 ? s.slowWorkMillis() : s.workMillis())).start();
+
+            Waits.sleepUntil(t0 + s.pauseAt().toNanos());
+            long inflightAtPause = admin.stats().inflight();
+            long pausedAt = System.nanoTime();
+            redis.pause();
+            events.add(String.format("t=%s SIGSTOP Redis (%d task(s) in flight)", secs((pausedAt - t0) / 1_000_000), inflightAtPause));
+            ctx.log("%s: %s", s.key(), events.get(events.size() - 1));
+            long[] notReadyAfter = new long[fleet.size()];
+            boolean allWentUnready;
+            try {
+                // every worker must notice on its own (its claims and stats time out) and say so on /readyz
+                allWentUnready = Waits.until(s.pause(), Duration.ofMillis(100), () -> {
+                    boolean all = true;
+                    for (int i = 0; i < fleet.size(); i++) {
+                        if (notReadyAfter[i] == 0 && !fleet.get(i).ready()) {
+                            notReadyAfter[i] = (System.nanoTime() - pausedAt) / 1_000_000;
+                        }
+                        all &= notReadyAfter[i] > 0;
+                    }
+                    return all;
+                });
+                Waits.sleepUntil(pausedAt + s.pause().toNanos());
+            } finally {
+                redis.resume();
+            }
+            long resumedAt = System.nanoTime();
+            events.add(String.format("t=%s SIGCONT Redis after %s", secs((resumedAt - t0) / 1_000_000), secs((resumedAt - pausedAt) / 1_000_000)));
+            ctx.log("%s: %s", s.key(), events.get(events.size() - 1));
+            long[] readyAgainAfter = new long[fleet.size()];
+            boolean allBack = Waits.until(Duration.ofSeconds(60), Duration.ofMillis(100), () -> {
+                boolean all = true;
+                for (int i = 0; i < fleet.size(); i++) {
+                    if (readyAgainAfter[i] == 0 && fleet.get(i).ready()) {
+                        readyAgainAfter[i] = Math.max(1, (System.nanoTime() - resumedAt) / 1_000_000);
+                    }
+                    all &= readyAgainAfter[i] > 0;
+                }
+                return all;
+            });
+            if (!producer.awaitDone(s.load().plusMinutes(5))) {
+                throw new IllegalStateException("the producer did not finish within the load time + 5 min");
+            }
+            QueueStats end = QueueSupport.awaitDrained(admin, Duration.ofMinutes(5));
+            long total = (System.nanoTime() - t0) / 1_000_000;
+            List<Integer> exits = fleet.terminateAll();
+            List<Execution> executions = ExecutionLog.read(fleet.recordFiles());
+            Figures f = RunAnalysis.analyse(producer.acked(), executions, s.lease().toMillis(), -1);
+
+            Map<String, String> details = new LinkedHashMap<>();
+            details.put("tasks in flight when Redis froze", String.valueOf(inflightAtPause));
+            details.put("/readyz false after (per worker)", list(notReadyAfter));
+            details.put("/readyz true again after SIGCONT (per worker)", list(readyAgainAfter));
+            details.put("worker restarts needed", "0");
+            details.put("executions of one task overlapping in time", String.valueOf(f.overlappingPairs()));
+            details.put("  of which without a lease expiry", String.valueOf(f.concurrentWithoutExpiry()));
+            details.put("enqueue calls failed and retried", producer.failures().isEmpty() ? "0" : producer.failures().toString());
+            details.put("graceful exit codes at the end", exits.toString());
+
+            details.put("machine load average (1 min)", QueueSupport.loads(loadAtStart, QueueSupport.loadAverage()));
+
+            List<String> problems = new ArrayList<>();
+            if (f.lost() > 0) {
+                problems.add(f.lost() + " acknowledged task(s) never executed, e.g. " + f.lostSample());
+            }
+            if (f.concurrentWithoutExpiry() > 0) {
+                problems.add(f.concurrentWithoutExpiry() + " concurrent execution(s) of one task without a lease expiry");
+            }
+            if (f.repeatedAttempts() > 0) {
+                problems.add(f.repeatedAttempts() + " execution(s) repeated an (id, attempt)");
+            }
+            if (!allWentUnready) {
+                problems.add("not every worker reported /readyz false during the pause: " + list(notReadyAfter));
+            }
+            if (!allBack) {
+                problems.add("not every worker became ready again within 60 s of SIGCONT: " + list(readyAgainAfter));
+            }
+            if (end.dead() > 0) {
+                problems.add(end.dead() + " task(s) dead-lettered");
+            }
+            String setup = String.format("%,d tasks over %d shards (%d ms of work, every %dth task %s), %d packaged workers (lease %s); "
+                            + "Redis frozen with SIGSTOP for %s, then SIGCONT", s.tasks(), s.shards(), s.workMillis(), s.slowEvery(),
+                    secs(s.slowWorkMillis()), s.workers(), secs(s.lease().toMillis()), secs(s.pause().toMillis()));
+            ctx.log("%s: done in %s: lost %d, overlapping %d (without lease expiry %d), readiness %s / %s", s.key(), secs(total),
+                    f.lost(), f.overlappingPairs(), f.concurrentWithoutExpiry(), list(notReadyAfter), list(readyAgainAfter));
+            return new ScenarioResult(s.key(), "Redis frozen (SIGSTOP " + secs(s.pause().toMillis()) + ", lease "
+                    + secs(s.lease().toMillis()) + ")", setup, f, details, total, events, problems);
+        }
+    }
+
+    private static String list(long[] millis) {
+        List<String> out = new ArrayList<>();
+        for (long m : millis) {
+            out.add(m == 0 ? "never" : QueueSupport.ms(m));
+        }
+        return String.join(", ", out);
+    }
+
+    private DelayQueueClient client(String url, String queue) {
+        return DelayQueueClient.builder().redis(url).queue(queue).shards(s.shards()).timeout(Duration.ofSeconds(5)).build();
+    }
+}

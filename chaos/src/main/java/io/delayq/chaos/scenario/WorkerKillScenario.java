@@ -1,0 +1,170 @@
+package io.delayq.chaos.scenario;
+
+import io.delayq.backlog.QueueStats;
+import io.delayq.chaos.ChaosContext;
+import io.delayq.chaos.Waits;
+import io.delayq.chaos.fleet.WorkerFleet;
+import io.delayq.chaos.fleet.WorkerProcess;
+import io.delayq.chaos.load.Producer;
+import io.delayq.chaos.recorder.Execution;
+import io.delayq.chaos.recorder.ExecutionLog;
+import io.delayq.chaos.report.Figures;
+import io.delayq.chaos.report.RunAnalysis;
+import io.delayq.chaos.report.ScenarioResult;
+import io.delayq.client.DelayQueueClient;
+import io.delayq.redis.LocalRedisServer;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static io.delayq.chaos.scenario.QueueSupport.ms;
+import static io.delayq.chaos.scenario.QueueSupport.secs;
+
+/**
+ * Packaged worker processes deliver a steady stream of tasks while one of them, picked at random, is
+ * killed with SIGKILL every ~{@code killEvery} and restarted at once, and Redis (AOF on, with the
+ * given {@code appendfsync}) is killed with SIGKILL once and restarted on the same port and data.
+ */
+public final class WorkerKillScenario implements Scenario {
+    /**
+     * @param redisRestartAt when Redis is killed and restarted, from the start of the load (null: never)
+     */
+    public record Settings(String key, int tasks, int shards, int workers, Duration load, int kills, Duration killEvery,
+                           Duration redisRestartAt, String appendfsync, Duration lease, int workMillis) {
+    }
+
+    private final Settings s;
+
+    public WorkerKillScenario(Settings settings) {
+        this.s = settings;
+    }
+
+    @Override
+    public String key() {
+        return s.key();
+    }
+
+    @Override
+    public ScenarioResult run(ChaosContext ctx) throws Exception {
+        Path dir = ctx.dirFor(s.key());
+        String queue = "chaos-" + s.key().replaceAll("[^a-z0-9-]", "-");
+        List<String> events = new ArrayList<>();
+        ctx.log("%s: %,d tasks over %d shards, %d workers, %d kill(s) every ~%s, Redis restart at %s (appendfsync %s)",
+                s.key(), s.tasks(), s.shards(), s.workers(), s.kills(), secs(s.killEvery().toMillis()),
+                s.redisRestartAt() == null ? "-" : secs(s.redisRestartAt().toMillis()), s.appendfsync());
+        try (LocalRedisServer redis = LocalRedisServer.start("--appendonly", "yes", "--appendfsync", s.appendfsync());
+             DelayQueueClient admin = client(redis.url(), queue);
+             DelayQueueClient producerClient = client(redis.url(), queue);
+             WorkerFleet fleet = new WorkerFleet(ctx.binaries(), QueueSupport.workerEnv(redis.url(), queue, s.shards(), s.lease()), dir, s.workers())) {
+            fleet.startAll();
+            Waits.require(Duration.ofSeconds(90), "all workers ready", () -> {
+                try {
+                    fleet.requireAlive();
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+                return fleet.allReady();
+            });
+            ctx.log("%s: %d workers ready, load starts", s.key(), s.workers());
+
+            double loadAtStart = QueueSupport.loadAverage();
+            long t0 = System.nanoTime();
+            long t0Millis = System.currentTimeMillis();
+            Producer producer = new Producer(producerClient, "t-", s.tasks(), s.load(), Duration.ofMillis(500), Duration.ofMillis(3000),
+                    i -> "work=" + s.workMillis()).start();
+
+            long redisKilledAt = -1;
+            long redisDowntime = -1;
+            List<long[]> schedule = new ArrayList<>(); // {at nanos, kind: 0 = worker kill, 1 = Redis restart}
+            for (int k = 1; k <= s.kills(); k++) {
+                long jitter = (long) ((ctx.random().nextDouble() - 0.5) * 2_000_000_000L); // ±1 s: "~10 s"
+                schedule.add(new long[]{t0 + k * s.killEvery().toNanos() + jitter, 0});
+            }
+            if (s.redisRestartAt() != null) {
+                schedule.add(new long[]{t0 + s.redisRestartAt().toNanos(), 1});
+            }
+            schedule.sort((a, b) -> Long.compare(a[0], b[0]));
+            for (long[] event : schedule) {
+                Waits.sleepUntil(event[0]);
+                String at = secs((System.nanoTime() - t0) / 1_000_000);
+                if (event[1] == 0) {
+                    int victim = ctx.random().nextInt(fleet.size());
+                    WorkerProcess before = fleet.get(victim);
+                    fleet.killAndRestart(victim);
+                    String line = String.format("t=%s kill -9 worker %d (pid %d), restarted as pid %d", at, victim + 1, before.pid(), fleet.get(victim).pid());
+                    events.add(line);
+                    ctx.log("%s: %s", s.key(), line);
+                } else {
+                    redisKilledAt = System.currentTimeMillis();
+                    long k0 = System.nanoTime();
+                    redis.restart(); // SIGKILL, then the same port, arguments and AOF; returns once PING answers
+                    redisDowntime = (System.nanoTime() - k0) / 1_000_000;
+                    String line = String.format("t=%s kill -9 Redis (appendfsync %s), restarted from its AOF in %s", at, s.appendfsync(), ms(redisDowntime));
+                    events.add(line);
+                    ctx.log("%s: %s", s.key(), line);
+                }
+            }
+            if (!producer.awaitDone(s.load().plusMinutes(5))) {
+                throw new IllegalStateException("the producer did not finish within the load time + 5 min");
+            }
+            ctx.log("%s: all %,d tasks acknowledged by Redis; waiting for the queue to drain", s.key(), producer.acked().size());
+            QueueStats end = QueueSupport.awaitDrained(admin, Duration.ofMinutes(5));
+            long total = (System.nanoTime() - t0) / 1_000_000;
+            List<Integer> exits = fleet.terminateAll();
+            List<Execution> executions = ExecutionLog.read(fleet.recordFiles());
+            Figures f = RunAnalysis.analyse(producer.acked(), executions, s.lease().toMillis(), redisKilledAt);
+
+            Map<String, String> details = new LinkedHashMap<>();
+            details.put("worker kills (kill -9, restarted)", String.valueOf(s.kills()));
+            if (redisKilledAt > 0) {
+                details.put("Redis restart: down for", ms(redisDowntime));
+                details.put("Redis restart at", secs(redisKilledAt - t0Millis) + " into the load");
+            }
+            details.put("loss window documented by Redis", "always".equals(s.appendfsync())
+                    ? "0 (fsync before the reply)" : "everysec".equals(s.appendfsync()) ? "≤ 1 s" : "unbounded");
+            details.put("lost tasks acknowledged before the Redis kill", f.lost() == 0 ? "0" : f.lost() + " within " + ms(f.lossWindowMillis()));
+            details.put("enqueue calls failed and retried", producer.failures().isEmpty() ? "0" : producer.failures().toString());
+            details.put("dead-lettered", String.valueOf(end.dead()));
+            details.put("throughput", String.format("%,.0f tasks/s", f.enqueued() * 1000.0 / Math.max(1, total)));
+            details.put("graceful exit codes at the end", exits.toString());
+
+            details.put("machine load average (1 min)", QueueSupport.loads(loadAtStart, QueueSupport.loadAverage()));
+
+            List<String> problems = new ArrayList<>();
+            if (f.lost() > 0) {
+                problems.add(f.lost() + " acknowledged task(s) never executed, e.g. " + f.lostSample());
+            }
+            if (f.enqueued() != s.tasks()) {
+                problems.add("only " + f.enqueued() + " of " + s.tasks() + " tasks were acknowledged");
+            }
+            if ("always".equals(s.appendfsync()) && f.repeatedAttempts() > 0) {
+                problems.add(f.repeatedAttempts() + " execution(s) repeated an (id, attempt): a re-delivery without a lease expiry");
+            }
+            if (f.concurrentWithoutExpiry() > 0) {
+                problems.add(f.concurrentWithoutExpiry() + " concurrent execution(s) of one task without a lease expiry");
+            }
+            if (end.dead() > 0) {
+                problems.add(end.dead() + " task(s) dead-lettered");
+            }
+            String setup = String.format("%,d tasks (due 0.5–3 s after enqueue, %d ms of work each) over %d shards, %d packaged worker "
+                            + "processes (lease %s), AOF with appendfsync %s; %d × kill -9 of a random worker every ~%s%s",
+                    s.tasks(), s.workMillis(), s.shards(), s.workers(), secs(s.lease().toMillis()), s.appendfsync(), s.kills(),
+                    secs(s.killEvery().toMillis()), s.redisRestartAt() == null ? "" : ", 1 × kill -9 + restart of Redis");
+            ctx.log("%s: done in %s: lost %d, duplicated %d (repeated attempts %d), late > lease %d", s.key(), secs(total), f.lost(),
+                    f.duplicatedIds(), f.repeatedAttempts(), f.lateBeyondLease());
+            return new ScenarioResult(s.key(), title(), setup, f, details, total, events, problems);
+        }
+    }
+
+    private String title() {
+        return "Worker kill -9 ×" + s.kills() + (s.redisRestartAt() == null ? "" : " + Redis kill -9/restart, appendfsync " + s.appendfsync());
+    }
+
+    private DelayQueueClient client(String url, String queue) {
+        return DelayQueueClient.builder().redis(url).queue(queue).shards(s.shards()).timeout(Duration.ofSeconds(5)).build();
+    }
+}

@@ -1,0 +1,58 @@
+package io.delayq.chaos;
+
+import io.delayq.chaos.fleet.WorkerBinaries;
+import io.delayq.chaos.report.Figures;
+import io.delayq.chaos.report.ReliabilityReport;
+import io.delayq.chaos.report.ScenarioResult;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The shortened chaos run, in CI on every build (failsafe, after `package`: it starts the packaged
+ * worker jar with the recorder jar). Asserts the suite's invariants on its figures: nothing Redis
+ * acknowledged is lost, every duplicate execution carries a higher attempt (a re-delivery after a
+ * lease expiry), no task runs twice at once without a lease expiry, readiness drops and recovers.
+ */
+class ChaosShortIT {
+    @Test
+    void shortRunLosesNothingAndEveryDuplicateIsALaterAttempt() throws Exception {
+        Path root = Path.of(System.getProperty("delayq.repo.root", "..")).toAbsolutePath().normalize();
+        Path out = Path.of(System.getProperty("delayq.chaos.out", "target/chaos-short"));
+        ChaosContext ctx = new ChaosContext(WorkerBinaries.locate(root), out, System.nanoTime(), System.out);
+        long t0 = System.currentTimeMillis();
+        List<ScenarioResult> results = ChaosSuite.run(ChaosSuite.shortRun(), ctx);
+        String section = ReliabilityReport.render("short", "ChaosShortIT (CI)", ctx.seed(), System.currentTimeMillis() - t0, results);
+        // the report of the CI run stays in target/: CI does not rewrite the repository's docs
+        ReliabilityReport.write(out.resolve("reliability.md"), "short", section);
+        System.out.println(section);
+
+        assertThat(results).extracting(ScenarioResult::key)
+                .containsExactly("kill-fsync-always", "redis-sigstop", "cluster-kill-lagging-replica-acks");
+        for (ScenarioResult r : results) {
+            Figures f = r.figures();
+            assertThat(f.lost()).as("%s: acknowledged tasks never executed", r.key()).isZero();
+            assertThat(f.concurrentWithoutExpiry()).as("%s: concurrent executions without a lease expiry", r.key()).isZero();
+            assertThat(r.problems()).as("%s: broken invariants", r.key()).isEmpty();
+        }
+        // where Redis keeps every acknowledged write (AOF fsync always; a frozen but intact server), a task
+        // runs again only after its lease expired: every duplicate carries a higher attempt, none repeats one.
+        // A failover is different: the promoted replica may not have the last claims and acks, and the
+        // attempt counter goes back with them, so the cluster run is held to "nothing lost" only.
+        for (ScenarioResult r : results.subList(0, 2)) {
+            assertThat(r.figures().repeatedAttempts()).as("%s: duplicates that repeat an attempt", r.key()).isZero();
+        }
+        ScenarioResult kill = results.get(0);
+        assertThat(kill.events()).as("the faults injected").hasSize(3)
+                .anyMatch(e -> e.contains("kill -9 Redis")).filteredOn(e -> e.contains("kill -9 worker")).hasSize(2);
+        ScenarioResult pause = results.get(1);
+        assertThat(pause.details().get("/readyz false after (per worker)")).doesNotContain("never");
+        assertThat(pause.details().get("/readyz true again after SIGCONT (per worker)")).doesNotContain("never");
+        ScenarioResult failover = results.get(2);
+        assertThat(failover.details().get("first execution on those shards after the kill")).as("workers followed the failover")
+                .isNotEqualTo("none");
+    }
+}

@@ -1,0 +1,56 @@
+package io.delayq.security;
+
+import io.delayq.redis.RedisEndpoint;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@code ACL SETUSER} lines exactly as {@code docs/security.md} prints them, so the tests run
+ * with the documented users and the documentation cannot drift from what was tested.
+ */
+final class DocumentedAcl {
+    static final Path DOC = Path.of(System.getProperty("delayq.repo.root", ".."), "docs", "security.md");
+
+    private DocumentedAcl() {
+    }
+
+    /** The documented line that creates {@code user}, with its password placeholder filled in. */
+    static String line(String user, String password) throws IOException {
+        List<String> lines = Files.readAllLines(DOC).stream().map(String::strip)
+                .filter(l -> l.startsWith("ACL SETUSER " + user + " ")).toList();
+        if (lines.size() != 1) {
+            throw new IllegalStateException(DOC + " must hold exactly one 'ACL SETUSER " + user + " …' line, found " + lines.size());
+        }
+        return lines.get(0).replaceAll(">[A-Z_]+_PASSWORD", ">" + password);
+    }
+
+    /** The permissions docs/security.md says to append to each user's line on a Redis Cluster. */
+    static String clusterAddition() throws IOException {
+        List<String> lines = Files.readAllLines(DOC).stream().map(String::strip).toList();
+        int marker = lines.indexOf("# Redis Cluster: append to each user's line");
+        if (marker < 0 || marker + 1 >= lines.size()) {
+            throw new IllegalStateException(DOC + " must hold the line '# Redis Cluster: append to each user's line' followed by the permissions");
+        }
+        return lines.get(marker + 1);
+    }
+
+    /** Runs an {@code ACL SETUSER …} line (as redis-cli would) on an admin connection. */
+    static void apply(RedisEndpoint admin, String line) throws Exception {
+        List<String> words = Arrays.asList(line.split("\\s+"));
+        if (!words.get(0).equalsIgnoreCase("ACL")) {
+            throw new IllegalArgumentException("not an ACL command: " + line);
+        }
+        CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8);
+        words.subList(1, words.size()).forEach(args::add);
+        admin.commands().dispatch(CommandType.ACL, new StatusOutput<>(StringCodec.UTF8), args).get(5, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,248 @@
+package io.delayq.security;
+
+import io.delayq.claim.ClaimBatch;
+import io.delayq.claim.ClaimedTask;
+import io.delayq.claim.RateLimit;
+import io.delayq.client.DelayQueueClient;
+import io.delayq.queue.QueueProtocol;
+import io.delayq.redis.RedisEndpoint;
+import io.delayq.task.TaskInfo;
+import io.delayq.task.TaskSpec;
+import io.delayq.testing.RedisServerExtension;
+import io.delayq.worker.Worker;
+import io.delayq.worker.config.WorkerConfig;
+import io.delayq.worker.delivery.Deliveries;
+import io.delayq.worker.delivery.HandlerDelivery;
+import io.delayq.worker.delivery.PermanentFailure;
+import io.delayq.worker.delivery.TaskHandler;
+import io.lettuce.core.ScriptOutputType;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The worker and producer ACL users of docs/security.md, applied to a real redis-server: each runs
+ * its whole job without a single denied command (Redis's ACL LOG stays empty), and nothing more —
+ * a producer cannot claim or ack, a worker cannot flush the database or touch keys outside dq:*.
+ */
+class RedisAclTest {
+    private static final String QUEUE = "acl-orders";
+    private static final String WORKER_PASSWORD = "worker-secret-7d1f";
+    private static final String PRODUCER_PASSWORD = "producer-secret-93ab";
+    private static final String OPERATOR_PASSWORD = "operator-secret-51c0";
+
+    @RegisterExtension
+    static RedisServerExtension redis = new RedisServerExtension();
+
+    @BeforeEach
+    void createDocumentedUsers() throws Exception {
+        DocumentedAcl.apply(redis.admin(), DocumentedAcl.line("delayq-worker", WORKER_PASSWORD));
+        DocumentedAcl.apply(redis.admin(), DocumentedAcl.line("delayq-producer", PRODUCER_PASSWORD));
+        DocumentedAcl.apply(redis.admin(), DocumentedAcl.line("delayq-operator", OPERATOR_PASSWORD));
+        redis.admin().commands().aclLogReset().get(5, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void producerAndWorkerDoTheirWholeJobWithTheDocumentedUsersAndNoDeniedCommand() throws Exception {
+        Set<String> handled = ConcurrentHashMap.newKeySet();
+        Map<String, Integer> attempts = new ConcurrentHashMap<>();
+        TaskHandler handler = task -> {
+            attempts.merge(task.id(), 1, Integer::sum);
+            switch (task.id()) {
+                case "fails-once" -> {
+                    if (task.attempt() == 1) {
+                        throw new IllegalStateException("first attempt fails: exercises retry.lua");
+                    }
+                }
+                case "poison" -> throw new PermanentFailure("exercises the dead-letter path");
+                case "slow" -> Thread.sleep(1_500); // longer than the 500 ms lease: exercises extend.lua
+                default -> {
+                }
+            }
+            handled.add(task.id());
+        };
+        try (DelayQueueClient producer = producer()) {
+            List<TaskSpec> tasks = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                tasks.add(TaskSpec.of("order-" + i).after(Duration.ofMillis(i * 10L)).payload("{\"n\":" + i + "}"));
+            }
+            tasks.add(TaskSpec.of("fails-once"));
+            tasks.add(TaskSpec.of("poison"));
+            tasks.add(TaskSpec.of("slow"));
+            tasks.add(TaskSpec.of("later").after(Duration.ofHours(1)).priority(2));
+            producer.enqueueAll(tasks);
+            // the producer's other calls: reschedule, inspect, stats
+            producer.reschedule("later", Duration.ofMillis(100));
+            assertThat(producer.inspect("later").state()).isEqualTo(TaskInfo.State.SCHEDULED);
+            assertThat(producer.stats().scheduled() + producer.stats().due()).isPositive();
+
+            Map<String, String> env = workerEnv();
+            env.put("DELAYQ_LEASE", "500ms");
+            env.put("DELAYQ_RETRY_BACKOFF_INITIAL", "50ms");
+            env.put("DELAYQ_RATE_LIMIT", "10000"); // the rate-limited claim path (token bucket hash)
+            try (Worker worker = Worker.start(WorkerConfig.fromEnv(env), r -> new HandlerDelivery(handler))) {
+                await().atMost(Duration.ofSeconds(30)).until(() -> handled.size() == 53 && producer.stats().dead() == 1);
+                assertThat(worker.ready()).isTrue();
+            }
+            assertThat(attempts.get("fails-once")).isEqualTo(2);
+            assertThat(producer.stats().inflight() + producer.stats().due() + producer.stats().scheduled()).isZero();
+        }
+        assertThat(aclLog()).as("commands Redis denied to the documented users").isEmpty();
+    }
+
+    @Test
+    void streamHandOffNeedsOnlyXaddOnItsOwnStreamKey() throws Exception {
+        // docs/security.md: for DELAYQ_DELIVERY=stream, append "+xadd ~<stream key>" to the worker's line
+        DocumentedAcl.apply(redis.admin(), "ACL SETUSER delayq-worker +xadd ~ready:orders");
+        try (DelayQueueClient producer = producer()) {
+            for (int i = 0; i < 20; i++) {
+                producer.enqueue(TaskSpec.of("s-" + i).payload("p" + i));
+            }
+            Map<String, String> env = workerEnv();
+            env.put("DELAYQ_DELIVERY", "stream");
+            env.put("DELAYQ_STREAM_KEY", "ready:orders");
+            WorkerConfig config = WorkerConfig.fromEnv(env);
+            try (Worker worker = Worker.start(config, Deliveries.forConfig(config))) {
+                await().atMost(Duration.ofSeconds(20)).until(() -> redis.admin().commands().xlen("ready:orders").get() == 20
+                        && producer.stats().inflight() + producer.stats().due() == 0);
+            }
+        }
+        assertThat(aclLog()).isEmpty();
+    }
+
+    /**
+     * The operator's user, for the calls its Redis probe makes (the queue's meta, backlog stats, and the
+     * INFO / CONFIG GET it reads to judge eviction and persistence), made here the way the probe makes them.
+     */
+    @Test
+    void operatorUserReadsBacklogAndRedisSettingsButCannotClaim() throws Exception {
+        try (DelayQueueClient producer = producer()) {
+            producer.enqueue(TaskSpec.of("order-1"));
+        }
+        try (RedisEndpoint operator = RedisEndpoint.connect(url("delayq-operator", OPERATOR_PASSWORD))) {
+            QueueProtocol probe = new QueueProtocol(operator, QUEUE, 8);
+            DelayQueueClient.awaitStage(probe.verifyMeta(), Duration.ofSeconds(5));
+            var stats = DelayQueueClient.awaitStage(probe.stats(java.util.stream.IntStream.range(0, 8)), Duration.ofSeconds(5));
+            assertThat(stats.due() + stats.scheduled()).isEqualTo(1);
+            assertThat(operator.commands().info("memory").get(5, TimeUnit.SECONDS)).contains("maxmemory_policy");
+            assertThat(operator.commands().info("persistence").get(5, TimeUnit.SECONDS)).contains("aof_enabled");
+            assertThat(operator.commands().configGet("save").get(5, TimeUnit.SECONDS)).containsKey("save");
+            assertThat(aclLog()).isEmpty();
+            int shard = probe.shardOf("order-1");
+            assertThatThrownBy(() -> DelayQueueClient.awaitStage(probe.claim(shard, 10, Duration.ofSeconds(30), RateLimit.NONE), Duration.ofSeconds(5)))
+                    .satisfies(RedisAclTest::deniedByAcl);
+            assertThatThrownBy(() -> operator.commands().configSet("maxmemory-policy", "allkeys-lru").get(5, TimeUnit.SECONDS))
+                    .satisfies(RedisAclTest::deniedByAcl);
+        }
+    }
+
+    /** docs/security.md: "replace ~dq:* by ~dq:{orders}:* ~dq:{orders:*" to confine a user to one queue. */
+    @Test
+    void aUserCanBeConfinedToOneQueue() throws Exception {
+        String line = DocumentedAcl.line("delayq-producer", PRODUCER_PASSWORD)
+                .replace("delayq-producer", "orders-only").replace("~dq:*", "~dq:{" + QUEUE + "}:* ~dq:{" + QUEUE + ":*");
+        DocumentedAcl.apply(redis.admin(), line);
+        String url = url("orders-only", PRODUCER_PASSWORD);
+        try (DelayQueueClient own = DelayQueueClient.builder().redis(url).queue(QUEUE).shards(8).build()) {
+            assertThat(own.enqueue(TaskSpec.of("order-1")).added()).isTrue();
+        }
+        // a queue whose name merely starts the same way is another queue: refused
+        assertThatThrownBy(() -> DelayQueueClient.builder().redis(url).queue(QUEUE + "-eu").shards(8).build())
+                .satisfies(RedisAclTest::deniedByAcl);
+        assertThatThrownBy(() -> DelayQueueClient.builder().redis(url).queue("payouts").shards(8).build())
+                .satisfies(RedisAclTest::deniedByAcl);
+    }
+
+    @Test
+    void producerCannotClaimOrAck() throws Exception {
+        try (DelayQueueClient producer = producer();
+             RedisEndpoint workerSide = RedisEndpoint.connect(url("delayq-worker", WORKER_PASSWORD))) {
+            producer.enqueue(TaskSpec.of("order-1"));
+            QueueProtocol asProducer = producer.protocol();
+            int shard = asProducer.shardOf("order-1");
+
+            assertThatThrownBy(() -> DelayQueueClient.awaitStage(asProducer.claim(shard, 10, Duration.ofSeconds(30), RateLimit.NONE), Duration.ofSeconds(5)))
+                    .satisfies(RedisAclTest::deniedByAcl);
+            assertThat(producer.inspect("order-1").state()).as("the refused claim changed nothing").isEqualTo(TaskInfo.State.SCHEDULED);
+
+            QueueProtocol asWorker = new QueueProtocol(workerSide, QUEUE, 8);
+            ClaimBatch batch = DelayQueueClient.awaitStage(asWorker.claim(shard, 10, Duration.ofSeconds(30), RateLimit.NONE), Duration.ofSeconds(5));
+            ClaimedTask claimed = batch.tasks().get(0);
+            // even with the right fencing token in hand, the producer cannot finish the worker's task
+            assertThatThrownBy(() -> DelayQueueClient.awaitStage(asProducer.ack(shard, List.of(claimed)), Duration.ofSeconds(5)))
+                    .satisfies(RedisAclTest::deniedByAcl);
+            assertThat(producer.inspect("order-1").state()).isEqualTo(TaskInfo.State.IN_FLIGHT);
+            assertThat(DelayQueueClient.awaitStage(asWorker.ack(shard, List.of(claimed)), Duration.ofSeconds(5))).containsExactly(true);
+        }
+        assertThat(aclLog()).extracting(e -> e.get("username")).containsOnly("delayq-producer");
+    }
+
+    @Test
+    void workerCannotFlushOrReachKeysOutsideTheQueues() throws Exception {
+        var admin = redis.admin().commands();
+        admin.set("billing:api-key", "sk_live_do_not_read").get();
+        try (RedisEndpoint worker = RedisEndpoint.connect(url("delayq-worker", WORKER_PASSWORD))) {
+            var c = worker.commands();
+            assertThatThrownBy(() -> c.flushall().get(5, TimeUnit.SECONDS)).satisfies(RedisAclTest::deniedByAcl);
+            assertThatThrownBy(() -> c.flushdb().get(5, TimeUnit.SECONDS)).satisfies(RedisAclTest::deniedByAcl);
+            assertThatThrownBy(() -> c.get("billing:api-key").get(5, TimeUnit.SECONDS)).satisfies(RedisAclTest::deniedByAcl);
+            assertThatThrownBy(() -> c.keys("*").get(5, TimeUnit.SECONDS)).satisfies(RedisAclTest::deniedByAcl);
+            assertThatThrownBy(() -> c.configSet("appendonly", "no").get(5, TimeUnit.SECONDS)).satisfies(RedisAclTest::deniedByAcl);
+            assertThatThrownBy(() -> c.del("dq:{acl-orders:0}:due").get(5, TimeUnit.SECONDS)).satisfies(RedisAclTest::deniedByAcl);
+            // nor through a script: key permissions apply to EVAL's KEYS and to every call inside it
+            assertThatThrownBy(() -> c.eval("return redis.call('GET', KEYS[1])", ScriptOutputType.VALUE, new String[]{"billing:api-key"})
+                    .get(5, TimeUnit.SECONDS)).satisfies(RedisAclTest::deniedByAcl);
+            assertThatThrownBy(() -> c.eval("return redis.call('GET', 'billing:api-key')", ScriptOutputType.VALUE, new String[]{"dq:x"})
+                    .get(5, TimeUnit.SECONDS)).satisfies(RedisAclTest::deniedByAcl);
+        }
+        assertThat(admin.get("billing:api-key").get()).isEqualTo("sk_live_do_not_read");
+    }
+
+    /**
+     * Refused by ACL: a command answers NOPERM; a call inside a script fails the script with "can't
+     * run this command" / "can't access at least one of the keys" (Redis 7.0's wording for the same refusal).
+     */
+    static void deniedByAcl(Throwable e) {
+        assertThat(e).hasMessageMatching("(?s).*(NOPERM|user executing the script can't (run this command|access at least one of the keys)).*");
+    }
+
+    private DelayQueueClient producer() {
+        return DelayQueueClient.builder().redis(url("delayq-producer", PRODUCER_PASSWORD)).queue(QUEUE).shards(8).build();
+    }
+
+    private Map<String, String> workerEnv() {
+        Map<String, String> env = new HashMap<>();
+        env.put("DELAYQ_REDIS_URL", redis.url());
+        // the operator fills these two from a Secret: they override the URL's credentials
+        env.put("DELAYQ_REDIS_USERNAME", "delayq-worker");
+        env.put("DELAYQ_REDIS_PASSWORD", WORKER_PASSWORD);
+        env.put("DELAYQ_QUEUE", QUEUE);
+        env.put("DELAYQ_SHARDS", "8");
+        env.put("DELAYQ_HTTP_PORT", "0");
+        env.put("DELAYQ_POLL_INTERVAL", "100ms");
+        return env;
+    }
+
+    private String url(String user, String password) {
+        return "redis://" + user + ":" + password + "@127.0.0.1:" + redis.server().port();
+    }
+
+    private List<Map<String, Object>> aclLog() throws Exception {
+        List<Map<String, Object>> log = redis.admin().commands().aclLog().get(5, TimeUnit.SECONDS);
+        log.forEach(e -> System.out.println("ACL LOG: " + e));
+        return log;
+    }
+}
