@@ -62,6 +62,19 @@ public final class WorkerFleet implements AutoCloseable {
         start(i);
     }
 
+    /** Starts every worker and waits until each answers /readyz (a worker that dies meanwhile fails fast). */
+    public void startAllAndAwaitReady(Duration within) throws IOException, InterruptedException {
+        startAll();
+        io.delayq.chaos.Waits.require(within, "all workers ready", () -> {
+            try {
+                requireAlive();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return allReady();
+        });
+    }
+
     public boolean allReady() {
         for (WorkerProcess w : workers) {
             if (!w.ready()) {

@@ -65,15 +65,7 @@ public final class ClusterFailoverScenario implements Scenario {
              DelayQueueClient admin = client(cluster.url(), queue, 0);
              DelayQueueClient producerClient = client(cluster.url(), queue, s.replicaAcks());
              WorkerFleet fleet = new WorkerFleet(ctx.binaries(), QueueSupport.workerEnv(cluster.url(), queue, s.shards(), s.lease()), dir, s.workers())) {
-            fleet.startAll();
-            Waits.require(Duration.ofSeconds(90), "all workers ready", () -> {
-                try {
-                    fleet.requireAlive();
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                return fleet.allReady();
-            });
+            fleet.startAllAndAwaitReady(Duration.ofSeconds(90));
             // the victim: the primary that serves the most shards
             int[] shardsOn = new int[cluster.size()];
             int[] primaryOfShard = new int[s.shards()];

@@ -58,15 +58,7 @@ public final class RedisPauseScenario implements Scenario {
              DelayQueueClient admin = client(redis.url(), queue);
              DelayQueueClient producerClient = client(redis.url(), queue);
              WorkerFleet fleet = new WorkerFleet(ctx.binaries(), QueueSupport.workerEnv(redis.url(), queue, s.shards(), s.lease()), dir, s.workers())) {
-            fleet.startAll();
-            Waits.require(Duration.ofSeconds(90), "all workers ready", () -> {
-                try {
-                    fleet.requireAlive();
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                return fleet.allReady();
-            });
+            fleet.startAllAndAwaitReady(Duration.ofSeconds(90));
             double loadAtStart = QueueSupport.loadAverage();
             long t0 = System.nanoTime();
             Producer producer = new Producer(producerClient, "p-", s.tasks(), s.load(), Duration.ofMillis(200), Duration.ofMillis(2000),

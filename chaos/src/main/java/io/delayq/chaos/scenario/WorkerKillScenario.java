@@ -60,15 +60,7 @@ public final class WorkerKillScenario implements Scenario {
              DelayQueueClient admin = client(redis.url(), queue);
              DelayQueueClient producerClient = client(redis.url(), queue);
              WorkerFleet fleet = new WorkerFleet(ctx.binaries(), QueueSupport.workerEnv(redis.url(), queue, s.shards(), s.lease()), dir, s.workers())) {
-            fleet.startAll();
-            Waits.require(Duration.ofSeconds(90), "all workers ready", () -> {
-                try {
-                    fleet.requireAlive();
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-                return fleet.allReady();
-            });
+            fleet.startAllAndAwaitReady(Duration.ofSeconds(90));
             ctx.log("%s: %d workers ready, load starts", s.key(), s.workers());
 
             double loadAtStart = QueueSupport.loadAverage();
