@@ -6,8 +6,6 @@ import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.lettuce.core.ScoredValue;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -28,17 +26,8 @@ class ClaimTest {
 
     private static final Duration LEASE = Duration.ofMinutes(5);
 
-    private TestQueue q;
-
-    @BeforeEach
-    void open() {
-        q = TestQueue.open(redis.url(), "orders", 1);
-    }
-
-    @AfterEach
-    void close() {
-        q.close();
-    }
+    @RegisterExtension
+    final TestQueue q = TestQueue.eachTest(redis, "orders", 1);
 
     private static Instant ago(long seconds) {
         return Instant.now().minusSeconds(seconds);

@@ -11,8 +11,6 @@ import io.delayq.task.TaskRecord;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,17 +28,8 @@ class IdOnlyTaskTest {
 
     private static final Duration LEASE = Duration.ofMinutes(5);
 
-    private TestQueue q;
-
-    @BeforeEach
-    void open() {
-        q = TestQueue.open(redis.url(), "orders", 4);
-    }
-
-    @AfterEach
-    void close() {
-        q.close();
-    }
+    @RegisterExtension
+    final TestQueue q = TestQueue.eachTest(redis, "orders", 4);
 
     /** What a producer with nothing but ZADD does. */
     private int bareZadd(String id, long dueAt) {

@@ -8,8 +8,6 @@ import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.lettuce.core.ScoredValue;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -29,17 +27,8 @@ class DeadLetterTest {
 
     private static final Duration LEASE = Duration.ofMinutes(5);
 
-    private TestQueue q;
-
-    @BeforeEach
-    void open() {
-        q = TestQueue.open(redis.url(), "orders", 1);
-    }
-
-    @AfterEach
-    void close() {
-        q.close();
-    }
+    @RegisterExtension
+    final TestQueue q = TestQueue.eachTest(redis, "orders", 1);
 
     /** Enqueues and kills the tasks one by one, so that they die in this order. */
     private List<Long> killAll(DeadLetterPolicy policy, String... ids) {

@@ -5,8 +5,6 @@ import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.lettuce.core.ScoredValue;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -24,17 +22,8 @@ class CancelRescheduleInspectTest {
 
     private static final Instant T1 = Instant.parse("2100-01-01T00:00:00Z");
 
-    private TestQueue q;
-
-    @BeforeEach
-    void open() {
-        q = TestQueue.open(redis.url(), "orders", 1);
-    }
-
-    @AfterEach
-    void close() {
-        q.close();
-    }
+    @RegisterExtension
+    final TestQueue q = TestQueue.eachTest(redis, "orders", 1);
 
     private ClaimedTask inFlight(String id) {
         q.client().enqueue(TaskSpec.of(id).payload("p"));

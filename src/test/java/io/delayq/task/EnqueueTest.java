@@ -6,8 +6,6 @@ import io.delayq.task.EnqueueResult.Status;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.lettuce.core.ScoredValue;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -29,17 +27,8 @@ class EnqueueTest {
     private static final Instant T2 = Instant.parse("2100-01-02T00:00:00Z");
     private static final Instant T0 = Instant.parse("2099-12-31T00:00:00Z");
 
-    private TestQueue q;
-
-    @BeforeEach
-    void open() {
-        q = TestQueue.open(redis.url(), "orders", 1);
-    }
-
-    @AfterEach
-    void close() {
-        q.close();
-    }
+    @RegisterExtension
+    final TestQueue q = TestQueue.eachTest(redis, "orders", 1);
 
     private TaskRecord record(String id) {
         return TaskRecord.fromJson(get(q.redis().hget(q.keys(0).tasks(), id)));

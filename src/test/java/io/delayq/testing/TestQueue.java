@@ -13,6 +13,9 @@ import io.delayq.shard.ShardKeys;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.time.Duration;
 import java.util.List;
@@ -22,16 +25,40 @@ import java.util.concurrent.CompletionStage;
  * A queue under test: the producer client, the worker-side protocol and a raw connection for
  * checking what the scripts left in Redis. Worker-side calls are wrapped synchronously so that
  * tests read as the contract they check.
+ *
+ * <p>Registered on an instance field ({@link #eachTest}), it is a JUnit extension that opens the
+ * queue before each test (after the server was flushed) and closes it after the test's own
+ * {@code @AfterEach} methods, so those can still stop whatever uses the queue first.
  */
-public final class TestQueue implements AutoCloseable {
+public final class TestQueue implements AutoCloseable, BeforeEachCallback, AfterEachCallback {
     public static final Duration WAIT = Duration.ofSeconds(10);
 
-    private final DelayQueueClient client;
-    private final RedisEndpoint raw;
+    private final RedisServerExtension server;
+    private final String queue;
+    private final int shards;
+    private DelayQueueClient client;
+    private RedisEndpoint raw;
 
     private TestQueue(DelayQueueClient client, RedisEndpoint raw) {
+        this.server = null;
+        this.queue = null;
+        this.shards = 0;
         this.client = client;
         this.raw = raw;
+    }
+
+    private TestQueue(RedisServerExtension server, String queue, int shards) {
+        this.server = server;
+        this.queue = queue;
+        this.shards = shards;
+    }
+
+    /**
+     * A queue opened anew for every test on the class's server:
+     * {@code @RegisterExtension final TestQueue q = TestQueue.eachTest(redis, "orders", 1);}.
+     */
+    public static TestQueue eachTest(RedisServerExtension server, String queue, int shards) {
+        return new TestQueue(server, queue, shards);
     }
 
     /** A queue on its own connection, checked against (or recorded in) the queue's meta. */
@@ -116,6 +143,25 @@ public final class TestQueue implements AutoCloseable {
     /** Waits for a raw Lettuce future; failures surface as they were raised. */
     public static <T> T get(RedisFuture<T> future) {
         return sync(future);
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        if (server == null) {
+            throw new IllegalStateException("only a queue made by TestQueue.eachTest is opened per test");
+        }
+        TestQueue opened = open(server.url(), queue, shards);
+        client = opened.client;
+        raw = opened.raw;
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        if (client != null) {
+            close();
+            client = null;
+            raw = null;
+        }
     }
 
     @Override

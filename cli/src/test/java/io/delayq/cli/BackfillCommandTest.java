@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskRecord;
 import io.delayq.testing.RedisServerExtension;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,17 +26,8 @@ class BackfillCommandTest {
     @TempDir
     Path dir;
 
-    private QueueFixture queue;
-
-    @BeforeEach
-    void queue() {
-        queue = new QueueFixture(redis, "orders", 4);
-    }
-
-    @AfterEach
-    void close() {
-        queue.close();
-    }
+    @RegisterExtension
+    final QueueFixture queue = QueueFixture.eachTest(redis, "orders", 4);
 
     private CliRun delayq(String... args) {
         return CliRun.run(Map.of("DELAYQ_REDIS_URL", redis.url(), "DELAYQ_QUEUE", "orders"), args);

@@ -2,8 +2,6 @@ package io.delayq.cli;
 
 import io.delayq.task.TaskInfo;
 import io.delayq.testing.RedisServerExtension;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -16,17 +14,8 @@ class CancelRescheduleCommandTest {
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 
-    private QueueFixture queue;
-
-    @BeforeEach
-    void queue() {
-        queue = new QueueFixture(redis, "orders", 4);
-    }
-
-    @AfterEach
-    void close() {
-        queue.close();
-    }
+    @RegisterExtension
+    final QueueFixture queue = QueueFixture.eachTest(redis, "orders", 4);
 
     private CliRun delayq(String... args) {
         return CliRun.run(java.util.Map.of("DELAYQ_REDIS_URL", redis.url(), "DELAYQ_QUEUE", "orders"), args);

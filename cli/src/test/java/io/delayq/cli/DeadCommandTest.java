@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.task.TaskInfo;
 import io.delayq.testing.RedisServerExtension;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -20,21 +19,16 @@ class DeadCommandTest {
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 
-    private QueueFixture queue;
+    @RegisterExtension
+    final QueueFixture queue = QueueFixture.eachTest(redis, "orders", 4);
 
     @BeforeEach
     void deadLetters() throws Exception {
-        queue = new QueueFixture(redis, "orders", 4);
         queue.dead("connect timed out after 10s", "t1", "t2", "t3");
         queue.dead("webhook answered HTTP 410 Gone", "g1", "g2");
         queue.diedAgo("t1", Duration.ofDays(3));
         queue.diedAgo("g1", Duration.ofDays(10));
         queue.schedule("alive-1", Duration.ofHours(1), "p");
-    }
-
-    @AfterEach
-    void close() {
-        queue.close();
     }
 
     private CliRun delayq(String... args) {

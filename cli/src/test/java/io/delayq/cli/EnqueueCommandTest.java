@@ -3,8 +3,6 @@ package io.delayq.cli;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskRecord;
 import io.delayq.testing.RedisServerExtension;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,17 +19,8 @@ class EnqueueCommandTest {
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 
-    private QueueFixture queue;
-
-    @BeforeEach
-    void queue() {
-        queue = new QueueFixture(redis, "orders", 4);
-    }
-
-    @AfterEach
-    void close() {
-        queue.close();
-    }
+    @RegisterExtension
+    final QueueFixture queue = QueueFixture.eachTest(redis, "orders", 4);
 
     private CliRun delayq(String... args) {
         String[] all = new String[args.length + 4];

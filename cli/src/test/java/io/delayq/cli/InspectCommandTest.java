@@ -3,8 +3,6 @@ package io.delayq.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.testing.RedisServerExtension;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -19,17 +17,8 @@ class InspectCommandTest {
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 
-    private QueueFixture queue;
-
-    @BeforeEach
-    void queue() {
-        queue = new QueueFixture(redis, "orders", 8);
-    }
-
-    @AfterEach
-    void close() {
-        queue.close();
-    }
+    @RegisterExtension
+    final QueueFixture queue = QueueFixture.eachTest(redis, "orders", 8);
 
     private CliRun delayq(String... args) {
         // the shard count is not given: it is read from the queue's meta hash

@@ -8,6 +8,9 @@ import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.task.TaskSpec;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -19,16 +22,55 @@ import java.util.Set;
 /**
  * Real queue data for the CLI tests, written through the core client and protocol as producers and
  * workers write it: scheduled tasks, tasks in flight under a lease, dead letters with an error.
+ *
+ * <p>Registered on an instance field ({@link #eachTest}), it is a JUnit extension whose client is
+ * opened before each test (after the server was flushed, before the test's own {@code @BeforeEach}
+ * methods, which may fill the queue) and closed after it.
  */
-public final class QueueFixture implements AutoCloseable {
+public final class QueueFixture implements AutoCloseable, BeforeEachCallback, AfterEachCallback {
     public static final Duration WAIT = Duration.ofSeconds(10);
 
     private final RedisServerExtension redis;
-    private final DelayQueueClient client;
+    private final String queue;
+    private final int shards;
+    private DelayQueueClient client;
 
     public QueueFixture(RedisServerExtension redis, String queue, int shards) {
+        this(redis, queue, shards, true);
+    }
+
+    private QueueFixture(RedisServerExtension redis, String queue, int shards, boolean openNow) {
         this.redis = redis;
-        this.client = DelayQueueClient.builder().redis(redis.url()).queue(queue).shards(shards).build();
+        this.queue = queue;
+        this.shards = shards;
+        if (openNow) {
+            this.client = connect();
+        }
+    }
+
+    /**
+     * A queue opened anew for every test on the class's server:
+     * {@code @RegisterExtension final QueueFixture queue = QueueFixture.eachTest(redis, "orders", 4);}.
+     */
+    public static QueueFixture eachTest(RedisServerExtension redis, String queue, int shards) {
+        return new QueueFixture(redis, queue, shards, false);
+    }
+
+    private DelayQueueClient connect() {
+        return DelayQueueClient.builder().redis(redis.url()).queue(queue).shards(shards).build();
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        client = connect();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        if (client != null) {
+            close();
+            client = null;
+        }
     }
 
     public DelayQueueClient client() {

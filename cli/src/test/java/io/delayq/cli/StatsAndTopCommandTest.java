@@ -3,7 +3,6 @@ package io.delayq.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.testing.RedisServerExtension;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -20,11 +19,11 @@ class StatsAndTopCommandTest {
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 
-    private QueueFixture queue;
+    @RegisterExtension
+    final QueueFixture queue = QueueFixture.eachTest(redis, "orders", 2);
 
     @BeforeEach
     void queue() throws Exception {
-        queue = new QueueFixture(redis, "orders", 2);
         // 3 scheduled in the future, 2 overdue, 1 in flight, 1 dead
         queue.schedule("s1", Duration.ofHours(1), "p");
         queue.schedule("s2", Duration.ofHours(2), "p");
@@ -33,11 +32,6 @@ class StatsAndTopCommandTest {
         queue.dead("boom", "d1");
         queue.scheduleAt("o1", Instant.ofEpochMilli(queue.serverNow() - 120_000), "p");
         queue.scheduleAt("o2", Instant.ofEpochMilli(queue.serverNow() - 5_000), "p");
-    }
-
-    @AfterEach
-    void close() {
-        queue.close();
     }
 
     @Test

@@ -1,21 +1,18 @@
 package io.delayq.chaos.redis;
 
 import io.delayq.chaos.Waits;
+import io.delayq.redis.LocalClusterLayout;
 import io.delayq.redis.LocalRedisServer;
 import io.delayq.redis.RedisEndpoint;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -27,7 +24,7 @@ import java.util.stream.Collectors;
  * {@code cluster-require-full-coverage no}, so the other primaries keep serving their shards meanwhile.
  */
 public final class ReplicatedCluster implements AutoCloseable {
-    public static final int SLOTS = 16384;
+    public static final int SLOTS = LocalClusterLayout.SLOTS;
     private static final Duration CALL = Duration.ofSeconds(3);
 
     private final int masters;
@@ -44,31 +41,20 @@ public final class ReplicatedCluster implements AutoCloseable {
         ReplicatedCluster c = new ReplicatedCluster(masters);
         try {
             for (int i = 0; i < masters * 2; i++) {
-                c.nodes.add(LocalRedisServer.start(freePortWithBusPort(), List.of("--cluster-enabled", "yes",
+                c.nodes.add(LocalRedisServer.start(LocalClusterLayout.freePortWithBusPort(), List.of("--cluster-enabled", "yes",
                         "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000",
                         "--cluster-require-full-coverage", "no")));
             }
             for (int i = 0; i < c.nodes.size(); i++) {
                 c.nodeIds.add(c.call(i, e -> e.commands().clusterMyId()));
             }
-            for (int m = 0; m < masters; m++) {
-                int from = m * SLOTS / masters;
-                int to = (m + 1) * SLOTS / masters;
-                for (int chunk = from; chunk < to; chunk += 1000) {
-                    int[] slots = new int[Math.min(1000, to - chunk)];
-                    for (int s = 0; s < slots.length; s++) {
-                        slots[s] = chunk + s;
-                    }
-                    int node = m;
-                    c.call(node, e -> e.commands().clusterAddSlots(slots));
-                }
-            }
+            LocalClusterLayout.assignSlots(masters, (node, slots) -> c.call(node, e -> e.commands().clusterAddSlots(slots)));
             for (int i = 1; i < c.nodes.size(); i++) {
                 int port = c.nodes.get(i).port();
                 c.call(0, e -> e.commands().clusterMeet("127.0.0.1", port));
             }
             Waits.require(Duration.ofSeconds(30), "every node to know all " + c.nodes.size() + " nodes",
-                    () -> c.allNodes(info -> info.contains("cluster_known_nodes:" + c.nodes.size())));
+                    () -> c.allNodes(info -> LocalClusterLayout.knowsNodes(info, c.nodes.size())));
             for (int r = 0; r < masters; r++) {
                 String master = c.nodeIds.get(r);
                 c.call(masters + r, e -> e.commands().clusterReplicate(master));
@@ -126,7 +112,7 @@ public final class ReplicatedCluster implements AutoCloseable {
 
     /** All live nodes agree the cluster is ok, and every primary has a replica with its link up. */
     public boolean healthy() {
-        if (!allNodes(info -> info.contains("cluster_state:ok") && info.contains("cluster_slots_ok:" + SLOTS))) {
+        if (!allNodes(LocalClusterLayout::servesAllSlots)) {
             return false;
         }
         int linked = 0;
@@ -223,25 +209,6 @@ public final class ReplicatedCluster implements AutoCloseable {
     /** {@code redis-cluster://127.0.0.1:p1,…} with every node as a seed. */
     public String url() {
         return "redis-cluster://" + nodes.stream().map(n -> "127.0.0.1:" + n.port()).collect(Collectors.joining(","));
-    }
-
-    static int freePortWithBusPort() {
-        // the cluster bus listens on port + 10000 (Redis 6.2 cannot choose another), so both must be free
-        for (int attempt = 0; attempt < 200; attempt++) {
-            int port = ThreadLocalRandom.current().nextInt(20_000, 45_000);
-            if (free(port) && free(port + 10_000)) {
-                return port;
-            }
-        }
-        throw new IllegalStateException("no free port pair (p, p + 10000) for a cluster node");
-    }
-
-    private static boolean free(int port) {
-        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     @Override

@@ -6,7 +6,6 @@ import io.delayq.chaos.Waits;
 import io.delayq.chaos.fleet.WorkerFleet;
 import io.delayq.chaos.load.Producer;
 import io.delayq.chaos.recorder.Execution;
-import io.delayq.chaos.recorder.ExecutionLog;
 import io.delayq.chaos.redis.ReplicatedCluster;
 import io.delayq.chaos.report.Figures;
 import io.delayq.chaos.report.RunAnalysis;
@@ -15,8 +14,6 @@ import io.delayq.client.DelayQueueClient;
 import io.delayq.shard.ShardKeys;
 import io.delayq.shard.Sharding;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,20 +35,13 @@ import static io.delayq.chaos.scenario.QueueSupport.secs;
  * that long before the kill, as a partition between primary and replica would. With {@code replicaAcks} the producer waits (WAIT) for a replica to hold each enqueue
  * before counting it as done, and retries what was not confirmed.
  */
-public final class ClusterFailoverScenario implements Scenario {
+public final class ClusterFailoverScenario extends SettingsScenario<ClusterFailoverScenario.Settings> {
     public record Settings(String key, int tasks, int shards, int workers, Duration load, Duration killAt,
-                           Duration replicaLag, int replicaAcks, Duration ackTimeout, Duration lease, int workMillis) {
+                           Duration replicaLag, int replicaAcks, Duration ackTimeout, Duration lease, int workMillis) implements SettingsScenario.Keyed {
     }
-
-    private final Settings s;
 
     public ClusterFailoverScenario(Settings settings) {
-        this.s = settings;
-    }
-
-    @Override
-    public String key() {
-        return s.key();
+        super(settings);
     }
 
     @Override
@@ -64,8 +54,7 @@ public final class ClusterFailoverScenario implements Scenario {
         try (ReplicatedCluster cluster = ReplicatedCluster.start(3);
              DelayQueueClient admin = client(cluster.url(), queue, 0);
              DelayQueueClient producerClient = client(cluster.url(), queue, s.replicaAcks());
-             WorkerFleet fleet = new WorkerFleet(ctx.binaries(), QueueSupport.workerEnv(cluster.url(), queue, s.shards(), s.lease()), dir, s.workers())) {
-            fleet.startAllAndAwaitReady(Duration.ofSeconds(90));
+             WorkerFleet fleet = QueueSupport.startFleet(ctx, dir, cluster.url(), queue, s.shards(), s.lease(), s.workers())) {
             // the victim: the primary that serves the most shards
             int[] shardsOn = new int[cluster.size()];
             int[] primaryOfShard = new int[s.shards()];
@@ -117,13 +106,11 @@ public final class ClusterFailoverScenario implements Scenario {
             events.add(String.format("t=%s old primary (node %d) restarted, back as a replica in sync", secs((System.nanoTime() - t0) / 1_000_000), victim));
             ctx.log("%s: %s", s.key(), events.get(events.size() - 1));
 
-            if (!producer.awaitDone(s.load().plusMinutes(5))) {
-                throw new IllegalStateException("the producer did not finish within the load time + 5 min");
-            }
-            QueueStats end = QueueSupport.awaitDrained(admin, Duration.ofMinutes(5));
-            long total = (System.nanoTime() - t0) / 1_000_000;
-            List<Integer> exits = fleet.terminateAll();
-            List<Execution> executions = ExecutionLog.read(fleet.recordFiles());
+            QueueSupport.awaitProduced(producer, s.load());
+            QueueSupport.Drained drained = QueueSupport.drainAndStop(admin, fleet, t0);
+            QueueStats end = drained.end();
+            long total = drained.totalMillis();
+            List<Execution> executions = drained.executions();
             Figures f = RunAnalysis.analyse(producer.acked(), executions, s.lease().toMillis(), killedAt);
             long resumed = executions.stream()
                     .filter(e -> e.startMillis() > killedAt && affected.contains(Sharding.shardOf(e.id(), s.shards())))
@@ -151,11 +138,9 @@ public final class ClusterFailoverScenario implements Scenario {
             details.put("worst dispatch lag on the other shards while the failover ran", otherShardsMaxLag < 0 ? "no task due then" : ms(otherShardsMaxLag));
             details.put("lost tasks acknowledged before the kill", f.lost() == 0 ? "0" : f.lost() + " within " + ms(f.lossWindowMillis()));
             details.put("repeated (id, attempt): claims or acks the failover forgot", String.valueOf(f.repeatedAttempts()));
-            details.put("enqueue calls failed and retried", producer.failures().isEmpty() ? "0" : producer.failures().toString());
+            details.put("enqueue calls failed and retried", QueueSupport.enqueueFailures(producer));
             details.put("dead-lettered", String.valueOf(end.dead()));
-            details.put("graceful exit codes at the end", exits.toString());
-
-            details.put("machine load average (1 min)", QueueSupport.loads(loadAtStart, QueueSupport.loadAverage()));
+            QueueSupport.putClosingDetails(details, drained.exits(), loadAtStart);
 
             List<String> problems = new ArrayList<>();
             if (s.replicaAcks() > 0 && f.lost() > 0) {
@@ -181,7 +166,7 @@ public final class ClusterFailoverScenario implements Scenario {
     }
 
     private DelayQueueClient client(String url, String queue, int replicaAcks) {
-        DelayQueueClient.Builder b = DelayQueueClient.builder().redis(url).queue(queue).shards(s.shards()).timeout(Duration.ofSeconds(5));
+        DelayQueueClient.Builder b = QueueSupport.client(url, queue, s.shards());
         if (replicaAcks > 0) {
             b.replicaAcks(replicaAcks, s.ackTimeout());
         }

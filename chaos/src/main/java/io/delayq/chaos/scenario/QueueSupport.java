@@ -1,15 +1,23 @@
 package io.delayq.chaos.scenario;
 
 import io.delayq.backlog.QueueStats;
+import io.delayq.chaos.ChaosContext;
 import io.delayq.chaos.Waits;
+import io.delayq.chaos.fleet.WorkerFleet;
+import io.delayq.chaos.load.Producer;
+import io.delayq.chaos.recorder.Execution;
+import io.delayq.chaos.recorder.ExecutionLog;
 import io.delayq.client.DelayQueueClient;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** Helpers the scenarios share: the workers' environment and "has the queue drained". */
+/** Helpers the scenarios share: clients, the worker fleet, "has the queue drained", and the report's common lines. */
 final class QueueSupport {
     private QueueSupport() {
     }
@@ -29,6 +37,64 @@ final class QueueSupport {
         // a task that keeps losing its worker must not be dead-lettered in a chaos run: the run counts executions
         env.put("DELAYQ_RETRY_MAX_ATTEMPTS", "20");
         return env;
+    }
+
+    /** A client of the scenario's queue with a 5 s command timeout (the caller may add more before build()). */
+    static DelayQueueClient.Builder client(String redisUrl, String queue, int shards) {
+        return DelayQueueClient.builder().redis(redisUrl).queue(queue).shards(shards).timeout(Duration.ofSeconds(5));
+    }
+
+    /** {@code workers} packaged worker processes on the queue, started and ready; closed again if they are not. */
+    static WorkerFleet startFleet(ChaosContext ctx, Path dir, String redisUrl, String queue, int shards, Duration lease, int workers)
+            throws IOException, InterruptedException {
+        WorkerFleet fleet = new WorkerFleet(ctx.binaries(), workerEnv(redisUrl, queue, shards, lease), dir, workers);
+        try {
+            fleet.startAllAndAwaitReady(Duration.ofSeconds(90));
+            return fleet;
+        } catch (Exception | Error e) {
+            try {
+                fleet.close();
+            } catch (InterruptedException | RuntimeException suppressed) {
+                if (suppressed instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /** Fails the run when the producer has not had every task acknowledged within the load time + 5 min. */
+    static void awaitProduced(Producer producer, Duration load) throws InterruptedException {
+        if (!producer.awaitDone(load.plusMinutes(5))) {
+            throw new IllegalStateException("the producer did not finish within the load time + 5 min");
+        }
+    }
+
+    /** What is left once the queue drained and the fleet stopped: the figures every scenario reports from. */
+    record Drained(QueueStats end, long totalMillis, List<Integer> exits, List<Execution> executions) {
+    }
+
+    /**
+     * Waits (up to 5 min) for the queue to drain, stops the fleet gracefully and reads every worker's
+     * execution records; {@code totalMillis} runs from {@code t0} (System.nanoTime) to the drain.
+     */
+    static Drained drainAndStop(DelayQueueClient admin, WorkerFleet fleet, long t0) throws InterruptedException {
+        QueueStats end = awaitDrained(admin, Duration.ofMinutes(5));
+        long total = (System.nanoTime() - t0) / 1_000_000;
+        List<Integer> exits = fleet.terminateAll();
+        return new Drained(end, total, exits, ExecutionLog.read(fleet.recordFiles()));
+    }
+
+    static String enqueueFailures(Producer producer) {
+        return producer.failures().isEmpty() ? "0" : producer.failures().toString();
+    }
+
+    /** The lines that close every scenario's details: how the workers exited and how busy the machine was. */
+    static void putClosingDetails(Map<String, String> details, List<Integer> exits, double loadAtStart) {
+        details.put("graceful exit codes at the end", exits.toString());
+
+        details.put("machine load average (1 min)", loads(loadAtStart, loadAverage()));
     }
 
     /**

@@ -5,16 +5,12 @@ import io.delayq.chaos.ChaosContext;
 import io.delayq.chaos.Waits;
 import io.delayq.chaos.fleet.WorkerFleet;
 import io.delayq.chaos.load.Producer;
-import io.delayq.chaos.recorder.Execution;
-import io.delayq.chaos.recorder.ExecutionLog;
 import io.delayq.chaos.report.Figures;
 import io.delayq.chaos.report.RunAnalysis;
 import io.delayq.chaos.report.ScenarioResult;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.redis.LocalRedisServer;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,20 +27,13 @@ import static io.delayq.chaos.scenario.QueueSupport.secs;
  * task is executed twice at the same time unless its lease expired first, every worker's /readyz
  * goes false during the pause and comes back true without a restart, nothing is lost.
  */
-public final class RedisPauseScenario implements Scenario {
+public final class RedisPauseScenario extends SettingsScenario<RedisPauseScenario.Settings> {
     public record Settings(String key, int tasks, int shards, int workers, Duration load, Duration pauseAt, Duration pause,
-                           Duration lease, int workMillis, int slowEvery, int slowWorkMillis) {
+                           Duration lease, int workMillis, int slowEvery, int slowWorkMillis) implements SettingsScenario.Keyed {
     }
-
-    private final Settings s;
 
     public RedisPauseScenario(Settings settings) {
-        this.s = settings;
-    }
-
-    @Override
-    public String key() {
-        return s.key();
+        super(settings);
     }
 
     @Override
@@ -57,8 +46,7 @@ public final class RedisPauseScenario implements Scenario {
         try (LocalRedisServer redis = LocalRedisServer.start();
              DelayQueueClient admin = client(redis.url(), queue);
              DelayQueueClient producerClient = client(redis.url(), queue);
-             WorkerFleet fleet = new WorkerFleet(ctx.binaries(), QueueSupport.workerEnv(redis.url(), queue, s.shards(), s.lease()), dir, s.workers())) {
-            fleet.startAllAndAwaitReady(Duration.ofSeconds(90));
+             WorkerFleet fleet = QueueSupport.startFleet(ctx, dir, redis.url(), queue, s.shards(), s.lease(), s.workers())) {
             double loadAtStart = QueueSupport.loadAverage();
             long t0 = System.nanoTime();
             Producer producer = new Producer(producerClient, "p-", s.tasks(), s.load(), Duration.ofMillis(200), Duration.ofMillis(2000),
@@ -102,14 +90,11 @@ public final class RedisPauseScenario implements Scenario {
                 }
                 return all;
             });
-            if (!producer.awaitDone(s.load().plusMinutes(5))) {
-                throw new IllegalStateException("the producer did not finish within the load time + 5 min");
-            }
-            QueueStats end = QueueSupport.awaitDrained(admin, Duration.ofMinutes(5));
-            long total = (System.nanoTime() - t0) / 1_000_000;
-            List<Integer> exits = fleet.terminateAll();
-            List<Execution> executions = ExecutionLog.read(fleet.recordFiles());
-            Figures f = RunAnalysis.analyse(producer.acked(), executions, s.lease().toMillis(), -1);
+            QueueSupport.awaitProduced(producer, s.load());
+            QueueSupport.Drained drained = QueueSupport.drainAndStop(admin, fleet, t0);
+            QueueStats end = drained.end();
+            long total = drained.totalMillis();
+            Figures f = RunAnalysis.analyse(producer.acked(), drained.executions(), s.lease().toMillis(), -1);
 
             Map<String, String> details = new LinkedHashMap<>();
             details.put("tasks in flight when Redis froze", String.valueOf(inflightAtPause));
@@ -118,10 +103,8 @@ public final class RedisPauseScenario implements Scenario {
             details.put("worker restarts needed", "0");
             details.put("executions of one task overlapping in time", String.valueOf(f.overlappingPairs()));
             details.put("  of which without a lease expiry", String.valueOf(f.concurrentWithoutExpiry()));
-            details.put("enqueue calls failed and retried", producer.failures().isEmpty() ? "0" : producer.failures().toString());
-            details.put("graceful exit codes at the end", exits.toString());
-
-            details.put("machine load average (1 min)", QueueSupport.loads(loadAtStart, QueueSupport.loadAverage()));
+            details.put("enqueue calls failed and retried", QueueSupport.enqueueFailures(producer));
+            QueueSupport.putClosingDetails(details, drained.exits(), loadAtStart);
 
             List<String> problems = new ArrayList<>();
             if (f.lost() > 0) {
@@ -161,6 +144,6 @@ public final class RedisPauseScenario implements Scenario {
     }
 
     private DelayQueueClient client(String url, String queue) {
-        return DelayQueueClient.builder().redis(url).queue(queue).shards(s.shards()).timeout(Duration.ofSeconds(5)).build();
+        return QueueSupport.client(url, queue, s.shards()).build();
     }
 }

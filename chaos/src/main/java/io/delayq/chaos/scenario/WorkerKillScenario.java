@@ -6,8 +6,6 @@ import io.delayq.chaos.Waits;
 import io.delayq.chaos.fleet.WorkerFleet;
 import io.delayq.chaos.fleet.WorkerProcess;
 import io.delayq.chaos.load.Producer;
-import io.delayq.chaos.recorder.Execution;
-import io.delayq.chaos.recorder.ExecutionLog;
 import io.delayq.chaos.report.Figures;
 import io.delayq.chaos.report.RunAnalysis;
 import io.delayq.chaos.report.ScenarioResult;
@@ -29,23 +27,16 @@ import static io.delayq.chaos.scenario.QueueSupport.secs;
  * killed with SIGKILL every ~{@code killEvery} and restarted at once, and Redis (AOF on, with the
  * given {@code appendfsync}) is killed with SIGKILL once and restarted on the same port and data.
  */
-public final class WorkerKillScenario implements Scenario {
+public final class WorkerKillScenario extends SettingsScenario<WorkerKillScenario.Settings> {
     /**
      * @param redisRestartAt when Redis is killed and restarted, from the start of the load (null: never)
      */
     public record Settings(String key, int tasks, int shards, int workers, Duration load, int kills, Duration killEvery,
-                           Duration redisRestartAt, String appendfsync, Duration lease, int workMillis) {
+                           Duration redisRestartAt, String appendfsync, Duration lease, int workMillis) implements SettingsScenario.Keyed {
     }
-
-    private final Settings s;
 
     public WorkerKillScenario(Settings settings) {
-        this.s = settings;
-    }
-
-    @Override
-    public String key() {
-        return s.key();
+        super(settings);
     }
 
     @Override
@@ -59,8 +50,7 @@ public final class WorkerKillScenario implements Scenario {
         try (LocalRedisServer redis = LocalRedisServer.start("--appendonly", "yes", "--appendfsync", s.appendfsync());
              DelayQueueClient admin = client(redis.url(), queue);
              DelayQueueClient producerClient = client(redis.url(), queue);
-             WorkerFleet fleet = new WorkerFleet(ctx.binaries(), QueueSupport.workerEnv(redis.url(), queue, s.shards(), s.lease()), dir, s.workers())) {
-            fleet.startAllAndAwaitReady(Duration.ofSeconds(90));
+             WorkerFleet fleet = QueueSupport.startFleet(ctx, dir, redis.url(), queue, s.shards(), s.lease(), s.workers())) {
             ctx.log("%s: %d workers ready, load starts", s.key(), s.workers());
 
             double loadAtStart = QueueSupport.loadAverage();
@@ -100,15 +90,12 @@ public final class WorkerKillScenario implements Scenario {
                     ctx.log("%s: %s", s.key(), line);
                 }
             }
-            if (!producer.awaitDone(s.load().plusMinutes(5))) {
-                throw new IllegalStateException("the producer did not finish within the load time + 5 min");
-            }
+            QueueSupport.awaitProduced(producer, s.load());
             ctx.log("%s: all %,d tasks acknowledged by Redis; waiting for the queue to drain", s.key(), producer.acked().size());
-            QueueStats end = QueueSupport.awaitDrained(admin, Duration.ofMinutes(5));
-            long total = (System.nanoTime() - t0) / 1_000_000;
-            List<Integer> exits = fleet.terminateAll();
-            List<Execution> executions = ExecutionLog.read(fleet.recordFiles());
-            Figures f = RunAnalysis.analyse(producer.acked(), executions, s.lease().toMillis(), redisKilledAt);
+            QueueSupport.Drained drained = QueueSupport.drainAndStop(admin, fleet, t0);
+            QueueStats end = drained.end();
+            long total = drained.totalMillis();
+            Figures f = RunAnalysis.analyse(producer.acked(), drained.executions(), s.lease().toMillis(), redisKilledAt);
 
             Map<String, String> details = new LinkedHashMap<>();
             details.put("worker kills (kill -9, restarted)", String.valueOf(s.kills()));
@@ -119,12 +106,10 @@ public final class WorkerKillScenario implements Scenario {
             details.put("loss window documented by Redis", "always".equals(s.appendfsync())
                     ? "0 (fsync before the reply)" : "everysec".equals(s.appendfsync()) ? "≤ 1 s" : "unbounded");
             details.put("lost tasks acknowledged before the Redis kill", f.lost() == 0 ? "0" : f.lost() + " within " + ms(f.lossWindowMillis()));
-            details.put("enqueue calls failed and retried", producer.failures().isEmpty() ? "0" : producer.failures().toString());
+            details.put("enqueue calls failed and retried", QueueSupport.enqueueFailures(producer));
             details.put("dead-lettered", String.valueOf(end.dead()));
             details.put("throughput", String.format("%,.0f tasks/s", f.enqueued() * 1000.0 / Math.max(1, total)));
-            details.put("graceful exit codes at the end", exits.toString());
-
-            details.put("machine load average (1 min)", QueueSupport.loads(loadAtStart, QueueSupport.loadAverage()));
+            QueueSupport.putClosingDetails(details, drained.exits(), loadAtStart);
 
             List<String> problems = new ArrayList<>();
             if (f.lost() > 0) {
@@ -157,6 +142,6 @@ public final class WorkerKillScenario implements Scenario {
     }
 
     private DelayQueueClient client(String url, String queue) {
-        return DelayQueueClient.builder().redis(url).queue(queue).shards(s.shards()).timeout(Duration.ofSeconds(5)).build();
+        return QueueSupport.client(url, queue, s.shards()).build();
     }
 }

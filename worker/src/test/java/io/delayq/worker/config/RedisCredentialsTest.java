@@ -5,8 +5,6 @@ import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
 import io.delayq.worker.dispatch.RunningWorkers;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -31,19 +29,9 @@ class RedisCredentialsTest {
     static RedisServerExtension redis = new RedisServerExtension("--user", USER, "on", ">" + PASSWORD, "~*", "&*", "+@all");
 
     private static final String Q = "secured";
-    private final RunningWorkers workers = new RunningWorkers();
-    private TestQueue queue;
-
-    @BeforeEach
-    void open() {
-        queue = TestQueue.open(redis.url(), Q, 1);
-    }
-
-    @AfterEach
-    void close() {
-        workers.close();
-        queue.close();
-    }
+    private final TestQueue queue = TestQueue.eachTest(redis, Q, 1);
+    @RegisterExtension
+    final RunningWorkers workers = RunningWorkers.on(queue);
 
     private Map<String, String> env(String url) {
         return RunningWorkers.env(url, Q, 1);

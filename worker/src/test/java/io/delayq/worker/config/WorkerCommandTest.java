@@ -47,14 +47,7 @@ class WorkerCommandTest {
         env.put("DELAYQ_QUEUE", "cmd");
         env.put("DELAYQ_SHARDS", "2");
         env.put("DELAYQ_HTTP_PORT", "0");
-        for (int i = 0; i < pairs.length; i += 2) {
-            if (pairs[i + 1] == null) {
-                env.remove(pairs[i]);
-            } else {
-                env.put(pairs[i], pairs[i + 1]);
-            }
-        }
-        return env;
+        return EnvChanges.apply(env, pairs);
     }
 
     @Test

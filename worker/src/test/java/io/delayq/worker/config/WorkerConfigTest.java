@@ -34,15 +34,7 @@ class WorkerConfigTest {
 
     /** {@code base()} with the given changes; a null value removes the variable. */
     private static Map<String, String> with(String... pairs) {
-        Map<String, String> env = base();
-        for (int i = 0; i < pairs.length; i += 2) {
-            if (pairs[i + 1] == null) {
-                env.remove(pairs[i]);
-            } else {
-                env.put(pairs[i], pairs[i + 1]);
-            }
-        }
-        return env;
+        return EnvChanges.apply(base(), pairs);
     }
 
     static Stream<Arguments> brokenRules() {

@@ -6,8 +6,6 @@ import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
 import io.delayq.worker.dispatch.RunningWorkers;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -29,23 +27,13 @@ class HandlerDeliveryTest {
     static RedisServerExtension redis = new RedisServerExtension();
 
     private static final String Q = "handlers";
-    private final RunningWorkers workers = new RunningWorkers();
     /** Every call the handler saw: task id, attempt, and the Redis server time of the call. */
     private final List<Call> calls = new CopyOnWriteArrayList<>();
-    private TestQueue queue;
+    private final TestQueue queue = TestQueue.eachTest(redis, Q, 2);
+    @RegisterExtension
+    final RunningWorkers workers = RunningWorkers.on(queue);
 
     record Call(String id, int attempt, long serverMillis) {
-    }
-
-    @BeforeEach
-    void open() {
-        queue = TestQueue.open(redis.url(), Q, 2);
-    }
-
-    @AfterEach
-    void close() {
-        workers.close();
-        queue.close();
     }
 
     private Worker worker(Map<String, String> extra, TaskHandler handler) {

@@ -13,7 +13,6 @@ import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -41,22 +40,17 @@ class StreamDeliveryTest {
     private static final String STREAM = "orders:ready";
     private static final String GROUP = "billing";
 
-    private final RunningWorkers workers = new RunningWorkers();
     private final List<GroupConsumer> consumers = new ArrayList<>();
     /** Task id → every stream entry that carried it, over all consumers of the group. */
     private final Map<String, List<Map<String, String>>> received = new ConcurrentHashMap<>();
-    private TestQueue queue;
-
-    @BeforeEach
-    void open() {
-        queue = TestQueue.open(redis.url(), Q, 4);
-    }
+    private final TestQueue queue = TestQueue.eachTest(redis, Q, 4);
+    @RegisterExtension
+    final RunningWorkers workers = RunningWorkers.on(queue);
 
     @AfterEach
     void close() {
         consumers.forEach(GroupConsumer::close);
         workers.close();
-        queue.close();
     }
 
     private Worker worker(Map<String, String> extra) {

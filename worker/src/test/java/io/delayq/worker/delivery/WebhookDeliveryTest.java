@@ -11,7 +11,6 @@ import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
 import io.delayq.worker.dispatch.RunningWorkers;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,20 +40,15 @@ class WebhookDeliveryTest {
     static RedisServerExtension redis = new RedisServerExtension();
 
     private static final String Q = "hooks";
-    private final RunningWorkers workers = new RunningWorkers();
     private final List<Receiver> receivers = new ArrayList<>();
-    private TestQueue queue;
-
-    @BeforeEach
-    void open() {
-        queue = TestQueue.open(redis.url(), Q, 2);
-    }
+    private final TestQueue queue = TestQueue.eachTest(redis, Q, 2);
+    @RegisterExtension
+    final RunningWorkers workers = RunningWorkers.on(queue);
 
     @AfterEach
     void close() {
         workers.close();
         receivers.forEach(Receiver::close);
-        queue.close();
     }
 
     private long serverNow() {

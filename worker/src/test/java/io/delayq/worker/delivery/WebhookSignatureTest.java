@@ -40,16 +40,16 @@ class WebhookSignatureTest {
     private static final String SECRET = "whsec-3f9a1c";
     private static final long WINDOW_SECONDS = 300;
 
-    private final RunningWorkers workers = new RunningWorkers();
     /** The receiver's clock offset, so a replay can be made old without waiting five minutes. */
     private final AtomicLong receiverClockOffsetSeconds = new AtomicLong();
     private final HttpClient attacker = HttpClient.newHttpClient();
-    private TestQueue queue;
+    private final TestQueue queue = TestQueue.eachTest(redis, Q, 1);
+    @RegisterExtension
+    final RunningWorkers workers = RunningWorkers.on(queue);
     private Receiver receiver;
 
     @BeforeEach
     void open() {
-        queue = TestQueue.open(redis.url(), Q, 1);
         receiver = Receiver.start(() -> TestQueue.serverNow(redis.admin().commands()), (req, ex) -> {
             long now = System.currentTimeMillis() / 1000 + receiverClockOffsetSeconds.get();
             boolean genuine = WebhookSignature.verify(SECRET, req.header(WebhookSignature.TIMESTAMP_HEADER),
@@ -62,7 +62,6 @@ class WebhookSignatureTest {
     void close() {
         workers.close();
         receiver.close();
-        queue.close();
     }
 
     private Worker worker(String secret) {

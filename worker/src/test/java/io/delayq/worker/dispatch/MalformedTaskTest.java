@@ -6,8 +6,6 @@ import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -31,19 +29,9 @@ class MalformedTaskTest {
     static RedisServerExtension redis = new RedisServerExtension();
 
     private static final String Q = "handwritten";
-    private final RunningWorkers workers = new RunningWorkers();
-    private TestQueue queue;
-
-    @BeforeEach
-    void open() {
-        queue = TestQueue.open(redis.url(), Q, 2);
-    }
-
-    @AfterEach
-    void close() {
-        workers.close();
-        queue.close();
-    }
+    private final TestQueue queue = TestQueue.eachTest(redis, Q, 2);
+    @RegisterExtension
+    final RunningWorkers workers = RunningWorkers.on(queue);
 
     /** What a hand-written producer does: HSET the record (unless null), ZADD the due score. */
     private void writeByHand(String id, double dueScore, String record) {

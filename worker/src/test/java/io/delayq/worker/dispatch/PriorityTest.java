@@ -3,8 +3,6 @@ package io.delayq.worker.dispatch;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -24,19 +22,9 @@ class PriorityTest {
     static RedisServerExtension redis = new RedisServerExtension();
 
     private static final String Q = "ranked";
-    private final RunningWorkers workers = new RunningWorkers();
-    private TestQueue queue;
-
-    @BeforeEach
-    void open() {
-        queue = TestQueue.open(redis.url(), Q, 1);
-    }
-
-    @AfterEach
-    void close() {
-        workers.close();
-        queue.close();
-    }
+    private final TestQueue queue = TestQueue.eachTest(redis, Q, 1);
+    @RegisterExtension
+    final RunningWorkers workers = RunningWorkers.on(queue);
 
     @Test
     void higherPriorityTasksAreHandledFirstFromABacklog() {

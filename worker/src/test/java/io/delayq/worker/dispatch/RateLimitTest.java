@@ -4,8 +4,6 @@ import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -29,19 +27,9 @@ class RateLimitTest {
 
     private static final String Q = "throttled";
     private static final long LEASE_MS = 30_000;
-    private final RunningWorkers workers = new RunningWorkers();
-    private TestQueue queue;
-
-    @BeforeEach
-    void open() {
-        queue = TestQueue.open(redis.url(), Q, 1);
-    }
-
-    @AfterEach
-    void close() {
-        workers.close();
-        queue.close();
-    }
+    private final TestQueue queue = TestQueue.eachTest(redis, Q, 1);
+    @RegisterExtension
+    final RunningWorkers workers = RunningWorkers.on(queue);
 
     @Test
     void aBacklogIsClaimedNoFasterThanTheRateLimit() {

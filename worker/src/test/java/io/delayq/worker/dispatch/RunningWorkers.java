@@ -1,6 +1,7 @@
 package io.delayq.worker.dispatch;
 
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.delivery.Deliveries;
@@ -9,6 +10,9 @@ import io.delayq.worker.delivery.HandlerDelivery;
 import io.delayq.worker.delivery.TaskHandler;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,9 +24,40 @@ import java.util.function.Function;
  * Real workers for a test, started the way the process starts them ({@code WorkerConfig.fromEnv}
  * then {@code Worker.start}) and closed after the test. The base settings keep tests fast: short
  * polls, leases and backoffs, no jitter (so backoff bounds can be asserted), an ephemeral HTTP port.
+ *
+ * <p>Registered on an instance field ({@link #on}) as a JUnit extension, it also opens the
+ * test's own {@link TestQueue} before each test and, after the test's {@code @AfterEach} methods,
+ * closes the workers before that queue (handlers may still be using it).
  */
-public final class RunningWorkers implements AutoCloseable {
+public final class RunningWorkers implements AutoCloseable, BeforeEachCallback, AfterEachCallback {
     private final List<Worker> started = new ArrayList<>();
+    private final TestQueue queue;
+
+    private RunningWorkers(TestQueue queue) {
+        this.queue = queue;
+    }
+
+    /**
+     * Workers closed after each test, then the given per-test queue (made by
+     * {@link TestQueue#eachTest} and not registered itself: this extension opens and closes it).
+     */
+    public static RunningWorkers on(TestQueue queue) {
+        return new RunningWorkers(queue);
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        queue.beforeEach(context);
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        try {
+            close();
+        } finally {
+            queue.afterEach(context);
+        }
+    }
 
     /** The variables every test starts from; tests put their own on top. */
     public static Map<String, String> env(String redisUrl, String queue, int shards) {

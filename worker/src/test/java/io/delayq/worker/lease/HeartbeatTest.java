@@ -8,7 +8,6 @@ import io.delayq.worker.Worker;
 import io.delayq.worker.delivery.TaskHandler;
 import io.delayq.worker.dispatch.RunningWorkers;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -34,21 +33,16 @@ class HeartbeatTest {
 
     private static final String Q = "longrun";
     private static final long LEASE_MS = 300;
-    private final RunningWorkers workers = new RunningWorkers();
     private final List<String> calls = new CopyOnWriteArrayList<>();
     private final CountDownLatch finish = new CountDownLatch(1);
-    private TestQueue queue;
-
-    @BeforeEach
-    void open() {
-        queue = TestQueue.open(redis.url(), Q, 1);
-    }
+    private final TestQueue queue = TestQueue.eachTest(redis, Q, 1);
+    @RegisterExtension
+    final RunningWorkers workers = RunningWorkers.on(queue);
 
     @AfterEach
     void close() {
         finish.countDown();
         workers.close();
-        queue.close();
     }
 
     private Worker worker(String name) {

@@ -7,8 +7,6 @@ import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
 import io.delayq.worker.dispatch.RunningWorkers;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -31,20 +29,10 @@ class ReclaimTest {
     static RedisServerExtension redis = new RedisServerExtension();
 
     private static final String Q = "orphans";
-    private final RunningWorkers workers = new RunningWorkers();
     private final Set<String> handled = ConcurrentHashMap.newKeySet();
-    private TestQueue queue;
-
-    @BeforeEach
-    void open() {
-        queue = TestQueue.open(redis.url(), Q, 4);
-    }
-
-    @AfterEach
-    void close() {
-        workers.close();
-        queue.close();
-    }
+    private final TestQueue queue = TestQueue.eachTest(redis, Q, 4);
+    @RegisterExtension
+    final RunningWorkers workers = RunningWorkers.on(queue);
 
     /** An id on shard 3, claimed by a "worker" that then dies (never acks). */
     private String orphanOnShard3() {

@@ -32,15 +32,15 @@ class StalledWorkerTest {
     static RedisServerExtension redis = new RedisServerExtension();
 
     private static final String Q = "stalls";
-    private final RunningWorkers workers = new RunningWorkers();
     private final List<String> calls = new CopyOnWriteArrayList<>();
     private final CountDownLatch unblock = new CountDownLatch(1);
     private FreezableProxy proxy;
-    private TestQueue queue;
+    private final TestQueue queue = TestQueue.eachTest(redis, Q, 1);
+    @RegisterExtension
+    final RunningWorkers workers = RunningWorkers.on(queue);
 
     @BeforeEach
     void open() {
-        queue = TestQueue.open(redis.url(), Q, 1);
         proxy = new FreezableProxy(redis.server().port());
     }
 
@@ -50,7 +50,6 @@ class StalledWorkerTest {
         proxy.thaw();
         workers.close();
         proxy.close();
-        queue.close();
     }
 
     private Map<String, String> env(String url) {

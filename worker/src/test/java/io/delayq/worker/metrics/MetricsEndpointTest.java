@@ -6,8 +6,6 @@ import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
 import io.delayq.worker.delivery.PermanentFailure;
 import io.delayq.worker.dispatch.RunningWorkers;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -35,20 +33,10 @@ class MetricsEndpointTest {
 
     private static final String Q = "metered";
     private static final List<String> SHARDS = List.of("0", "1");
-    private final RunningWorkers workers = new RunningWorkers();
     private final HttpClient http = HttpClient.newHttpClient();
-    private TestQueue queue;
-
-    @BeforeEach
-    void open() {
-        queue = TestQueue.open(redis.url(), Q, 2);
-    }
-
-    @AfterEach
-    void close() {
-        workers.close();
-        queue.close();
-    }
+    private final TestQueue queue = TestQueue.eachTest(redis, Q, 2);
+    @RegisterExtension
+    final RunningWorkers workers = RunningWorkers.on(queue);
 
     private PrometheusText scrape(Worker w) throws Exception {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + w.httpPort() + "/metrics")).build(),

@@ -6,7 +6,6 @@ import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
 import io.delayq.worker.dispatch.RunningWorkers;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -31,15 +30,11 @@ class ProbesTest {
     static RedisServerExtension redis = new RedisServerExtension();
 
     private static final String Q = "probed";
-    private final RunningWorkers workers = new RunningWorkers();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private TestQueue queue;
+    private final TestQueue queue = TestQueue.eachTest(redis, Q, 2);
+    @RegisterExtension
+    final RunningWorkers workers = RunningWorkers.on(queue);
     private boolean paused;
-
-    @BeforeEach
-    void open() {
-        queue = TestQueue.open(redis.url(), Q, 2);
-    }
 
     @AfterEach
     void close() {
@@ -47,7 +42,6 @@ class ProbesTest {
             redis.server().resume();
         }
         workers.close();
-        queue.close();
     }
 
     private int get(Worker w, String path) throws IOException, InterruptedException {
