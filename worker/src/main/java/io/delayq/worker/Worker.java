@@ -247,6 +247,8 @@ public final class Worker implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // claims already sent still hand their tasks to the handlers
+        claimLoop.awaitClaims(REDIS_TIMEOUT.plusSeconds(1));
         handlers.shutdown();
         boolean finished;
         try {

@@ -3,7 +3,6 @@ package io.delayq.worker.dispatch;
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.claim.RateLimit;
-import io.delayq.client.DelayQueueClient;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.shard.ShardRange;
 import io.delayq.worker.delivery.Delivery;
@@ -18,7 +17,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.HashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -49,7 +52,8 @@ public final class ClaimLoop implements Runnable {
     private final WakeBoard board;
     private final RedisHealth health;
     private final Duration redisTimeout;
-    private final Map<Integer, String> unanswered = new HashMap<>();
+    private final Map<Integer, String> unanswered = new ConcurrentHashMap<>();
+    private final AtomicInteger pendingClaims = new AtomicInteger();
     private volatile boolean running = true;
     private volatile long lastLoopNanos = System.nanoTime();
 
@@ -101,12 +105,15 @@ public final class ClaimLoop implements Runnable {
                     board.awaitNext(pollNanos);
                     continue;
                 }
+                int ready = Math.max(1, board.readyCount());
                 int shard = board.takeReady();
                 if (shard < 0) {
                     board.awaitNext(pollNanos);
                     continue;
                 }
-                claim(shard, Math.min(batchSize, free));
+                // several shards due at once share the free slots, so a claim that hangs (a Redis
+                // primary failing over) cannot hold all of them while the other shards wait
+                claim(shard, Math.min(batchSize, (free + ready - 1) / ready));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -116,32 +123,60 @@ public final class ClaimLoop implements Runnable {
         }
     }
 
+    /**
+     * Sends a claim without waiting for it: its slots are reserved until the answer, so claims of
+     * several shards overlap and one slow or hanging claim holds up only its own shard.
+     */
     private void claim(int shard, int ask) {
         long started = System.nanoTime();
-        ClaimBatch batch;
+        slots.acquireUninterruptibly(ask);
         String requestId = unanswered.getOrDefault(shard, UUID.randomUUID().toString());
+        pendingClaims.incrementAndGet();
+        CompletableFuture<ClaimBatch> call;
         try {
-            batch = DelayQueueClient.awaitStage(protocol.claim(shard, ask, lease, rate, requestId), redisTimeout);
-            unanswered.remove(shard);
-            health.ok();
+            call = protocol.claim(shard, ask, lease, rate, requestId).toCompletableFuture();
         } catch (RuntimeException e) {
+            call = CompletableFuture.failedFuture(e);
+        }
+        call.orTimeout(redisTimeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((batch, error) -> {
+            try {
+                answered(shard, ask, requestId, started, batch, error);
+            } finally {
+                synchronized (pendingClaims) {
+                    pendingClaims.decrementAndGet();
+                    pendingClaims.notifyAll();
+                }
+                board.nudge();
+            }
+        });
+    }
+
+    private void answered(int shard, int ask, String requestId, long started, ClaimBatch batch, Throwable error) {
+        if (error != null) {
+            slots.release(ask);
             // the claim may have run without us hearing the answer: ask again under the same id,
             // so its tasks come to us now rather than after their lease expires
             unanswered.put(shard, requestId);
-            health.failed(e);
+            health.failed(error);
             // try this shard again soon; the other shards keep their own schedule
             board.wake(shard, started + Math.min(poll.toNanos(), 1_000_000_000L));
             return;
         }
+        unanswered.remove(shard);
+        health.ok();
         clock.observe(batch.serverNow());
         int n = batch.tasks().size();
         metrics.batch(n);
-        if (n > 0) {
-            slots.acquireUninterruptibly(n);
-            for (ClaimedTask t : batch.tasks()) {
-                Leased leased = new Leased(t);
-                registry.add(leased);
+        slots.release(ask - n);
+        for (ClaimedTask t : batch.tasks()) {
+            Leased leased = new Leased(t);
+            registry.add(leased);
+            try {
                 handlers.execute(() -> handle(leased));
+            } catch (RejectedExecutionException stopped) {
+                // shutting down: the task stays in flight and is re-delivered after its lease
+                registry.remove(leased);
+                slots.release();
             }
         }
         if (n == ask) {
@@ -154,6 +189,26 @@ public final class ClaimLoop implements Runnable {
             next = Math.min(next, started + untilDue);
         }
         board.wake(shard, next);
+    }
+
+    /** After {@link #stop()}: waits until every claim sent has been answered (or timed out). */
+    public boolean awaitClaims(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (pendingClaims) {
+            while (pendingClaims.get() > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(pendingClaims, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private void handle(Leased leased) {

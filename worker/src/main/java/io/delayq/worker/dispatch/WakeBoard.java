@@ -71,6 +71,23 @@ public final class WakeBoard {
         }
     }
 
+    /** How many shards are due now. */
+    public int readyCount() {
+        lock.lock();
+        try {
+            long now = System.nanoTime();
+            int n = 0;
+            for (long w : wakeAt) {
+                if (w != NEVER && now - w >= 0) {
+                    n++;
+                }
+            }
+            return n;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Sleeps until the earliest shard is due, a wake-up arrives, or {@code maxNanos} passed. */
     public void awaitNext(long maxNanos) throws InterruptedException {
         lock.lock();
