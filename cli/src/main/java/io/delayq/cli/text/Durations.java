@@ -1,16 +1,12 @@
 package io.delayq.cli.text;
 
+import io.delayq.DurationText;
 import io.delayq.InvalidInputException;
 
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /** Durations as the worker reads them ({@code 500ms}, {@code 30s}, {@code 5m}, {@code 2h}, {@code 14d} or ISO-8601), and as people read them. */
 public final class Durations {
-    private static final Pattern SHORT = Pattern.compile("(\\d{1,15})(ms|s|m|h|d)");
-
     private Durations() {
     }
 
@@ -18,31 +14,15 @@ public final class Durations {
      * @param field the option or column the text came from, named in the error
      */
     public static Duration parse(String field, String text) {
-        String t = text == null ? "" : text.trim();
-        Matcher m = SHORT.matcher(t);
-        if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            return switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofDays(n);
-            };
+        Duration d = DurationText.parse(text);
+        if (d == null || d == DurationText.TOO_LONG) {
+            throw new InvalidInputException(field, "'" + text + "' is not a duration: use a whole number with ms, s, m, h or d "
+                    + "(500ms, 30s, 5m, 2h, 14d) or ISO-8601 (PT30S)");
         }
-        if (t.startsWith("P") || t.startsWith("p")) {
-            try {
-                Duration d = Duration.parse(t);
-                if (d.isNegative()) {
-                    throw new InvalidInputException(field, "must not be negative, got '" + text + "'");
-                }
-                return d;
-            } catch (DateTimeParseException e) {
-                // fall through to the common message
-            }
+        if (d.isNegative()) {
+            throw new InvalidInputException(field, "must not be negative, got '" + text + "'");
         }
-        throw new InvalidInputException(field, "'" + text + "' is not a duration: use a whole number with ms, s, m, h or d "
-                + "(500ms, 30s, 5m, 2h, 14d) or ISO-8601 (PT30S)");
+        return d;
     }
 
     /** A short, human form: {@code 450ms}, {@code 12s}, {@code 3m 05s}, {@code 2h 03m}, {@code 4d 02h}. */

@@ -1,7 +1,8 @@
 package io.delayq.operator.resource;
 
+import io.delayq.DurationText;
+
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.regex.Matcher;
 
 /**
@@ -27,20 +28,10 @@ public final class Durations {
         if (m == null || !m.matches() || text.equals("P") || text.endsWith("T")) {
             throw new IllegalArgumentException(field + " must be a duration such as 500ms, 30s, 5m, 2h, 14d or PT30S, got '" + text + "'");
         }
-        if (m.group(2) != null) {
-            long n = Long.parseLong(text.substring(0, text.length() - m.group(2).length()));
-            return switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofDays(n);
-            };
+        Duration d = DurationText.parse(text);
+        if (d == null || d == DurationText.TOO_LONG) {
+            throw new IllegalArgumentException(field + " must be a duration such as 500ms, 30s, 5m, 2h, 14d or PT30S, got '" + text + "'");
         }
-        try {
-            return Duration.parse(text);
-        } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException(field + " must be a duration such as 500ms, 30s, 5m, 2h, 14d or PT30S, got '" + text + "'", e);
-        }
+        return d;
     }
 }

@@ -1,0 +1,49 @@
+package io.delayq;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The one duration syntax of delayq, shared by the worker's env vars, the CLI's options and the
+ * DelayQueue spec: a whole number with {@code ms}, {@code s}, {@code m}, {@code h} or {@code d}
+ * ({@code 500ms}, {@code 30s}, {@code 14d}) or ISO-8601 ({@code PT30S}). Callers add their own
+ * error message naming their field.
+ */
+public final class DurationText {
+    /** Stands for a duration too long to represent; every range check rejects it. */
+    public static final Duration TOO_LONG = Duration.ofSeconds(Long.MAX_VALUE);
+    private static final Pattern SHORT = Pattern.compile("(\\d+)(ms|s|m|h|d)");
+
+    private DurationText() {
+    }
+
+    /** @return the duration, {@link #TOO_LONG} when it overflows, or {@code null} when the text is not a duration */
+    public static Duration parse(String text) {
+        if (text == null) {
+            return null;
+        }
+        String t = text.trim();
+        Matcher m = SHORT.matcher(t);
+        if (m.matches()) {
+            try {
+                long n = Long.parseLong(m.group(1));
+                return switch (m.group(2)) {
+                    case "ms" -> Duration.ofMillis(n);
+                    case "s" -> Duration.ofSeconds(n);
+                    case "m" -> Duration.ofMinutes(n);
+                    case "h" -> Duration.ofHours(n);
+                    default -> Duration.ofDays(n);
+                };
+            } catch (NumberFormatException | ArithmeticException e) {
+                return TOO_LONG;
+            }
+        }
+        try {
+            return Duration.parse(t);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+}
