@@ -120,7 +120,8 @@ public final class Settler implements AutoCloseable {
     private void gather(List<Leased> round) throws InterruptedException {
         toAck.drainTo(round, MAX_ACK_ROUND - round.size());
         long deadline = System.nanoTime() + ACK_LINGER_NANOS;
-        while (round.size() < LINGER_UNTIL && !round.contains(STOP)) {
+        // close() queues STOP after the last ack, so the tail is where it shows (no scan of the round)
+        while (round.size() < LINGER_UNTIL && round.get(round.size() - 1) != STOP) {
             long left = deadline - System.nanoTime();
             Leased next = left > 0 ? toAck.poll(left, TimeUnit.NANOSECONDS) : null;
             if (next == null) {
