@@ -16,6 +16,18 @@ r = redis.Redis(host="127.0.0.1", port=port)
 recorded = r.hget("dq:{%s}:meta" % queue, "shards")
 if recorded is None or int(recorded) != shards:
     sys.exit("queue %s has %r shards in Redis, not %d" % (queue, recorded, shards))
+protocol = r.hget("dq:{%s}:meta" % queue, "protocol")
+if protocol != b"2":
+    sys.exit("queue %s speaks delayq protocol %r, this producer writes protocol 2" % (queue, protocol))
+
+
+def bucket(task_id):
+    """The record hash of the id within its shard: h = (h * 31 + byte) mod 2^24, then h mod 2039."""
+    h = 0
+    for b in task_id.encode("utf-8"):
+        h = (h * 31 + b) % 16777216
+    return h % 2039
+
 
 for task in json.load(sys.stdin):
     task_id, due, level = task["id"], task["due"], task.get("priority", 0)
@@ -29,7 +41,7 @@ for task in json.load(sys.stdin):
     if level:
         record["priority"] = level
     with r.pipeline(transaction=True) as tx:  # MULTI ... EXEC
-        tx.hset(k + ":tasks", task_id, json.dumps(record))
+        tx.hset("%s:tasks:%d" % (k, bucket(task_id)), task_id, json.dumps(record))
         tx.zadd(due_key, {task_id: due})
         tx.zadd(k + ":marker", {"next": due}, lt=True)
         tx.execute()

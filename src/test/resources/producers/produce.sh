@@ -10,9 +10,22 @@ port=$1 queue=$2 shards=$3
 # CRC-32/IEEE of the id's bytes: the gzip trailer holds it (little-endian) in its first 4 bytes.
 crc32() { printf '%s' "$1" | gzip -c | tail -c 8 | od -An -N4 -tu4 | tr -d ' \n'; }
 
+# The record hash of the id within its shard (protocol 2): h = (h * 31 + byte) mod 2^24 over the
+# id's UTF-8 bytes, bucket = h mod 2039.
+bucket() {
+  local h=0 b
+  for b in $(printf '%s' "$1" | od -An -v -tu1); do h=$(( (h * 31 + b) % 16777216 )); done
+  echo $(( h % 2039 ))
+}
+
 recorded=$(redis-cli -p "$port" HGET "dq:{$queue}:meta" shards)
 if [ "$recorded" != "$shards" ]; then
   echo "queue $queue has '$recorded' shards in Redis, not $shards" >&2
+  exit 2
+fi
+protocol=$(redis-cli -p "$port" HGET "dq:{$queue}:meta" protocol)
+if [ "$protocol" != 2 ]; then
+  echo "queue $queue speaks delayq protocol '$protocol', this producer writes protocol 2" >&2
   exit 2
 fi
 
@@ -32,7 +45,7 @@ while IFS=$'\t' read -r id due level record; do
     redis-cli -p "$port" ZADD "$k:due" "$due" "$id" >/dev/null
     echo bare
   else
-    added=$(redis-cli -p "$port" EVAL "$enqueue" 4 "$k:tasks" "$k:due" "$due_key" "$k:marker" "$id" "$record" "$due")
+    added=$(redis-cli -p "$port" EVAL "$enqueue" 4 "$k:tasks:$(bucket "$id")" "$k:due" "$due_key" "$k:marker" "$id" "$record" "$due")
     if [ "$added" = 1 ]; then echo added; else echo duplicate; fi
   fi
 done

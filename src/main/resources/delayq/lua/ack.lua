@@ -8,9 +8,14 @@
 
 local n = tonumber(ARGV[1])
 local done, out = {}, {}
+if n == 0 then return out end
+local ids = {}
+for k = 0, n - 1 do ids[k + 1] = ARGV[2 + 2 * k] end
+-- one ZMSCORE for the whole batch instead of a ZSCORE per task (Redis >= 6.2)
+local scores = redis.call('ZMSCORE', INFLIGHT, unpack(ids))
 for k = 0, n - 1 do
-  local id, token = ARGV[2 + 2 * k], tonumber(ARGV[3 + 2 * k])
-  local score = redis.call('ZSCORE', INFLIGHT, id)
+  local id, token = ids[k + 1], tonumber(ARGV[3 + 2 * k])
+  local score = scores[k + 1]
   if score and tonumber(score) == token then
     done[#done + 1] = id
     out[#out + 1] = 1

@@ -19,16 +19,20 @@ local now = server_now()
 
 local function answer(token, ids, dues)
   local out = { now, earliest_due() or -1, token, 0 }
+  if #ids == 0 then return out end
+  -- batched reads: one ZMSCORE and one HMGET for the batch, then the record of each task
+  local scores = redis.call('ZMSCORE', INFLIGHT, unpack(ids))
+  local attempts = redis.call('HMGET', ATTEMPTS, unpack(ids))
   local n = 0
   for i = 1, #ids do
     local id = ids[i]
-    local score = redis.call('ZSCORE', INFLIGHT, id)
+    local score = scores[i]
     if score and tonumber(score) == token then
       n = n + 1
       out[#out + 1] = id
       out[#out + 1] = dues[i]
-      out[#out + 1] = tonumber(redis.call('HGET', ATTEMPTS, id))
-      out[#out + 1] = redis.call('HGET', TASKS, id)
+      out[#out + 1] = tonumber(attempts[i])
+      out[#out + 1] = redis.call('HGET', record_key(id), id)
     end
   end
   out[4] = n
@@ -53,36 +57,58 @@ end
 
 local token = now + lease
 local ids, dues = {}, {}
+local next_due
 for level = 3, 1, -1 do
   local room = allowed - #ids
-  if room <= 0 then break end
-  local found = redis.call('ZRANGEBYSCORE', DUE[level], '-inf', now, 'WITHSCORES', 'LIMIT', 0, room)
-  if #found > 0 then
+  local head
+  if room <= 0 then
+    head = tonumber(redis.call('ZRANGE', DUE[level], 0, 0, 'WITHSCORES')[2])
+  else
+    -- one read serves both: the due tasks to claim and, one past them, the level's next due time
+    local found = redis.call('ZRANGEBYSCORE', DUE[level], '-inf', '+inf', 'WITHSCORES', 'LIMIT', 0, room + 1)
     local members, pairs_ = {}, {}
     for i = 1, #found, 2 do
+      local due = tonumber(found[i + 1])
+      if due > now or #members == room then
+        head = due
+        break
+      end
       members[#members + 1] = found[i]
       ids[#ids + 1] = found[i]
-      dues[#dues + 1] = tonumber(found[i + 1])
+      dues[#dues + 1] = due
       pairs_[#pairs_ + 1] = token
       pairs_[#pairs_ + 1] = found[i]
     end
-    redis.call('ZREM', DUE[level], unpack(members))
-    redis.call('ZADD', INFLIGHT, unpack(pairs_))
+    if #members > 0 then
+      redis.call('ZREM', DUE[level], unpack(members))
+      redis.call('ZADD', INFLIGHT, unpack(pairs_))
+    end
   end
+  if head and (next_due == nil or head < next_due) then next_due = head end
 end
 
 local out = { now, -1, token, #ids }
-for i = 1, #ids do
-  local id = ids[i]
-  local record = redis.call('HGET', TASKS, id)
-  if not record then
-    -- a bare ZADD task: give it an empty record so that every task in flight or dead has one
-    redis.call('HSET', TASKS, id, '{}')
+if #ids > 0 then
+  -- attempts of the whole batch: one HMGET and one HSET instead of a HINCRBY per task
+  local before = redis.call('HMGET', ATTEMPTS, unpack(ids))
+  local counted = {}
+  for i = 1, #ids do
+    local id = ids[i]
+    local key = record_key(id)
+    local record = redis.call('HGET', key, id)
+    if not record then
+      -- a bare ZADD task: give it an empty record so that every task in flight or dead has one
+      redis.call('HSET', key, id, '{}')
+    end
+    local attempt = (tonumber(before[i]) or 0) + 1
+    counted[#counted + 1] = id
+    counted[#counted + 1] = attempt
+    out[#out + 1] = id
+    out[#out + 1] = dues[i]
+    out[#out + 1] = attempt
+    out[#out + 1] = record
   end
-  out[#out + 1] = id
-  out[#out + 1] = dues[i]
-  out[#out + 1] = redis.call('HINCRBY', ATTEMPTS, id, 1)
-  out[#out + 1] = record
+  redis.call('HSET', ATTEMPTS, unpack(counted))
 end
 
 if rate > 0 then
@@ -93,7 +119,6 @@ if #ids > 0 then
   redis.call('SET', KEYS[11], cjson.encode({ token, ids, dues }), 'PX', lease)
 end
 
-local next_due = earliest_due()
 if next_due and rate > 0 and #ids >= allowed and allowed < batch and next_due <= now then
   -- rate limited: the next claim can succeed once a whole token has refilled
   next_due = now + math.ceil((1 - (tokens - math.floor(tokens))) * 1000 / rate)

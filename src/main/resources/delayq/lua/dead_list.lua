@@ -3,6 +3,7 @@
 -- ARGV[1]: offset, ARGV[2]: limit
 -- Returns: {total, then per task: id, died at, attempts, last error, record}
 --@include shard_keys.lua
+--@include common.lua
 
 local page = redis.call('ZRANGE', DEAD, tonumber(ARGV[1]), tonumber(ARGV[1]) + tonumber(ARGV[2]) - 1, 'WITHSCORES')
 local out = { redis.call('ZCARD', DEAD) }
@@ -12,6 +13,6 @@ for i = 1, #page, 2 do
   out[#out + 1] = tonumber(page[i + 1])
   out[#out + 1] = tonumber(redis.call('HGET', ATTEMPTS, id)) or 0
   out[#out + 1] = redis.call('HGET', ERRORS, id)
-  out[#out + 1] = redis.call('HGET', TASKS, id)
+  out[#out + 1] = redis.call('HGET', record_key(id), id)
 end
 return out

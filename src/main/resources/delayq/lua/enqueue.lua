@@ -3,7 +3,7 @@
 -- ARGV[1]: duplicate mode: "reject" (default) | "replace" | "keep-earlier"
 -- ARGV[2]: n, the number of tasks that follow
 -- ARGV[3 + 5k ..]: per task: id, timing ("at" = epoch ms | "in" = delay ms from server now),
---                  ms, record (JSON text), priority level (0..2)
+--                  ms, record (TaskRecord.encode: compact or JSON), priority level (0..2)
 -- Returns: {now, result_1, due_1, ..., result_n, due_n}; result is one of
 --   "added", "duplicate" (reject mode), "replaced", "earlier" / "kept" (keep-earlier mode),
 --   "inflight" (replace or keep-earlier of a task that is running: refused),
@@ -14,14 +14,28 @@
 local mode = ARGV[1]
 local n = tonumber(ARGV[2])
 local now = server_now()
-local known_earliest = earliest_due()
 local soonest
 local out = { now }
 
-local function schedule(id, due, record, level)
-  redis.call('HSET', TASKS, id, record)
+-- The marker is written when a task comes before everything its own priority level held when this
+-- call began. Comparing with the level's head alone (one ZRANGE, not one per level) can mark a task
+-- that another level already precedes: the worker then wakes for nothing once, it never sleeps
+-- through a task.
+local heads = {}
+local function consider(level, due)
+  local head = heads[level]
+  if head == nil then
+    local first = redis.call('ZRANGE', DUE[level + 1], 0, 0, 'WITHSCORES')
+    head = tonumber(first[2]) or math.huge
+    heads[level] = head
+  end
+  if due < head and (soonest == nil or due < soonest) then soonest = due end
+end
+
+local function schedule(id, key, due, record, level)
+  consider(level, due)
+  redis.call('HSET', key, id, record)
   redis.call('ZADD', DUE[level + 1], due, id)
-  if soonest == nil or due < soonest then soonest = due end
 end
 
 for k = 0, n - 1 do
@@ -29,10 +43,11 @@ for k = 0, n - 1 do
   local id, timing, ms, record, level = ARGV[base], ARGV[base + 1], tonumber(ARGV[base + 2]), ARGV[base + 3], tonumber(ARGV[base + 4])
   local due = ms
   if timing == 'in' then due = now + ms end
-  local state, at_level, score = locate(id)
+  local key = record_key(id)
+  local state, at_level, score = locate(id, key)
   local result
   if state == nil then
-    schedule(id, due, record, level)
+    schedule(id, key, due, record, level)
     result = 'added'
   elseif mode == 'replace' then
     if state == 'inflight' then
@@ -41,14 +56,14 @@ for k = 0, n - 1 do
       if state == 'due' then redis.call('ZREM', DUE[at_level + 1], id) else redis.call('ZREM', DEAD, id) end
       redis.call('HDEL', ATTEMPTS, id)
       redis.call('HDEL', ERRORS, id)
-      schedule(id, due, record, level)
+      schedule(id, key, due, record, level)
       result = 'replaced'
     end
   elseif mode == 'keep-earlier' then
     if state == 'due' then
       if due < score then
+        consider(at_level, due)
         redis.call('ZADD', DUE[at_level + 1], due, id)
-        if soonest == nil or due < soonest then soonest = due end
         result = 'earlier'
       else
         result, due = 'kept', score
@@ -63,7 +78,7 @@ for k = 0, n - 1 do
   out[#out + 1] = due
 end
 
-if soonest ~= nil and (known_earliest == nil or soonest < known_earliest) then
+if soonest ~= nil then
   mark(soonest)
 end
 return out

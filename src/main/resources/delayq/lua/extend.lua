@@ -16,9 +16,15 @@ end
 local n = tonumber(ARGV[1])
 local now = server_now()
 local out = {}
+local scores = {}
+if n > 0 then
+  local ids = {}
+  for k = 0, n - 1 do ids[k + 1] = ARGV[2 + 3 * k] end
+  scores = redis.call('ZMSCORE', INFLIGHT, unpack(ids))
+end
 for k = 0, n - 1 do
   local id, token, lease = ARGV[2 + 3 * k], tonumber(ARGV[3 + 3 * k]), tonumber(ARGV[4 + 3 * k])
-  local score = redis.call('ZSCORE', INFLIGHT, id)
+  local score = scores[k + 1]
   if score and tonumber(score) == token then
     -- tokens only grow, so an old token can never become current again
     local renewed = math.max(token, now + lease)

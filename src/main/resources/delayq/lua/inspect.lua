@@ -8,9 +8,10 @@
 
 local id = ARGV[1]
 local now = server_now()
-local state, level, score = locate(id)
+local key = record_key(id)
+local state, level, score = locate(id, key)
 if state == nil then return { now, 'unknown', -1, 0, 0, false, false } end
-local record = redis.call('HGET', TASKS, id)
+local record = redis.call('HGET', key, id)
 if state == 'due' then state = 'scheduled' else level = priority_of(record) end
 return { now, state, score, level, tonumber(redis.call('HGET', ATTEMPTS, id)) or 0,
          redis.call('HGET', ERRORS, id), record }

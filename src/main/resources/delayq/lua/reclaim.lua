@@ -12,15 +12,19 @@ local limit, max_attempts = tonumber(ARGV[1]), tonumber(ARGV[2])
 local now = server_now()
 local expired = redis.call('ZRANGEBYSCORE', INFLIGHT, '-inf', now, 'LIMIT', 0, limit)
 local requeued, died = 0, 0
-for _, id in ipairs(expired) do
-  redis.call('ZREM', INFLIGHT, id)
-  local attempts = tonumber(redis.call('HGET', ATTEMPTS, id)) or 0
+local counts = {}
+if #expired > 0 then
+  redis.call('ZREM', INFLIGHT, unpack(expired))
+  counts = redis.call('HMGET', ATTEMPTS, unpack(expired))
+end
+for i, id in ipairs(expired) do
+  local attempts = tonumber(counts[i]) or 0
   if max_attempts > 0 and attempts >= max_attempts then
     kill(id, now, 'lease expired on attempt ' .. attempts .. ' (worker died or stalled)')
     died = died + 1
   else
     redis.call('HSET', ERRORS, id, 'lease expired on attempt ' .. attempts)
-    redis.call('ZADD', DUE[priority_of(redis.call('HGET', TASKS, id)) + 1], now, id)
+    redis.call('ZADD', DUE[priority_of(redis.call('HGET', record_key(id), id)) + 1], now, id)
     requeued = requeued + 1
   end
 end

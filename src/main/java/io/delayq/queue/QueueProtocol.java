@@ -37,7 +37,12 @@ import java.util.stream.IntStream;
  * argument and reply layouts. The producer client and the worker both speak through it.
  */
 public final class QueueProtocol {
-    public static final int PROTOCOL_VERSION = 1;
+    /**
+     * 2: records in bucketed hashes ({@code tasks:<b>}) and the compact record form. Version 1 was
+     * never released with data to keep, so there is no migration: a v1 worker or client meeting a
+     * v2 queue (or the reverse) refuses with {@link ProtocolVersionMismatchException}.
+     */
+    public static final int PROTOCOL_VERSION = 2;
     /** Arguments per script call stay well under Lua's unpack() limit. */
     public static final int MAX_PER_CALL = 500;
 
@@ -100,7 +105,7 @@ public final class QueueProtocol {
             args.add(t.id());
             args.add(s.timing().wire());
             args.add(String.valueOf(s.millis()));
-            args.add(t.record(enqueuedAt).toJson());
+            args.add(t.record(enqueuedAt).encode());
             args.add(String.valueOf(t.priority()));
         }
         return scripts.<List<Object>>run(LuaScript.ENQUEUE, keys(shard).scriptKeys(), args).thenApply(reply -> {

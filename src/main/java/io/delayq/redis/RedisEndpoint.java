@@ -22,6 +22,7 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 
 import java.io.File;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,6 +67,14 @@ public final class RedisEndpoint implements AutoCloseable {
      *                  or {@code null} to create private ones
      */
     public static RedisEndpoint connect(String url, ClientResources resources, Duration timeout) {
+        return connect(url, resources, timeout, null);
+    }
+
+    /**
+     * @param caFile a PEM CA bundle to trust for {@code rediss://} instead of the process-wide one (the
+     *               operator talks to one Redis per DelayQueue, each with its own CA), or {@code null}
+     */
+    public static RedisEndpoint connect(String url, ClientResources resources, Duration timeout, Path caFile) {
         if (url == null || url.isBlank()) {
             throw new InvalidInputException("redis", "a Redis URL is required, e.g. redis://localhost:6379");
         }
@@ -78,7 +87,7 @@ public final class RedisEndpoint implements AutoCloseable {
                 RedisClusterClient cluster = RedisClusterClient.create(res, seeds);
                 cluster.setOptions(ClusterClientOptions.builder()
                         .socketOptions(socket)
-                        .sslOptions(tlsOptions(url))
+                        .sslOptions(tlsOptions(url, caFile))
                         .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                                 .enablePeriodicRefresh(Duration.ofSeconds(5))
                                 .enableAllAdaptiveRefreshTriggers()
@@ -90,7 +99,7 @@ public final class RedisEndpoint implements AutoCloseable {
             RedisURI uri = parse(url);
             uri.setTimeout(timeout);
             RedisClient single = RedisClient.create(res, uri);
-            single.setOptions(ClientOptions.builder().socketOptions(socket).sslOptions(tlsOptions(url)).build());
+            single.setOptions(ClientOptions.builder().socketOptions(socket).sslOptions(tlsOptions(url, caFile)).build());
             StatefulRedisConnection<String, String> conn = single.connect(StringCodec.UTF8);
             return new RedisEndpoint(redact(url), single, conn, conn.async(), res, own);
         } catch (RuntimeException e) {
@@ -144,12 +153,12 @@ public final class RedisEndpoint implements AutoCloseable {
     }
 
     /**
-     * TLS trust for {@code rediss://}: a PEM CA bundle named by the system property {@code delayq.redis.tls.ca}
+     * TLS trust for {@code rediss://}: a PEM CA bundle given to {@code connect}, else one named by the system property {@code delayq.redis.tls.ca}
      * or the environment variable {@code DELAYQ_REDIS_TLS_CA} (a private CA, e.g. a mounted Secret) is the only
      * trust; without either, the JVM's trust store decides. The server's name is verified either way.
      */
-    static SslOptions tlsOptions(String url) {
-        String ca = System.getProperty("delayq.redis.tls.ca", System.getenv("DELAYQ_REDIS_TLS_CA"));
+    static SslOptions tlsOptions(String url, Path caFile) {
+        String ca = caFile != null ? caFile.toString() : System.getProperty("delayq.redis.tls.ca", System.getenv("DELAYQ_REDIS_TLS_CA"));
         if (!url.startsWith("rediss") || ca == null || ca.isBlank()) {
             return SslOptions.create();
         }

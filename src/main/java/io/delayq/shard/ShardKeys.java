@@ -24,8 +24,22 @@ public record ShardKeys(String queue, int shard) {
         return key("inflight");
     }
 
+    /**
+     * The prefix of the shard's record hashes, passed to the scripts as {@code KEYS[5]}; no key of this
+     * exact name is written (protocol v2). Records live in {@link #recordBucket(int)}.
+     */
     public String tasks() {
         return key("tasks");
+    }
+
+    /** One of the shard's {@link RecordBuckets#BUCKETS} record hashes: {@code dq:{q:i}:tasks:<bucket>}. */
+    public String recordBucket(int bucket) {
+        return tasks() + ":" + bucket;
+    }
+
+    /** The record hash holding the record of task {@code id} (as the scripts' {@code record_key}). */
+    public String record(String id) {
+        return recordBucket(RecordBuckets.bucketOf(id));
     }
 
     public String attempts() {

@@ -4,12 +4,40 @@ local function server_now()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
+-- The record hash of a task: TASKS:<b>, b = h mod TASK_BUCKETS where h = (h * 31 + byte) mod 2^24
+-- over the id's UTF-8 bytes. Every intermediate stays below 2^29, exact in Lua's doubles and cheap
+-- to write in any language (producers that write records by hand compute the same key). It runs
+-- once or twice per task per script, so it is kept cheap: five bytes per string.byte call (the same
+-- h: five steps folded into one, 31^5 = 28629151, every term still below 2^50 and exact), no table
+-- per call, and each bucket's key string built once per script call.
+local byte = string.byte
+local bucket_keys = {}
+local function record_key(id)
+  local h, n, i = 0, #id, 1
+  while i + 4 <= n do
+    local a, b, c, d, e = byte(id, i, i + 4)
+    h = (h * 28629151 + a * 923521 + b * 29791 + c * 961 + d * 31 + e) % 16777216
+    i = i + 5
+  end
+  while i <= n do
+    h = (h * 31 + byte(id, i)) % 16777216
+    i = i + 1
+  end
+  local b = h % TASK_BUCKETS
+  local key = bucket_keys[b]
+  if key == nil then
+    key = TASKS .. ':' .. b
+    bucket_keys[b] = key
+  end
+  return key
+end
+
 -- Where a task is: 'due' (with its priority level), 'inflight', 'dead', or nil.
 -- Every task except one written by a bare ZADD into DUE[1] has a record, so the common
--- "new id" case costs two lookups instead of five.
-local function locate(id)
+-- "new id" case costs two lookups instead of five. `key` is record_key(id) when the caller has it.
+local function locate(id, key)
   local score
-  if redis.call('HEXISTS', TASKS, id) == 0 then
+  if redis.call('HEXISTS', key or record_key(id), id) == 0 then
     score = redis.call('ZSCORE', DUE[1], id)
     if score then return 'due', 0, tonumber(score) end
     return nil
@@ -43,9 +71,17 @@ local function mark(due)
   redis.call('ZADD', MARKER, 'LT', due, 'next')
 end
 
--- Priority level stored in the record; records that are absent or not JSON count as level 0.
+-- Priority level stored in the record. Two forms (TaskRecord): compact "<level digit><enqueuedAt
+-- base 36>:<payload>" written by delayq's clients, and the v1 JSON object that hand-written producers
+-- use. Absent records and anything unreadable count as level 0.
 local function priority_of(record)
   if not record or record == '' then return 0 end
+  local first = string.byte(record, 1)
+  if first ~= 123 then -- not '{': compact form, the level is the first byte
+    if first == 49 then return 1 end
+    if first == 50 then return 2 end
+    return 0
+  end
   local ok, decoded = pcall(cjson.decode, record)
   if not ok or type(decoded) ~= 'table' then return 0 end
   local p = tonumber(decoded['priority'])
@@ -54,9 +90,23 @@ local function priority_of(record)
   return math.floor(p)
 end
 
+-- Deletes the records, attempts and errors of finished tasks: one HDEL per record bucket touched.
 local function forget(ids)
   if #ids == 0 then return end
-  redis.call('HDEL', TASKS, unpack(ids))
+  local by_bucket, buckets = {}, {}
+  for i = 1, #ids do
+    local key = record_key(ids[i])
+    local group = by_bucket[key]
+    if group == nil then
+      group = {}
+      by_bucket[key] = group
+      buckets[#buckets + 1] = key
+    end
+    group[#group + 1] = ids[i]
+  end
+  for i = 1, #buckets do
+    redis.call('HDEL', buckets[i], unpack(by_bucket[buckets[i]]))
+  end
   redis.call('HDEL', ATTEMPTS, unpack(ids))
   redis.call('HDEL', ERRORS, unpack(ids))
 end

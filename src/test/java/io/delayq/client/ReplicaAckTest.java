@@ -78,7 +78,7 @@ class ReplicaAckTest {
             for (TaskSpec t : tasks) {
                 ShardKeys k = new ShardKeys(QUEUE, client.protocol().shardOf(t.id()));
                 assertThat(onReplica.commands().zscore(k.due(0), t.id()).get()).as(t.id()).isNotNull();
-                assertThat(onReplica.commands().hget(k.tasks(), t.id()).get()).as(t.id()).contains("p");
+                assertThat(onReplica.commands().hget(k.record(t.id()), t.id()).get()).as(t.id()).endsWith(":" + t.payload());
             }
         }
     }

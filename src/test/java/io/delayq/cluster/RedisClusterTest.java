@@ -104,7 +104,7 @@ class RedisClusterTest {
 
             TaskInfo info = c.inspect("order-2");
             assertThat(info.state()).isEqualTo(TaskInfo.State.SCHEDULED);
-            assertThat(TaskRecord.fromJson(info.rawRecord()).payload()).isEqualTo("new");
+            assertThat(TaskRecord.decode(info.rawRecord()).payload()).isEqualTo("new");
             assertThat(c.reschedule("order-4", Duration.ofHours(1)).status()).isEqualTo(RescheduleResult.Status.RESCHEDULED);
             assertThat(c.reschedule("order-5", t1.plusSeconds(5)).dueAt()).isEqualTo(t1.plusSeconds(5).toEpochMilli());
             assertThat(c.cancel("order-6")).isEqualTo(CancelResult.CANCELLED);

@@ -97,7 +97,7 @@ class ForeignProducerTest {
         assertThat(produceWithRedisCli(again).lines()).containsOnly("duplicate").hasSize(withRecords.size());
         for (Task t : withRecords) {
             TaskInfo info = q.client().inspect(t.id());
-            assertThat(TaskRecord.fromJson(info.rawRecord()).payload()).as(t.id()).isEqualTo(t.payload());
+            assertThat(TaskRecord.decode(info.rawRecord()).payload()).as(t.id()).isEqualTo(t.payload());
         }
         assertThat(q.client().inspect("order-8812").score()).isEqualTo(running.token());
         assertThat(q.client().inspect("W-17").state()).isEqualTo(TaskInfo.State.DEAD);
@@ -149,7 +149,7 @@ class ForeignProducerTest {
             if (t.payload() == null) {
                 assertThat(info.rawRecord()).as(t.id()).isNull();
             } else {
-                assertThat(TaskRecord.fromJson(info.rawRecord()).payload()).as(t.id()).isEqualTo(t.payload());
+                assertThat(TaskRecord.decode(info.rawRecord()).payload()).as(t.id()).isEqualTo(t.payload());
             }
         }
         long dueNow = tasks.stream().filter(t -> t.due() <= now).count();
@@ -176,7 +176,7 @@ class ForeignProducerTest {
         Map<String, String> expected = new HashMap<>();
         tasks.stream().filter(t -> t.due() <= now).forEach(t -> expected.put(t.id(), t.payload()));
         assertThat(claimed.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
-        claimed.forEach((id, c) -> assertThat(TaskRecord.fromJson(c.rawRecord()).payload()).as(id).isEqualTo(expected.get(id)));
+        claimed.forEach((id, c) -> assertThat(TaskRecord.decode(c.rawRecord()).payload()).as(id).isEqualTo(expected.get(id)));
     }
 
     private static String jsonEscape(String s) {

@@ -22,7 +22,7 @@ class QueueMetaTest {
     @Test
     void firstUseRecordsShardCountAndProtocol() {
         try (TestQueue q = TestQueue.open(redis.url(), "orders", 16)) {
-            assertThat(get(q.redis().hgetall("dq:{orders}:meta"))).isEqualTo(Map.of("shards", "16", "protocol", "1"));
+            assertThat(get(q.redis().hgetall("dq:{orders}:meta"))).isEqualTo(Map.of("shards", "16", "protocol", "2"));
             // a second client with the same count is fine and changes nothing
             try (DelayQueueClient again = DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(16).build()) {
                 assertThat(again.enqueue(TaskSpec.of("a")).added()).isTrue();
@@ -53,7 +53,7 @@ class QueueMetaTest {
     @Test
     void metaWrittenByHandIsHonoured() {
         try (TestQueue admin = TestQueue.open(redis.url(), "other", 1)) {
-            get(admin.redis().hset("dq:{orders}:meta", Map.of("shards", "32", "protocol", "1")));
+            get(admin.redis().hset("dq:{orders}:meta", Map.of("shards", "32", "protocol", "2")));
             assertThatThrownBy(() -> DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(16).build())
                     .isInstanceOf(ShardCountMismatchException.class).hasMessageContaining("has 32 shards");
             try (DelayQueueClient ok = DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(32).build()) {
@@ -63,12 +63,13 @@ class QueueMetaTest {
     }
 
     @Test
-    void protocolVersionMismatchIsRefused() {
+    void aVersion1QueueIsRefusedByAVersion2Client() {
         try (TestQueue admin = TestQueue.open(redis.url(), "other", 1)) {
-            get(admin.redis().hset("dq:{orders}:meta", Map.of("shards", "4", "protocol", "2")));
+            get(admin.redis().hset("dq:{orders}:meta", Map.of("shards", "4", "protocol", "1")));
             assertThatThrownBy(() -> DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(4).build())
                     .isInstanceOf(ProtocolVersionMismatchException.class)
-                    .hasMessage("protocol: queue 'orders' uses delayq protocol version 2 in Redis, this client speaks version 1");
+                    .hasMessageStartingWith("protocol: queue 'orders' uses delayq protocol version 1 in Redis, this client speaks version 2; ")
+                    .hasMessageContaining("every producer and worker of a queue must speak the same one");
             // a meta hash without a protocol field (written by hand, incompletely) is not silently accepted
             get(admin.redis().hdel("dq:{orders}:meta", "protocol"));
             assertThatThrownBy(() -> DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(4).build())

@@ -31,7 +31,7 @@ class EnqueueTest {
     final TestQueue q = TestQueue.eachTest(redis, "orders", 1);
 
     private TaskRecord record(String id) {
-        return TaskRecord.fromJson(get(q.redis().hget(q.keys(0).tasks(), id)));
+        return TaskRecord.decode(q.storedRecord(id));
     }
 
     private ClaimedTask inFlight(String id) {
@@ -48,7 +48,7 @@ class EnqueueTest {
     }
 
     @Test
-    void newTaskIsStoredAsAJsonRecordAndAScore() {
+    void newTaskIsStoredAsACompactRecordAndAScore() {
         long before = q.serverNow();
         EnqueueResult r = q.client().enqueue(TaskSpec.of("order-8812").at(T1).payload("{\"action\":\"cancel\"}"));
         assertThat(r).isEqualTo(new EnqueueResult("order-8812", Status.ADDED, T1.toEpochMilli()));
@@ -68,7 +68,7 @@ class EnqueueTest {
     @Test
     void taskWithoutPayloadHasAnEmptyRecord() {
         q.client().enqueue(TaskSpec.of("a").at(T1));
-        assertThat(get(q.redis().hget(q.keys(0).tasks(), "a"))).startsWith("{\"enqueuedAt\":").doesNotContain("payload");
+        assertThat(q.storedRecord("a")).startsWith("{\"enqueuedAt\":").doesNotContain("payload");
     }
 
     @Test
@@ -147,7 +147,7 @@ class EnqueueTest {
         assertThat(info.state()).isEqualTo(TaskInfo.State.SCHEDULED);
         assertThat(info.attempts()).isZero();
         assertThat(info.lastError()).isNull();
-        assertThat(TaskRecord.fromJson(info.rawRecord()).payload()).isEqualTo("new");
+        assertThat(TaskRecord.decode(info.rawRecord()).payload()).isEqualTo("new");
     }
 
     @Test

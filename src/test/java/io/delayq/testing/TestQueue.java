@@ -136,6 +136,24 @@ public final class TestQueue implements AutoCloseable, BeforeEachCallback, After
         return get(redis().keys("*"));
     }
 
+    /** The record hashes ({@code dq:{q:i}:tasks:<b>}) that exist now, over all queues and shards (SCAN). */
+    public List<String> recordHashes() {
+        List<String> found = new java.util.ArrayList<>();
+        io.lettuce.core.ScanArgs match = io.lettuce.core.ScanArgs.Builder.matches("dq:*:tasks:*").limit(1000);
+        io.lettuce.core.KeyScanCursor<String> cursor = get(redis().scan(match));
+        found.addAll(cursor.getKeys());
+        while (!cursor.isFinished()) {
+            cursor = get(redis().scan(cursor, match));
+            found.addAll(cursor.getKeys());
+        }
+        return found;
+    }
+
+    /** The stored record of a task, read from its record hash as a foreign consumer would. */
+    public String storedRecord(String id) {
+        return get(redis().hget(keys(shardOf(id)).record(id), id));
+    }
+
     public static <T> T sync(CompletionStage<T> stage) {
         return DelayQueueClient.awaitStage(stage, WAIT);
     }

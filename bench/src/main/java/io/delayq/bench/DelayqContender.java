@@ -122,17 +122,17 @@ final class DelayqContender implements Contender {
         return true;
     }
 
-    /** Bytes per task in the due sets and in the record hashes (MEMORY USAGE, exact). */
+    /** Bytes per task in the due sets and in the record hashes (MEMORY USAGE, exact; records are spread over bucket hashes). */
     @Override
     public String memoryBreakdown(int n) {
         long due = 0;
         long tasks = 0;
         for (int s = 0; s < settings.shards(); s++) {
             due += bench.probe().memoryUsage(client.protocol().keys(s).due(0));
-            tasks += bench.probe().memoryUsage(client.protocol().keys(s).tasks());
+            tasks += bench.probe().memoryUsageOfKeys(client.protocol().keys(s).tasks() + ":*");
         }
-        String sample = io.delayq.task.TaskSpec.of(TaskIds.id(0)).payload(TaskIds.payload(50)).record(System.currentTimeMillis()).toJson();
-        return String.format("due sorted sets %.0f B/task, record hashes %.0f B/task (record JSON of a 50-byte payload: %d bytes, e.g. %s)",
+        String sample = io.delayq.task.TaskSpec.of(TaskIds.id(0)).payload(TaskIds.payload(50)).record(System.currentTimeMillis()).encode();
+        return String.format("due sorted sets %.0f B/task, record hashes %.0f B/task (record of a 50-byte payload: %d bytes, e.g. %s)",
                 (double) due / n, (double) tasks / n, sample.length(), sample);
     }
 

@@ -104,20 +104,21 @@ public final class Main {
     }
 
     static final int WARM_UP_TASKS = 20_000;
+    static final int WARM_UP_ROUNDS = 3;
 
     /**
-     * One unrecorded W1 of 20,000 tasks per in-JVM subject, so that run 1 is not measuring the JIT
-     * compiler (node is started afresh per workload and warms within it).
+     * Three unrecorded W1s of 20,000 tasks per in-JVM subject, so that run 1 is not measuring the JIT
+     * compiler (C2 compiles after ~10,000 calls; node is started afresh per workload and warms within it).
      */
     private static void warmUp(List<Subject> subjects, Workbench full) throws Exception {
         Sizes s = full.sizes();
         Sizes small = new Sizes(s.quick(), WARM_UP_TASKS, s.w2Rate(), s.w2Seconds(), s.w2MaxDelayMs(), s.memoryTasks(), s.payloadBytes());
         Workbench bench = new Workbench(full.redisUrl(), full.probe(), small, full.seed());
         for (Subject subject : subjects) {
-            if (subject instanceof JvmSubject) {
+            for (int round = 1; subject instanceof JvmSubject && round <= WARM_UP_ROUNDS; round++) {
                 full.probe().flushAll();
                 Results.W1 w1 = subject.w1(bench);
-                System.out.printf("warm-up %s: W1 of %,d, drain %,.0f tasks/s%n", subject.name(), w1.tasks(), w1.drainPerSecond());
+                System.out.printf("warm-up %d %s: W1 of %,d, drain %,.0f tasks/s%n", round, subject.name(), w1.tasks(), w1.drainPerSecond());
             }
         }
     }

@@ -48,6 +48,22 @@ final class RedisProbe implements AutoCloseable {
         return bytes == null ? 0 : bytes;
     }
 
+    /** MEMORY USAGE summed over every key matching {@code pattern} (SCAN, once per run). */
+    long memoryUsageOfKeys(String pattern) {
+        long total = 0;
+        io.lettuce.core.ScanArgs match = io.lettuce.core.ScanArgs.Builder.matches(pattern).limit(1000);
+        io.lettuce.core.KeyScanCursor<String> cursor = redis.scan(match);
+        while (true) {
+            for (String key : cursor.getKeys()) {
+                total += memoryUsage(key);
+            }
+            if (cursor.isFinished()) {
+                return total;
+            }
+            cursor = redis.scan(cursor, match);
+        }
+    }
+
     long usedMemory() {
         return Long.parseLong(field(redis.info("memory"), "used_memory"));
     }

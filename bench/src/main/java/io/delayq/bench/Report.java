@@ -156,7 +156,10 @@ final class Report {
                 .append("(`--save '' --appendonly no`), `FLUSHALL` before every workload.\n");
         md.append("- Workloads: ").append(sizes.describe()).append(".\n");
         md.append("  - **W1**: the tasks are stored already due (enqueue rate = tasks ÷ time until the last is stored, batch API where the system has one); ")
-                .append("then the consumers start and drain rate = tasks ÷ (first handled → last handled, or last acked where the system acks).\n");
+                .append("then the consumers start and drain rate = tasks ÷ (first handled → last handled, or last acked where the system acks). ")
+                .append("Before run 1, every system that runs inside the harness's JVM (delayq, the seed loop, the Lua pop, Redisson) drains ")
+                .append(Main.WARM_UP_ROUNDS).append(" unrecorded W1s of ").append(String.format("%,d", Main.WARM_UP_TASKS))
+                .append(" tasks, so that run 1 measures compiled code, not the JIT compiler; BullMQ runs in a node process started afresh per workload.\n");
         md.append("  - **W2**: the producer enqueues one task per call at a steady rate; lag = time the no-op handler first ran − due time ")
                 .append("(wall clock, µs); lost = never handled within ").append((sizes.w2MaxDelayMs() + JvmSubject.W2_GRACE_MILLIS) / 1000)
                 .append(" s after the last was due; duplicated = handled more than once. Redis CPU = Δ(`used_cpu_sys` + `used_cpu_user`) over the ")
@@ -206,6 +209,13 @@ final class Report {
         target(t, "drain ≥ 10× BullMQ's best in the same run", run -> {
             double d = best(run, delayq, r -> r.w1().drainPerSecond());
             double b = best(run, bull, r -> r.w1().drainPerSecond());
+            return Double.isNaN(d) || Double.isNaN(b) ? Double.NaN : d / b;
+        }, v -> v >= 10, v -> String.format("%.1f×", v));
+        // the "BullMQ drained 3-8k tasks/s" is what one BullMQ worker at concurrency 1 does; both comparisons are shown
+        Predicate<Row> bullOne = r -> r.system().startsWith("BullMQ") && r.name().endsWith("concurrency 1");
+        target(t, "drain ≥ 10× BullMQ at concurrency 1 (the issue's 3–8k/s configuration)", run -> {
+            double d = best(run, delayq, r -> r.w1().drainPerSecond());
+            double b = best(run, bullOne, r -> r.w1().drainPerSecond());
             return Double.isNaN(d) || Double.isNaN(b) ? Double.NaN : d / b;
         }, v -> v >= 10, v -> String.format("%.1f×", v));
         target(t, "enqueue ≥ 100,000 tasks/s (batch API)", run -> best(run, delayq, r -> r.w1().enqueuePerSecond()), v -> v >= 100_000, v -> rate(v) + "/s");

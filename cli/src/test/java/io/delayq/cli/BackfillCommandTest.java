@@ -65,11 +65,11 @@ class BackfillCommandTest {
                 l -> assertThat(l).isEqualTo(file + ":10: due_at: unknown field (the fields are id, dueAt, payload, priority)"),
                 l -> assertThat(l).isEqualTo(file + ":11: priority: must be 0 (normal), 1 (high) or 2 (highest), got 5"));
 
-        assertThat(TaskRecord.fromJson(queue.client().inspect("o-2").rawRecord()).payload()).isEqualTo("kept as it was");
+        assertThat(TaskRecord.decode(queue.client().inspect("o-2").rawRecord()).payload()).isEqualTo("kept as it was");
         TaskInfo o3 = queue.client().inspect("o-3");
         assertThat(o3.score()).isEqualTo(1893492000000L);
         assertThat(o3.priority()).isEqualTo(1);
-        assertThat(TaskRecord.fromJson(o3.rawRecord()).payload()).isEqualTo("{\"action\":\"close\"}");
+        assertThat(TaskRecord.decode(o3.rawRecord()).payload()).isEqualTo("{\"action\":\"close\"}");
         assertThat(queue.client().inspect("o-8").score()).isEqualTo(Instant.parse("2030-01-01T08:00:00Z").toEpochMilli());
 
         CliRun again = delayq("backfill", file.toString(), "--output", "json");
@@ -95,9 +95,9 @@ class BackfillCommandTest {
         assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.out()).contains("3 added, 0 already present, 2 rejected");
         assertThat(r.err()).contains(file + ":5: dueAt: 'not-a-time'", file + ":6: expected 3 fields as in the header, got 4");
-        assertThat(TaskRecord.fromJson(queue.client().inspect("r-1").rawRecord()).payload()).isEqualTo("hello, world");
-        assertThat(TaskRecord.fromJson(queue.client().inspect("r-2").rawRecord()).payload()).isEqualTo("two\nlines \"quoted\"");
-        assertThat(TaskRecord.fromJson(queue.client().inspect("r-4").rawRecord()).payload()).isNull();
+        assertThat(TaskRecord.decode(queue.client().inspect("r-1").rawRecord()).payload()).isEqualTo("hello, world");
+        assertThat(TaskRecord.decode(queue.client().inspect("r-2").rawRecord()).payload()).isEqualTo("two\nlines \"quoted\"");
+        assertThat(TaskRecord.decode(queue.client().inspect("r-4").rawRecord()).payload()).isNull();
     }
 
     @Test

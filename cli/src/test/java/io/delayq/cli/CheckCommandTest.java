@@ -22,7 +22,7 @@ class CheckCommandTest {
             assertThat(r.exitCode()).as(r.toString()).isZero();
             assertThat(r.out()).containsPattern("(?m)^PASS  connection\\s+redis://127\\.0\\.0\\.1:\\d+ answers$")
                     .containsPattern("(?m)^PASS  version\\s+Redis \\d+\\.\\d+")
-                    .containsPattern("(?m)^PASS  queue\\s+queue 'orders': 4 shards, protocol 1$")
+                    .containsPattern("(?m)^PASS  queue\\s+queue 'orders': 4 shards, protocol 2$")
                     .containsPattern("(?m)^PASS  eviction\\s+maxmemory-policy is noeviction$")
                     .containsPattern("(?m)^PASS  persistence\\s+AOF on")
                     .containsPattern("(?m)^PASS  scripts\\s+all 14 scripts load")

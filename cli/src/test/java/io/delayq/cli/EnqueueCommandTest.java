@@ -40,7 +40,7 @@ class EnqueueCommandTest {
         assertThat(info.state()).isEqualTo(TaskInfo.State.SCHEDULED);
         assertThat(info.score()).isEqualTo(Instant.parse("2026-12-01T10:00:00Z").toEpochMilli());
         assertThat(info.priority()).isEqualTo(2);
-        assertThat(TaskRecord.fromJson(info.rawRecord()).payload()).isEqualTo("{\"amount\":17}");
+        assertThat(TaskRecord.decode(info.rawRecord()).payload()).isEqualTo("{\"amount\":17}");
     }
 
     @Test
@@ -62,7 +62,7 @@ class EnqueueCommandTest {
         CliRun r = delayq("enqueue", "order-1", "--delay", "1h", "--payload-file", file.toString());
 
         assertThat(r.exitCode()).as(r.toString()).isZero();
-        assertThat(TaskRecord.fromJson(queue.client().inspect("order-1").rawRecord()).payload())
+        assertThat(TaskRecord.decode(queue.client().inspect("order-1").rawRecord()).payload())
                 .isEqualTo("{\"action\":\"cancel-if-unpaid\",\"note\":\"é\"}\n");
     }
 
@@ -73,7 +73,7 @@ class EnqueueCommandTest {
         CliRun dup = delayq("enqueue", "order-1", "--at", "2026-11-01T10:00:00Z", "--payload", "second");
         assertThat(dup.exitCode()).as(dup.toString()).isEqualTo(ExitCodes.NOT_FOUND);
         assertThat(dup.out()).contains("duplicate order-1", "2026-12-01T10:00:00Z", "nothing changed");
-        assertThat(TaskRecord.fromJson(queue.client().inspect("order-1").rawRecord()).payload()).isEqualTo("first");
+        assertThat(TaskRecord.decode(queue.client().inspect("order-1").rawRecord()).payload()).isEqualTo("first");
 
         CliRun later = delayq("enqueue", "order-1", "--at", "2026-12-05T10:00:00Z", "--on-duplicate", "keep-earlier");
         assertThat(later.exitCode()).as(later.toString()).isEqualTo(ExitCodes.NOT_FOUND);
@@ -86,7 +86,7 @@ class EnqueueCommandTest {
         CliRun replace = delayq("enqueue", "order-1", "--at", "2026-12-24T18:00:00Z", "--payload", "third", "--on-duplicate", "replace");
         assertThat(replace.exitCode()).as(replace.toString()).isZero();
         assertThat(replace.out()).contains("replaced order-1");
-        assertThat(TaskRecord.fromJson(queue.client().inspect("order-1").rawRecord()).payload()).isEqualTo("third");
+        assertThat(TaskRecord.decode(queue.client().inspect("order-1").rawRecord()).payload()).isEqualTo("third");
     }
 
     @Test

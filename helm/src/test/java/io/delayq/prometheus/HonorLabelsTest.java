@@ -2,7 +2,7 @@ package io.delayq.prometheus;
 
 import io.delayq.backlog.QueueStats;
 import io.delayq.client.DelayQueueClient;
-import io.delayq.operator.metrics.MetricsEndpoint;
+import io.delayq.health.ProbeServer;
 import io.delayq.operator.metrics.QueueMetrics;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
@@ -30,7 +30,7 @@ import static org.awaitility.Awaitility.await;
  * `namespace`, and a Kubernetes scrape adds the operator's own as a target label. Without
  * honor_labels Prometheus keeps the target's and renames the series' to exported_namespace, and
  * the KEDA trigger's query finds nothing. (With it, RunningOperatorTest gets the number in Redis.)
- * The series come from the operator's own classes (QueueMetrics on its MetricsEndpoint), fed with
+ * The series come from the operator's own classes (QueueMetrics on its ProbeServer), fed with
  * real stats of a queue in Redis.
  */
 class HonorLabelsTest {
@@ -43,7 +43,7 @@ class HonorLabelsTest {
     Path dir;
 
     private DelayQueueClient client;
-    private MetricsEndpoint endpoint;
+    private ProbeServer endpoint;
 
     @BeforeEach
     void setUp() throws Exception {
@@ -60,7 +60,7 @@ class HonorLabelsTest {
         byWorker.put("orders-worker-0-1", stats(0, 1));
         byWorker.put("orders-worker-2-3", stats(2, 3));
         new QueueMetrics(registry).update("shop", "orders", "orders", byWorker);
-        endpoint = new MetricsEndpoint(0, registry, () -> true);
+        endpoint = new ProbeServer(0, "test-http", registry::scrape, () -> true, () -> true);
     }
 
     @AfterEach

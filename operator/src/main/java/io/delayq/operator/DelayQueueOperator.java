@@ -1,6 +1,6 @@
 package io.delayq.operator;
 
-import io.delayq.operator.metrics.MetricsEndpoint;
+import io.delayq.health.ProbeServer;
 import io.delayq.operator.metrics.QueueMetrics;
 import io.delayq.operator.reconcile.DelayQueueReconciler;
 import io.delayq.operator.redis.QueueProbe;
@@ -37,7 +37,7 @@ public final class DelayQueueOperator implements AutoCloseable {
 
     private final Operator operator;
     private final QueueProbe probe;
-    private final MetricsEndpoint endpoint;
+    private final ProbeServer endpoint;
     private final JvmGcMetrics gcMetrics;
     private volatile boolean started;
 
@@ -64,7 +64,7 @@ public final class DelayQueueOperator implements AutoCloseable {
             // A safety net: even without events or after exhausted retries, look again soon.
             c.withReconciliationMaxInterval(settings.backlogInterval().multipliedBy(6));
         });
-        endpoint = new MetricsEndpoint(settings.metricsPort(), registry, () -> started);
+        endpoint = new ProbeServer(settings.metricsPort(), "delayq-operator-http", registry::scrape, () -> true, () -> started);
     }
 
     /** The SDK settings: kept apart so that a test can check them without a cluster. */

@@ -6,13 +6,15 @@ import io.delayq.redis.RedisEndpoint;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.delivery.Delivery;
 import io.delayq.worker.dispatch.ClaimLoop;
+import io.delayq.worker.dispatch.HandlerPool;
 import io.delayq.worker.dispatch.ServerClock;
 import io.delayq.worker.dispatch.WakeBoard;
 import io.delayq.worker.lease.InflightRegistry;
+import io.delayq.worker.lease.HandlerDeadline;
 import io.delayq.worker.lease.LeaseKeeper;
 import io.delayq.worker.lease.Reclaimer;
 import io.delayq.worker.metrics.WorkerMetrics;
-import io.delayq.worker.ops.OpsServer;
+import io.delayq.health.ProbeServer;
 import io.delayq.worker.ops.RedisHealth;
 import io.delayq.worker.settle.Settler;
 import io.delayq.worker.wake.MarkerWatcher;
@@ -65,12 +67,14 @@ public final class Worker implements AutoCloseable {
     private final WorkerMetrics metrics;
     private final InflightRegistry inflight = new InflightRegistry();
     private final Settler settler;
+    /** A claimed task that waited this long for a handler thread makes the pool wake more threads. */
+    private static final long HANDLER_RAMP_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private final ExecutorService handlers;
     private final ClaimLoop claimLoop;
     private final Thread claimThread;
     private final List<MarkerWatcher> watchers = new ArrayList<>();
     private final ScheduledExecutorService timers;
-    private final OpsServer ops;
+    private final ProbeServer ops;
     private volatile boolean stopping;
 
     private Worker(WorkerConfig config, Function<RedisEndpoint, Delivery> deliveryFactory, LongSupplier wallClock) {
@@ -107,7 +111,7 @@ public final class Worker implements AutoCloseable {
         }
         this.metrics = new WorkerMetrics(registry, config.queue(), config.range());
         this.settler = new Settler(protocol, inflight, metrics, config.retry(), config.deadLetters());
-        this.handlers = Executors.newFixedThreadPool(config.concurrency(), named("delayq-handler", false));
+        this.handlers = new HandlerPool(config.concurrency(), HANDLER_RAMP_AFTER_NANOS, named("delayq-handler", false));
         ServerClock clock = new ServerClock(wallClock);
         WakeBoard board = new WakeBoard(config.range().from(), config.range().size());
         this.claimLoop = new ClaimLoop(protocol, config.range(), config.batchSize(), config.pollInterval(), config.lease(),
@@ -115,7 +119,7 @@ public final class Worker implements AutoCloseable {
         this.claimThread = named("delayq-claim", false).newThread(claimLoop);
         this.timers = Executors.newScheduledThreadPool(2, named("delayq-timer", true));
         try {
-            this.ops = new OpsServer(config.httpPort(), registry, this::live, this::ready);
+            this.ops = new ProbeServer(config.httpPort(), "delayq-http", registry::scrape, this::live, this::ready);
         } catch (IOException e) {
             close();
             throw new UncheckedIOException("cannot listen on DELAYQ_HTTP_PORT " + config.httpPort() + ": " + e.getMessage(), e);
@@ -145,6 +149,11 @@ public final class Worker implements AutoCloseable {
         LeaseKeeper keeper = new LeaseKeeper(protocol, inflight, config.lease());
         long keep = Math.max(10, keeper.interval().toMillis());
         timers.scheduleWithFixedDelay(guard(keeper), keep, keep, TimeUnit.MILLISECONDS);
+        if (!config.handlerTimeout().isZero()) {
+            HandlerDeadline deadline = new HandlerDeadline(inflight, settler, metrics, config.handlerTimeout());
+            long every = deadline.interval().toMillis();
+            timers.scheduleWithFixedDelay(guard(deadline), every, every, TimeUnit.MILLISECONDS);
+        }
         Reclaimer reclaimer = new Reclaimer(protocol, config.retry().maxAttempts(), config.deadLetters(), metrics, config.lease());
         scheduleJittered(reclaimer);
         timers.scheduleWithFixedDelay(guard(this::refreshBacklog), 0, BACKLOG_REFRESH.toMillis(), TimeUnit.MILLISECONDS);

@@ -48,7 +48,7 @@ final class DeadLetterView {
 
     private static String payload(String raw) {
         try {
-            return TaskRecord.fromJson(raw).payload();
+            return TaskRecord.decode(raw).payload();
         } catch (TaskRecord.MalformedRecordException e) {
             return raw;
         }

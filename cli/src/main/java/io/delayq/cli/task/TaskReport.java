@@ -66,7 +66,7 @@ public record TaskReport(String id, String queue, int shard, int shards, String 
         String payload = null;
         if (known) {
             try {
-                payload = TaskRecord.fromJson(t.rawRecord()).payload();
+                payload = TaskRecord.decode(t.rawRecord()).payload();
             } catch (TaskRecord.MalformedRecordException e) {
                 hints.add("the stored record is not valid delayq JSON (" + e.getMessage() + "); a worker dead-letters such a task");
             }

@@ -97,8 +97,8 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
 
         Function<String, Secret> lookup = name -> client.secrets().inNamespace(namespace).withName(name).get();
         SecretCheck secrets = SecretCheck.of(dq, lookup);
-        ProbeResult look = secrets.redisCredentialsUsable()
-                ? probe.probe(key(dq), dq.getSpec().getRedis().getUrl(), secrets.credentials(), dq.queueName(),
+        ProbeResult look = secrets.redisSecretsUsable()
+                ? probe.probe(key(dq), dq.getSpec().getRedis().getUrl(), secrets.credentials(), secrets.tlsCa(), dq.queueName(),
                         dq.getSpec().getShards(), ranges)
                 : null;
 

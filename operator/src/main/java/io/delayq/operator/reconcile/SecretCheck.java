@@ -6,10 +6,14 @@ import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.DeliverySpec;
 import io.delayq.operator.resource.DeliveryType;
 import io.delayq.operator.resource.SecretKeyRef;
+import io.delayq.operator.resource.TlsCaSecretRef;
 import io.delayq.operator.status.Problem;
 import io.fabric8.kubernetes.api.model.Secret;
 
+import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -20,17 +24,18 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * Checks the Secrets a DelayQueue references and reads the Redis credentials for the operator's
- * own connection. Problems name the spec field and the Secret, never a value.
+ * Checks the Secrets a DelayQueue references and reads the Redis credentials and TLS CA for the
+ * operator's own connection. Problems name the spec field and the Secret, never a value.
  *
  * @param versions    resourceVersion of each referenced Secret that exists, by name
  * @param credentials the Redis credentials, or {@link RedisCredentials#NONE}
- * @param problems    missing Secrets and keys
- * @param redisCredentialsUsable false when the Redis credentials Secret or one of its keys is
- *                    missing: connecting without them would only add a misleading auth error
+ * @param tlsCa       the PEM CA certificate(s) of spec.redis.tlsCaSecret, or null when none is referenced
+ * @param problems    missing Secrets and keys, a CA key that holds no certificate
+ * @param redisSecretsUsable false when the Redis credentials or TLS CA Secret, or one of their keys, is
+ *                    missing: connecting without them would only add a misleading auth or TLS error
  */
-public record SecretCheck(SortedMap<String, String> versions, RedisCredentials credentials, List<Problem> problems,
-                          boolean redisCredentialsUsable) {
+public record SecretCheck(SortedMap<String, String> versions, RedisCredentials credentials, String tlsCa, List<Problem> problems,
+                          boolean redisSecretsUsable) {
 
     /** @param lookup finds a Secret by name in the DelayQueue's namespace, null when absent */
     public static SecretCheck of(DelayQueue dq, Function<String, Secret> lookup) {
@@ -64,6 +69,32 @@ public record SecretCheck(SortedMap<String, String> versions, RedisCredentials c
             }
         }
 
+        String tlsCa = null;
+        TlsCaSecretRef caRef = dq.getSpec().getRedis().getTlsCaSecret();
+        if (caRef != null) {
+            Secret secret = lookup.apply(caRef.getName());
+            if (secret == null) {
+                problems.add(missing("spec.redis.tlsCaSecret.name", caRef.getName(), namespace));
+                usable = false;
+            } else {
+                // Part of the config hash like any referenced Secret: a rotated CA rolls the workers.
+                versions.put(caRef.getName(), Objects.requireNonNullElse(secret.getMetadata().getResourceVersion(), ""));
+                String key = Objects.requireNonNullElse(caRef.getKey(), TlsCaSecretRef.DEFAULT_KEY);
+                tlsCa = value(secret, key);
+                if (tlsCa == null) {
+                    problems.add(missingKey("spec.redis.tlsCaSecret.key", caRef.getName(), key));
+                    usable = false;
+                } else if (!holdsCertificates(tlsCa)) {
+                    // Said here, by field: the workers would only crash-loop on it and the operator report a TLS error.
+                    problems.add(new Problem(Problem.SECRET_KEY_INVALID, "Secret '" + caRef.getName() + "' key '" + key
+                            + "' (spec.redis.tlsCaSecret.key) holds no PEM certificate: it must contain the CA certificate(s), "
+                            + "-----BEGIN CERTIFICATE----- blocks"));
+                    tlsCa = null;
+                    usable = false;
+                }
+            }
+        }
+
         DeliverySpec delivery = dq.getSpec().getDelivery();
         if (delivery != null && delivery.getType() == DeliveryType.Webhook && delivery.getWebhook() != null
                 && delivery.getWebhook().getSigningSecret() != null) {
@@ -78,7 +109,7 @@ public record SecretCheck(SortedMap<String, String> versions, RedisCredentials c
                 }
             }
         }
-        return new SecretCheck(versions, credentials, List.copyOf(problems), usable);
+        return new SecretCheck(versions, credentials, tlsCa, List.copyOf(problems), usable);
     }
 
     private static Problem missing(String field, String secret, String namespace) {
@@ -88,6 +119,16 @@ public record SecretCheck(SortedMap<String, String> versions, RedisCredentials c
 
     private static Problem missingKey(String field, String secret, String key) {
         return new Problem(Problem.SECRET_KEY_MISSING, "Secret '" + secret + "' has no key '" + key + "' (" + field + ")");
+    }
+
+    /** Whether the text holds at least one X.509 certificate (PEM or DER), as the TLS trust manager will read it. */
+    static boolean holdsCertificates(String pem) {
+        try {
+            return !CertificateFactory.getInstance("X.509")
+                    .generateCertificates(new ByteArrayInputStream(pem.getBytes(StandardCharsets.UTF_8))).isEmpty();
+        } catch (CertificateException | RuntimeException e) {
+            return false;
+        }
     }
 
     /** The decoded value of a key; the API server keeps {@code data}, a test server may keep {@code stringData}. */

@@ -25,7 +25,7 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Reads each DelayQueue's backlog from Redis over one connection per DelayQueue, kept between
- * checks and replaced when the URL or the credentials change. The shard count is recorded in (or
+ * checks and replaced when the URL, the credentials or the TLS CA change. The shard count is recorded in (or
  * checked against) the queue's meta hash on the first look, and the server's safety facts are
  * re-read every {@link #FACTS_TTL}, not on every check.
  */
@@ -45,13 +45,20 @@ public final class QueueProbe implements AutoCloseable {
         this.inspector = new RedisInspector(timeout);
     }
 
-    /**
-     * @param key identifies the DelayQueue (namespace/name) whose connection to use
-     */
+    /** A look at a Redis whose certificate, if any, the JVM's trust store vouches for. */
     public ProbeResult probe(String key, String url, RedisCredentials credentials, String queue, int shards, List<ShardRange> ranges) {
+        return probe(key, url, credentials, null, queue, shards, ranges);
+    }
+
+    /**
+     * @param key   identifies the DelayQueue (namespace/name) whose connection to use
+     * @param tlsCa PEM CA certificate(s) to trust for a {@code rediss} URL (spec.redis.tlsCaSecret), or null
+     */
+    public ProbeResult probe(String key, String url, RedisCredentials credentials, String tlsCa, String queue, int shards,
+                             List<ShardRange> ranges) {
         Connection connection;
         try {
-            connection = connection(key, url, credentials, queue, shards);
+            connection = connection(key, url, credentials, tlsCa, queue, shards);
         } catch (RuntimeException e) {
             return ProbeResult.failed(unavailable(url, credentials, e));
         }
@@ -82,17 +89,27 @@ public final class QueueProbe implements AutoCloseable {
         }
     }
 
-    private Connection connection(String key, String url, RedisCredentials credentials, String queue, int shards) {
-        int fingerprint = java.util.Objects.hash(url, credentials.fingerprint(), queue, shards);
+    private Connection connection(String key, String url, RedisCredentials credentials, String tlsCa, String queue, int shards) {
+        int fingerprint = java.util.Objects.hash(url, credentials.fingerprint(), tlsCa, queue, shards);
         Connection existing = connections.get(key);
         if (existing != null && existing.fingerprint == fingerprint && existing.endpoint.isOpen()) {
             return existing;
         }
         forget(key);
-        RedisEndpoint endpoint = RedisEndpoint.connect(credentials.applyTo(url), resources, timeout);
-        Connection fresh = new Connection(fingerprint, endpoint, new QueueProtocol(endpoint, queue, shards));
-        connections.put(key, fresh);
-        return fresh;
+        // Only a TLS connection reads the CA; a plain-text URL past the CRD's check gets no file.
+        CaFile caFile = tlsCa != null && url.startsWith("rediss") ? CaFile.write(tlsCa) : null;
+        try {
+            RedisEndpoint endpoint = RedisEndpoint.connect(credentials.applyTo(url), resources, timeout,
+                    caFile == null ? null : caFile.path());
+            Connection fresh = new Connection(fingerprint, endpoint, new QueueProtocol(endpoint, queue, shards), caFile);
+            connections.put(key, fresh);
+            return fresh;
+        } catch (RuntimeException e) {
+            if (caFile != null) {
+                caFile.close();
+            }
+            throw e;
+        }
     }
 
     private <T> T await(java.util.concurrent.CompletionStage<T> stage) throws TimeoutException, InterruptedException {
@@ -135,6 +152,10 @@ public final class QueueProbe implements AutoCloseable {
                 gone.endpoint.close();
             } catch (RuntimeException e) {
                 LOG.debug("closing the Redis connection of {} failed", key, e);
+            } finally {
+                if (gone.caFile != null) {
+                    gone.caFile.close();
+                }
             }
         }
     }
@@ -149,14 +170,17 @@ public final class QueueProbe implements AutoCloseable {
         final int fingerprint;
         final RedisEndpoint endpoint;
         final QueueProtocol protocol;
+        /** The CA the connection trusts, or null; deleted with the connection. */
+        final CaFile caFile;
         volatile boolean metaVerified;
         volatile RedisFacts facts;
         volatile Instant factsAt;
 
-        Connection(int fingerprint, RedisEndpoint endpoint, QueueProtocol protocol) {
+        Connection(int fingerprint, RedisEndpoint endpoint, QueueProtocol protocol, CaFile caFile) {
             this.fingerprint = fingerprint;
             this.endpoint = endpoint;
             this.protocol = protocol;
+            this.caFile = caFile;
         }
     }
 }

@@ -76,6 +76,11 @@ public class DelayQueueSpec {
     @Pattern(Durations.PATTERN)
     private String shutdownGrace = "30s";
 
+    @JsonPropertyDescription("A handler still running after this is interrupted and its task retried, e.g. 30m; 0s = no deadline.")
+    @Default("30m")
+    @Pattern(Durations.PATTERN)
+    private String handlerTimeout = "30m";
+
     @JsonPropertyDescription("Retry policy for failed deliveries.")
     private RetrySpec retry = new RetrySpec();
 
@@ -172,6 +177,14 @@ public class DelayQueueSpec {
 
     public void setShutdownGrace(String shutdownGrace) {
         this.shutdownGrace = shutdownGrace;
+    }
+
+    public String getHandlerTimeout() {
+        return handlerTimeout;
+    }
+
+    public void setHandlerTimeout(String handlerTimeout) {
+        this.handlerTimeout = handlerTimeout;
     }
 
     public RetrySpec getRetry() {

@@ -15,6 +15,9 @@ import io.fabric8.generator.annotation.ValidationRule;
         message = "spec.redis.mode must agree with the URL scheme: redis-cluster:// for Cluster, redis-sentinel:// for Sentinel, redis:// or rediss:// for Standalone")
 @ValidationRule(value = "!has(self.tls) || self.tls == self.url.startsWith('rediss')",
         message = "spec.redis.tls must agree with the URL scheme: rediss://, rediss-sentinel:// and rediss-cluster:// use TLS, the others do not")
+@ValidationRule(value = "!has(self.tlsCaSecret) || self.url.startsWith('rediss')",
+        message = "spec.redis.tlsCaSecret needs TLS: it is only used with a rediss://, rediss-sentinel:// or rediss-cluster:// URL; "
+                + "use one of those or remove tlsCaSecret")
 public class RedisSpec {
     @JsonPropertyDescription("redis://host:port[/db], rediss:// for TLS, redis-sentinel://host:port[,host:port]/db#master, or redis-cluster://host:port[,host:port]. No credentials here: see credentialsSecret.")
     @Required
@@ -30,6 +33,11 @@ public class RedisSpec {
 
     @JsonPropertyDescription("A Secret in the same namespace holding the ACL user name (optional) and the password.")
     private CredentialsSecretRef credentialsSecret;
+
+    @JsonPropertyDescription("A Secret in the same namespace holding the PEM CA certificate(s) to trust for TLS (rediss:// URLs only), "
+            + "for a Redis whose certificate a private CA signed. Workers mount it read-only and the operator trusts it for its "
+            + "backlog checks; a change of the Secret rolls the workers. Absent: the JVM's default trust store.")
+    private TlsCaSecretRef tlsCaSecret;
 
     public String getUrl() {
         return url;
@@ -61,5 +69,13 @@ public class RedisSpec {
 
     public void setCredentialsSecret(CredentialsSecretRef credentialsSecret) {
         this.credentialsSecret = credentialsSecret;
+    }
+
+    public TlsCaSecretRef getTlsCaSecret() {
+        return tlsCaSecret;
+    }
+
+    public void setTlsCaSecret(TlsCaSecretRef tlsCaSecret) {
+        this.tlsCaSecret = tlsCaSecret;
     }
 }

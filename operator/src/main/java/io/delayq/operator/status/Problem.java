@@ -8,6 +8,7 @@ public record Problem(String reason, String message) {
     public static final String INVALID_SPEC = "InvalidSpec";
     public static final String SECRET_MISSING = "SecretMissing";
     public static final String SECRET_KEY_MISSING = "SecretKeyMissing";
+    public static final String SECRET_KEY_INVALID = "SecretKeyInvalid";
     public static final String REDIS_UNAVAILABLE = "RedisUnavailable";
     public static final String UNSAFE_EVICTION_POLICY = "UnsafeEvictionPolicy";
     public static final String SHARD_COUNT_MISMATCH = "ShardCountMismatch";

@@ -27,7 +27,8 @@ import java.util.SortedMap;
 
 /**
  * The desired worker Deployment of one shard range: a pure function of the DelayQueue, the range,
- * the replica count and the versions of the Secrets the pods read.
+ * the replica count and the versions of the Secrets the pods read (by environment or, for the
+ * Redis TLS CA, as a mounted file).
  */
 public final class WorkerDeployment {
     public static final String CONTAINER = "worker";
@@ -115,6 +116,7 @@ public final class WorkerDeployment {
                     .withSecurityContext(PodSecurity.pod())
                     .withContainers(container(dq, range, worker, defaultImage))
                     .addNewVolume().withName("tmp").withNewEmptyDir().withSizeLimit(new Quantity("256Mi")).endEmptyDir().endVolume()
+                    .addAllToVolumes(RedisTlsCa.of(dq).map(RedisTlsCa::volume).stream().toList())
                 .endSpec()
                 .build();
     }
@@ -133,6 +135,7 @@ public final class WorkerDeployment {
                 .withReadinessProbe(probe("/readyz", 5, 2))
                 .withSecurityContext(PodSecurity.container())
                 .addNewVolumeMount().withName("tmp").withMountPath("/tmp").endVolumeMount()
+                .addAllToVolumeMounts(RedisTlsCa.of(dq).map(ref -> RedisTlsCa.mount()).stream().toList())
                 .build();
     }
 

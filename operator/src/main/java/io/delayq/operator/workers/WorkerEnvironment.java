@@ -40,6 +40,9 @@ public final class WorkerEnvironment {
             env.add(fromSecret("DELAYQ_REDIS_PASSWORD", credentials.getName(),
                     Objects.requireNonNullElse(credentials.getPasswordKey(), "password")));
         }
+        if (RedisTlsCa.of(dq).isPresent()) {
+            add(env, "DELAYQ_REDIS_TLS_CA", RedisTlsCa.FILE);
+        }
         add(env, "DELAYQ_QUEUE", dq.queueName());
         add(env, "DELAYQ_SHARDS", spec.getShards());
         add(env, "DELAYQ_SHARD_FROM", range.from());
@@ -48,6 +51,7 @@ public final class WorkerEnvironment {
         add(env, "DELAYQ_POLL_INTERVAL", spec.getPollInterval());
         add(env, "DELAYQ_LEASE", spec.getLease());
         add(env, "DELAYQ_CONCURRENCY", spec.getConcurrency());
+        add(env, "DELAYQ_HANDLER_TIMEOUT", spec.getHandlerTimeout());
 
         RetrySpec retry = Objects.requireNonNullElseGet(spec.getRetry(), RetrySpec::new);
         add(env, "DELAYQ_RETRY_MAX_ATTEMPTS", retry.getMaxAttempts());

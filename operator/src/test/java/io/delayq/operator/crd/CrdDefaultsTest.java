@@ -8,6 +8,7 @@ import io.delayq.operator.resource.DeadLetterSpec;
 import io.delayq.operator.resource.DelayQueueSpec;
 import io.delayq.operator.resource.DeliverySpec;
 import io.delayq.operator.resource.RetrySpec;
+import io.delayq.operator.resource.TlsCaSecretRef;
 import io.delayq.operator.resource.WebhookSpec;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,6 +44,7 @@ class CrdDefaultsTest {
                 Arguments.of("spec.delivery", "/properties/delivery", new DeliverySpec()),
                 Arguments.of("spec.delivery.webhook", "/properties/delivery/properties/webhook", new WebhookSpec()),
                 Arguments.of("spec.redis.credentialsSecret", "/properties/redis/properties/credentialsSecret", new CredentialsSecretRef()),
+                Arguments.of("spec.redis.tlsCaSecret", "/properties/redis/properties/tlsCaSecret", new TlsCaSecretRef()),
                 Arguments.of("spec.autoscaling", "/properties/autoscaling", new AutoscalingSpec()));
     }
 

@@ -6,7 +6,9 @@ import io.delayq.operator.OperatorSettings;
 import io.delayq.operator.resource.CredentialsSecretRef;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.DelayQueueStatus;
+import io.delayq.operator.resource.TlsCaSecretRef;
 import io.delayq.operator.testing.DelayQueues;
+import io.delayq.operator.testing.TlsRedis;
 import io.delayq.operator.workers.ConfigHash;
 import io.delayq.redis.LocalRedisServer;
 import io.delayq.shard.Sharding;
@@ -311,6 +313,49 @@ class MockClusterOperatorTest {
 
         await().atMost(Duration.ofSeconds(30)).until(() -> condition("locked", "Degraded").map(c -> "False".equals(c.getStatus())).orElse(false));
         await().atMost(Duration.ofSeconds(10)).until(() -> events().stream().anyMatch(e -> "Recovered".equals(e.getReason())));
+    }
+
+    @Test
+    void aTlsCaSecretIsCheckedTrustedMountedAndItsRotationRollsTheWorkers() throws Exception {
+        try (TlsRedis tls = TlsRedis.startOrSkip()) {
+            DelayQueue dq = DelayQueues.of("private-ca", 2, null, tls.tlsUrl());
+            dq.getSpec().getRedis().setTlsCaSecret(new TlsCaSecretRef("redis-ca"));
+            create(dq);
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> condition("private-ca", "Degraded")
+                    .map(c -> "True".equals(c.getStatus()) && "SecretMissing".equals(c.getReason())).orElse(false));
+            assertThat(condition("private-ca", "Degraded").orElseThrow().getMessage()).contains("redis-ca", "spec.redis.tlsCaSecret.name");
+            await().atMost(Duration.ofSeconds(10)).until(() -> events().stream().anyMatch(e -> "SecretMissing".equals(e.getReason())
+                    && e.getMessage().contains("spec.redis.tlsCaSecret.name")));
+
+            client.resource(new SecretBuilder().withNewMetadata().withName("redis-ca").withNamespace(namespace).endMetadata()
+                    .addToData("ca.crt", base64(tls.caPem())).build()).create();
+
+            // Healthy again only once the operator read the backlog over TLS, trusting the Secret's CA.
+            await().atMost(Duration.ofSeconds(30)).until(() -> condition("private-ca", "Degraded").map(c -> "False".equals(c.getStatus())).orElse(false)
+                    && status("private-ca").map(DelayQueueStatus::getBacklog).isPresent());
+            await().atMost(Duration.ofSeconds(30)).until(() -> deploymentNames().equals(List.of("private-ca-worker-0-1")));
+            Deployment worker = deployments().get(0);
+            assertThat(worker.getSpec().getTemplate().getSpec().getVolumes())
+                    .anySatisfy(v -> assertThat(v.getSecret() == null ? null : v.getSecret().getSecretName()).isEqualTo("redis-ca"));
+            assertThat(worker.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv())
+                    .anySatisfy(e -> assertThat(e.getName() + "=" + e.getValue()).isEqualTo("DELAYQ_REDIS_TLS_CA=/etc/delayq/redis-tls-ca/ca.crt"));
+            String before = podHash(worker);
+
+            // A CA change as it is rolled out: the Secret holds the old and the new CA for a while.
+            String bundle = base64(tls.caPem() + tls.otherCaPem());
+            client.secrets().inNamespace(namespace).withName("redis-ca").edit(s -> {
+                s.getData().put("ca.crt", bundle);
+                return s;
+            });
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> !podHash(deployments().get(0)).equals(before));
+            assertThat(condition("private-ca", "Degraded").orElseThrow().getStatus()).isEqualTo("False");
+        }
+    }
+
+    private static String base64(String text) {
+        return java.util.Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
     }
 
     @Test

@@ -5,9 +5,11 @@ import io.delayq.operator.resource.DeliverySpec;
 import io.delayq.operator.resource.DeliveryType;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.SecretKeyRef;
+import io.delayq.operator.resource.TlsCaSecretRef;
 import io.delayq.operator.resource.WebhookSpec;
 import io.delayq.operator.status.Problem;
 import io.delayq.operator.testing.DelayQueues;
+import io.delayq.operator.testing.FixtureCa;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import org.junit.jupiter.api.Test;
@@ -40,7 +42,7 @@ class SecretCheckTest {
                 name -> secret(name, "42", Map.of("user", "queue-app", "password", "s3cr3t")));
 
         assertThat(check.problems()).isEmpty();
-        assertThat(check.redisCredentialsUsable()).isTrue();
+        assertThat(check.redisSecretsUsable()).isTrue();
         assertThat(check.credentials().username()).isEqualTo("queue-app");
         assertThat(check.credentials().password()).isEqualTo("s3cr3t");
         assertThat(check.versions()).containsEntry("shop-redis", "42");
@@ -50,7 +52,7 @@ class SecretCheckTest {
     void aMissingSecretIsAProblemNamingTheFieldAndTheSecret() {
         SecretCheck check = SecretCheck.of(withCredentials(null), name -> null);
 
-        assertThat(check.redisCredentialsUsable()).isFalse();
+        assertThat(check.redisSecretsUsable()).isFalse();
         assertThat(check.problems()).singleElement().satisfies(p -> {
             assertThat(p.reason()).isEqualTo(Problem.SECRET_MISSING);
             assertThat(p.message()).contains("shop-redis", "spec.redis.credentialsSecret.name", "namespace 'shop'");
@@ -61,7 +63,7 @@ class SecretCheckTest {
     void aMissingKeyIsAProblemNamingTheKey() {
         SecretCheck check = SecretCheck.of(withCredentials("user"), name -> secret(name, "1", Map.of("password", "pw")));
 
-        assertThat(check.redisCredentialsUsable()).isFalse();
+        assertThat(check.redisSecretsUsable()).isFalse();
         assertThat(check.problems()).singleElement().satisfies(p -> {
             assertThat(p.reason()).isEqualTo(Problem.SECRET_KEY_MISSING);
             assertThat(p.message()).contains("'user'", "spec.redis.credentialsSecret.usernameKey");
@@ -83,9 +85,83 @@ class SecretCheckTest {
         SecretCheck present = SecretCheck.of(dq, name -> secret(name, "7", Map.of("hmac", "k")));
 
         assertThat(missing.problems()).singleElement().satisfies(p -> assertThat(p.message()).contains("spec.delivery.webhook.signingSecret.name"));
-        assertThat(missing.redisCredentialsUsable()).as("Redis needs no credentials here").isTrue();
+        assertThat(missing.redisSecretsUsable()).as("Redis needs no credentials here").isTrue();
         assertThat(present.problems()).isEmpty();
         assertThat(present.versions()).containsEntry("hook", "7");
+    }
+
+    private static DelayQueue withTlsCa(String key) {
+        DelayQueue dq = DelayQueues.of("orders", 8, 4, "rediss://redis.shop.svc:6380/0");
+        TlsCaSecretRef ref = new TlsCaSecretRef("redis-ca");
+        if (key != null) {
+            ref.setKey(key);
+        }
+        dq.getSpec().getRedis().setTlsCaSecret(ref);
+        return dq;
+    }
+
+    @Test
+    void readsTheTlsCaUnderItsDefaultKeyAndRemembersTheSecretVersion() {
+        String pem = FixtureCa.pem();
+        SecretCheck check = SecretCheck.of(withTlsCa(null), name -> secret(name, "9", Map.of("ca.crt", pem, "tls.key", "not read")));
+
+        assertThat(check.problems()).isEmpty();
+        assertThat(check.redisSecretsUsable()).isTrue();
+        assertThat(check.tlsCa()).isEqualTo(pem);
+        assertThat(check.versions()).as("a rotated CA changes the config hash").containsEntry("redis-ca", "9");
+    }
+
+    @Test
+    void aMissingTlsCaSecretIsAProblemNamingTheFieldAndKeepsTheOperatorFromConnecting() {
+        SecretCheck check = SecretCheck.of(withTlsCa(null), name -> null);
+
+        assertThat(check.redisSecretsUsable()).as("without the CA the TLS handshake would only fail").isFalse();
+        assertThat(check.tlsCa()).isNull();
+        assertThat(check.problems()).singleElement().satisfies(p -> {
+            assertThat(p.reason()).isEqualTo(Problem.SECRET_MISSING);
+            assertThat(p.message()).contains("redis-ca", "spec.redis.tlsCaSecret.name", "namespace 'shop'");
+        });
+    }
+
+    @Test
+    void aMissingTlsCaKeyIsAProblemNamingTheKey() {
+        String pem = FixtureCa.pem();
+        SecretCheck check = SecretCheck.of(withTlsCa("bundle.pem"), name -> secret(name, "3", Map.of("ca.crt", pem)));
+
+        assertThat(check.redisSecretsUsable()).isFalse();
+        assertThat(check.versions()).containsEntry("redis-ca", "3");
+        assertThat(check.problems()).singleElement().satisfies(p -> {
+            assertThat(p.reason()).isEqualTo(Problem.SECRET_KEY_MISSING);
+            assertThat(p.message()).contains("'bundle.pem'", "spec.redis.tlsCaSecret.key");
+        });
+    }
+
+    @Test
+    void aTlsCaKeyWithoutACertificateIsAProblemNamingTheKey() {
+        SecretCheck check = SecretCheck.of(withTlsCa(null), name -> secret(name, "4", Map.of("ca.crt", "-----BEGIN NONSENSE-----")));
+
+        assertThat(check.redisSecretsUsable()).isFalse();
+        assertThat(check.tlsCa()).isNull();
+        assertThat(check.problems()).singleElement().satisfies(p -> {
+            assertThat(p.reason()).isEqualTo(Problem.SECRET_KEY_INVALID);
+            assertThat(p.message()).contains("redis-ca", "'ca.crt'", "spec.redis.tlsCaSecret.key", "PEM certificate")
+                    .doesNotContain("NONSENSE");
+        });
+    }
+
+    @Test
+    void credentialsAndCaMayShareOneSecret() {
+        DelayQueue dq = withTlsCa(null);
+        dq.getSpec().getRedis().setTlsCaSecret(new TlsCaSecretRef("shop-redis"));
+        dq.getSpec().getRedis().setCredentialsSecret(new CredentialsSecretRef("shop-redis"));
+        String pem = FixtureCa.pem();
+
+        SecretCheck check = SecretCheck.of(dq, name -> secret(name, "12", Map.of("password", "pw", "ca.crt", pem)));
+
+        assertThat(check.problems()).isEmpty();
+        assertThat(check.credentials().password()).isEqualTo("pw");
+        assertThat(check.tlsCa()).isEqualTo(pem);
+        assertThat(check.versions()).containsOnly(Map.entry("shop-redis", "12"));
     }
 
     @Test
@@ -96,5 +172,6 @@ class SecretCheckTest {
 
         assertThat(check.problems()).isEmpty();
         assertThat(check.credentials().present()).isFalse();
+        assertThat(check.tlsCa()).isNull();
     }
 }

@@ -2,6 +2,7 @@ package io.delayq.operator.workers;
 
 import io.delayq.operator.resource.CredentialsSecretRef;
 import io.delayq.operator.resource.DelayQueue;
+import io.delayq.operator.resource.TlsCaSecretRef;
 import io.delayq.operator.resource.WorkerSpec;
 import io.delayq.operator.testing.DelayQueues;
 import io.delayq.shard.ShardRange;
@@ -10,6 +11,8 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
@@ -104,6 +107,69 @@ class WorkerDeploymentTest {
         assertThat(password.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("password");
         EnvVar user = env.stream().filter(e -> e.getName().equals("DELAYQ_REDIS_USERNAME")).findFirst().orElseThrow();
         assertThat(user.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("user");
+    }
+
+    private static DelayQueue withTlsCa(String secret, String key) {
+        DelayQueue dq = DelayQueues.of("orders", 8, 4, "rediss://redis.shop.svc:6380/0");
+        TlsCaSecretRef ref = new TlsCaSecretRef(secret);
+        ref.setKey(key);
+        dq.getSpec().getRedis().setTlsCaSecret(ref);
+        return dq;
+    }
+
+    @Test
+    void mountsThePrivateCaReadOnlyAndPointsTheWorkerAtIt() {
+        Deployment d = desired(withTlsCa("redis-ca", "bundle.pem"), 1);
+        PodSpec pod = d.getSpec().getTemplate().getSpec();
+        Container c = container(d);
+
+        Volume volume = pod.getVolumes().stream().filter(v -> RedisTlsCa.VOLUME.equals(v.getName())).findFirst().orElseThrow();
+        assertThat(volume.getSecret().getSecretName()).isEqualTo("redis-ca");
+        assertThat(volume.getSecret().getOptional()).as("no pod without its CA").isFalse();
+        assertThat(volume.getSecret().getItems()).singleElement().satisfies(item -> {
+            assertThat(item.getKey()).isEqualTo("bundle.pem");
+            assertThat(item.getPath()).isEqualTo("ca.crt");
+        });
+        assertThat(volume.getSecret().getDefaultMode()).isEqualTo(0444);
+        VolumeMount mount = c.getVolumeMounts().stream().filter(m -> RedisTlsCa.VOLUME.equals(m.getName())).findFirst().orElseThrow();
+        assertThat(mount.getMountPath()).isEqualTo("/etc/delayq/redis-tls-ca");
+        assertThat(mount.getReadOnly()).isTrue();
+        assertThat(c.getEnv()).filteredOn(e -> e.getName().equals("DELAYQ_REDIS_TLS_CA")).singleElement()
+                .satisfies(e -> assertThat(e.getValue()).isEqualTo("/etc/delayq/redis-tls-ca/ca.crt"));
+    }
+
+    @Test
+    void theDefaultCaKeyIsCaCrt() {
+        Deployment d = desired(withTlsCa("redis-ca", null), 1);
+
+        assertThat(d.getSpec().getTemplate().getSpec().getVolumes()).filteredOn(v -> RedisTlsCa.VOLUME.equals(v.getName()))
+                .singleElement().satisfies(v -> assertThat(v.getSecret().getItems().get(0).getKey()).isEqualTo("ca.crt"));
+    }
+
+    @Test
+    void withoutACaThereIsNoCaVolumeMountOrVariable() {
+        Deployment d = desired(DelayQueues.orders(), 1);
+
+        assertThat(d.getSpec().getTemplate().getSpec().getVolumes()).extracting(Volume::getName).containsExactly("tmp");
+        assertThat(container(d).getVolumeMounts()).extracting(VolumeMount::getName).containsExactly("tmp");
+        assertThat(container(d).getEnv()).extracting(EnvVar::getName).doesNotContain("DELAYQ_REDIS_TLS_CA");
+    }
+
+    @Test
+    void aRotatedCaSecretRollsThePods() {
+        DelayQueue dq = withTlsCa("redis-ca", null);
+        String pem = io.delayq.operator.testing.FixtureCa.pem();
+        java.util.function.Function<String, SortedMap<String, String>> versionsAt = version -> io.delayq.operator.reconcile.SecretCheck
+                .of(dq, name -> new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata().withName(name)
+                        .withResourceVersion(version).endMetadata().addToStringData("ca.crt", pem).build())
+                .versions();
+
+        String before = hash(WorkerDeployment.desired(dq, RANGE, 1, versionsAt.apply("500"), IMAGE));
+        String same = hash(WorkerDeployment.desired(dq, RANGE, 1, versionsAt.apply("500"), IMAGE));
+        String rotated = hash(WorkerDeployment.desired(dq, RANGE, 1, versionsAt.apply("501"), IMAGE));
+
+        assertThat(same).isEqualTo(before);
+        assertThat(rotated).isNotEqualTo(before);
     }
 
     @Test

@@ -34,7 +34,7 @@ class WorkerEnvironmentTest {
         Map<String, String> env = values(DelayQueues.orders());
 
         assertThat(env).containsEntry("DELAYQ_BATCH_SIZE", "100").containsEntry("DELAYQ_POLL_INTERVAL", "1s")
-                .containsEntry("DELAYQ_LEASE", "30s").containsEntry("DELAYQ_CONCURRENCY", "16")
+                .containsEntry("DELAYQ_LEASE", "30s").containsEntry("DELAYQ_CONCURRENCY", "16").containsEntry("DELAYQ_HANDLER_TIMEOUT", "30m")
                 .containsEntry("DELAYQ_RETRY_MAX_ATTEMPTS", "5").containsEntry("DELAYQ_RETRY_BACKOFF_INITIAL", "1s")
                 .containsEntry("DELAYQ_RETRY_BACKOFF_MAX", "5m").containsEntry("DELAYQ_RETRY_BACKOFF_MULTIPLIER", "2.0")
                 .containsEntry("DELAYQ_RETRY_JITTER", "0.2").containsEntry("DELAYQ_DEAD_LETTER_MAX_COUNT", "100000")
@@ -110,6 +110,15 @@ class WorkerEnvironmentTest {
         assertThat(env.get(env.size() - 1).getName()).isEqualTo("JAVA_OPTS");
         assertThat(env).filteredOn(e -> e.getName().equals("DELAYQ_QUEUE")).singleElement()
                 .extracting(EnvVar::getValue).isEqualTo("orders");
+    }
+
+    @Test
+    void aPrivateCaIsAFilePathNotTheCertificate() {
+        DelayQueue dq = DelayQueues.of("orders", 8, 4, "rediss://redis.shop.svc:6380/0");
+        dq.getSpec().getRedis().setTlsCaSecret(new io.delayq.operator.resource.TlsCaSecretRef("redis-ca"));
+
+        assertThat(values(dq)).containsEntry("DELAYQ_REDIS_TLS_CA", RedisTlsCa.FILE);
+        assertThat(values(DelayQueues.orders())).doesNotContainKey("DELAYQ_REDIS_TLS_CA");
     }
 
     @Test

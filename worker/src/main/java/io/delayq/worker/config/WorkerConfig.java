@@ -32,7 +32,11 @@ public record WorkerConfig(
         String streamKey,
         long streamMaxLen,
         int httpPort,
-        Duration shutdownGrace) {
+        Duration shutdownGrace,
+        Duration handlerTimeout) {
+
+    /** asynq's default too: long enough for real work, short enough that a hung handler does not hold a task for good. */
+    public static final Duration DEFAULT_HANDLER_TIMEOUT = Duration.ofMinutes(30);
 
     private static final Duration MS = Duration.ofMillis(1);
 
@@ -108,7 +112,17 @@ public record WorkerConfig(
                 s.string("DELAYQ_WEBHOOK_SECRET", null), streamKey,
                 s.longValue("DELAYQ_STREAM_MAXLEN", 0, 0, Long.MAX_VALUE),
                 s.integer("DELAYQ_HTTP_PORT", 8080, 0, 65535),
-                s.duration("DELAYQ_SHUTDOWN_GRACE", Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1)));
+                s.duration("DELAYQ_SHUTDOWN_GRACE", Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1)),
+                handlerTimeout(s));
+    }
+
+    /** 0s turns the deadline off; otherwise at least 100 ms (the deadline is checked a few times per period). */
+    private static Duration handlerTimeout(Settings s) {
+        Duration d = s.duration("DELAYQ_HANDLER_TIMEOUT", DEFAULT_HANDLER_TIMEOUT, Duration.ZERO, Duration.ofDays(7));
+        if (!d.isZero() && d.compareTo(Duration.ofMillis(100)) < 0) {
+            throw new ConfigException("DELAYQ_HANDLER_TIMEOUT", "must be 0s (no deadline) or at least 100ms, got " + Durations.format(d));
+        }
+        return d;
     }
 
     /** Credentials from their own variables (a Kubernetes Secret) win over those in the URL. */
@@ -142,7 +156,8 @@ public record WorkerConfig(
     /** A one-line summary for the start-up log, with no secret in it. */
     public String describe() {
         return "queue=" + queue + " shards=" + shards + " range=" + range + " batch=" + batchSize + " poll=" + Durations.format(pollInterval)
-                + " lease=" + Durations.format(lease) + " concurrency=" + concurrency + " maxAttempts=" + retry.maxAttempts()
+                + " lease=" + Durations.format(lease) + " handlerTimeout=" + (handlerTimeout.isZero() ? "none" : Durations.format(handlerTimeout))
+                + " concurrency=" + concurrency + " maxAttempts=" + retry.maxAttempts()
                 + " delivery=" + delivery.name().toLowerCase() + (webhookUrl != null ? " webhook=" + webhookUrl : "")
                 + (streamKey != null ? " stream=" + streamKey : "") + (rateLimit.enabled() ? " rate=" + rateLimit.perSecond() + "/s" : "")
                 + " redis=" + RedisEndpoint.redact(redisUrl) + " http=:" + httpPort;

@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.Map;
 import java.util.UUID;
@@ -35,6 +36,14 @@ import java.util.concurrent.Semaphore;
  */
 public final class ClaimLoop implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ClaimLoop.class);
+    /**
+     * How long a claim keeps its slots reserved without an answer. A claim answers in milliseconds;
+     * one sent to a Cluster primary that just died waits for the Redis time-out (5 s), and while it
+     * held its slots every other shard's due tasks waited as long (the chaos suite's failover: all
+     * shards ~5 s late). After this the slots go back to the shards that answer; a late answer
+     * takes slots for its tasks then, running above the concurrency for a moment.
+     */
+    static final long CLAIM_HOLD_MILLIS = 250;
 
     private final QueueProtocol protocol;
     private final ShardRange range;
@@ -42,7 +51,7 @@ public final class ClaimLoop implements Runnable {
     private final Duration poll;
     private final Duration lease;
     private final RateLimit rate;
-    private final Semaphore slots;
+    private final Slots slots;
     private final ExecutorService handlers;
     private final Delivery delivery;
     private final InflightRegistry registry;
@@ -54,6 +63,8 @@ public final class ClaimLoop implements Runnable {
     private final Duration redisTimeout;
     private final Map<Integer, String> unanswered = new ConcurrentHashMap<>();
     private final AtomicInteger pendingClaims = new AtomicInteger();
+    private final int refillAt;
+    private volatile boolean awaitingCapacity;
     private volatile boolean running = true;
     private volatile long lastLoopNanos = System.nanoTime();
 
@@ -66,7 +77,8 @@ public final class ClaimLoop implements Runnable {
         this.poll = poll;
         this.lease = lease;
         this.rate = rate;
-        this.slots = new Semaphore(concurrency);
+        this.slots = new Slots(concurrency);
+        this.refillAt = refillThreshold(concurrency, batchSize);
         this.handlers = handlers;
         this.delivery = delivery;
         this.registry = registry;
@@ -76,6 +88,16 @@ public final class ClaimLoop implements Runnable {
         this.board = board;
         this.health = health;
         this.redisTimeout = redisTimeout;
+    }
+
+    /**
+     * A saturated worker claims again once a quarter of its capacity (at most a quarter batch) is
+     * free, not at every freed slot: claims of one or two tasks would cost a script call each and
+     * wake this loop for every finished task. An idle worker has free slots anyway, so this never
+     * delays a task that is due.
+     */
+    static int refillThreshold(int concurrency, int batchSize) {
+        return Math.max(1, Math.min(concurrency, batchSize) / 4);
     }
 
     public long lastLoopNanos() {
@@ -101,10 +123,15 @@ public final class ClaimLoop implements Runnable {
             lastLoopNanos = System.nanoTime();
             try {
                 int free = slots.availablePermits();
-                if (free == 0) {
-                    board.awaitNext(pollNanos);
+                if (free < refillAt) {
+                    awaitingCapacity = true;
+                    // re-read after raising the flag: a release in between has seen it or is seen here
+                    if (slots.availablePermits() < refillAt) {
+                        board.awaitSignal(pollNanos);
+                    }
                     continue;
                 }
+                awaitingCapacity = false;
                 int ready = Math.max(1, board.readyCount());
                 int shard = board.takeReady();
                 if (shard < 0) {
@@ -124,8 +151,9 @@ public final class ClaimLoop implements Runnable {
     }
 
     /**
-     * Sends a claim without waiting for it: its slots are reserved until the answer, so claims of
-     * several shards overlap and one slow or hanging claim holds up only its own shard.
+     * Sends a claim without waiting for it: its slots are reserved until the answer, at most
+     * {@link #CLAIM_HOLD_MILLIS}, so claims of several shards overlap and one slow or hanging claim
+     * holds up only its own shard.
      */
     private void claim(int shard, int ask) {
         long started = System.nanoTime();
@@ -138,9 +166,17 @@ public final class ClaimLoop implements Runnable {
         } catch (RuntimeException e) {
             call = CompletableFuture.failedFuture(e);
         }
+        AtomicBoolean reserved = new AtomicBoolean(true);
+        CompletableFuture<Void> hold = new CompletableFuture<Void>().completeOnTimeout(null, CLAIM_HOLD_MILLIS, TimeUnit.MILLISECONDS);
+        hold.thenRun(() -> {
+            if (reserved.compareAndSet(true, false)) {
+                release(ask);
+            }
+        });
         call.orTimeout(redisTimeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((batch, error) -> {
+            hold.cancel(false);
             try {
-                answered(shard, ask, requestId, started, batch, error);
+                answered(shard, ask, reserved.getAndSet(false) ? ask : 0, requestId, started, batch, error);
             } finally {
                 synchronized (pendingClaims) {
                     pendingClaims.decrementAndGet();
@@ -151,9 +187,10 @@ public final class ClaimLoop implements Runnable {
         });
     }
 
-    private void answered(int shard, int ask, String requestId, long started, ClaimBatch batch, Throwable error) {
+    /** @param held the slots still reserved for this claim: {@code ask}, or 0 once its hold ran out */
+    private void answered(int shard, int ask, int held, String requestId, long started, ClaimBatch batch, Throwable error) {
         if (error != null) {
-            slots.release(ask);
+            release(held);
             // the claim may have run without us hearing the answer: ask again under the same id,
             // so its tasks come to us now rather than after their lease expires
             unanswered.put(shard, requestId);
@@ -167,7 +204,11 @@ public final class ClaimLoop implements Runnable {
         clock.observe(batch.serverNow());
         int n = batch.tasks().size();
         metrics.batch(n);
-        slots.release(ask - n);
+        if (n <= held) {
+            release(held - n);
+        } else {
+            slots.take(n - held);
+        }
         for (ClaimedTask t : batch.tasks()) {
             Leased leased = new Leased(t);
             registry.add(leased);
@@ -176,7 +217,7 @@ public final class ClaimLoop implements Runnable {
             } catch (RejectedExecutionException stopped) {
                 // shutting down: the task stays in flight and is re-delivered after its lease
                 registry.remove(leased);
-                slots.release();
+                release(1);
             }
         }
         if (n == ask) {
@@ -217,6 +258,7 @@ public final class ClaimLoop implements Runnable {
             metrics.lag(clock.nowMillis() - claimed.dueAt());
             Outcome outcome;
             long t0 = System.nanoTime();
+            leased.startRun(Thread.currentThread());
             try {
                 Task task = TaskDecoder.decode(protocol.queue(), claimed);
                 outcome = delivery.deliver(task);
@@ -225,11 +267,36 @@ public final class ClaimLoop implements Runnable {
             } catch (RuntimeException | Error e) {
                 // whatever goes wrong, the task is settled: an escaped error would leave it leased forever
                 outcome = Outcome.of(e);
+            } finally {
+                leased.endRun();
+                // an abandoned handler may not have seen its interrupt: the next task must not inherit it
+                Thread.interrupted();
             }
             metrics.handled(System.nanoTime() - t0);
             settler.settle(leased, outcome);
         } finally {
-            slots.release();
+            release(1);
+        }
+    }
+
+    /** Handler slots; {@link #take} may leave fewer than none when a late claim answer brings tasks. */
+    private static final class Slots extends Semaphore {
+        Slots(int permits) {
+            super(permits);
+        }
+
+        void take(int n) {
+            reducePermits(n);
+        }
+    }
+
+    private void release(int n) {
+        if (n <= 0) {
+            return;
+        }
+        slots.release(n);
+        if (awaitingCapacity && slots.availablePermits() >= refillAt) {
+            awaitingCapacity = false;
             board.nudge();
         }
     }

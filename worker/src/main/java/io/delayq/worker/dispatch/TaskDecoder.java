@@ -22,7 +22,7 @@ public final class TaskDecoder {
         }
         TaskRecord record;
         try {
-            record = TaskRecord.fromJson(claimed.rawRecord());
+            record = TaskRecord.decode(claimed.rawRecord());
         } catch (TaskRecord.MalformedRecordException e) {
             throw new MalformedTask(e.getMessage());
         } catch (RuntimeException e) {

@@ -112,6 +112,22 @@ public final class WakeBoard {
         }
     }
 
+    /**
+     * Sleeps until something signals or {@code maxNanos} passed, whatever the shards' times: the
+     * loop waits here for handler capacity, when a shard being due already is no reason to wake.
+     */
+    public void awaitSignal(long maxNanos) throws InterruptedException {
+        lock.lock();
+        try {
+            if (!signalled) {
+                changed.awaitNanos(maxNanos);
+            }
+            signalled = false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     public long millisUntilNext() {
         lock.lock();
         try {

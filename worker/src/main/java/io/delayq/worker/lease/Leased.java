@@ -13,6 +13,9 @@ public final class Leased {
     private ClaimedTask task;
     private State state = State.RUNNING;
     private Runnable pendingSettle;
+    private boolean settleRequested;
+    private Thread runner;
+    private volatile long runningSinceNanos;
     private volatile long lastRenewedNanos;
     private volatile boolean lost;
 
@@ -65,15 +68,59 @@ public final class Leased {
         }
     }
 
-    /** Runs the ack / retry now, or right after the extension in flight has answered. */
-    public void settle(Runnable action) {
+    /** The handler starts on {@code thread}. */
+    public synchronized void startRun(Thread thread) {
+        runner = thread;
+        runningSinceNanos = System.nanoTime();
+    }
+
+    /** The handler returned: from now on nothing interrupts its thread on this task's behalf. */
+    public synchronized void endRun() {
+        runner = null;
+        runningSinceNanos = 0;
+    }
+
+    /** When the handler started (System.nanoTime), or 0 when it is not running. */
+    public long runningSinceNanos() {
+        return runningSinceNanos;
+    }
+
+    /**
+     * The handler overran its deadline: interrupts it and settles with {@code action} in its place.
+     * False when the handler already returned or the task is settling; whatever the handler
+     * returns later is then ignored (see {@link #settle}).
+     */
+    public boolean abandon(Runnable action) {
         synchronized (this) {
+            if (settleRequested || runner == null) {
+                return false;
+            }
+            // under the lock: endRun() cannot have run, so the thread is still inside this task's handler
+            runner.interrupt();
+            runner = null;
+            runningSinceNanos = 0;
+        }
+        return settle(action);
+    }
+
+    /**
+     * Runs the ack / retry now, or right after the extension in flight has answered. Only the
+     * first settle of a task counts: false (and nothing done) for a later one, e.g. the result of
+     * a handler that was abandoned after its deadline.
+     */
+    public boolean settle(Runnable action) {
+        synchronized (this) {
+            if (settleRequested) {
+                return false;
+            }
+            settleRequested = true;
             if (state == State.EXTENDING) {
                 pendingSettle = action;
-                return;
+                return true;
             }
             state = State.SETTLED;
         }
         action.run();
+        return true;
     }
 }

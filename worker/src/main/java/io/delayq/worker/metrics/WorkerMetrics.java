@@ -27,6 +27,7 @@ public final class WorkerMetrics {
     private final Counter leaseLost;
     private final Counter reclaimedRequeued;
     private final Counter reclaimedDead;
+    private final Counter handlerTimeouts;
     private final DistributionSummary batchSize;
     private final AtomicLong consecutiveFailures = new AtomicLong();
     private final Map<Integer, ShardGauges> shards = new HashMap<>();
@@ -46,6 +47,8 @@ public final class WorkerMetrics {
                 .tag("queue", queue).tag("result", "requeued").register(registry);
         reclaimedDead = Counter.builder("delayq.leases.reclaimed").description("Expired leases recovered by this worker")
                 .tag("queue", queue).tag("result", "dead").register(registry);
+        handlerTimeouts = Counter.builder("delayq.handler.timeouts").description("Handlers abandoned past DELAYQ_HANDLER_TIMEOUT (their task is retried)")
+                .tag("queue", queue).register(registry);
         batchSize = DistributionSummary.builder("delayq.claim.batch.size").description("Tasks returned by one claim")
                 .tag("queue", queue).register(registry);
         Gauge.builder("delayq.consecutive.failures", consecutiveFailures, AtomicLong::get)
@@ -90,6 +93,10 @@ public final class WorkerMetrics {
 
     public void leaseLost(int n) {
         leaseLost.increment(n);
+    }
+
+    public void handlerTimedOut() {
+        handlerTimeouts.increment();
     }
 
     public void reclaimed(long requeued, long died) {

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -37,6 +38,13 @@ public final class Settler implements AutoCloseable {
     static final long ACK_LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     /** A round this big is worth a script call on its own: no lingering (a busy worker is not slowed). */
     private static final int LINGER_UNTIL = 100;
+    /**
+     * How long a round waits for its answers before the next round goes out. An ack sent to a Cluster
+     * primary that just died waits for the Redis time-out (5 s); the acks of the other shards must not
+     * wait behind it, since a settled task is no longer heartbeated and its lease runs out meanwhile.
+     * Calls still on the wire complete (and count as finished) on their own.
+     */
+    static final long ROUND_WAIT_MILLIS = 250;
 
     private final QueueProtocol protocol;
     private final InflightRegistry registry;
@@ -58,9 +66,30 @@ public final class Settler implements AutoCloseable {
         this.acker.start();
     }
 
-    public void settle(Leased leased, Outcome outcome) {
+    /** False when the task was already settled (an abandoned handler's late result): nothing is done. */
+    public boolean settle(Leased leased, Outcome outcome) {
         outstanding.incrementAndGet();
-        leased.settle(() -> {
+        return counted(leased.settle(action(leased, outcome)));
+    }
+
+    /** The handler overran its deadline: interrupt it and settle with {@code outcome} in its place. */
+    public boolean abandon(Leased leased, Outcome outcome) {
+        outstanding.incrementAndGet();
+        return counted(leased.abandon(action(leased, outcome)));
+    }
+
+    private boolean counted(boolean settling) {
+        if (!settling) {
+            synchronized (outstanding) {
+                outstanding.decrementAndGet();
+                outstanding.notifyAll();
+            }
+        }
+        return settling;
+    }
+
+    private Runnable action(Leased leased, Outcome outcome) {
+        return () -> {
             if (outcome instanceof Outcome.Done) {
                 toAck.add(leased);
             } else if (outcome instanceof Outcome.Retry r) {
@@ -68,7 +97,7 @@ public final class Settler implements AutoCloseable {
             } else if (outcome instanceof Outcome.Dead d) {
                 fail(leased, d.error(), Duration.ZERO, true);
             }
-        });
+        };
     }
 
     private void fail(Leased leased, String error, Duration backoff, boolean permanent) {
@@ -107,7 +136,8 @@ public final class Settler implements AutoCloseable {
             }
             boolean stop = round.remove(STOP);
             if (!round.isEmpty()) {
-                ack(round);
+                // the last round before stopping waits for its answers: close() shuts Redis down next
+                ack(round, stop ? TimeUnit.SECONDS.toMillis(30) : ROUND_WAIT_MILLIS);
             }
             round.clear();
             if (stop) {
@@ -132,7 +162,7 @@ public final class Settler implements AutoCloseable {
         }
     }
 
-    private void ack(List<Leased> round) {
+    private void ack(List<Leased> round, long waitMillis) {
         Map<Integer, List<Leased>> byShard = new HashMap<>();
         for (Leased l : round) {
             byShard.computeIfAbsent(l.task().shard(), s -> new ArrayList<>()).add(l);
@@ -159,7 +189,9 @@ public final class Settler implements AutoCloseable {
             }
         });
         try {
-            CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+            CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(waitMillis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException slowShard) {
+            // one shard's primary is slow or failing over: the next round goes out, this one finishes on its own
         } catch (Exception e) {
             LOG.warn("acks still unanswered after 30 s: {}", e.toString());
         }

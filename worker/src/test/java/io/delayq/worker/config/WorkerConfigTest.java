@@ -98,6 +98,9 @@ class WorkerConfigTest {
                 arguments(with("DELAYQ_HTTP_PORT", "65536"), "DELAYQ_HTTP_PORT", "must be between 0 and 65535, got 65536"),
                 arguments(with("DELAYQ_HTTP_PORT", "http"), "DELAYQ_HTTP_PORT", "must be a whole number"),
                 arguments(with("DELAYQ_SHUTDOWN_GRACE", "2h"), "DELAYQ_SHUTDOWN_GRACE", "must be between 0s and 1h, got 2h"),
+                arguments(with("DELAYQ_HANDLER_TIMEOUT", "50ms"), "DELAYQ_HANDLER_TIMEOUT", "must be 0s (no deadline) or at least 100ms, got 50ms"),
+                arguments(with("DELAYQ_HANDLER_TIMEOUT", "8d"), "DELAYQ_HANDLER_TIMEOUT", "must be between 0s and 7d"),
+                arguments(with("DELAYQ_HANDLER_TIMEOUT", "soon"), "DELAYQ_HANDLER_TIMEOUT", "must be a duration"),
                 arguments(with("DELAYQ_SHUTDOWN_GRACE", "a while"), "DELAYQ_SHUTDOWN_GRACE", "must be a duration"),
                 arguments(with("DELAYQ_CONFIG_FILE", "/nonexistent/delayq.properties"), "DELAYQ_CONFIG_FILE",
                         "must name a readable properties file"));
@@ -137,6 +140,14 @@ class WorkerConfigTest {
         assertThat(c.streamMaxLen()).isZero();
         assertThat(c.httpPort()).isEqualTo(8080);
         assertThat(c.shutdownGrace()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(c.handlerTimeout()).isEqualTo(Duration.ofMinutes(30));
+    }
+
+    @Test
+    void aHandlerTimeoutOfZeroTurnsTheDeadlineOff() {
+        WorkerConfig c = WorkerConfig.fromEnv(with("DELAYQ_HANDLER_TIMEOUT", "0s"));
+        assertThat(c.handlerTimeout()).isZero();
+        assertThat(c.describe()).contains("handlerTimeout=none");
     }
 
     @Test

@@ -57,4 +57,35 @@ class CapacityTest {
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(outcomes(w, "acked")).isEqualTo(20));
         assertThat(RunningWorkers.claimBatches(w).max()).isLessThanOrEqualTo(3.0);
     }
+
+    @Test
+    void aSaturatedWorkerRefillsInBatchesNotOneFreedSlotAtATime() {
+        List<TaskSpec> backlog = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            backlog.add(TaskSpec.of("task-" + i));
+        }
+        queue.client().enqueueAll(backlog);
+        Map<String, String> env = RunningWorkers.env(redis.url(), Q, 1);
+        env.put("DELAYQ_CONCURRENCY", "40");
+        env.put("DELAYQ_BATCH_SIZE", "40");
+        // handlers that take a little while finish one by one, each freeing one slot
+        Worker w = workers.startHandler(env, task -> Thread.sleep(2));
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(outcomes(w, "acked")).isEqualTo(400));
+        int refillAt = ClaimLoop.refillThreshold(40, 40);
+        assertThat(refillAt).isEqualTo(10);
+        // claiming at every freed slot would take hundreds of claims of one or two tasks
+        long claimedTasks = Math.round(RunningWorkers.claimBatches(w).totalAmount());
+        assertThat(RunningWorkers.claimBatches(w).count()).isLessThanOrEqualTo(400 / refillAt + 10);
+        assertThat(claimedTasks).isEqualTo(400);
+    }
+
+    @Test
+    void refillThresholdIsAQuarterOfTheSmallerOfConcurrencyAndBatch() {
+        assertThat(ClaimLoop.refillThreshold(1000, 1000)).isEqualTo(250);
+        assertThat(ClaimLoop.refillThreshold(1000, 100)).isEqualTo(25);
+        assertThat(ClaimLoop.refillThreshold(8, 1000)).isEqualTo(2);
+        assertThat(ClaimLoop.refillThreshold(3, 100)).isEqualTo(1);
+        assertThat(ClaimLoop.refillThreshold(1, 1)).isEqualTo(1);
+    }
 }

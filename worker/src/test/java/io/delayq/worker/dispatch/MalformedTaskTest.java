@@ -37,7 +37,7 @@ class MalformedTaskTest {
     private void writeByHand(String id, double dueScore, String record) {
         ShardKeys k = queue.keys(queue.shardOf(id));
         if (record != null) {
-            TestQueue.get(queue.redis().hset(k.tasks(), id, record));
+            TestQueue.get(queue.redis().hset(k.record(id), id, record));
         }
         TestQueue.get(queue.redis().zadd(k.due(0), dueScore, id));
     }

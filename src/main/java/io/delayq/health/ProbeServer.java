@@ -1,8 +1,7 @@
-package io.delayq.worker.ops;
+package io.delayq.health;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -10,19 +9,26 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
-/** {@code /metrics} (Prometheus text), {@code /healthz} (loops alive), {@code /readyz} (Redis reachable, scripts loaded). */
-public final class OpsServer implements AutoCloseable {
+/**
+ * What Kubernetes and Prometheus probe on a worker or the operator: {@code /metrics} (Prometheus
+ * text), {@code /healthz} (liveness) and {@code /readyz} (readiness; 503 until ready). The JDK's
+ * own HTTP server: two small handler threads, no extra dependency.
+ */
+public final class ProbeServer implements AutoCloseable {
+    private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+    private static final String TEXT = "text/plain; charset=utf-8";
     private final HttpServer server;
 
-    public OpsServer(int port, PrometheusMeterRegistry registry, BooleanSupplier live, BooleanSupplier ready) throws IOException {
+    public ProbeServer(int port, String threadName, Supplier<String> metrics, BooleanSupplier live, BooleanSupplier ready) throws IOException {
         server = HttpServer.create(new InetSocketAddress(port), 16);
         server.setExecutor(Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "delayq-http");
+            Thread t = new Thread(r, threadName);
             t.setDaemon(true);
             return t;
         }));
-        server.createContext("/metrics", ex -> reply(ex, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
+        server.createContext("/metrics", ex -> reply(ex, 200, PROMETHEUS_TEXT, metrics.get()));
         server.createContext("/healthz", ex -> probe(ex, live.getAsBoolean()));
         server.createContext("/readyz", ex -> probe(ex, ready.getAsBoolean()));
         server.start();
@@ -33,7 +39,7 @@ public final class OpsServer implements AutoCloseable {
     }
 
     private static void probe(HttpExchange ex, boolean ok) throws IOException {
-        reply(ex, ok ? 200 : 503, "text/plain; charset=utf-8", ok ? "ok\n" : "not ok\n");
+        reply(ex, ok ? 200 : 503, TEXT, ok ? "ok\n" : "not ok\n");
     }
 
     private static void reply(HttpExchange ex, int status, String type, String body) throws IOException {

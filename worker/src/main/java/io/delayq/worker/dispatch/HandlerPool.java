@@ -1,0 +1,270 @@
+package io.delayq.worker.dispatch;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Runs handlers on at most {@code maxThreads} threads, waking only as many as the work needs.
+ *
+ * <p>A fixed pool with one thread per concurrency slot wakes a parked thread for every task: with
+ * fast handlers that context switch costs more than the handler, and it dominated the worker's CPU
+ * when draining a backlog. Here a thread that finishes a task takes the next one without parking,
+ * and a sleeping thread is woken only when work is waiting and no awake thread is between tasks
+ * to take it. As a safety net, when tasks still wait longer than {@code rampAfter} for a thread
+ * (all awake threads stuck in slow handlers) the number of awake threads doubles, up to
+ * {@code maxThreads}.
+ */
+public final class HandlerPool extends AbstractExecutorService {
+    private record Job(Runnable task, long queuedAt) {
+    }
+
+    private final int maxThreads;
+    private final long rampAfterNanos;
+    private final ThreadFactory threads;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition work = lock.newCondition();
+    private final Condition backlog = lock.newCondition();
+    private final Condition terminated = lock.newCondition();
+    private final ArrayDeque<Job> queue = new ArrayDeque<>();
+    private final List<Thread> started = new ArrayList<>();
+    /** Threads parked waiting for work, and wake-ups sent to them that they have not consumed yet. */
+    private int parked;
+    private int wakeups;
+    /** Awake threads between tasks, looking for one (a thread just woken counts as free). */
+    private int free;
+    private int alive;
+    private boolean shutdown;
+    private final Thread ramp;
+
+    public HandlerPool(int maxThreads, long rampAfterNanos, ThreadFactory threads) {
+        if (maxThreads < 1) {
+            throw new IllegalArgumentException("maxThreads must be at least 1, got " + maxThreads);
+        }
+        this.maxThreads = maxThreads;
+        this.rampAfterNanos = rampAfterNanos;
+        this.threads = threads;
+        this.ramp = threads.newThread(this::rampLoop);
+        this.ramp.setDaemon(true);
+        this.ramp.start();
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        lock.lock();
+        try {
+            if (shutdown) {
+                throw new RejectedExecutionException("handler pool is shut down");
+            }
+            queue.add(new Job(task, System.nanoTime()));
+            // at most one thread is woken per hand-over: a batch of fast tasks is drained by the
+            // threads already awake; the ramp adds threads when tasks are slow to start
+            if (free == 0) {
+                wake(1);
+            }
+            if (queue.size() == 1) {
+                backlog.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Wakes (or starts) up to {@code n} threads; the caller holds the lock. */
+    private void wake(int n) {
+        for (int i = 0; i < n; i++) {
+            if (parked > wakeups) {
+                wakeups++;
+                free++;
+                work.signal();
+            } else if (started.size() < maxThreads) {
+                Thread t = threads.newThread(this::runLoop);
+                started.add(t);
+                alive++;
+                free++;
+                t.start();
+            } else {
+                return;
+            }
+        }
+    }
+
+    private void runLoop() {
+        try {
+            boolean fromTask = false;
+            while (true) {
+                Runnable task = next(fromTask);
+                fromTask = true;
+                if (task == null) {
+                    return;
+                }
+                try {
+                    task.run();
+                } catch (RuntimeException | Error e) {
+                    Thread t = Thread.currentThread();
+                    t.getUncaughtExceptionHandler().uncaughtException(t, e);
+                }
+            }
+        } finally {
+            lock.lock();
+            try {
+                alive--;
+                if (alive == 0 && shutdown) {
+                    terminated.signalAll();
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** The next task (this thread stops being free), or null when the pool is shut down and empty. */
+    private Runnable next(boolean fromTask) {
+        lock.lock();
+        try {
+            if (fromTask) {
+                free++;
+            }
+            while (true) {
+                Job job = queue.poll();
+                if (job != null) {
+                    free--;
+                    // pass the baton: work is left and nobody else is looking for it (if this task
+                    // is quick, this thread is back before the woken one and the chain stops)
+                    if (free == 0 && !queue.isEmpty()) {
+                        wake(1);
+                    }
+                    return job.task();
+                }
+                if (shutdown) {
+                    free--;
+                    return null;
+                }
+                free--;
+                parked++;
+                try {
+                    while (wakeups == 0 && !shutdown) {
+                        work.awaitUninterruptibly();
+                    }
+                } finally {
+                    parked--;
+                }
+                if (wakeups > 0) {
+                    wakeups--;   // the waker already counted this thread as free
+                } else {
+                    free++;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Once about every half ramp period while tasks wait: double the awake threads if the oldest waited too long. */
+    private void rampLoop() {
+        while (true) {
+            lock.lock();
+            try {
+                while (queue.isEmpty() && !shutdown) {
+                    backlog.awaitUninterruptibly();
+                }
+                if (shutdown && queue.isEmpty()) {
+                    return;
+                }
+                Job oldest = queue.peek();
+                if (oldest != null && System.nanoTime() - oldest.queuedAt() >= rampAfterNanos) {
+                    int awake = started.size() - parked + wakeups;
+                    wake(Math.min(queue.size() - free, Math.max(1, awake)));
+                }
+            } finally {
+                lock.unlock();
+            }
+            LockSupport.parkNanos(Math.max(50_000L, rampAfterNanos / 2));
+        }
+    }
+
+    /** Threads started so far (they stay, parked, once started). */
+    public int threadCount() {
+        lock.lock();
+        try {
+            return started.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void shutdown() {
+        lock.lock();
+        try {
+            shutdown = true;
+            work.signalAll();
+            backlog.signalAll();
+            LockSupport.unpark(ramp);
+            if (alive == 0) {
+                terminated.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public List<Runnable> shutdownNow() {
+        List<Runnable> never = new ArrayList<>();
+        lock.lock();
+        try {
+            queue.forEach(j -> never.add(j.task()));
+            queue.clear();
+            started.forEach(Thread::interrupt);
+        } finally {
+            lock.unlock();
+        }
+        shutdown();
+        return never;
+    }
+
+    @Override
+    public boolean isShutdown() {
+        lock.lock();
+        try {
+            return shutdown;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean isTerminated() {
+        lock.lock();
+        try {
+            return shutdown && alive == 0 && queue.isEmpty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        long left = unit.toNanos(timeout);
+        lock.lock();
+        try {
+            while (!(shutdown && alive == 0 && queue.isEmpty())) {
+                if (left <= 0) {
+                    return false;
+                }
+                left = terminated.awaitNanos(left);
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.delayq.worker.lease;
+
+import io.delayq.worker.config.Durations;
+import io.delayq.worker.delivery.Outcome;
+import io.delayq.worker.metrics.WorkerMetrics;
+import io.delayq.worker.settle.Settler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+
+/**
+ * Without a deadline a hung handler keeps its task forever: the heartbeat renews the lease, so
+ * no other worker can take it over. Past the deadline the task is retried (backoff and attempt
+ * count as for any failure) and the handler's thread is interrupted; a handler that ignores the
+ * interrupt keeps its thread and concurrency slot until it returns, and its result is ignored.
+ */
+public final class HandlerDeadline implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(HandlerDeadline.class);
+    private final InflightRegistry registry;
+    private final Settler settler;
+    private final WorkerMetrics metrics;
+    private final Duration timeout;
+
+    public HandlerDeadline(InflightRegistry registry, Settler settler, WorkerMetrics metrics, Duration timeout) {
+        this.registry = registry;
+        this.settler = settler;
+        this.metrics = metrics;
+        this.timeout = timeout;
+    }
+
+    /** How often to look: a quarter of the deadline, at least every second. */
+    public Duration interval() {
+        return Duration.ofMillis(Math.max(25, Math.min(1000, timeout.toMillis() / 4)));
+    }
+
+    @Override
+    public void run() {
+        long now = System.nanoTime();
+        for (Leased l : registry.all()) {
+            long since = l.runningSinceNanos();
+            if (since != 0 && now - since > timeout.toNanos()) {
+                String error = "handler did not finish within " + Durations.format(timeout) + " (DELAYQ_HANDLER_TIMEOUT); its thread was interrupted";
+                if (settler.abandon(l, new Outcome.Retry(error, null))) {
+                    metrics.handlerTimedOut();
+                    LOG.warn("task {} on shard {}: {}", l.id(), l.task().shard(), error);
+                }
+            }
+        }
+    }
+}
