@@ -57,40 +57,31 @@ end
 
 local token = now + lease
 local ids, dues = {}, {}
-local next_due
-for level = 3, 1, -1 do
+local levels = active_levels()
+for _, level in ipairs(levels) do
   local room = allowed - #ids
-  local head
-  if room <= 0 then
-    head = tonumber(redis.call('ZRANGE', DUE[level], 0, 0, 'WITHSCORES')[2])
-  else
-    -- one read serves both: the due tasks to claim and, one past them, the level's next due time
-    local found = redis.call('ZRANGEBYSCORE', DUE[level], '-inf', '+inf', 'WITHSCORES', 'LIMIT', 0, room + 1)
+  if room <= 0 then break end
+  local found = redis.call('ZRANGEBYSCORE', DUE[level], '-inf', now, 'WITHSCORES', 'LIMIT', 0, room)
+  if #found > 0 then
     local members, pairs_ = {}, {}
     for i = 1, #found, 2 do
-      local due = tonumber(found[i + 1])
-      if due > now or #members == room then
-        head = due
-        break
-      end
       members[#members + 1] = found[i]
       ids[#ids + 1] = found[i]
-      dues[#dues + 1] = due
+      dues[#dues + 1] = tonumber(found[i + 1])
       pairs_[#pairs_ + 1] = token
       pairs_[#pairs_ + 1] = found[i]
     end
-    if #members > 0 then
-      redis.call('ZREM', DUE[level], unpack(members))
-      redis.call('ZADD', INFLIGHT, unpack(pairs_))
-    end
+    redis.call('ZREM', DUE[level], unpack(members))
+    redis.call('ZADD', INFLIGHT, unpack(pairs_))
   end
-  if head and (next_due == nil or head < next_due) then next_due = head end
 end
 
 local out = { now, -1, token, #ids }
 if #ids > 0 then
-  -- attempts of the whole batch: one HMGET and one HSET instead of a HINCRBY per task
-  local before = redis.call('HMGET', ATTEMPTS, unpack(ids))
+  -- attempts of the whole batch: one HMGET and one HSET instead of a HINCRBY per task (a lone
+  -- task, the usual claim at a trickle, takes one HINCRBY: one call less)
+  local lone = #ids == 1
+  local before = lone and {} or redis.call('HMGET', ATTEMPTS, unpack(ids))
   local counted = {}
   for i = 1, #ids do
     local id = ids[i]
@@ -100,15 +91,22 @@ if #ids > 0 then
       -- a bare ZADD task: give it an empty record so that every task in flight or dead has one
       redis.call('HSET', key, id, '{}')
     end
-    local attempt = (tonumber(before[i]) or 0) + 1
-    counted[#counted + 1] = id
-    counted[#counted + 1] = attempt
+    local attempt
+    if lone then
+      attempt = redis.call('HINCRBY', ATTEMPTS, id, 1)
+    else
+      attempt = (tonumber(before[i]) or 0) + 1
+      counted[#counted + 1] = id
+      counted[#counted + 1] = attempt
+    end
     out[#out + 1] = id
     out[#out + 1] = dues[i]
     out[#out + 1] = attempt
     out[#out + 1] = record
   end
-  redis.call('HSET', ATTEMPTS, unpack(counted))
+  if not lone then
+    redis.call('HSET', ATTEMPTS, unpack(counted))
+  end
 end
 
 if rate > 0 then
@@ -119,6 +117,7 @@ if #ids > 0 then
   redis.call('SET', KEYS[11], cjson.encode({ token, ids, dues }), 'PX', lease)
 end
 
+local next_due = earliest_due(levels)
 if next_due and rate > 0 and #ids >= allowed and allowed < batch and next_due <= now then
   -- rate limited: the next claim can succeed once a whole token has refilled
   next_due = now + math.ceil((1 - (tokens - math.floor(tokens))) * 1000 / rate)

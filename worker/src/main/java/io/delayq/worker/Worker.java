@@ -110,7 +110,7 @@ public final class Worker implements AutoCloseable {
             throw e;
         }
         this.metrics = new WorkerMetrics(registry, config.queue(), config.range());
-        this.settler = new Settler(protocol, inflight, metrics, config.retry(), config.deadLetters());
+        this.settler = new Settler(protocol, inflight, metrics, config.retry(), config.deadLetters(), config.lease());
         this.handlers = new HandlerPool(config.concurrency(), HANDLER_RAMP_AFTER_NANOS, named("delayq-handler", false));
         ServerClock clock = new ServerClock(wallClock);
         WakeBoard board = new WakeBoard(config.range().from(), config.range().size());
