@@ -1,6 +1,7 @@
 package io.delayq.security;
 
 import io.delayq.redis.LocalRedisServer;
+import io.delayq.testing.TestCertificates;
 
 import java.io.File;
 import java.io.IOException;

@@ -1,6 +1,7 @@
 package io.delayq.operator.testing;
 
 import io.delayq.redis.LocalRedisServer;
+import io.delayq.testing.TestCertificates;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,17 +1,18 @@
-package io.delayq.operator.testing;
+package io.delayq.testing;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** A throw-away CA and a server certificate it signs, made with the openssl command line for one test run. */
-final class TestCertificates {
+/** A throw-away CA and certificates it signs, made with the openssl command line for one test run (TLS tests of the chaos and operator modules). */
+public final class TestCertificates {
     private TestCertificates() {
     }
 
-    static boolean opensslAvailable() {
+    public static boolean opensslAvailable() {
         try {
             return run(Path.of(System.getProperty("java.io.tmpdir")), List.of("openssl", "version"));
         } catch (IOException e) {
@@ -20,7 +21,7 @@ final class TestCertificates {
     }
 
     /** A self-signed CA: {@code <name>.crt} and {@code <name>.key} in {@code dir}. */
-    static Path ca(Path dir, String name) throws IOException {
+    public static Path ca(Path dir, String name) throws IOException {
         require(dir, List.of("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
                 "-keyout", name + ".key", "-out", name + ".crt", "-subj", "/CN=" + name,
                 "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"));
@@ -28,7 +29,7 @@ final class TestCertificates {
     }
 
     /** A server certificate {@code <name>.crt} / {@code <name>.key} for {@code subjectAltName}, signed by {@code ca}. */
-    static Path server(Path dir, String ca, String name, String subjectAltName) throws IOException {
+    public static Path server(Path dir, String ca, String name, String subjectAltName) throws IOException {
         require(dir, List.of("openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", name + ".key", "-out", name + ".csr",
                 "-subj", "/CN=" + name));
         Files.writeString(dir.resolve(name + ".ext"), "subjectAltName=" + subjectAltName + "\nbasicConstraints=CA:FALSE\n"
@@ -53,5 +54,9 @@ final class TestCertificates {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    public static String read(Path file) throws IOException {
+        return Files.readString(file, StandardCharsets.UTF_8);
     }
 }
