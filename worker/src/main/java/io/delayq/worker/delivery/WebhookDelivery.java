@@ -95,6 +95,12 @@ public final class WebhookDelivery implements Delivery {
         }
         String excerpt = excerpt(response.body());
         String error = "webhook answered HTTP " + status + (excerpt.isEmpty() ? "" : ": " + excerpt);
+        if (status >= 300 && status < 400) {
+            // a redirected POST may turn into a GET or lose its body on the way: never followed, and
+            // retrying will not change the answer; the operator must fix the URL (replay the dead letters then)
+            error += " (redirect to " + response.headers().firstValue("Location").orElse("nowhere") + " not followed: "
+                    + "set DELAYQ_WEBHOOK_URL to the final URL)";
+        }
         if (status == 408 || status == 429 || status >= 500) {
             return new Outcome.Retry(error, retryAfter(response.headers().firstValue("Retry-After").orElse(null)));
         }

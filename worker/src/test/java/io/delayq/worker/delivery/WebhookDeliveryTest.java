@@ -151,6 +151,20 @@ class WebhookDeliveryTest {
     }
 
     @ParameterizedTest
+    @ValueSource(ints = {301, 307, 308})
+    void redirectsAreNotFollowedAndDeadLetterNamingWhereTheyPointed(int status) {
+        Receiver r = receiver((req, ex) -> Receiver.reply(ex, status, "", "Location", "https://hooks.example/orders"));
+        workers.startConfigured(env(r));
+        queue.client().enqueue(TaskSpec.of("order-301").payload("cancel"));
+
+        TaskInfo dead = awaitDead("order-301");
+        assertThat(dead.attempts()).isEqualTo(1);
+        assertThat(dead.lastError()).contains("HTTP " + status)
+                .contains("redirect to https://hooks.example/orders not followed").contains("DELAYQ_WEBHOOK_URL");
+        assertThat(r.requestsFor("order-301")).hasSize(1);
+    }
+
+    @ParameterizedTest
     @ValueSource(ints = {500, 503, 408})
     void serverErrorsRetryWithGrowingBackoffUntilTheLastAttemptThenDie(int status) {
         Receiver r = receiver((req, ex) -> Receiver.reply(ex, status, "upstream unavailable"));
