@@ -167,9 +167,13 @@ public final class HandlerPool extends AbstractExecutorService {
         }
     }
 
-    /** Once about every half ramp period while tasks wait: double the awake threads if the oldest waited too long. */
+    /**
+     * While tasks wait: sleeps until the oldest has waited {@code rampAfter}, then doubles the awake
+     * threads if it is still waiting (a queue that drains in time costs this thread no wake-up per task).
+     */
     private void rampLoop() {
         while (true) {
+            long sleep;
             lock.lock();
             try {
                 while (queue.isEmpty() && !shutdown) {
@@ -179,14 +183,18 @@ public final class HandlerPool extends AbstractExecutorService {
                     return;
                 }
                 Job oldest = queue.peek();
-                if (oldest != null && System.nanoTime() - oldest.queuedAt() >= rampAfterNanos) {
+                long waited = System.nanoTime() - oldest.queuedAt();
+                if (waited >= rampAfterNanos) {
                     int awake = started.size() - parked + wakeups;
                     wake(Math.min(queue.size() - free, Math.max(1, awake)));
+                    sleep = rampAfterNanos / 2;
+                } else {
+                    sleep = rampAfterNanos - waited;
                 }
             } finally {
                 lock.unlock();
             }
-            LockSupport.parkNanos(Math.max(50_000L, rampAfterNanos / 2));
+            LockSupport.parkNanos(Math.max(50_000L, sleep));
         }
     }
 
