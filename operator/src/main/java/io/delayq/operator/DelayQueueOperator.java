@@ -39,9 +39,11 @@ public final class DelayQueueOperator implements AutoCloseable {
     private final QueueProbe probe;
     private final ProbeServer endpoint;
     private final JvmGcMetrics gcMetrics;
+    private final LeadershipLoss leadershipLoss;
     private volatile boolean started;
 
-    private DelayQueueOperator(KubernetesClient client, OperatorSettings settings, boolean closeClientOnStop) throws IOException {
+    private DelayQueueOperator(KubernetesClient client, OperatorSettings settings, boolean closeClientOnStop,
+                               Runnable onLeadershipLost) throws IOException {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         io.delayq.operator.metrics.PrometheusConventions.apply(registry);
         new JvmMemoryMetrics().bindTo(registry);
@@ -52,7 +54,8 @@ public final class DelayQueueOperator implements AutoCloseable {
         gcMetrics.bindTo(registry);
 
         probe = new QueueProbe(settings.redisTimeout(), Clock.systemUTC());
-        operator = new Operator(configuration(client, settings, closeClientOnStop, registry));
+        leadershipLoss = new LeadershipLoss(onLeadershipLost);
+        operator = new Operator(configuration(client, settings, closeClientOnStop, registry, leadershipLoss));
         DelayQueueReconciler reconciler = new DelayQueueReconciler(probe, new QueueMetrics(registry), Clock.systemUTC(),
                 settings.backlogInterval(), settings.workerImage());
         operator.register(reconciler, c -> {
@@ -69,7 +72,8 @@ public final class DelayQueueOperator implements AutoCloseable {
 
     /** The SDK settings: kept apart so that a test can check them without a cluster. */
     static Consumer<ConfigurationServiceOverrider> configuration(KubernetesClient client, OperatorSettings settings,
-                                                                 boolean closeClientOnStop, MeterRegistry registry) {
+                                                                 boolean closeClientOnStop, MeterRegistry registry,
+                                                                 LeadershipLoss leadershipLoss) {
         return o -> {
             o.withKubernetesClient(client)
                     // The Fabric8 mock API server cannot do server-side apply; what ships is what is tested.
@@ -78,19 +82,37 @@ public final class DelayQueueOperator implements AutoCloseable {
                     .withCloseClientOnStop(closeClientOnStop)
                     .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry));
             if (settings.leaderElection()) {
-                // Losing the Lease ends the process (the SDK's default) and Kubernetes restarts the
-                // pod: two replicas never reconcile at the same time.
+                // Losing the Lease still ends the process and Kubernetes restarts the pod, so two
+                // replicas never reconcile at the same time; LeadershipLoss does it instead of the SDK,
+                // which would also exit on a deliberate stop.
+                LeaseTiming timing = settings.leaseTiming();
                 o.withLeaderElectionConfiguration(LeaderElectionConfigurationBuilder
                         .aLeaderElectionConfiguration(settings.leaseName())
                         .withLeaseNamespace(settings.leaseNamespace())
+                        .withIdentity(settings.leaseIdentity())
+                        .withLeaseDuration(timing.leaseDuration())
+                        .withRenewDeadline(timing.renewDeadline())
+                        .withRetryPeriod(timing.retryPeriod())
+                        .withLeaderCallbacks(leadershipLoss.callbacks())
+                        .withExitOnStopLeading(false)
                         .build());
             }
         };
     }
 
+    /** Starts the operator; with leader election, losing the Lease while running ends the process. */
     public static DelayQueueOperator start(KubernetesClient client, OperatorSettings settings, boolean closeClientOnStop) {
+        return start(client, settings, closeClientOnStop, LeadershipLoss.EXIT);
+    }
+
+    /**
+     * Starts the operator; with leader election, {@code onLeadershipLost} runs if this replica loses the
+     * Lease while running (not on {@link #close()}). Tests pass a recorder instead of ending the JVM.
+     */
+    public static DelayQueueOperator start(KubernetesClient client, OperatorSettings settings, boolean closeClientOnStop,
+                                           Runnable onLeadershipLost) {
         try {
-            DelayQueueOperator running = new DelayQueueOperator(client, settings, closeClientOnStop);
+            DelayQueueOperator running = new DelayQueueOperator(client, settings, closeClientOnStop, onLeadershipLost);
             running.operator.start();
             running.started = true;
             LOG.info("delayq operator {} started: namespaces {}, leader election {}, metrics on port {}",
@@ -109,6 +131,7 @@ public final class DelayQueueOperator implements AutoCloseable {
     @Override
     public void close() {
         started = false;
+        leadershipLoss.closing();
         try {
             operator.stop();
         } finally {

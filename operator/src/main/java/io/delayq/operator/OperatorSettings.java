@@ -18,6 +18,10 @@ import java.util.stream.Collectors;
  *   <li>{@code DELAYQ_LEADER_ELECTION}: {@code true} to run several replicas with one active (a Lease)</li>
  *   <li>{@code DELAYQ_LEADER_ELECTION_LEASE}: the Lease name, default {@code delayq-operator-leader}</li>
  *   <li>{@code DELAYQ_LEADER_ELECTION_NAMESPACE}: the Lease namespace, default the operator's own</li>
+ *   <li>{@code DELAYQ_LEADER_ELECTION_IDENTITY}: this replica's name in the Lease, default {@code HOSTNAME}
+ *       (the pod name), else a random id</li>
+ *   <li>{@code DELAYQ_LEADER_ELECTION_LEASE_DURATION}, {@code DELAYQ_LEADER_ELECTION_RENEW_DEADLINE},
+ *       {@code DELAYQ_LEADER_ELECTION_RETRY_PERIOD}: the {@link LeaseTiming}, default 15s, 10s, 2s</li>
  *   <li>{@code DELAYQ_METRICS_PORT}: port of /metrics, /healthz and /readyz, default 8080 (0 = any free port)</li>
  *   <li>{@code DELAYQ_BACKLOG_INTERVAL}: how often each queue's backlog is read, default 10s</li>
  *   <li>{@code DELAYQ_REDIS_TIMEOUT}: time-out of the operator's Redis commands, default 3s</li>
@@ -26,6 +30,7 @@ import java.util.stream.Collectors;
  * </ul>
  */
 public record OperatorSettings(Set<String> watchNamespaces, boolean leaderElection, String leaseName, String leaseNamespace,
+                               String leaseIdentity, LeaseTiming leaseTiming,
                                int metricsPort, Duration backlogInterval, Duration redisTimeout, String workerImage) {
 
     public static final String DEFAULT_LEASE = "delayq-operator-leader";
@@ -38,6 +43,8 @@ public record OperatorSettings(Set<String> watchNamespaces, boolean leaderElecti
                 bool(env, "DELAYQ_LEADER_ELECTION", false),
                 env.getOrDefault("DELAYQ_LEADER_ELECTION_LEASE", DEFAULT_LEASE),
                 blankToNull(env.get("DELAYQ_LEADER_ELECTION_NAMESPACE")),
+                blankToNull(env.get("DELAYQ_LEADER_ELECTION_IDENTITY")),
+                leaseTiming(env),
                 port(env, "DELAYQ_METRICS_PORT", 8080),
                 duration(env, "DELAYQ_BACKLOG_INTERVAL", "10s"),
                 duration(env, "DELAYQ_REDIS_TIMEOUT", "3s"),
@@ -45,11 +52,11 @@ public record OperatorSettings(Set<String> watchNamespaces, boolean leaderElecti
     }
 
     public OperatorSettings withMetricsPort(int port) {
-        return new OperatorSettings(watchNamespaces, leaderElection, leaseName, leaseNamespace, port, backlogInterval, redisTimeout, workerImage);
+        return new OperatorSettings(watchNamespaces, leaderElection, leaseName, leaseNamespace, leaseIdentity, leaseTiming, port, backlogInterval, redisTimeout, workerImage);
     }
 
     public OperatorSettings withBacklogInterval(Duration interval) {
-        return new OperatorSettings(watchNamespaces, leaderElection, leaseName, leaseNamespace, metricsPort, interval, redisTimeout, workerImage);
+        return new OperatorSettings(watchNamespaces, leaderElection, leaseName, leaseNamespace, leaseIdentity, leaseTiming, metricsPort, interval, redisTimeout, workerImage);
     }
 
     public boolean watchAllNamespaces() {
@@ -68,6 +75,31 @@ public record OperatorSettings(Set<String> watchNamespaces, boolean leaderElecti
         } catch (IOException e) {
             return "latest";
         }
+    }
+
+    private static LeaseTiming leaseTiming(Map<String, String> env) {
+        String durationName = "DELAYQ_LEADER_ELECTION_LEASE_DURATION";
+        String deadlineName = "DELAYQ_LEADER_ELECTION_RENEW_DEADLINE";
+        String retryName = "DELAYQ_LEADER_ELECTION_RETRY_PERIOD";
+        LeaseTiming defaults = LeaseTiming.DEFAULT;
+        Duration lease = duration(env, durationName, defaults.leaseDuration().toSeconds() + "s");
+        Duration deadline = duration(env, deadlineName, defaults.renewDeadline().toSeconds() + "s");
+        Duration retry = duration(env, retryName, defaults.retryPeriod().toSeconds() + "s");
+        if (lease.toMillis() % 1000 != 0) {
+            throw new IllegalArgumentException(durationName + " must be a whole number of seconds (the Lease stores "
+                    + "leaseDurationSeconds), got '" + env.get(durationName) + "'");
+        }
+        if (deadline.compareTo(lease) >= 0) {
+            throw new IllegalArgumentException(deadlineName + " must be shorter than " + durationName
+                    + " (a leader must give up before a follower may take the Lease), got " + deadline + " and " + lease);
+        }
+        long slowestRetryMillis = retry.toMillis() + (long) Math.ceil(retry.toMillis() * LeaseTiming.RETRY_JITTER);
+        if (deadline.toMillis() <= slowestRetryMillis) {
+            throw new IllegalArgumentException(deadlineName + " must be longer than " + retryName + " with its jitter ("
+                    + (1 + LeaseTiming.RETRY_JITTER) + " × " + retry + " = " + Duration.ofMillis(slowestRetryMillis)
+                    + "), got " + deadline);
+        }
+        return new LeaseTiming(lease, deadline, retry);
     }
 
     private static boolean bool(Map<String, String> env, String name, boolean fallback) {

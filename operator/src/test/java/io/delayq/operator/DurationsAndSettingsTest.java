@@ -31,6 +31,8 @@ class DurationsAndSettingsTest {
         assertThat(s.leaderElection()).isFalse();
         assertThat(s.metricsPort()).isEqualTo(8080);
         assertThat(s.backlogInterval()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(s.leaseIdentity()).isNull();
+        assertThat(s.leaseTiming()).isEqualTo(LeaseTiming.DEFAULT);
         assertThat(s.workerImage()).startsWith("ghcr.io/delayq/delayq-worker:").doesNotContain("${");
     }
 
@@ -55,5 +57,29 @@ class DurationsAndSettingsTest {
                 .hasMessageContaining("DELAYQ_METRICS_PORT");
         assertThatThrownBy(() -> OperatorSettings.fromEnv(Map.of("DELAYQ_BACKLOG_INTERVAL", "0s")))
                 .hasMessageContaining("DELAYQ_BACKLOG_INTERVAL");
+    }
+
+    @Test
+    void leaseTimingComesFromTheEnvironment() {
+        OperatorSettings s = OperatorSettings.fromEnv(Map.of("DELAYQ_LEADER_ELECTION_LEASE_DURATION", "4s",
+                "DELAYQ_LEADER_ELECTION_RENEW_DEADLINE", "3s", "DELAYQ_LEADER_ELECTION_RETRY_PERIOD", "500ms",
+                "DELAYQ_LEADER_ELECTION_IDENTITY", " operator-1 "));
+
+        assertThat(s.leaseTiming()).isEqualTo(new LeaseTiming(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(500)));
+        assertThat(s.leaseIdentity()).isEqualTo("operator-1");
+    }
+
+    @Test
+    void badLeaseTimingNamesTheVariableAndTheRule() {
+        assertThatThrownBy(() -> OperatorSettings.fromEnv(Map.of("DELAYQ_LEADER_ELECTION_LEASE_DURATION", "soon")))
+                .hasMessageContaining("DELAYQ_LEADER_ELECTION_LEASE_DURATION").hasMessageContaining("'soon'");
+        assertThatThrownBy(() -> OperatorSettings.fromEnv(Map.of("DELAYQ_LEADER_ELECTION_RETRY_PERIOD", "0s")))
+                .hasMessageContaining("DELAYQ_LEADER_ELECTION_RETRY_PERIOD").hasMessageContaining("longer than zero");
+        assertThatThrownBy(() -> OperatorSettings.fromEnv(Map.of("DELAYQ_LEADER_ELECTION_LEASE_DURATION", "15500ms")))
+                .hasMessageContaining("DELAYQ_LEADER_ELECTION_LEASE_DURATION").hasMessageContaining("whole number of seconds");
+        assertThatThrownBy(() -> OperatorSettings.fromEnv(Map.of("DELAYQ_LEADER_ELECTION_LEASE_DURATION", "10s")))
+                .hasMessageContaining("DELAYQ_LEADER_ELECTION_RENEW_DEADLINE must be shorter than DELAYQ_LEADER_ELECTION_LEASE_DURATION");
+        assertThatThrownBy(() -> OperatorSettings.fromEnv(Map.of("DELAYQ_LEADER_ELECTION_RETRY_PERIOD", "5s")))
+                .hasMessageContaining("DELAYQ_LEADER_ELECTION_RENEW_DEADLINE must be longer than DELAYQ_LEADER_ELECTION_RETRY_PERIOD");
     }
 }

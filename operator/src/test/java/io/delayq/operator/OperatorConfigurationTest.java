@@ -8,21 +8,23 @@ import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The SDK configuration the operator runs with. Leader election cannot run against the mock API
- * server (the SDK first checks its Lease permissions with a SelfSubjectRulesReview, which the mock
- * does not answer), so its wiring is checked here and its behaviour is left to a real cluster.
+ * The SDK configuration the operator runs with. Leader election's behaviour (one leader, take-over
+ * after the leader stops) is shown by {@code it.LeaderElectionMockClusterTest}; this checks the wiring.
  */
 class OperatorConfigurationTest {
     private final KubernetesClient client = new KubernetesClientBuilder()
             .withConfig(Config.empty()).build();
 
     private Operator operator(Map<String, String> env) {
-        return new Operator(DelayQueueOperator.configuration(client, OperatorSettings.fromEnv(env), false, new SimpleMeterRegistry()));
+        return new Operator(DelayQueueOperator.configuration(client, OperatorSettings.fromEnv(env), false, new SimpleMeterRegistry(),
+                new LeadershipLoss(() -> {
+                })));
     }
 
     @Test
@@ -42,6 +44,24 @@ class OperatorConfigurationTest {
         LeaderElectionConfiguration election = config.getLeaderElectionConfiguration().orElseThrow();
         assertThat(election.getLeaseName()).isEqualTo("delayq-operator-leader");
         assertThat(election.getLeaseNamespace()).hasValue("delayq-system");
-        assertThat(election.isExitOnStopLeading()).isTrue();
+        assertThat(election.getLeaseDuration()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(election.getRenewDeadline()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(election.getRetryPeriod()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(election.getIdentity()).as("the SDK falls back to HOSTNAME, the pod name").isEmpty();
+        // The SDK's exit would also fire on a deliberate stop; LeadershipLoss ends the process on a lost Lease only.
+        assertThat(election.isExitOnStopLeading()).isFalse();
+        assertThat(election.getLeaderCallbacks()).isPresent();
+    }
+
+    @Test
+    void leaderElectionTimingAndIdentityComeFromTheSettings() {
+        var election = operator(Map.of("DELAYQ_LEADER_ELECTION", "true", "DELAYQ_LEADER_ELECTION_IDENTITY", "operator-0",
+                "DELAYQ_LEADER_ELECTION_LEASE_DURATION", "4s", "DELAYQ_LEADER_ELECTION_RENEW_DEADLINE", "3s",
+                "DELAYQ_LEADER_ELECTION_RETRY_PERIOD", "500ms")).getConfigurationService().getLeaderElectionConfiguration().orElseThrow();
+
+        assertThat(election.getIdentity()).hasValue("operator-0");
+        assertThat(election.getLeaseDuration()).isEqualTo(Duration.ofSeconds(4));
+        assertThat(election.getRenewDeadline()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(election.getRetryPeriod()).isEqualTo(Duration.ofMillis(500));
     }
 }
