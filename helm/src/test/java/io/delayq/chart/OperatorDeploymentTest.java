@@ -35,6 +35,25 @@ class OperatorDeploymentTest {
     }
 
     @Test
+    void leaderElectionTimingsReachTheOperatorOnlyWhenItElects() {
+        Manifests defaults = HelmChart.of(scratch).render(Map.of());
+        assertThat(defaults.operatorEnv("DELAYQ_LEADER_ELECTION")).isEqualTo("true");
+        assertThat(defaults.operatorEnv("DELAYQ_LEADER_ELECTION_LEASE_DURATION")).isEqualTo("15s");
+        assertThat(defaults.operatorEnv("DELAYQ_LEADER_ELECTION_RENEW_DEADLINE")).isEqualTo("10s");
+        assertThat(defaults.operatorEnv("DELAYQ_LEADER_ELECTION_RETRY_PERIOD")).isEqualTo("2s");
+
+        Manifests tuned = HelmChart.of(scratch).render(Map.of("leaderElection",
+                Map.of("enabled", true, "leaseDuration", "30s", "renewDeadline", "20s", "retryPeriod", "4s")));
+        assertThat(tuned.operatorEnv("DELAYQ_LEADER_ELECTION_LEASE_DURATION")).isEqualTo("30s");
+        assertThat(tuned.operatorEnv("DELAYQ_LEADER_ELECTION_RENEW_DEADLINE")).isEqualTo("20s");
+        assertThat(tuned.operatorEnv("DELAYQ_LEADER_ELECTION_RETRY_PERIOD")).isEqualTo("4s");
+
+        Manifests single = HelmChart.of(scratch).render(Map.of("leaderElection", Map.of("enabled", false)));
+        assertThat(single.operatorContainer().path("env").findValuesAsText("name"))
+                .contains("DELAYQ_LEADER_ELECTION").doesNotContain("DELAYQ_LEADER_ELECTION_LEASE_DURATION");
+    }
+
+    @Test
     void imagesDefaultToTheChartsAppVersion() {
         Manifests m = HelmChart.of(scratch).render();
         String appVersion = Yaml.read(RepoPaths.chart().resolve("Chart.yaml")).path("appVersion").asText();

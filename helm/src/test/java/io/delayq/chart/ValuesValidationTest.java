@@ -41,7 +41,9 @@ class ValuesValidationTest {
                 Arguments.of(Map.of("serviceMonitor", Map.of("enabled", true), "metrics", Map.of("service", Map.of("enabled", false))),
                         List.of("serviceMonitor.operator", "metrics.service.enabled")),
                 Arguments.of(Map.of("image", Map.of("repository", "x", "pullPolicy", "Sometimes")),
-                        List.of("image.pullPolicy")));
+                        List.of("image.pullPolicy")),
+                Arguments.of(Map.of("leaderElection", Map.of("enabled", true, "leaseDuration", "soon")),
+                        List.of("leaderElection.leaseDuration", "Does not match pattern")));
     }
 
     @ParameterizedTest
