@@ -43,8 +43,10 @@ class HandlerTimeoutTest {
 
     private Map<String, String> env() {
         Map<String, String> env = RunningWorkers.env(redis.url(), Q, 1);
-        env.put("DELAYQ_HANDLER_TIMEOUT", "300ms");
-        env.put("DELAYQ_LEASE", "200ms");   // the heartbeat alone would keep the task for as long as the handler hangs
+        // past the lease, so only the heartbeat keeps the task until the deadline; the lease is long
+        // enough that a busy test machine does not miss a renewal (a lost lease is another test's subject)
+        env.put("DELAYQ_HANDLER_TIMEOUT", "1500ms");
+        env.put("DELAYQ_LEASE", "1s");
         env.put("DELAYQ_RETRY_BACKOFF_INITIAL", "0s");
         env.put("DELAYQ_CONCURRENCY", "2");
         return env;
