@@ -18,21 +18,24 @@ const log = (...a) => console.error('[bullmq]', ...a);
 
 let queue;
 
-async function w1enqueue({ n }) {
-  // due 1 ms after the add: every job goes through BullMQ's delayed set and is due at once
+/** Adds n jobs with addBulk, 1,000 per call and 4 calls in flight; job(i) builds the i-th. */
+async function addAll(n, job) {
   const t0 = performance.now();
   const chunk = 1000;
   const inFlight = [];
   for (let from = 0; from < n; from += chunk) {
     const jobs = [];
-    for (let i = from; i < Math.min(n, from + chunk); i++) {
-      jobs.push({ name: 't', data: i, opts: { delay: 1, removeOnComplete: true } });
-    }
+    for (let i = from; i < Math.min(n, from + chunk); i++) jobs.push(job(i));
     inFlight.push(queue.addBulk(jobs));
     if (inFlight.length >= 4) await inFlight.shift();
   }
   await Promise.all(inFlight);
   return { ms: performance.now() - t0 };
+}
+
+async function w1enqueue({ n }) {
+  // due 1 ms after the add: every job goes through BullMQ's delayed set and is due at once
+  return addAll(n, (i) => ({ name: 't', data: i, opts: { delay: 1, removeOnComplete: true } }));
 }
 
 function newWorker(concurrency, onHandled, onCompleted) {
@@ -122,19 +125,7 @@ async function w2stop() {
 }
 
 async function memory({ n, payload, ids }) {
-  const t0 = performance.now();
-  const chunk = 1000;
-  const inFlight = [];
-  for (let from = 0; from < n; from += chunk) {
-    const jobs = [];
-    for (let i = from; i < Math.min(n, from + chunk); i++) {
-      jobs.push({ name: 't', data: payload, opts: { delay: 86400000, jobId: ids + String(i).padStart(9, '0') } });
-    }
-    inFlight.push(queue.addBulk(jobs));
-    if (inFlight.length >= 4) await inFlight.shift();
-  }
-  await Promise.all(inFlight);
-  return { ms: performance.now() - t0 };
+  return addAll(n, (i) => ({ name: 't', data: payload, opts: { delay: 86400000, jobId: ids + String(i).padStart(9, '0') } }));
 }
 
 const commands = { w1enqueue, w1drain, w2, w2stop, memory };

@@ -11,7 +11,7 @@ for _, id in ipairs(ARGV) do
   if redis.call('ZREM', DEAD, id) == 1 then
     redis.call('HDEL', ATTEMPTS, id)
     redis.call('HDEL', ERRORS, id)
-    redis.call('ZADD', DUE[priority_of(redis.call('HGET', record_key(id), id)) + 1], now, id)
+    requeue(id, now)
     replayed = replayed + 1
   end
 end

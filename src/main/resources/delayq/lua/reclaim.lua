@@ -24,7 +24,7 @@ for i, id in ipairs(expired) do
     died = died + 1
   else
     redis.call('HSET', ERRORS, id, 'lease expired on attempt ' .. attempts)
-    redis.call('ZADD', DUE[priority_of(redis.call('HGET', record_key(id), id)) + 1], now, id)
+    requeue(id, now)
     requeued = requeued + 1
   end
 end

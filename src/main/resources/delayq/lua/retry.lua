@@ -26,6 +26,6 @@ if permanent or (max_attempts > 0 and attempts >= max_attempts) then
 end
 redis.call('HSET', ERRORS, id, reason)
 local due = now + backoff
-redis.call('ZADD', DUE[priority_of(redis.call('HGET', record_key(id), id)) + 1], due, id)
+requeue(id, due)
 mark(due)
 return { 'retried', due }

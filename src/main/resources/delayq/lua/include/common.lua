@@ -102,6 +102,11 @@ local function priority_of(record)
   return math.floor(p)
 end
 
+-- Puts a task that has a record back into the due set of its priority level (retry, reclaim, replay).
+local function requeue(id, due)
+  redis.call('ZADD', DUE[priority_of(redis.call('HGET', record_key(id), id)) + 1], due, id)
+end
+
 -- Deletes the records, attempts and errors of finished tasks: one HDEL per record bucket touched.
 local function forget(ids)
   if #ids == 0 then return end

@@ -176,13 +176,13 @@ public final class ClaimLoop implements Runnable {
         call.orTimeout(redisTimeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((batch, error) -> {
             hold.cancel(false);
             try {
+                // answered() re-arms the shard's wake-up (and a release wakes a loop waiting for capacity)
                 answered(shard, ask, reserved.getAndSet(false) ? ask : 0, requestId, started, batch, error);
             } finally {
                 synchronized (pendingClaims) {
                     pendingClaims.decrementAndGet();
                     pendingClaims.notifyAll();
                 }
-                board.nudge();
             }
         });
     }
