@@ -95,12 +95,18 @@ public final class Leased {
             if (settleRequested || runner == null) {
                 return false;
             }
-            // under the lock: endRun() cannot have run, so the thread is still inside this task's handler
+            // under the lock: endRun() cannot have run, so the thread is still inside this task's handler;
+            // and the settle is taken before the interrupt, so the handler's own (interrupted) result
+            // finds the task settled instead of racing this one
             runner.interrupt();
             runner = null;
             runningSinceNanos = 0;
+            if (!takeSettle(action)) {
+                return true;
+            }
         }
-        return settle(action);
+        action.run();
+        return true;
     }
 
     /**
@@ -113,14 +119,22 @@ public final class Leased {
             if (settleRequested) {
                 return false;
             }
-            settleRequested = true;
-            if (state == State.EXTENDING) {
-                pendingSettle = action;
+            if (!takeSettle(action)) {
                 return true;
             }
-            state = State.SETTLED;
         }
         action.run();
+        return true;
+    }
+
+    /** Marks the task settling (the caller holds the lock); false when {@code action} waits for the extension in flight. */
+    private boolean takeSettle(Runnable action) {
+        settleRequested = true;
+        if (state == State.EXTENDING) {
+            pendingSettle = action;
+            return false;
+        }
+        state = State.SETTLED;
         return true;
     }
 }
