@@ -1,4 +1,4 @@
-"""A delayq producer in Python with redis-py, following the README's protocol.
+"""A delayq producer in Python with redis-py, following docs/protocol.md.
 
 usage: python3 produce.py PORT QUEUE SHARDS < tasks.json
 tasks.json: a list of {"id", "due" (epoch ms), "priority" (0..2), "payload" (text, or null for a bare ZADD)}

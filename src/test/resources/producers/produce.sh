@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A delayq producer with nothing but bash, gzip and redis-cli, following the README's protocol.
+# A delayq producer with nothing but bash, gzip and redis-cli, following docs/protocol.md.
 # usage: produce.sh PORT QUEUE SHARDS < tasks
 # Each input line: id <TAB> due time in epoch ms <TAB> priority level (0..2) <TAB> JSON record
 # An empty record means "store only the id": a bare ZADD into the shard's due set.
@@ -29,7 +29,7 @@ if [ "$protocol" != 2 ]; then
   exit 2
 fi
 
-# The README's enqueue script: refuses an existing id, else record + due time + marker, atomically.
+# The enqueue script of docs/protocol.md: refuses an existing id, else record + due time + marker, atomically.
 enqueue="if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 or redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
