@@ -1,5 +1,6 @@
 package io.delayq.worker.delivery;
 
+import io.delayq.handler.HandlerContext;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.worker.config.WorkerConfig;
 

@@ -1,5 +1,8 @@
 package io.delayq.worker.delivery;
 
+import io.delayq.handler.TaskHandler;
+import io.delayq.handler.Task;
+import io.delayq.handler.HandlerContext;
 import io.delayq.worker.config.ConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +31,7 @@ public final class HandlerDelivery implements Delivery {
             chosen = found.get(0);
         } else if (found.isEmpty()) {
             throw new ConfigException("DELAYQ_DELIVERY", "is handler but no TaskHandler is on the classpath "
-                    + "(add one with META-INF/services/io.delayq.worker.delivery.TaskHandler, or use webhook or stream)");
+                    + "(add one with META-INF/services/io.delayq.handler.TaskHandler, or use webhook or stream)");
         } else {
             throw new ConfigException("DELAYQ_HANDLER", "must name one of the TaskHandlers found: "
                     + found.stream().map(h -> h.getClass().getName()).toList());

@@ -1,6 +1,6 @@
 package io.delayq.worker.config;
 
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalRedisServer;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.worker.WorkerCommand;
 import org.junit.jupiter.api.AfterEach;
