@@ -102,10 +102,18 @@ class CrashLoopMockClusterTest {
         other.getMetadata().setLabels(WorkerLabels.forRange("coupons", "coupons", new ShardRange(0, 0)));
         client.resource(other).create();
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> degraded().map(c -> c.getStatus().equals("True")).orElse(false));
+        // the operator may look between the two creations: wait for the look that sees both pods
+        await().atMost(Duration.ofSeconds(30)).until(() -> degraded().map(c -> c.getStatus().equals("True")
+                && c.getMessage().startsWith("2 worker pods")).orElse(false));
         Condition c = degraded().orElseThrow();
         assertThat(c.getReason()).isEqualTo("WorkerCrashLoop");
         assertThat(c.getMessage()).isEqualTo("2 worker pods (orders-0-3-abc, orders-4-7-def) are in CrashLoopBackOff: exit 2: " + NO_HANDLER);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(client.v1().events().inNamespace(NAMESPACE).list().getItems())
+                .anySatisfy(e -> {
+                    assertThat(e.getReason()).isEqualTo("WorkerCrashLoop");
+                    assertThat(e.getType()).isEqualTo("Warning");
+                    assertThat(e.getMessage()).contains(NO_HANDLER);
+                }));
 
         client.resource(workerPod("orders-0-3-abc", new ShardRange(0, 3), false)).update();
         client.resource(workerPod("orders-4-7-def", new ShardRange(4, 7), false)).update();
