@@ -1,17 +1,12 @@
 package io.delayq.worker.config;
 
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalRedisServer;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.worker.WorkerCommand;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,22 +18,11 @@ class WorkerCommandTest {
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream originalErr;
-
-    @BeforeEach
-    void captureStderr() {
-        originalErr = System.err;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restoreStderr() {
-        System.setErr(originalErr);
-    }
+    @RegisterExtension
+    final CapturedStderr err = new CapturedStderr();
 
     private List<String> errLines() {
-        return err.toString(StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).toList();
+        return err.lines();
     }
 
     private Map<String, String> env(String... pairs) {
@@ -105,7 +89,9 @@ class WorkerCommandTest {
     @Test
     void anUnreachableRedisExitsThree() {
         int nobody = LocalRedisServer.freePort();
-        assertThat(WorkerCommand.run(env("DELAYQ_REDIS_URL", "redis://127.0.0.1:" + nobody))).isEqualTo(3);
+        // webhook delivery: a missing handler is a configuration error (exit 2) found before Redis is tried
+        assertThat(WorkerCommand.run(env("DELAYQ_REDIS_URL", "redis://127.0.0.1:" + nobody,
+                "DELAYQ_DELIVERY", "webhook", "DELAYQ_WEBHOOK_URL", "http://127.0.0.1:9/tasks"))).isEqualTo(3);
         assertThat(errLines()).anySatisfy(l -> assertThat(l).startsWith("delayq worker: cannot start: "));
     }
 }
