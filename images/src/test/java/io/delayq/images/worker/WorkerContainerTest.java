@@ -151,4 +151,38 @@ class WorkerContainerTest {
         assertThat(stats.due()).as("the rest is still due, nothing lost").isEqualTo(total - inFlightAtStop);
         assertThat(stats.dead()).isZero();
     }
+
+    @Test
+    void killNineAndARestartFireEveryTaskWithDuplicatesOnlyOnLaterAttempts() throws Exception {
+        Receiver receiver = receiver(300);
+        Deployment deployment = WorkerPods.deployment(webhookQueue("orders", receiver.urlFromContainers(), redis.server().port()), image);
+        RunningPod pod = start(deployment);
+        DelayQueueClient producer = producer("orders", 4);
+        List<String> ids = IntStream.range(0, 300).mapToObj(i -> "order-" + i).toList();
+        for (int i = 0; i < ids.size(); i++) {
+            producer.enqueue(TaskSpec.of(ids.get(i)).after(Duration.ofMillis(10L * i)));
+        }
+        await("the worker is busy").atMost(Duration.ofSeconds(30)).until(() -> receiver.received().size() >= 60 && receiver.working() >= 4);
+
+        pod.kill();
+        // what the receiver was working on when the worker died: never acked, so delivered again
+        List<String> cutOff = receiver.received().stream().map(Receiver.Delivery::id)
+                .filter(id -> !receiver.answered().contains(id)).toList();
+        assertThat(pod.exitCode()).as("SIGKILL").isEqualTo(137);
+        assertThat(producer.stats().inflight()).as("claimed tasks are left in flight by the kill").isPositive();
+
+        pod.restart();
+        pod.awaitHttp200("http", "/readyz", Duration.ofSeconds(60));
+        await("every task fired after the restart (leases of the killed worker expire after 5 s)").atMost(Duration.ofSeconds(90))
+                .until(() -> receiver.attemptsById().keySet().containsAll(ids));
+        await("all acked").atMost(Duration.ofSeconds(30)).until(() -> producer.stats().inflight() == 0 && producer.stats().due() == 0);
+
+        receiver.attemptsById().forEach((id, attempts) -> {
+            assertThat(attempts).as("attempts of %s", id).doesNotHaveDuplicates();
+            assertThat(attempts.stream().sorted().toList().get(0)).as("first attempt of %s", id).isEqualTo(1);
+        });
+        assertThat(cutOff).as("tasks in the receiver at the kill").isNotEmpty()
+                .allSatisfy(id -> assertThat(receiver.attemptsById().get(id)).as("%s re-delivered", id).contains(1, 2));
+        assertThat(producer.stats().dead()).isZero();
+    }
 }
