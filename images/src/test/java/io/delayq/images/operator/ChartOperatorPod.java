@@ -12,20 +12,20 @@ import java.util.List;
 import java.util.Map;
 
 /** The operator Deployment as real Helm renders the chart (helm-java's native Helm). */
-final class ChartOperatorPod {
-    static final String RELEASE = "delayq";
-    static final String NAMESPACE = "delayq-system";
-    static final String CONTAINER = "operator";
+public final class ChartOperatorPod {
+    public static final String RELEASE = "delayq";
+    public static final String NAMESPACE = "delayq-system";
+    public static final String CONTAINER = "operator";
 
     private ChartOperatorPod() {
     }
 
-    static Path chart() {
+    public static Path chart() {
         return Path.of(System.getProperty("delayq.repo.root", "..")).resolve("helm/delayq-operator").normalize();
     }
 
     /** {@code helm template delayq helm/delayq-operator -n delayq-system --set ...}, its one Deployment. */
-    static Deployment render(KubernetesClient client, Map<String, String> values) {
+    public static Deployment render(KubernetesClient client, Map<String, String> values) {
         var template = new Helm(chart()).template().withName(RELEASE).withNamespace(NAMESPACE);
         values.forEach(template::set);
         String yaml = template.call();

@@ -19,18 +19,14 @@ import io.fabric8.kubernetes.api.model.EnvVarSource;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectRulesReviewBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.net.URI;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,32 +44,29 @@ import static org.awaitility.Awaitility.await;
  * the kubelet and the Deployment controller, which the mock has not), fires a task to a real
  * webhook receiver, and the DelayQueue reports Ready.
  */
-@EnableKubernetesMockClient(crud = true)
 class OperatorContainerTest {
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 
-    static KubernetesClient client;
-    static KubernetesMockServer server;
-
     private static final String SHOP = "shop";
+
+    private static MockApiServer api;
+    private static KubernetesClient client;
 
     private Podman podman;
     private final List<AutoCloseable> toClose = new ArrayList<>();
 
     @BeforeAll
-    static void installTheShippedCrd() throws Exception {
-        try (var in = Files.newInputStream(ChartOperatorPod.chart().resolve("crds/delayqueues.delayq.io-v1.yml"))) {
-            client.apiextensions().v1().customResourceDefinitions().load(in).create();
+    static void startTheMockApiServer() {
+        api = MockApiServer.start();
+        client = api.client();
+    }
+
+    @AfterAll
+    static void stopTheMockApiServer() {
+        if (api != null) {
+            api.close();
         }
-        // The SDK checks its Lease permissions first; the mock has no RBAC, so it answers with what
-        // the chart's leader-election Role grants.
-        server.expect().post().withPath("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews")
-                .andReturn(201, new SelfSubjectRulesReviewBuilder().withNewStatus().withIncomplete(false)
-                        .addNewResourceRule().withApiGroups("coordination.k8s.io").withResources("leases")
-                        .withVerbs("get", "create", "update").endResourceRule()
-                        .endStatus().build())
-                .always();
     }
 
     @BeforeEach
@@ -88,16 +81,6 @@ class OperatorContainerTest {
         for (int i = toClose.size() - 1; i >= 0; i--) {
             toClose.get(i).close();
         }
-    }
-
-    /** In a cluster the kubelet mounts a service-account token and sets KUBERNETES_SERVICE_*; here the client is pointed at the mock. */
-    private static Map<String, String> mockApiServer() {
-        URI master = URI.create(client.getConfiguration().getMasterUrl());
-        return Map.of("KUBERNETES_MASTER", master.getScheme() + "://" + PodmanPod.HOST + ":" + master.getPort(),
-                "KUBERNETES_TRUST_CERTIFICATES", "true",
-                "KUBERNETES_AUTH_TRYKUBECONFIG", "false",
-                "KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false",
-                "KUBERNETES_NAMESPACE", ChartOperatorPod.NAMESPACE);
     }
 
     /** The downward API of the chart's pod: its namespace. */
@@ -124,7 +107,7 @@ class OperatorContainerTest {
         assertThat(workerImage).as("the chart's default worker image is the one built").isEqualTo(LoadedImages.of(ImageArchives.WORKER, podman));
 
         RunningPod operator = startProbed(PodmanPod.of(chart.getSpec().getTemplate().getSpec(), ChartOperatorPod.CONTAINER,
-                OperatorContainerTest::downwardApi, mockApiServer()), operatorSpec, "operator");
+                OperatorContainerTest::downwardApi, api.clientEnvForContainers(ChartOperatorPod.NAMESPACE)), operatorSpec, "operator");
         RestrictedPodAssertions.assertRestricted(operator, "/tmp");
         await("the operator holds the chart's leader-election Lease").atMost(Duration.ofSeconds(60))
                 .until(() -> !client.leases().inNamespace(ChartOperatorPod.NAMESPACE).list().getItems().isEmpty());

@@ -73,9 +73,10 @@ public final class RunningPod implements AutoCloseable {
     /** Waits, as a readiness probe, until the path answers 200; fails with the container's log. */
     public void awaitHttp200(String portName, String path, Duration atMost) {
         try {
-            await(name + " answers " + path).atMost(atMost).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
-                    .until(() -> isRunning() && get(portName, path).status() == 200);
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            await(name + " answers " + path).atMost(atMost).pollInterval(Duration.ofMillis(100))
+                    .failFast(name + " is not running", () -> !isRunning())
+                    .until(() -> get(portName, path).status() == 200);
+        } catch (org.awaitility.core.ConditionTimeoutException | org.awaitility.core.TerminalFailureException e) {
             throw new AssertionError(e.getMessage() + "; container state " + state() + ", log:\n" + logs(), e);
         }
     }

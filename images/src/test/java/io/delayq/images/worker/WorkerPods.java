@@ -15,14 +15,14 @@ import java.util.TreeMap;
  * Worker pods exactly as the operator renders them ({@link WorkerDeployment#desired}) for a
  * DelayQueue written as a user would, with its Redis where a container reaches the test's.
  */
-final class WorkerPods {
-    static final String NAMESPACE = "shop";
+public final class WorkerPods {
+    public static final String NAMESPACE = "shop";
 
     private WorkerPods() {
     }
 
     /** @param specYaml the DelayQueue's spec below {@code spec:}, indented by two spaces; {@code %REDIS%} is replaced */
-    static DelayQueue delayQueue(String name, String specYaml, int redisPort) {
+    public static DelayQueue delayQueue(String name, String specYaml, int redisPort) {
         DelayQueue dq = Serialization.unmarshal("""
                 apiVersion: delayq.io/v1alpha1
                 kind: DelayQueue
@@ -37,11 +37,11 @@ final class WorkerPods {
         return dq;
     }
 
-    static Deployment deployment(DelayQueue dq, String image) {
+    public static Deployment deployment(DelayQueue dq, String image) {
         return WorkerDeployment.desired(dq, ShardRange.all(dq.getSpec().getShards()), 1, new TreeMap<>(), image);
     }
 
-    static PodmanPod pod(Deployment deployment) {
+    public static PodmanPod pod(Deployment deployment) {
         PodSpec spec = deployment.getSpec().getTemplate().getSpec();
         return PodmanPod.of(spec, WorkerDeployment.CONTAINER, (name, source) -> null, Map.of());
     }
