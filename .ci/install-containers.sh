@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Container tooling for the image tests (images/): Debian's podman with runc, and a JRE base image
+# Container tooling for the image tests (images/): Debian's podman with runc and slirp4netns (each
+# test container gets its own network, the host's loopback at 10.0.2.2), and a JRE base image
 # made from Debian packages, because no image registry is reachable from CI here.
 #
 # Idempotent and fast when done: packages are installed only when missing, the base image is built
@@ -19,7 +20,7 @@ base_tar=$cache/jre17-base.tar
 log() { echo "install-containers: $*" >&2; }
 
 need=()
-for pkg in podman runc buildah debootstrap; do
+for pkg in podman runc slirp4netns debootstrap; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then
