@@ -3,6 +3,7 @@ package io.delayq.redis;
 import io.delayq.InvalidInputException;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.MaintNotificationsConfig;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
@@ -85,21 +86,23 @@ public final class RedisEndpoint implements AutoCloseable {
             if (url.startsWith("redis-cluster://") || url.startsWith("rediss-cluster://")) {
                 List<RedisURI> seeds = clusterSeeds(url, timeout);
                 RedisClusterClient cluster = RedisClusterClient.create(res, seeds);
-                cluster.setOptions(ClusterClientOptions.builder()
+                ClusterClientOptions.Builder options = ClusterClientOptions.builder()
                         .socketOptions(socket)
                         .sslOptions(tlsOptions(url, caFile))
                         .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                                 .enablePeriodicRefresh(Duration.ofSeconds(5))
                                 .enableAllAdaptiveRefreshTriggers()
-                                .build())
-                        .build());
+                                .build());
+                options.maintNotificationsConfig(MaintNotificationsConfig.disabled()); // see parse(): no CLIENT extras on connect
+                cluster.setOptions(options.build());
                 StatefulRedisClusterConnection<String, String> conn = cluster.connect(StringCodec.UTF8);
                 return new RedisEndpoint(redact(url), cluster, conn, conn.async(), res, own);
             }
             RedisURI uri = parse(url);
             uri.setTimeout(timeout);
             RedisClient single = RedisClient.create(res, uri);
-            single.setOptions(ClientOptions.builder().socketOptions(socket).sslOptions(tlsOptions(url, caFile)).build());
+            single.setOptions(ClientOptions.builder().socketOptions(socket).sslOptions(tlsOptions(url, caFile))
+                    .maintNotificationsConfig(MaintNotificationsConfig.disabled()).build());
             StatefulRedisConnection<String, String> conn = single.connect(StringCodec.UTF8);
             return new RedisEndpoint(redact(url), single, conn, conn.async(), res, own);
         } catch (RuntimeException e) {
@@ -112,7 +115,14 @@ public final class RedisEndpoint implements AutoCloseable {
 
     static RedisURI parse(String url) {
         try {
-            return RedisURI.create(url);
+            RedisURI uri = RedisURI.create(url);
+            // No CLIENT SETINFO on connect (Lettuce sends it only for a non-empty name/version), and no CLIENT
+            // MAINT_NOTIFICATIONS either (ClientOptions below): both are fire-and-forget extras that Redis 6.2, and
+            // every version that knows them, refuses to the least-privilege ACL users of docs/security.md, logging
+            // each refusal in ACL LOG; 7.0 does not know them, so no single ACL rule could allow them everywhere.
+            uri.setLibraryName("");
+            uri.setLibraryVersion("");
+            return uri;
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException("redis", "not a valid Redis URL (" + e.getMessage() + "): " + redact(url));
         }

@@ -1,7 +1,7 @@
 package io.delayq.client;
 
 import io.delayq.InvalidInputException;
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalRedisServer;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.shard.ShardKeys;
 import io.delayq.task.EnqueueResult;

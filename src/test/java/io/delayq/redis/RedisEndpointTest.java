@@ -1,6 +1,7 @@
 package io.delayq.redis;
 
 import io.delayq.InvalidInputException;
+import io.delayq.localredis.LocalRedisServer;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.task.TaskSpec;
 import io.lettuce.core.RedisURI;

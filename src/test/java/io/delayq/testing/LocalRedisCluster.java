@@ -1,7 +1,7 @@
 package io.delayq.testing;
 
-import io.delayq.redis.LocalClusterLayout;
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalClusterLayout;
+import io.delayq.localredis.LocalRedisServer;
 import io.delayq.redis.RedisEndpoint;
 
 import java.time.Duration;

@@ -7,7 +7,7 @@ import io.delayq.task.TaskSpec;
 import io.delayq.worker.Worker;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.delivery.HandlerDelivery;
-import io.delayq.worker.delivery.TaskHandler;
+import io.delayq.handler.TaskHandler;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package io.delayq.bench;
 
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalRedisServer;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

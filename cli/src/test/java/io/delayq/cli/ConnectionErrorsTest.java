@@ -1,6 +1,6 @@
 package io.delayq.cli;
 
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalRedisServer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 

@@ -2,7 +2,7 @@ package io.delayq.prometheus;
 
 import io.delayq.worker.delivery.Delivery;
 import io.delayq.worker.delivery.Outcome;
-import io.delayq.worker.delivery.Task;
+import io.delayq.handler.Task;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;

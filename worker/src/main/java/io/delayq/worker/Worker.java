@@ -4,7 +4,10 @@ import io.delayq.client.DelayQueueClient;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.worker.config.WorkerConfig;
+import io.delayq.handler.TaskHandler;
+import io.delayq.worker.delivery.Deliveries;
 import io.delayq.worker.delivery.Delivery;
+import io.delayq.worker.delivery.HandlerDelivery;
 import io.delayq.worker.dispatch.ClaimLoop;
 import io.delayq.worker.dispatch.HandlerPool;
 import io.delayq.worker.dispatch.ServerClock;
@@ -119,7 +122,8 @@ public final class Worker implements AutoCloseable {
         this.claimThread = named("delayq-claim", false).newThread(claimLoop);
         this.timers = Executors.newScheduledThreadPool(2, named("delayq-timer", true));
         try {
-            this.ops = new ProbeServer(config.httpPort(), "delayq-http", registry::scrape, this::live, this::ready);
+            this.ops = config.httpPort() == WorkerConfig.NO_HTTP ? null
+                    : new ProbeServer(config.httpPort(), "delayq-http", registry::scrape, this::live, this::ready);
         } catch (IOException e) {
             close();
             throw new UncheckedIOException("cannot listen on DELAYQ_HTTP_PORT " + config.httpPort() + ": " + e.getMessage(), e);
@@ -129,6 +133,15 @@ public final class Worker implements AutoCloseable {
     /** Connects, checks the queue's meta, loads scripts and starts every loop. */
     public static Worker start(WorkerConfig config, Function<RedisEndpoint, Delivery> deliveryFactory) {
         return start(config, deliveryFactory, System::currentTimeMillis);
+    }
+
+    /**
+     * An embedded worker running {@code handler} in this JVM (see docs/embedded-worker.md): build {@code config}
+     * with {@link WorkerConfig#embedded}. The handler's {@code start} is called before the first task, its
+     * {@code stop} by {@link #shutdown} or {@link #close}.
+     */
+    public static Worker startEmbedded(WorkerConfig config, TaskHandler handler) {
+        return start(config, redis -> HandlerDelivery.started(handler, Deliveries.context(config)));
     }
 
     /** As {@link #start(WorkerConfig, Function)}, with the wall clock the worker reads (tests skew it). */
@@ -227,7 +240,11 @@ public final class Worker implements AutoCloseable {
         return !stopping && health.ready();
     }
 
+    /** The port of /metrics, /healthz and /readyz; an embedded worker has none unless DELAYQ_HTTP_PORT was given. */
     public int httpPort() {
+        if (ops == null) {
+            throw new IllegalStateException("this worker serves no HTTP endpoint (set DELAYQ_HTTP_PORT, 0 for a free port)");
+        }
         return ops.port();
     }
 

@@ -15,7 +15,8 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Runs a worker from {@code DELAYQ_*} environment variables until SIGTERM or SIGINT, then stops
- * gracefully and exits 0. A configuration error exits 2 with one line naming the variable.
+ * gracefully and exits 0. A configuration error exits 2 with one line naming the variable; so does a
+ * handler that cannot be loaded, with one line naming the class and every place the worker looked.
  */
 public final class WorkerCommand {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerCommand.class);

@@ -1,6 +1,6 @@
 package io.delayq.chaos.fleet;
 
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalRedisServer;
 
 import java.io.IOException;
 import java.nio.file.Files;

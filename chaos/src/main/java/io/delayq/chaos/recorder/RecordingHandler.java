@@ -1,8 +1,8 @@
 package io.delayq.chaos.recorder;
 
-import io.delayq.worker.delivery.HandlerContext;
-import io.delayq.worker.delivery.Task;
-import io.delayq.worker.delivery.TaskHandler;
+import io.delayq.handler.HandlerContext;
+import io.delayq.handler.Task;
+import io.delayq.handler.TaskHandler;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,8 +1,8 @@
 package io.delayq.chaos.redis;
 
 import io.delayq.chaos.Waits;
-import io.delayq.redis.LocalClusterLayout;
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalClusterLayout;
+import io.delayq.localredis.LocalRedisServer;
 import io.delayq.redis.RedisEndpoint;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.resource.ClientResources;

@@ -10,7 +10,7 @@ import io.delayq.chaos.report.Figures;
 import io.delayq.chaos.report.RunAnalysis;
 import io.delayq.chaos.report.ScenarioResult;
 import io.delayq.client.DelayQueueClient;
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalRedisServer;
 
 import java.nio.file.Path;
 import java.time.Duration;

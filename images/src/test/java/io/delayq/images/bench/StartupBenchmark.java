@@ -7,7 +7,7 @@ import io.delayq.images.podman.Podman;
 import io.delayq.images.podman.PodmanPod;
 import io.delayq.images.podman.RunningPod;
 import io.delayq.images.worker.WorkerPods;
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalRedisServer;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 
 import java.net.URI;

@@ -8,8 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /** The image archives the `image` profiles wrote (Jib's buildTar), as the pom passes their paths. */
 public enum ImageArchives {
     WORKER("delayq.image.worker"),
-    OPERATOR("delayq.image.operator"),
-    HANDLER("delayq.image.handler");
+    OPERATOR("delayq.image.operator");
 
     private final String property;
 

@@ -7,7 +7,7 @@ import io.delayq.operator.resource.AutoscalingMode;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.testing.CrdPaths;
 import io.delayq.operator.testing.DelayQueues;
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalRedisServer;
 import io.delayq.task.TaskSpec;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;

@@ -10,7 +10,7 @@ import io.delayq.operator.resource.TlsCaSecretRef;
 import io.delayq.operator.testing.DelayQueues;
 import io.delayq.operator.testing.TlsRedis;
 import io.delayq.operator.workers.ConfigHash;
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalRedisServer;
 import io.delayq.shard.Sharding;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;

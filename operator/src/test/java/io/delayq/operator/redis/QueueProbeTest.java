@@ -3,7 +3,7 @@ package io.delayq.operator.redis;
 import io.delayq.backlog.QueueStats;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.operator.status.Problem;
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalRedisServer;
 import io.delayq.shard.ShardRange;
 import io.delayq.shard.Sharding;
 import io.delayq.task.TaskSpec;

@@ -1,6 +1,6 @@
 package io.delayq.operator.testing;
 
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalRedisServer;
 import io.delayq.testing.TestCertificates;
 
 import java.io.IOException;

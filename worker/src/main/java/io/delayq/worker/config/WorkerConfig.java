@@ -6,6 +6,7 @@ import io.delayq.queue.QueueName;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.shard.ShardRange;
 import io.delayq.shard.Sharding;
+import io.delayq.worker.delivery.HandlerPath;
 
 import java.net.URI;
 import java.time.Duration;
@@ -33,15 +34,31 @@ public record WorkerConfig(
         long streamMaxLen,
         int httpPort,
         Duration shutdownGrace,
-        Duration handlerTimeout) {
+        Duration handlerTimeout,
+        HandlerPath handlerPath) {
+
+    /** {@link #httpPort()} of a worker that serves no HTTP endpoint (an embedded worker's default). */
+    public static final int NO_HTTP = -1;
 
     /** asynq's default too: long enough for real work, short enough that a hung handler does not hold a task for good. */
     public static final Duration DEFAULT_HANDLER_TIMEOUT = Duration.ofMinutes(30);
 
     private static final Duration MS = Duration.ofMillis(1);
 
-    /** Reads and validates {@code DELAYQ_*} variables; each error names its variable. */
+    /** Reads and validates {@code DELAYQ_*} variables; each error names its variable. The HTTP port defaults to 8080. */
     public static WorkerConfig fromEnv(Map<String, String> env) {
+        return read(env, 8080);
+    }
+
+    /**
+     * The same settings for a worker embedded in an application ({@code Worker.startEmbedded(config, handler)}): it binds
+     * no HTTP port unless {@code DELAYQ_HTTP_PORT} is given (0 picks a free one), so several can share a JVM.
+     */
+    public static WorkerConfig embedded(Map<String, String> settings) {
+        return read(settings, NO_HTTP);
+    }
+
+    private static WorkerConfig read(Map<String, String> env, int defaultHttpPort) {
         Settings s = Settings.from(env);
         String url = s.string("DELAYQ_REDIS_URL", s.string("REDIS_URL", null));
         if (url == null) {
@@ -111,9 +128,10 @@ public record WorkerConfig(
                 s.duration("DELAYQ_WEBHOOK_TIMEOUT", Duration.ofSeconds(10), MS, Duration.ofMinutes(30)),
                 s.string("DELAYQ_WEBHOOK_SECRET", null), streamKey,
                 s.longValue("DELAYQ_STREAM_MAXLEN", 0, 0, Long.MAX_VALUE),
-                s.integer("DELAYQ_HTTP_PORT", 8080, 0, 65535),
+                s.string("DELAYQ_HTTP_PORT", null) == null ? defaultHttpPort : s.integer("DELAYQ_HTTP_PORT", 8080, 0, 65535),
                 s.duration("DELAYQ_SHUTDOWN_GRACE", Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1)),
-                handlerTimeout(s));
+                handlerTimeout(s),
+                HandlerPath.of(s.string(HandlerPath.VARIABLE, null)));
     }
 
     /** 0s turns the deadline off; otherwise at least 100 ms (the deadline is checked a few times per period). */
@@ -160,6 +178,6 @@ public record WorkerConfig(
                 + " concurrency=" + concurrency + " maxAttempts=" + retry.maxAttempts()
                 + " delivery=" + delivery.name().toLowerCase() + (webhookUrl != null ? " webhook=" + webhookUrl : "")
                 + (streamKey != null ? " stream=" + streamKey : "") + (rateLimit.enabled() ? " rate=" + rateLimit.perSecond() + "/s" : "")
-                + " redis=" + RedisEndpoint.redact(redisUrl) + " http=:" + httpPort;
+                + " redis=" + RedisEndpoint.redact(redisUrl) + (httpPort == NO_HTTP ? " http=off" : " http=:" + httpPort);
     }
 }

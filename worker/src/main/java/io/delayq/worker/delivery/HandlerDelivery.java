@@ -1,53 +1,110 @@
 package io.delayq.worker.delivery;
 
-import io.delayq.worker.config.ConfigException;
+import io.delayq.handler.HandlerContext;
+import io.delayq.handler.Task;
+import io.delayq.handler.TaskHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 
 /** Delivers to an in-process {@link TaskHandler}. */
 public final class HandlerDelivery implements Delivery {
     private static final Logger LOG = LoggerFactory.getLogger(HandlerDelivery.class);
     private final TaskHandler handler;
+    /** The handler's own loader, as the context loader of the calls into it (libraries in its jars look there). */
+    private final ClassLoader loader;
 
     public HandlerDelivery(TaskHandler handler) {
         this.handler = handler;
+        this.loader = handler.getClass().getClassLoader();
     }
 
-    /** The handler named by {@code DELAYQ_HANDLER}, or the only one ServiceLoader finds. */
-    public static HandlerDelivery discover(String className, HandlerContext context) {
-        List<TaskHandler> found = ServiceLoader.load(TaskHandler.class).stream().map(ServiceLoader.Provider::get).toList();
-        TaskHandler chosen;
-        if (className != null) {
-            chosen = found.stream().filter(h -> h.getClass().getName().equals(className)).findFirst()
-                    .orElseThrow(() -> new ConfigException("DELAYQ_HANDLER", "names no TaskHandler on the classpath: " + className
-                            + " (found: " + found.stream().map(h -> h.getClass().getName()).toList() + ")"));
-        } else if (found.size() == 1) {
-            chosen = found.get(0);
-        } else if (found.isEmpty()) {
-            throw new ConfigException("DELAYQ_DELIVERY", "is handler but no TaskHandler is on the classpath "
-                    + "(add one with META-INF/services/io.delayq.worker.delivery.TaskHandler, or use webhook or stream)");
-        } else {
-            throw new ConfigException("DELAYQ_HANDLER", "must name one of the TaskHandlers found: "
-                    + found.stream().map(h -> h.getClass().getName()).toList());
-        }
-        HandlerDelivery delivery = new HandlerDelivery(chosen);
+    /** A delivery to {@code handler}, started with {@code context}. */
+    public static HandlerDelivery started(TaskHandler handler, HandlerContext context) {
+        HandlerDelivery delivery = new HandlerDelivery(handler);
         delivery.start(context);
         return delivery;
     }
 
+    /**
+     * The handler named by {@code DELAYQ_HANDLER} ({@code className}), or the only one ServiceLoader finds, on the
+     * worker's class path or in the jars of {@code path}. A named class need not be listed in
+     * {@code META-INF/services}: it is loaded and built with its no-argument constructor.
+     */
+    public static TaskHandler load(String className, HandlerPath path) {
+        ClassLoader loader = path.loader(HandlerDelivery.class.getClassLoader());
+        List<TaskHandler> found;
+        try {
+            found = ServiceLoader.load(TaskHandler.class, loader).stream().map(ServiceLoader.Provider::get).toList();
+        } catch (ServiceConfigurationError e) {
+            throw new HandlerNotLoadable(className == null ? HandlerPath.VARIABLE : "DELAYQ_HANDLER",
+                    "cannot load a TaskHandler listed in META-INF/services" + (className == null ? "" : " (looking for " + className + ")")
+                            + ": " + oneLine(e) + "; looked in " + path.describe());
+        }
+        if (className != null) {
+            return found.stream().filter(h -> h.getClass().getName().equals(className)).findFirst()
+                    .orElseGet(() -> instantiate(className, loader, path));
+        }
+        if (found.size() == 1) {
+            return found.get(0);
+        }
+        if (found.isEmpty()) {
+            throw new HandlerNotLoadable("DELAYQ_DELIVERY", "is handler but no TaskHandler is on the classpath or in "
+                    + HandlerPath.VARIABLE + ": looked for META-INF/services/io.delayq.handler.TaskHandler in " + path.describe()
+                    + "; add a handler jar there, or use webhook or stream");
+        }
+        throw new HandlerNotLoadable("DELAYQ_HANDLER", "must name one of the TaskHandlers found: "
+                + found.stream().map(h -> h.getClass().getName()).toList());
+    }
+
+    private static TaskHandler instantiate(String className, ClassLoader loader, HandlerPath path) {
+        Class<?> type;
+        try {
+            type = Class.forName(className, false, loader);
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new HandlerNotLoadable("DELAYQ_HANDLER", "names no TaskHandler on the classpath: " + className
+                    + (e instanceof ClassNotFoundException ? " (no such class)" : " (" + oneLine(e) + ")") + "; looked in " + path.describe());
+        }
+        if (!TaskHandler.class.isAssignableFrom(type)) {
+            throw new HandlerNotLoadable("DELAYQ_HANDLER", "names a class that does not implement " + TaskHandler.class.getName()
+                    + ": " + className + " (in " + where(type) + ")");
+        }
+        try {
+            return (TaskHandler) type.getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            Throwable cause = e instanceof java.lang.reflect.InvocationTargetException ite ? ite.getCause() : e;
+            throw new HandlerNotLoadable("DELAYQ_HANDLER", "names a TaskHandler that cannot be built with a public no-argument constructor: "
+                    + className + " (in " + where(type) + "): " + oneLine(cause));
+        }
+    }
+
+    private static String where(Class<?> type) {
+        var source = type.getProtectionDomain().getCodeSource();
+        return source == null ? "the worker's class path" : source.getLocation().toString();
+    }
+
+    private static String oneLine(Throwable e) {
+        String text = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        return text.replace('\n', ' ');
+    }
+
     public void start(HandlerContext context) {
+        ClassLoader previous = enter();
         try {
             handler.start(context);
         } catch (Exception e) {
             throw new IllegalStateException("handler " + handler.getClass().getName() + " failed to start: " + e.getMessage(), e);
+        } finally {
+            leave(previous);
         }
     }
 
     @Override
     public Outcome deliver(Task task) {
+        ClassLoader previous = enter();
         try {
             handler.handle(task);
             return Outcome.DONE;
@@ -58,7 +115,22 @@ public final class HandlerDelivery implements Delivery {
             // any Error too (AssertionError, OutOfMemoryError...): an outcome must always reach Redis, or the
             // task stays leased (and heartbeated) for as long as this worker lives
             return Outcome.of(e);
+        } finally {
+            leave(previous);
         }
+    }
+
+    private ClassLoader enter() {
+        Thread t = Thread.currentThread();
+        ClassLoader previous = t.getContextClassLoader();
+        if (loader != null && previous != loader) {
+            t.setContextClassLoader(loader);
+        }
+        return previous;
+    }
+
+    private void leave(ClassLoader previous) {
+        Thread.currentThread().setContextClassLoader(previous);
     }
 
     @Override

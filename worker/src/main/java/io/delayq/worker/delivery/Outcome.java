@@ -1,5 +1,7 @@
 package io.delayq.worker.delivery;
 
+import io.delayq.handler.RetryLater;
+import io.delayq.handler.PermanentFailure;
 import java.time.Duration;
 
 /** What became of one delivery. */

@@ -1,5 +1,6 @@
 package io.delayq.worker.delivery;
 
+import io.delayq.handler.Task;
 import io.delayq.client.DelayQueueClient;
 import io.lettuce.core.XAddArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;

@@ -1,5 +1,6 @@
 package io.delayq.worker.delivery;
 
+import io.delayq.handler.Task;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -2,7 +2,7 @@ package io.delayq.worker.demo;
 
 import io.delayq.backlog.QueueStats;
 import io.delayq.client.DelayQueueClient;
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalRedisServer;
 import io.delayq.task.TaskSpec;
 import io.delayq.worker.Worker;
 import io.delayq.worker.config.WorkerConfig;

@@ -1,8 +1,8 @@
 package io.delayq.worker.demo;
 
-import io.delayq.worker.delivery.PermanentFailure;
-import io.delayq.worker.delivery.Task;
-import io.delayq.worker.delivery.TaskHandler;
+import io.delayq.handler.PermanentFailure;
+import io.delayq.handler.Task;
+import io.delayq.handler.TaskHandler;
 
 import java.io.PrintStream;
 import java.time.Instant;

@@ -7,7 +7,7 @@ import io.delayq.queue.QueueProtocol;
 import io.delayq.shard.ShardRange;
 import io.delayq.worker.delivery.Delivery;
 import io.delayq.worker.delivery.Outcome;
-import io.delayq.worker.delivery.Task;
+import io.delayq.handler.Task;
 import io.delayq.worker.lease.InflightRegistry;
 import io.delayq.worker.lease.Leased;
 import io.delayq.worker.metrics.WorkerMetrics;

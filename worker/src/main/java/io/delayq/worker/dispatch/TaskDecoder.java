@@ -2,7 +2,7 @@ package io.delayq.worker.dispatch;
 
 import io.delayq.claim.ClaimedTask;
 import io.delayq.task.TaskRecord;
-import io.delayq.worker.delivery.Task;
+import io.delayq.handler.Task;
 
 /**
  * Turns a claimed task into what a handler sees, rejecting data that does not follow the protocol

@@ -1,6 +1,6 @@
 package io.delayq.worker.config;
 
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalRedisServer;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.worker.WorkerCommand;
 import org.junit.jupiter.api.AfterEach;
@@ -105,7 +105,9 @@ class WorkerCommandTest {
     @Test
     void anUnreachableRedisExitsThree() {
         int nobody = LocalRedisServer.freePort();
-        assertThat(WorkerCommand.run(env("DELAYQ_REDIS_URL", "redis://127.0.0.1:" + nobody))).isEqualTo(3);
+        // webhook delivery: a missing handler is a configuration error (exit 2) found before Redis is tried
+        assertThat(WorkerCommand.run(env("DELAYQ_REDIS_URL", "redis://127.0.0.1:" + nobody,
+                "DELAYQ_DELIVERY", "webhook", "DELAYQ_WEBHOOK_URL", "http://127.0.0.1:9/tasks"))).isEqualTo(3);
         assertThat(errLines()).anySatisfy(l -> assertThat(l).startsWith("delayq worker: cannot start: "));
     }
 }

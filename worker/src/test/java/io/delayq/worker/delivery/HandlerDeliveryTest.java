@@ -1,5 +1,9 @@
 package io.delayq.worker.delivery;
 
+import io.delayq.handler.TaskHandler;
+import io.delayq.handler.Task;
+import io.delayq.handler.RetryLater;
+import io.delayq.handler.PermanentFailure;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;

@@ -1,5 +1,6 @@
 package io.delayq.worker.delivery;
 
+import io.delayq.handler.Task;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;

@@ -3,7 +3,7 @@ package io.delayq.worker.delivery;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import io.delayq.deadletter.DeadLetter;
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalRedisServer;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;

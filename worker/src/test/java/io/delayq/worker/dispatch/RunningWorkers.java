@@ -7,7 +7,7 @@ import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.delivery.Deliveries;
 import io.delayq.worker.delivery.Delivery;
 import io.delayq.worker.delivery.HandlerDelivery;
-import io.delayq.worker.delivery.TaskHandler;
+import io.delayq.handler.TaskHandler;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import org.junit.jupiter.api.extension.AfterEachCallback;

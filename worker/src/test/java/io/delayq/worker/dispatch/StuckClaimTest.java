@@ -1,7 +1,7 @@
 package io.delayq.worker.dispatch;
 
 import io.delayq.client.DelayQueueClient;
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalRedisServer;
 import io.delayq.shard.ShardKeys;
 import io.delayq.shard.Sharding;
 import io.delayq.task.TaskSpec;
@@ -152,7 +152,7 @@ class StuckClaimTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> backlog.stream().allMatch(t -> lag.containsKey(t.id())));
     }
 
-    private Worker start(int concurrency, io.delayq.worker.delivery.TaskHandler handler) {
+    private Worker start(int concurrency, io.delayq.handler.TaskHandler handler) {
         Map<String, String> env = RunningWorkers.env(cluster.url(), queue, SHARDS);
         env.put("DELAYQ_CONCURRENCY", String.valueOf(concurrency));
         env.put("DELAYQ_POLL_INTERVAL", "100ms");

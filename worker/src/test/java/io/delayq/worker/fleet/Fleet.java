@@ -3,8 +3,8 @@ package io.delayq.worker.fleet;
 import io.delayq.worker.Worker;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.delivery.HandlerDelivery;
-import io.delayq.worker.delivery.Task;
-import io.delayq.worker.delivery.TaskHandler;
+import io.delayq.handler.Task;
+import io.delayq.handler.TaskHandler;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package io.delayq.worker.fleet;
 
 import io.delayq.client.DelayQueueClient;
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalRedisServer;
 import io.delayq.task.TaskSpec;
 import org.junit.jupiter.api.Test;
 

@@ -5,7 +5,7 @@ import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
-import io.delayq.worker.delivery.TaskHandler;
+import io.delayq.handler.TaskHandler;
 import io.delayq.worker.dispatch.RunningWorkers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,7 @@ import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
-import io.delayq.worker.delivery.PermanentFailure;
+import io.delayq.handler.PermanentFailure;
 import io.delayq.worker.dispatch.RunningWorkers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

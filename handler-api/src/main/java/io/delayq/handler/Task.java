@@ -1,4 +1,4 @@
-package io.delayq.worker.delivery;
+package io.delayq.handler;
 
 /**
  * A due task as a handler sees it. {@code id} is the idempotency key: a task can be delivered

@@ -1,4 +1,4 @@
-package io.delayq.redis;
+package io.delayq.localredis;
 
 import java.io.IOException;
 import java.net.InetAddress;

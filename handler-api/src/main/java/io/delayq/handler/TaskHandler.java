@@ -1,8 +1,8 @@
-package io.delayq.worker.delivery;
+package io.delayq.handler;
 
 /**
  * Business logic for an in-process worker, found with {@link java.util.ServiceLoader}: list the
- * implementation in {@code META-INF/services/io.delayq.worker.delivery.TaskHandler} of a jar on
+ * implementation in {@code META-INF/services/io.delayq.handler.TaskHandler} of a jar on
  * the worker's classpath (a custom worker image).
  * <ul>
  *   <li>return normally: the task is done (acked);</li>

@@ -1,6 +1,4 @@
-package io.delayq.redis;
-
-import io.delayq.DelayQueueException;
+package io.delayq.localredis;
 
 import java.io.File;
 import java.io.IOException;
@@ -49,7 +47,7 @@ public final class LocalRedisServer implements AutoCloseable {
             server.launch();
             return server;
         } catch (IOException e) {
-            throw new DelayQueueException("cannot start redis-server: " + e.getMessage(), e);
+            throw new LocalRedisException("cannot start redis-server: " + e.getMessage(), e);
         }
     }
 
@@ -77,7 +75,7 @@ public final class LocalRedisServer implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new DelayQueueException("redis-server exited at start: " + Files.readString(dir.resolve("redis.log")));
+                throw new LocalRedisException("redis-server exited at start: " + Files.readString(dir.resolve("redis.log")));
             }
             if (ping()) {
                 return;
@@ -86,11 +84,11 @@ public final class LocalRedisServer implements AutoCloseable {
                 Thread.sleep(20);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new DelayQueueException("interrupted while starting redis-server", e);
+                throw new LocalRedisException("interrupted while starting redis-server", e);
             }
         }
         process.destroyForcibly();
-        throw new DelayQueueException("redis-server did not answer PING within 20 s on port " + port);
+        throw new LocalRedisException("redis-server did not answer PING within 20 s on port " + port);
     }
 
     private boolean ping() {
@@ -137,7 +135,7 @@ public final class LocalRedisServer implements AutoCloseable {
         try {
             launch();
         } catch (IOException e) {
-            throw new DelayQueueException("cannot restart redis-server: " + e.getMessage(), e);
+            throw new LocalRedisException("cannot restart redis-server: " + e.getMessage(), e);
         }
     }
 
@@ -165,7 +163,7 @@ public final class LocalRedisServer implements AutoCloseable {
         try {
             new ProcessBuilder("kill", "-" + sig, String.valueOf(process.pid())).inheritIO().start().waitFor();
         } catch (IOException e) {
-            throw new DelayQueueException("cannot send SIG" + sig + " to redis-server", e);
+            throw new LocalRedisException("cannot send SIG" + sig + " to redis-server", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -187,7 +185,7 @@ public final class LocalRedisServer implements AutoCloseable {
             s.setReuseAddress(true);
             return s.getLocalPort();
         } catch (IOException e) {
-            throw new DelayQueueException("no free port", e);
+            throw new LocalRedisException("no free port", e);
         }
     }
 
@@ -224,7 +222,7 @@ public final class LocalRedisServer implements AutoCloseable {
         }
         try (InputStream in = LocalRedisServer.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
-                throw new DelayQueueException("no redis-server on PATH and no embedded-redis jar on the classpath "
+                throw new LocalRedisException("no redis-server on PATH and no embedded-redis jar on the classpath "
                         + "(install redis-server, set DELAYQ_REDIS_SERVER, or add com.github.codemonstur:embedded-redis)");
             }
             Path tmp = Files.createTempFile(target.getParent(), "delayq-redis", ".tmp");

@@ -1,4 +1,4 @@
-package io.delayq.worker.delivery;
+package io.delayq.handler;
 
 import java.time.Duration;
 

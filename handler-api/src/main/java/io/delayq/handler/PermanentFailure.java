@@ -1,4 +1,4 @@
-package io.delayq.worker.delivery;
+package io.delayq.handler;
 
 /** A failure that retrying cannot fix (bad payload, entity gone): the task is dead-lettered at once. */
 public class PermanentFailure extends Exception {
