@@ -62,6 +62,20 @@ class WorkerContainerTest {
         return pod;
     }
 
+    /** A worker pod as the operator renders it for a webhook DelayQueue "orders" that posts to the receiver. */
+    private RunningPod startWebhookWorker(Receiver receiver) {
+        return start(WorkerPods.deployment(webhookQueue("orders", receiver.urlFromContainers(), redis.server().port()), image));
+    }
+
+    /** Orders order-0, order-1, ... due one step apart from now on. */
+    private static List<String> scheduleOrders(DelayQueueClient producer, int count, Duration step) {
+        List<String> ids = IntStream.range(0, count).mapToObj(i -> "order-" + i).toList();
+        for (int i = 0; i < count; i++) {
+            producer.enqueue(TaskSpec.of(ids.get(i)).after(step.multipliedBy(i)).payload("{\"action\":\"cancel-if-unpaid\"}"));
+        }
+        return ids;
+    }
+
     private Receiver receiver(long workMillis) throws Exception {
         Receiver r = new Receiver(workMillis);
         toClose.add(r);
@@ -91,8 +105,7 @@ class WorkerContainerTest {
     @Test
     void runsUnderTheWorkerPodsSecuritySettings() throws Exception {
         Receiver receiver = receiver(0);
-        Deployment deployment = WorkerPods.deployment(webhookQueue("orders", receiver.urlFromContainers(), redis.server().port()), image);
-        RunningPod pod = start(deployment);
+        RunningPod pod = startWebhookWorker(receiver);
 
         RestrictedPodAssertions.assertRestricted(pod, "/tmp");
         assertThat(pod.get("http", "/healthz").status()).isEqualTo(200);
@@ -104,14 +117,10 @@ class WorkerContainerTest {
     @Test
     void firesTasksThroughTheWebhookAndReportsThemOnMetrics() throws Exception {
         Receiver receiver = receiver(0);
-        Deployment deployment = WorkerPods.deployment(webhookQueue("orders", receiver.urlFromContainers(), redis.server().port()), image);
-        RunningPod pod = start(deployment);
+        RunningPod pod = startWebhookWorker(receiver);
         DelayQueueClient producer = producer("orders", 4);
 
-        List<String> ids = IntStream.range(0, 40).mapToObj(i -> "order-" + i).toList();
-        for (int i = 0; i < ids.size(); i++) {
-            producer.enqueue(TaskSpec.of(ids.get(i)).after(Duration.ofMillis(50L * i)).payload("{\"action\":\"cancel-if-unpaid\"}"));
-        }
+        List<String> ids = scheduleOrders(producer, 40, Duration.ofMillis(50));
 
         await("every task reaches the receiver").atMost(Duration.ofSeconds(60))
                 .until(() -> receiver.attemptsById().keySet().containsAll(ids));
@@ -129,8 +138,7 @@ class WorkerContainerTest {
     @Test
     void sigtermFinishesTheTasksInFlightAndExitsZero() throws Exception {
         Receiver receiver = receiver(3_000);
-        Deployment deployment = WorkerPods.deployment(webhookQueue("orders", receiver.urlFromContainers(), redis.server().port()), image);
-        RunningPod pod = start(deployment);
+        RunningPod pod = startWebhookWorker(receiver);
         DelayQueueClient producer = producer("orders", 4);
         int total = 30;
         for (int i = 0; i < total; i++) {
@@ -155,13 +163,9 @@ class WorkerContainerTest {
     @Test
     void killNineAndARestartFireEveryTaskWithDuplicatesOnlyOnLaterAttempts() throws Exception {
         Receiver receiver = receiver(300);
-        Deployment deployment = WorkerPods.deployment(webhookQueue("orders", receiver.urlFromContainers(), redis.server().port()), image);
-        RunningPod pod = start(deployment);
+        RunningPod pod = startWebhookWorker(receiver);
         DelayQueueClient producer = producer("orders", 4);
-        List<String> ids = IntStream.range(0, 300).mapToObj(i -> "order-" + i).toList();
-        for (int i = 0; i < ids.size(); i++) {
-            producer.enqueue(TaskSpec.of(ids.get(i)).after(Duration.ofMillis(10L * i)));
-        }
+        List<String> ids = scheduleOrders(producer, 300, Duration.ofMillis(10));
         await("the worker is busy").atMost(Duration.ofSeconds(30)).until(() -> receiver.received().size() >= 60 && receiver.working() >= 4);
 
         pod.kill();
