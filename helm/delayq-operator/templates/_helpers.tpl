@@ -118,6 +118,10 @@ worker series line up with the operator's {namespace, delayqueue} and dashboards
 - apiGroups: [""]
   resources: ["secrets"]
   verbs: ["get", "list", "watch"]
+# Worker pods, read only: a container in CrashLoopBackOff shows on its DelayQueue's Degraded condition with its last message.
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["list"]
 # core/v1 Events on DelayQueues (missing Secret, Redis unreachable, unsafe eviction policy).
 - apiGroups: [""]
   resources: ["events"]

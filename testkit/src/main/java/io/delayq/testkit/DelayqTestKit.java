@@ -144,8 +144,23 @@ public final class DelayqTestKit<H extends TaskHandler> implements BeforeAllCall
         }
     }
 
+    /**
+     * Restarts the test's worker with {@code overrides} on top of the kit's settings, and a new handler from the
+     * supplier: for the one test that needs, say, other retry settings. The queue keeps its tasks.
+     */
+    public H restartWorker(Map<String, String> overrides) {
+        stopWorker();
+        startWorker(overrides);
+        return handler;
+    }
+
     private void startWorker() {
+        startWorker(Map.of());
+    }
+
+    private void startWorker(Map<String, String> overrides) {
         Map<String, String> env = new LinkedHashMap<>(settings);
+        env.putAll(overrides);
         env.put("DELAYQ_REDIS_URL", redis.url());
         env.put("DELAYQ_QUEUE", queue);
         env.put("DELAYQ_SHARDS", String.valueOf(shards));
@@ -187,6 +202,16 @@ public final class DelayqTestKit<H extends TaskHandler> implements BeforeAllCall
     /** {@code redis://127.0.0.1:<port>} of the test's Redis. */
     public String redisUrl() {
         return requireRunning(redis).url();
+    }
+
+    /** The Redis server's clock in epoch ms: the clock every due time, lease and backoff is counted on. */
+    public long redisTime() {
+        try {
+            List<String> t = client().redis().commands().time().get(5, java.util.concurrent.TimeUnit.SECONDS);
+            return Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the Redis server's TIME: " + e.getMessage(), e);
+        }
     }
 
     /** Enqueues a task due now with no payload. */

@@ -8,12 +8,14 @@ import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.DelayQueueStatus;
 import io.delayq.operator.sharding.ShardPlan;
 import io.delayq.operator.status.Conditions;
+import io.delayq.operator.status.CrashingWorkers;
 import io.delayq.operator.status.Notice;
 import io.delayq.operator.status.Notices;
 import io.delayq.operator.status.Problem;
 import io.delayq.operator.status.StatusComposer;
 import io.delayq.operator.status.StatusInput;
 import io.delayq.operator.workers.DesiredWorkers;
+import io.delayq.operator.workers.WorkerLabels;
 import io.delayq.operator.workers.WorkerNames;
 import io.delayq.shard.ShardRange;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -111,6 +113,9 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
             problems.addAll(look.facts().problems());
             warnings.addAll(look.facts().warnings());
         }
+        // Listed on every reconciliation (the backlog interval brings it back): a crash loop shows within one interval.
+        problems.addAll(CrashingWorkers.of(client.pods().inNamespace(namespace)
+                .withLabels(WorkerLabels.allWorkers(dq.getMetadata().getName())).list().getItems()));
 
         Map<String, Deployment> actual = context.getSecondaryResourcesAsStream(Deployment.class)
                 .collect(Collectors.toMap(d -> d.getMetadata().getName(), d -> d, (a, b) -> a, LinkedHashMap::new));

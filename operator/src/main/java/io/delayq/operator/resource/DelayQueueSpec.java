@@ -21,6 +21,11 @@ import io.fabric8.kubernetes.model.annotation.SpecReplicas;
         message = "spec.shardsPerWorker must be between 1 and spec.shards: a worker Deployment cannot own more shards than the queue has")
 @ValidationRule(value = "!has(self.shardsPerWorker) || (self.shards + self.shardsPerWorker - 1) / self.shardsPerWorker <= 256",
         message = "spec.shards / spec.shardsPerWorker would create more than 256 worker Deployments: raise spec.shardsPerWorker")
+// The stock worker image carries no handler: Handler delivery (the default) with it would give pods that exit 2
+// and crash-loop, so such a resource is refused at admission instead (docs/handlers.md).
+@ValidationRule(value = "(has(self.delivery) && has(self.delivery.type) && self.delivery.type != 'Handler') || (has(self.worker) && has(self.worker.image))",
+        message = "spec.worker.image is required when spec.delivery.type is Handler (the default): the stock worker image carries no TaskHandler; "
+                + "name an image built with yours (see examples/order-timeout-handler), or set spec.delivery.type to Webhook or Stream")
 public class DelayQueueSpec {
     public static final int MAX_SHARDS = 1024;
 

@@ -134,6 +134,9 @@ public final class WorkerDeployment {
                 .withLivenessProbe(probe("/healthz", 10, 3))
                 .withReadinessProbe(probe("/readyz", 5, 2))
                 .withSecurityContext(PodSecurity.container())
+                // A worker that cannot start says why in one line on stderr: as the termination message it reaches
+                // the pod's lastState, which the operator copies into the DelayQueue's Degraded condition.
+                .withTerminationMessagePolicy("FallbackToLogsOnError")
                 .addNewVolumeMount().withName("tmp").withMountPath("/tmp").endVolumeMount()
                 .addAllToVolumeMounts(RedisTlsCa.of(dq).map(ref -> RedisTlsCa.mount()).stream().toList())
                 .build();

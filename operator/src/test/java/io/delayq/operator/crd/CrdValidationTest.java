@@ -99,6 +99,7 @@ class CrdValidationTest {
                 spec:
                   shards: %d
                   redis: {url: "redis://redis:6379"}
+                  worker: {image: "registry.example.com/shop/orders-worker:1.0.0"}
                 """.formatted(shards));
     }
 }

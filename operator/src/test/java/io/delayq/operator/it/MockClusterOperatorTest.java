@@ -10,6 +10,8 @@ import io.delayq.operator.resource.TlsCaSecretRef;
 import io.delayq.operator.testing.DelayQueues;
 import io.delayq.operator.testing.TlsRedis;
 import io.delayq.operator.workers.ConfigHash;
+import io.delayq.operator.workers.WorkerLabels;
+import io.delayq.shard.ShardRange;
 import io.delayq.localredis.LocalRedisServer;
 import io.delayq.shard.Sharding;
 import io.delayq.task.TaskSpec;
@@ -17,6 +19,8 @@ import io.delayq.testing.RedisServerExtension;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
@@ -446,5 +450,51 @@ class MockClusterOperatorTest {
             a.write(buf, off, len);
             b.write(buf, off, len);
         }
+    }
+
+    private static final String NO_HANDLER = "delayq worker: invalid configuration: DELAYQ_DELIVERY: is handler but no TaskHandler is on "
+            + "the classpath or in DELAYQ_HANDLER_PATH: looked for META-INF/services/io.delayq.handler.TaskHandler in the worker's class path "
+            + "(/app/resources, /app/classes, 41 jars in /app/libs) and DELAYQ_HANDLER_PATH (unset, and /app/handlers does not exist)";
+
+    /** A worker pod as the kubelet reports it: running and ready, or in CrashLoopBackOff after exiting 2 with the worker's line. */
+    private Pod workerPod(String delayQueue, String name, ShardRange range, boolean crashLooping) {
+        PodBuilder pod = new PodBuilder().withNewMetadata().withName(name).withNamespace(namespace)
+                .withLabels(WorkerLabels.forRange(delayQueue, delayQueue, range)).endMetadata()
+                .withNewSpec().addNewContainer().withName("worker").withImage("registry.example.com/shop/orders-worker:1.0.0").endContainer().endSpec();
+        return crashLooping
+                ? pod.withNewStatus().withPhase("Running").addNewContainerStatus().withName("worker").withRestartCount(5)
+                        .withNewState().withNewWaiting().withReason("CrashLoopBackOff").endWaiting().endState()
+                        .withNewLastState().withNewTerminated().withExitCode(2).withReason("Error").withMessage(NO_HANDLER + "\n").endTerminated().endLastState()
+                        .endContainerStatus().endStatus().build()
+                : pod.withNewStatus().withPhase("Running").addNewContainerStatus().withName("worker").withReady(true)
+                        .withNewState().withNewRunning().endRunning().endState().endContainerStatus().endStatus().build();
+    }
+
+    @Test
+    void crashLoopingWorkerPodsMakeTheQueueDegradedWithTheContainersLastMessage() {
+        create(DelayQueues.of("orders", 8, 4, redis.url()));
+        await().atMost(Duration.ofSeconds(30)).until(() -> condition("orders", "Degraded").map(c -> c.getStatus().equals("False")).orElse(false));
+
+        client.resource(workerPod("orders", "orders-0-3-abc", new ShardRange(0, 3), true)).create();
+        client.resource(workerPod("orders", "orders-4-7-def", new ShardRange(4, 7), true)).create();
+        client.resource(workerPod("coupons", "coupons-0-0-xyz", new ShardRange(0, 0), true)).create(); // another queue's pod
+
+        // the operator may look between the two creations: wait for the look that sees both pods
+        await().atMost(Duration.ofSeconds(30)).until(() -> condition("orders", "Degraded").map(c -> c.getStatus().equals("True")
+                && c.getMessage().startsWith("2 worker pods")).orElse(false));
+        Condition degraded = condition("orders", "Degraded").orElseThrow();
+        assertThat(degraded.getReason()).isEqualTo("WorkerCrashLoop");
+        assertThat(degraded.getMessage()).isEqualTo("2 worker pods (orders-0-3-abc, orders-4-7-def) are in CrashLoopBackOff: exit 2: " + NO_HANDLER);
+        assertThat(condition("orders", "Ready").orElseThrow().getReason()).isEqualTo("WorkerCrashLoop");
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(events()).anySatisfy(e -> {
+            assertThat(e.getReason()).isEqualTo("WorkerCrashLoop");
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getMessage()).contains(NO_HANDLER);
+        }));
+
+        client.resource(workerPod("orders", "orders-0-3-abc", new ShardRange(0, 3), false)).update();
+        client.resource(workerPod("orders", "orders-4-7-def", new ShardRange(4, 7), false)).update();
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> condition("orders", "Degraded").map(c -> c.getStatus().equals("False")).orElse(false));
     }
 }

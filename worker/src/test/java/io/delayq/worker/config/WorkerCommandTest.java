@@ -3,15 +3,10 @@ package io.delayq.worker.config;
 import io.delayq.localredis.LocalRedisServer;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.worker.WorkerCommand;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,22 +18,11 @@ class WorkerCommandTest {
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream originalErr;
-
-    @BeforeEach
-    void captureStderr() {
-        originalErr = System.err;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restoreStderr() {
-        System.setErr(originalErr);
-    }
+    @RegisterExtension
+    final CapturedStderr err = new CapturedStderr();
 
     private List<String> errLines() {
-        return err.toString(StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).toList();
+        return err.lines();
     }
 
     private Map<String, String> env(String... pairs) {

@@ -4,18 +4,14 @@ import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.WorkerCommand;
+import io.delayq.worker.config.CapturedStderr;
 import io.delayq.worker.delivery.HandlerPath;
 import io.delayq.worker.dispatch.RunningWorkers;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,22 +38,11 @@ class HandlerPathTest {
     @TempDir
     Path tmp;
 
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream originalErr;
-
-    @BeforeEach
-    void captureStderr() {
-        originalErr = System.err;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restoreStderr() {
-        System.setErr(originalErr);
-    }
+    @RegisterExtension
+    final CapturedStderr err = new CapturedStderr();
 
     private List<String> errLines() {
-        return err.toString(StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).toList();
+        return err.lines();
     }
 
     /** A handler that writes a file per task id into the folder its payload names, through a helper in another jar. */

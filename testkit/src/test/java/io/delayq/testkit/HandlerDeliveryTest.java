@@ -1,15 +1,13 @@
-package io.delayq.worker.delivery;
+package io.delayq.testkit;
 
-import io.delayq.handler.TaskHandler;
-import io.delayq.handler.Task;
-import io.delayq.handler.RetryLater;
 import io.delayq.handler.PermanentFailure;
+import io.delayq.handler.RetryLater;
+import io.delayq.handler.Task;
+import io.delayq.handler.TaskHandler;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
-import io.delayq.testing.RedisServerExtension;
-import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
-import io.delayq.worker.dispatch.RunningWorkers;
+import io.micrometer.core.instrument.Counter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -18,43 +16,58 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import static io.delayq.worker.dispatch.RunningWorkers.outcomes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * In-process {@link TaskHandler} delivery through a running worker: what the handler throws decides
  * between dead-letter at once, retry after its own delay, and retry with backoff until the last attempt.
+ * (Moved from the worker module onto the test kit, which now does the set-up its helpers did.)
  */
 class HandlerDeliveryTest {
-    @RegisterExtension
-    static RedisServerExtension redis = new RedisServerExtension();
-
     private static final String Q = "handlers";
-    /** Every call the handler saw: task id, attempt, and the Redis server time of the call. */
-    private final List<Call> calls = new CopyOnWriteArrayList<>();
-    private final TestQueue queue = TestQueue.eachTest(redis, Q, 2);
-    @RegisterExtension
-    final RunningWorkers workers = RunningWorkers.on(queue);
 
+    /** Every call the handler saw: task id, attempt, and the Redis server time of the call. */
     record Call(String id, int attempt, long serverMillis) {
     }
 
+    /** The handler under test: each test gives it its behaviour; it notes every call on the Redis clock first. */
+    static final class Scripted implements TaskHandler {
+        final List<Call> calls = new CopyOnWriteArrayList<>();
+        volatile TaskHandler behaviour = task -> { };
+
+        @Override
+        public void handle(Task task) throws Exception {
+            calls.add(new Call(task.id(), task.attempt(), delayq.redisTime()));
+            behaviour.handle(task);
+        }
+    }
+
+    // the settings the worker module's tests start from: short polls, leases and backoffs, no jitter
+    @RegisterExtension
+    static DelayqTestKit<Scripted> delayq = DelayqTestKit.forHandler(Scripted::new).queue(Q).shards(2)
+            .setting("DELAYQ_POLL_INTERVAL", "200ms")
+            .setting("DELAYQ_RETRY_MAX_ATTEMPTS", "5")
+            .setting("DELAYQ_RETRY_BACKOFF_INITIAL", "100ms")
+            .setting("DELAYQ_RETRY_BACKOFF_MAX", "400ms");
+
     private Worker worker(Map<String, String> extra, TaskHandler handler) {
-        Map<String, String> env = RunningWorkers.env(redis.url(), Q, 2);
-        env.putAll(extra);
-        return workers.startHandler(env, task -> {
-            calls.add(new Call(task.id(), task.attempt(), TestQueue.serverNow(redis.admin().commands())));
-            handler.handle(task);
-        });
+        delayq.restartWorker(extra).behaviour = handler;
+        return delayq.worker();
     }
 
     private List<Call> callsFor(String id) {
-        return calls.stream().filter(c -> c.id().equals(id)).toList();
+        return delayq.handler().calls.stream().filter(c -> c.id().equals(id)).toList();
     }
 
     private TaskInfo inspect(String id) {
-        return queue.client().inspect(id);
+        return delayq.client().inspect(id);
+    }
+
+    /** {@code delayq_tasks_total{outcome=...}} of the worker. */
+    private static double outcomes(Worker w, String outcome) {
+        Counter c = w.registry().find("delayq.tasks").tag("outcome", outcome).counter();
+        return c == null ? 0 : c.count();
     }
 
     @Test
@@ -62,7 +75,7 @@ class HandlerDeliveryTest {
         Worker w = worker(Map.of("DELAYQ_RETRY_MAX_ATTEMPTS", "5"), task -> {
             throw new PermanentFailure("order 8812 does not exist");
         });
-        queue.client().enqueue(TaskSpec.of("order-8812"));
+        delayq.enqueue(TaskSpec.of("order-8812"));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> inspect("order-8812").state() == TaskInfo.State.DEAD);
         TaskInfo dead = inspect("order-8812");
@@ -83,8 +96,8 @@ class HandlerDeliveryTest {
                 throw new RetryLater("gateway busy", Duration.ofMillis(400));
             }
         });
-        queue.client().enqueue(TaskSpec.of("far"));
-        queue.client().enqueue(TaskSpec.of("near"));
+        delayq.enqueue(TaskSpec.of("far"));
+        delayq.enqueue(TaskSpec.of("near"));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> inspect("far"),
                 t -> t.state() == TaskInfo.State.SCHEDULED && t.attempts() == 1);
@@ -107,7 +120,7 @@ class HandlerDeliveryTest {
                 "DELAYQ_RETRY_BACKOFF_MULTIPLIER", "2", "DELAYQ_RETRY_BACKOFF_MAX", "250ms"), task -> {
             throw new IllegalStateException("payment gateway timed out (attempt " + task.attempt() + ")");
         });
-        queue.client().enqueue(TaskSpec.of("payout-3"));
+        delayq.enqueue(TaskSpec.of("payout-3"));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> inspect("payout-3").state() == TaskInfo.State.DEAD);
         TaskInfo dead = inspect("payout-3");
@@ -132,7 +145,7 @@ class HandlerDeliveryTest {
                 throw new AssertionError("handler bug: unexpected state");
             }
         });
-        queue.client().enqueue(TaskSpec.of("order-5"));
+        delayq.enqueue(TaskSpec.of("order-5"));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> inspect("order-5").state() == TaskInfo.State.UNKNOWN);
         assertThat(callsFor("order-5")).extracting(Call::attempt).containsExactly(1, 2);
@@ -144,14 +157,14 @@ class HandlerDeliveryTest {
     void aHandlerGetsThePayloadAttemptAndDueTimeOfItsTask() {
         List<Task> seen = new CopyOnWriteArrayList<>();
         worker(Map.of(), seen::add);
-        long due = queue.serverNow() - 50;
-        queue.client().enqueue(TaskSpec.of("order-42").at(java.time.Instant.ofEpochMilli(due)).payload("{\"a\":1}").priority(2));
+        long due = delayq.redisTime() - 50;
+        delayq.enqueue(TaskSpec.of("order-42").at(java.time.Instant.ofEpochMilli(due)).payload("{\"a\":1}").priority(2));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> seen.size() == 1);
         Task t = seen.get(0);
         assertThat(t.id()).isEqualTo("order-42");
         assertThat(t.queue()).isEqualTo(Q);
-        assertThat(t.shard()).isEqualTo(queue.shardOf("order-42"));
+        assertThat(t.shard()).isEqualTo(delayq.client().protocol().shardOf("order-42"));
         assertThat(t.attempt()).isEqualTo(1);
         assertThat(t.dueAt()).isEqualTo(due);
         assertThat(t.payload()).isEqualTo("{\"a\":1}");
