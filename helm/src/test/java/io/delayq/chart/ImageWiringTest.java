@@ -26,24 +26,32 @@ class ImageWiringTest {
             "operator/pom.xml, /image/repository, io.delayq.operator.DelayQueueOperator"})
     void jibBuildsTheImageTheChartRuns(String pom, String valuesPointer, String mainClass) throws Exception {
         Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(RepoPaths.root().resolve(pom).toFile());
+        Document root = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(RepoPaths.root().resolve("pom.xml").toFile());
         XPath x = XPathFactory.newInstance().newXPath();
         String jib = "/project/profiles/profile[id='image']/build/plugins/plugin[artifactId='jib-maven-plugin']";
+        // the recipe both images share: the root pom's pluginManagement
+        String recipe = "/project/build/pluginManagement/plugins/plugin[artifactId='jib-maven-plugin']";
         JsonNode values = Yaml.read(RepoPaths.chart().resolve("values.yaml"));
         String appVersion = Yaml.read(RepoPaths.chart().resolve("Chart.yaml")).path("appVersion").asText();
         String projectVersion = x.evaluate("/project/parent/version", doc);
 
-        assertThat(x.evaluate(jib + "/groupId", doc)).isEqualTo("com.google.cloud.tools");
-        assertThat(x.evaluate(jib + "/configuration/to/image", doc))
+        assertThat(x.evaluate(jib + "/artifactId", doc)).isEqualTo("jib-maven-plugin");
+        assertThat(x.evaluate(recipe + "/groupId", root)).isEqualTo("com.google.cloud.tools");
+        String registry = x.evaluate("/project/properties/image.registry", root);
+        assertThat(x.evaluate(jib + "/configuration/to/image", doc).replace("${image.registry}", registry))
                 .isEqualTo(values.at(valuesPointer).asText() + ":${project.version}");
         assertThat(appVersion).as("Chart appVersion = the Maven version the images are tagged with").isEqualTo(projectVersion);
-        assertThat(x.evaluate(jib + "/configuration/from/image", doc)).isEqualTo("eclipse-temurin:17-jre");
+        assertThat(x.evaluate(recipe + "/configuration/from/image", root)).isEqualTo("${image.base}");
+        assertThat(x.evaluate("/project/properties/image.base", root)).as("the shipped base").isEqualTo("eclipse-temurin:17-jre");
         assertThat(x.evaluate(jib + "/configuration/container/mainClass", doc)).isEqualTo(mainClass);
-        assertThat(x.evaluate(jib + "/configuration/container/ports/port", doc)).isEqualTo("8080");
-        String user = x.evaluate(jib + "/configuration/container/user", doc);
+        assertThat(x.evaluate(recipe + "/configuration/container/ports/port", root)).isEqualTo("8080");
+        assertThat(x.evaluate(recipe + "/configuration/container/format", root)).isEqualTo("OCI");
+        String user = x.evaluate(recipe + "/configuration/container/user", root);
         assertThat(user).isEqualTo(values.at("/podSecurityContext/runAsUser").asText() + ":" + values.at("/podSecurityContext/runAsGroup").asText());
         assertThat(user).startsWith(PodSecurity.USER_ID + ":");
         // Only in the profile: the default build never tries to pull a base image.
         assertThat((Double) x.evaluate("count(/project/build/plugins/plugin[artifactId='jib-maven-plugin'])", doc, XPathConstants.NUMBER)).isZero();
+        assertThat((Double) x.evaluate("count(/project/build/plugins/plugin[artifactId='jib-maven-plugin'])", root, XPathConstants.NUMBER)).isZero();
         assertThat(x.evaluate("/project/profiles/profile[id='image']/activation", doc)).isEmpty();
     }
 }

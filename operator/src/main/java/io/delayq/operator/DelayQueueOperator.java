@@ -143,7 +143,16 @@ public final class DelayQueueOperator implements AutoCloseable {
 
     public static void main(String[] args) throws InterruptedException {
         OperatorSettings settings = OperatorSettings.fromEnv(System.getenv());
-        DelayQueueOperator running = start(new KubernetesClientBuilder().build(), settings, true);
+        DelayQueueOperator running;
+        try {
+            running = start(new KubernetesClientBuilder().build(), settings, true);
+        } catch (RuntimeException e) {
+            // The SDK's and the client's threads are not daemons: without the exit a failed start
+            // would leave a process that runs, never gets ready, and says nothing more.
+            LOG.error("delayq operator could not start", e);
+            System.exit(1);
+            return;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             running.close();

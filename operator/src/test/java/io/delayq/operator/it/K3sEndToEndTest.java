@@ -39,7 +39,8 @@ import static org.awaitility.Awaitility.await;
  * CEL rules reject a bad resource, the operator (in-process, against the K3s API) creates the worker
  * Deployments and reports the backlog of a real Redis, the scale subresource drives replicas, and
  * garbage collection removes the Deployments with their DelayQueue: the parts the mock API server
- * cannot show. The worker pods themselves need the worker image and are not waited for.
+ * cannot show. The worker pods are not waited for here: images/.../k3s/K3sChartTest installs the
+ * chart with the built images and runs them.
  * Skipped where no Docker engine is available.
  */
 @Testcontainers(disabledWithoutDocker = true)
