@@ -82,6 +82,7 @@ function renderSession() {
   const box = document.getElementById('session');
   box.replaceChildren();
   const ss = state.session;
+  if (ss.redis) document.getElementById('redis').textContent = 'Redis: ' + ss.redis;
   if (ss.readOnly) {
     box.append(h('span', { class: 'badge ro', id: 'read-only' }, 'read-only'), h('span', { class: 'muted' }, ' no action token configured'));
   } else if (ss.signedIn) {
@@ -264,7 +265,7 @@ async function tasksPage(name, params) {
   const m = main();
   const form = filterForm(name, params, st);
   let data;
-  try { data = await api('queues/' + enc(name) + '/tasks?' + qs.toString()); } catch (e) { m.replaceChildren(h('h1', {}, 'Tasks of ', name), form, errorBox(e)); throw e; }
+  try { data = await api('queues/' + enc(name) + '/tasks?' + qs.toString()); } catch (e) { m.replaceChildren(h('h1', {}, 'Tasks of ', name), form, errorBox(e)); e.rendered = true; throw e; }
   const now = data.serverTime;
   const when = { scheduled: 'due', due: 'due', inflight: 'lease expires', dead: 'died' }[data.state];
   const rows = data.tasks.map(t => h('tr', { 'data-id': t.id },
@@ -358,7 +359,7 @@ async function route() {
     else throw new ApiError(404, 'page', 'no page at ' + hash);
     document.title = (parts[1] ? parts[1] + ' · ' : '') + 'delayq console';
   } catch (e) {
-    if (!document.getElementById('error')) main().replaceChildren(h('h1', {}, 'Something went wrong'), errorBox(e), h('p', {}, h('a', { href: '#/' }, 'All queues')));
+    if (!e.rendered) main().replaceChildren(h('h1', {}, 'Something went wrong'), errorBox(e), h('p', {}, h('a', { href: '#/' }, 'All queues')));
   }
   if (pending) main().prepend(h('div', { id: 'flash' }, pending));
   main().setAttribute('data-ready', Date.now());

@@ -28,9 +28,12 @@ public final class Console implements AutoCloseable {
     private final RedisEndpoint redis;
     private final QueueDirectory queues;
     private final HistorySampler sampler;
+    private final BacklogHistory history;
     private final ConsoleHttp http;
 
-    private Console(ConsoleSettings settings, RedisEndpoint redis, QueueDirectory queues, HistorySampler sampler, ConsoleHttp http) {
+    private Console(ConsoleSettings settings, RedisEndpoint redis, QueueDirectory queues, HistorySampler sampler, BacklogHistory history,
+                    ConsoleHttp http) {
+        this.history = history;
         this.settings = settings;
         this.redis = redis;
         this.queues = queues;
@@ -49,7 +52,12 @@ public final class Console implements AutoCloseable {
             TaskViews taskViews = new TaskViews(queues);
             Actions actions = new Actions(queues, log);
             ConsoleHttp http = new ConsoleHttp(settings.host(), settings.port());
-            http.route("GET", "session", r -> session(sessions.readOnly(), sessions.current(r)))
+            String shownRedis = redis.toString();
+            http.route("GET", "session", r -> {
+                Map<String, Object> out = session(sessions.readOnly(), sessions.current(r));
+                out.put("redis", shownRedis);
+                return out;
+            })
                     .route("POST", "session", r -> {
                         JsonNode body = r.json();
                         Sessions.SignedIn in = sessions.signIn(body.path("token").asText(null), body.path("name").asText(null));
@@ -78,7 +86,7 @@ public final class Console implements AutoCloseable {
                     .route("GET", "audit", r -> Map.of("actions", log.recent()));
             HistorySampler sampler = HistorySampler.start(new HistorySampler.Settings(queues, history, settings.sampleEvery()));
             http.start();
-            return new Console(settings, redis, queues, sampler, http);
+            return new Console(settings, redis, queues, sampler, history, http);
         } catch (IOException | RuntimeException e) {
             redis.close();
             throw e;
@@ -102,6 +110,11 @@ public final class Console implements AutoCloseable {
     public String url() {
         String host = settings.host().equals("0.0.0.0") ? "localhost" : settings.host();
         return "http://" + host + ":" + port() + "/";
+    }
+
+    /** The rolling history the plots show. */
+    public BacklogHistory history() {
+        return history;
     }
 
     public ConsoleSettings settings() {
