@@ -4,7 +4,7 @@
 -- KEYS[11]: this claim's request key, dq:{queue:shard}:claim:<request id>. A claim that Lettuce
 --           re-sends after a reconnect finds it and answers the same tasks again instead of
 --           stranding the first batch in flight until its lease expires.
--- KEYS[12]: dq:{queue:shard}:paused, optional: while it exists the claim hands out nothing and
+-- KEYS[12]: dq:{queue:shard}:paused, optional: while its field `at` is set the claim hands out nothing and
 --           answers next due -1, so that workers sleep until resumed (shard_pause.lua wakes them)
 -- ARGV[1]: batch (maximum tasks), ARGV[2]: lease ms,
 -- ARGV[3]: rate limit for this shard in tasks per second (0 = none), ARGV[4]: burst
@@ -47,7 +47,7 @@ if replay then
   return answer(saved[1], saved[2], saved[3])
 end
 
-if KEYS[12] and redis.call('EXISTS', KEYS[12]) == 1 then
+if KEYS[12] and redis.call('HGET', KEYS[12], 'at') then
   return { now, -1, 0, 0 }
 end
 

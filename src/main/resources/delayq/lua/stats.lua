@@ -16,5 +16,5 @@ end
 local oldest = earliest_due()
 if oldest == nil or oldest > now then oldest = -1 end
 local paused = 0
-if KEYS[11] then paused = redis.call('EXISTS', KEYS[11]) end
+if KEYS[11] and redis.call('HGET', KEYS[11], 'at') then paused = 1 end
 return { now, waiting - due_now, due_now, redis.call('ZCARD', INFLIGHT), redis.call('ZCARD', DEAD), oldest, paused }

@@ -62,7 +62,7 @@ public record ShardKeys(String queue, int shard) {
         return key("rate");
     }
 
-    /** The shard's pause flag (STRING, server ms when paused): while it exists every claim hands out nothing. */
+    /** The shard's pause flag (HASH, field {@code at} = server ms when paused): while it exists every claim hands out nothing. */
     public String paused() {
         return key("paused");
     }

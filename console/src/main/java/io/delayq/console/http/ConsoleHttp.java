@@ -37,6 +37,14 @@ public final class ConsoleHttp implements AutoCloseable {
     private static final String CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
             + "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
+    static {
+        // the JDK server writes headers and body separately; without TCP_NODELAY, Nagle plus the client's
+        // delayed ACK add ~40 ms to every answer (read once, when the server classes first load)
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
+    }
+
     private record Entry(String method, Pattern path, Route route) {
     }
 
