@@ -83,7 +83,11 @@ public final class Console implements AutoCloseable {
                         Sessions.Session s = sessions.requireAction(r);
                         return actions.run(r.segment(1), r.segment(3), r.json(), s.user() + "@" + r.remoteAddress());
                     })
-                    .route("GET", "audit", r -> Map.of("actions", log.recent()));
+                    .route("GET", "audit", r -> Map.of("actions", log.recent()))
+                    // probes: alive = the server answers; ready = Redis answers too
+                    .route("GET", "healthz", r -> Map.of("status", "ok"))
+                    .route("GET", "readyz", r -> Map.of("status", "ok", "redisTime",
+                            io.delayq.client.DelayQueueClient.awaitStage(redis.commands().time(), Duration.ofSeconds(2)).get(0)));
             HistorySampler sampler = HistorySampler.start(new HistorySampler.Settings(queues, history, settings.sampleEvery()));
             http.start();
             return new Console(settings, redis, queues, sampler, history, http);

@@ -3,6 +3,7 @@ package io.delayq.console;
 import io.delayq.DurationText;
 import io.delayq.InvalidInputException;
 import io.delayq.queue.QueueName;
+import io.delayq.redis.RedisUrls;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -45,6 +46,10 @@ public record ConsoleSettings(String redisUrl, String host, int port, String act
     /** DELAYQ_REDIS_URL (or REDIS_URL), DELAYQ_CONSOLE_HOST, _PORT, _TOKEN, _QUEUES (comma-separated), _SAMPLE_EVERY, _HISTORY. */
     public static ConsoleSettings fromEnv(Map<String, String> env) {
         String url = first(env, "DELAYQ_REDIS_URL", "REDIS_URL");
+        if (url != null) {
+            // in the cluster the URL has no password: the Secret fills these two, as for the workers
+            url = RedisUrls.withCredentials(url, first(env, "DELAYQ_REDIS_USERNAME"), first(env, "DELAYQ_REDIS_PASSWORD"));
+        }
         String port = env.getOrDefault("DELAYQ_CONSOLE_PORT", String.valueOf(DEFAULT_PORT));
         int p;
         try {
