@@ -61,6 +61,8 @@ class ListPauseCommandTest {
         assertThat(queue.client().pauseState().paused()).isTrue();
         assertThat(queue.client().stats().pausedShards()).isEqualTo(4);
         assertThat(queue.client().pauseState().by()).isEqualTo("cli:alice");
+        assertThat(delayq("stats").out()).contains("PAUSED: 4 of 4 shards hand out no task");
+        assertThat(delayq("stats", "--output", "json").out()).contains("\"pausedShards\" : 4");
 
         CliRun r = delayq("resume");
         assertThat(r.out()).contains("resumed queue 'orders'");
