@@ -61,8 +61,10 @@ public final class Console implements AutoCloseable {
                     .route("POST", "session", r -> {
                         JsonNode body = r.json();
                         Sessions.SignedIn in = sessions.signIn(body.path("token").asText(null), body.path("name").asText(null));
+                        // behind a TLS-terminating Ingress the cookie must not travel over plain HTTP
+                        boolean https = "https".equalsIgnoreCase(r.header("X-Forwarded-Proto"));
                         r.exchange().getResponseHeaders().add("Set-Cookie",
-                                Sessions.COOKIE + "=" + in.cookie() + "; Path=/; HttpOnly; SameSite=Strict");
+                                Sessions.COOKIE + "=" + in.cookie() + "; Path=/; HttpOnly; SameSite=Strict" + (https ? "; Secure" : ""));
                         return session(sessions.readOnly(), in.session());
                     })
                     .route("DELETE", "session", r -> {
