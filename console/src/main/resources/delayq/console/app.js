@@ -194,6 +194,13 @@ async function overviewPage() {
           h('th', { class: 'num' }, 'oldest overdue'), h('th', {}, 'state'))),
         h('tbody', {}, rows))),
     ...data.queues.map(q => h('section', {}, h('h2', {}, q.name + ': last ' + human(data.historyWindowMs)), chart(q.history, data.historyWindowMs, data.serverTime))));
+  const audit = await api('audit');
+  if (audit.actions.length) {
+    main().append(h('h2', {}, 'Recent actions (this console)'), h('div', { class: 'scroll' }, h('table', { id: 'audit' },
+      h('thead', {}, h('tr', {}, h('th', {}, 'when'), h('th', {}, 'who'), h('th', {}, 'queue'), h('th', {}, 'action'), h('th', {}, 'what'), h('th', {}, 'result'))),
+      h('tbody', {}, audit.actions.slice(0, 20).map(a => h('tr', {}, h('td', {}, utc(a.at)), h('td', {}, a.who), h('td', {}, a.queue),
+        h('td', {}, a.action), h('td', { class: 'wrap' }, a.target), h('td', {}, a.result)))))));
+  }
 }
 
 async function queuePage(name) {

@@ -267,6 +267,12 @@ class ConsoleBrowserTest {
         }
         assertThat(f.metaField("paused")).isNull();
         assertThat(browser.find("#pause").isEnabled()).isTrue();
+
+        browser.open(page("#/"));
+        List<String> audit = browser.all("#audit tbody tr").stream().map(WebElement::getText).toList();
+        assertThat(audit).hasSize(2);
+        assertThat(audit.get(0)).contains("alice@127.0.0.1").contains("resume");
+        assertThat(audit.get(1)).contains("alice@127.0.0.1").contains("pause").contains("queue shop-orders");
     }
 
     @Test
