@@ -359,8 +359,8 @@ async function route() {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   const pending = flash; flash = null;
   try {
-    if (parts.length === 0) { await overviewPage(); state.timer = setInterval(() => refresh(overviewPage), 10000); }
-    else if (parts[0] === 'q' && parts.length === 2) { await queuePage(parts[1]); state.timer = setInterval(() => refresh(() => queuePage(parts[1])), 10000); }
+    if (parts.length === 0) { await overviewPage(); state.timer = setInterval(() => refresh(overviewPage), 30000); }
+    else if (parts[0] === 'q' && parts.length === 2) { await queuePage(parts[1]); state.timer = setInterval(() => refresh(() => queuePage(parts[1])), 30000); }
     else if (parts[0] === 'q' && parts[2] === 'tasks') await tasksPage(parts[1], params);
     else if (parts[0] === 'q' && parts[2] === 'task' && parts.length === 4) await taskPage(parts[1], parts[3]);
     else throw new ApiError(404, 'page', 'no page at ' + hash);
