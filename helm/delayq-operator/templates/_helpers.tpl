@@ -127,3 +127,28 @@ worker series line up with the operator's {namespace, delayqueue} and dashboards
   resources: ["events"]
   verbs: ["create", "patch"]
 {{- end }}
+
+{{/* The console's objects: <fullname>-console, selected by component=console. */}}
+{{- define "delayq.consoleName" -}}
+{{- printf "%s-console" (include "delayq.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "delayq.consoleSelectorLabels" -}}
+app.kubernetes.io/name: {{ include "delayq.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/component: console
+{{- end }}
+
+{{- define "delayq.consoleLabels" -}}
+helm.sh/chart: {{ include "delayq.chart" . }}
+{{ include "delayq.consoleSelectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: delayq
+{{- end }}
+
+{{- define "delayq.consoleImage" -}}
+{{- $repo := default .Values.workerImage.repository .Values.console.image.repository }}
+{{- $tag := default (default .Chart.AppVersion .Values.workerImage.tag) .Values.console.image.tag }}
+{{- printf "%s:%s" $repo $tag }}
+{{- end }}

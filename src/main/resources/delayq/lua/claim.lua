@@ -4,6 +4,8 @@
 -- KEYS[11]: this claim's request key, dq:{queue:shard}:claim:<request id>. A claim that Lettuce
 --           re-sends after a reconnect finds it and answers the same tasks again instead of
 --           stranding the first batch in flight until its lease expires.
+-- KEYS[12]: dq:{queue:shard}:paused, optional: while its field `at` is set the claim hands out nothing and
+--           answers next due -1, so that workers sleep until resumed (shard_pause.lua wakes them)
 -- ARGV[1]: batch (maximum tasks), ARGV[2]: lease ms,
 -- ARGV[3]: rate limit for this shard in tasks per second (0 = none), ARGV[4]: burst
 -- Returns: {now, next_due (-1 when nothing waits), token, n, then per task:
@@ -43,6 +45,10 @@ local replay = redis.call('GET', KEYS[11])
 if replay then
   local saved = cjson.decode(replay)
   return answer(saved[1], saved[2], saved[3])
+end
+
+if KEYS[12] and redis.call('HGET', KEYS[12], 'at') then
+  return { now, -1, 0, 0 }
 end
 
 local allowed = batch

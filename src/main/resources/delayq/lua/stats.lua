@@ -1,8 +1,9 @@
 -- stats: the backlog of one shard, read atomically against the server clock.
 -- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
+-- KEYS[11]: dq:{queue:shard}:paused, optional (older callers pass ten keys and get paused 0)
 -- ARGV: none
 -- Returns: {now, scheduled (due in the future), due (due now, not claimed), in flight, dead,
---           due time of the oldest overdue task (-1 when none)}
+--           due time of the oldest overdue task (-1 when none), paused (1 while the shard's flag is set)}
 --@include shard_keys.lua
 --@include common.lua
 
@@ -14,4 +15,6 @@ for level = 1, 3 do
 end
 local oldest = earliest_due()
 if oldest == nil or oldest > now then oldest = -1 end
-return { now, waiting - due_now, due_now, redis.call('ZCARD', INFLIGHT), redis.call('ZCARD', DEAD), oldest }
+local paused = 0
+if KEYS[11] and redis.call('HGET', KEYS[11], 'at') then paused = 1 end
+return { now, waiting - due_now, due_now, redis.call('ZCARD', INFLIGHT), redis.call('ZCARD', DEAD), oldest, paused }

@@ -21,6 +21,11 @@ public record QueueStats(String queue, List<ShardStats> shards) {
         return shards.stream().mapToLong(ShardStats::dead).sum();
     }
 
+    /** How many of these shards have their pause flag set. */
+    public int pausedShards() {
+        return (int) shards.stream().filter(ShardStats::paused).count();
+    }
+
     public long oldestOverdueMillis() {
         return shards.stream().mapToLong(ShardStats::oldestOverdueMillis).max().orElse(0);
     }

@@ -2,6 +2,11 @@ package io.delayq.client;
 
 import io.delayq.InvalidInputException;
 import io.delayq.backlog.QueueStats;
+import io.delayq.browse.BrowsePage;
+import io.delayq.browse.BrowseQuery;
+import io.delayq.browse.TaskBrowser;
+import io.delayq.pause.PauseState;
+import io.delayq.pause.QueuePause;
 import io.delayq.deadletter.DeadLetterPage;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.task.CancelResult;
@@ -29,6 +34,8 @@ public final class AsyncDelayQueueClient {
     private final QueueProtocol protocol;
     private final int maxPayloadBytes;
     private final ReplicaAcks replicaAcks;
+    private final TaskBrowser browser;
+    private final QueuePause pause;
 
     AsyncDelayQueueClient(QueueProtocol protocol, int maxPayloadBytes) {
         this(protocol, maxPayloadBytes, null);
@@ -39,6 +46,8 @@ public final class AsyncDelayQueueClient {
         this.protocol = protocol;
         this.maxPayloadBytes = maxPayloadBytes;
         this.replicaAcks = replicaAcks;
+        this.browser = new TaskBrowser(protocol);
+        this.pause = new QueuePause(protocol);
     }
 
     public String queue() {
@@ -134,6 +143,31 @@ public final class AsyncDelayQueueClient {
     /** Deletes the given dead tasks for good; answers how many were dead. */
     public CompletionStage<Long> purgeDead(Collection<String> ids) {
         return perShard(ids, protocol::purgeDead);
+    }
+
+    /** One page of the queue's tasks in a state, across shards in due-time order (see {@link TaskBrowser}). */
+    public CompletionStage<BrowsePage> browse(BrowseQuery query) {
+        if (query == null) {
+            throw new InvalidInputException("query", "must not be null");
+        }
+        return browser.browse(query);
+    }
+
+    /**
+     * Pauses the queue: every claim hands out nothing until {@link #resume}; scheduled tasks keep
+     * their due times and overdue ones fire once resumed. {@code who} is recorded with the pause.
+     */
+    public CompletionStage<PauseState> pause(String who) {
+        return pause.pause(who);
+    }
+
+    public CompletionStage<PauseState> resume(String who) {
+        return pause.resume(who);
+    }
+
+    /** The pause as the queue's meta hash records it. */
+    public CompletionStage<PauseState> pauseState() {
+        return protocol.pauseState();
     }
 
     private CompletionStage<Long> perShard(Collection<String> ids, ShardCall call) {

@@ -3,6 +3,9 @@ package io.delayq.client;
 import io.delayq.DelayQueueException;
 import io.delayq.InvalidInputException;
 import io.delayq.backlog.QueueStats;
+import io.delayq.browse.BrowsePage;
+import io.delayq.browse.BrowseQuery;
+import io.delayq.pause.PauseState;
 import io.delayq.deadletter.DeadLetterPage;
 import io.delayq.queue.QueueName;
 import io.delayq.queue.QueueProtocol;
@@ -118,6 +121,24 @@ public final class DelayQueueClient implements AutoCloseable {
 
     public long purgeDead(Collection<String> ids) {
         return await(async.purgeDead(ids));
+    }
+
+    /** One page of the queue's tasks in a state, across shards in due-time order; page on with {@code query.after(page.next())}. */
+    public BrowsePage browse(BrowseQuery query) {
+        return await(async.browse(query));
+    }
+
+    /** Pauses the queue (every claim hands out nothing; due times are kept); {@code who} is recorded. */
+    public PauseState pause(String who) {
+        return await(async.pause(who));
+    }
+
+    public PauseState resume(String who) {
+        return await(async.resume(who));
+    }
+
+    public PauseState pauseState() {
+        return await(async.pauseState());
     }
 
     /** Waits for an asynchronous answer and rethrows its cause as it was raised. */

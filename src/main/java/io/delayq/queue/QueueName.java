@@ -12,6 +12,10 @@ public final class QueueName {
     private QueueName() {
     }
 
+    public static boolean isValid(String name) {
+        return name != null && !name.isEmpty() && name.length() <= MAX_LENGTH && LABEL.matcher(name).matches();
+    }
+
     public static String require(String name) {
         if (name == null || name.isEmpty()) {
             throw new InvalidInputException("queue", "must not be empty");

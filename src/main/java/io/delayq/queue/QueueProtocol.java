@@ -1,6 +1,11 @@
 package io.delayq.queue;
 
 import io.delayq.backlog.QueueStats;
+import io.delayq.browse.BrowseQuery;
+import io.delayq.browse.BrowsedTask;
+import io.delayq.browse.Position;
+import io.delayq.browse.ShardPage;
+import io.delayq.pause.PauseState;
 import io.delayq.backlog.ShardStats;
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
@@ -49,12 +54,14 @@ public final class QueueProtocol {
     private final String queue;
     private final int shards;
     private final ScriptRunner scripts;
+    private final io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands<String, String> commands;
     private final List<ShardKeys> keys;
 
     public QueueProtocol(RedisEndpoint redis, String queue, int shards) {
         this.queue = QueueName.require(queue);
         this.shards = Sharding.requireShardCount(shards);
         this.scripts = new ScriptRunner(redis.commands());
+        this.commands = redis.commands();
         this.keys = IntStream.range(0, shards).mapToObj(i -> new ShardKeys(queue, i)).toList();
     }
 
@@ -136,6 +143,7 @@ public final class QueueProtocol {
         ShardKeys k = keys(shard);
         List<String> claimKeys = new ArrayList<>(k.scriptKeys());
         claimKeys.add(k.claimRequest(requestId));
+        claimKeys.add(k.paused());
         List<String> args = List.of(String.valueOf(batch), String.valueOf(lease.toMillis()),
                 String.valueOf(rate.enabled() ? rate.perShard(shards) : 0),
                 String.valueOf(rate.enabled() ? rate.burstPerShard(shards) : 0));
@@ -238,8 +246,11 @@ public final class QueueProtocol {
     }
 
     public CompletionStage<ShardStats> stats(int shard) {
-        return scripts.<List<Object>>run(LuaScript.STATS, keys(shard).scriptKeys(), List.of()).thenApply(r ->
-                new ShardStats(shard, asLong(r.get(0)), asLong(r.get(1)), asLong(r.get(2)), asLong(r.get(3)), asLong(r.get(4)), asLong(r.get(5))));
+        List<String> statsKeys = new ArrayList<>(keys(shard).scriptKeys());
+        statsKeys.add(keys(shard).paused());
+        return scripts.<List<Object>>run(LuaScript.STATS, statsKeys, List.of()).thenApply(r ->
+                new ShardStats(shard, asLong(r.get(0)), asLong(r.get(1)), asLong(r.get(2)), asLong(r.get(3)), asLong(r.get(4)), asLong(r.get(5)),
+                        r.size() > 6 && asLong(r.get(6)) == 1));
     }
 
     /** Stats of the given shards, fetched in parallel over the shared connection. */
@@ -267,6 +278,47 @@ public final class QueueProtocol {
 
     public CompletionStage<Long> purgeDead(int shard, List<String> ids) {
         return scripts.run(LuaScript.DEAD_PURGE, keys(shard).scriptKeys(), ids);
+    }
+
+    /** One bounded page of one shard (browse.lua); {@link io.delayq.browse.TaskBrowser} merges the shards. */
+    public CompletionStage<ShardPage> browse(int shard, BrowseQuery query, Position after, int limit, int scanBudget, int previewBytes) {
+        List<String> args = List.of(query.state().wire(),
+                after == null ? "" : String.valueOf(after.score()), after == null ? "" : after.id(),
+                query.from() == null ? "" : String.valueOf(query.from().toEpochMilli()),
+                query.to() == null ? "" : String.valueOf(query.to().toEpochMilli()),
+                query.idPrefix(), String.valueOf(limit), String.valueOf(scanBudget), String.valueOf(previewBytes));
+        return scripts.<List<Object>>run(LuaScript.BROWSE, keys(shard).scriptKeys(), args).thenApply(r -> {
+            int n = (int) asLong(r.get(5));
+            List<BrowsedTask> tasks = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                int at = 6 + i * 7;
+                tasks.add(new BrowsedTask((String) r.get(at), shard, query.state(), asLong(r.get(at + 1)), (int) asLong(r.get(at + 2)),
+                        (int) asLong(r.get(at + 3)), (String) r.get(at + 4), (String) r.get(at + 5), asLong(r.get(at + 6))));
+            }
+            Position frontier = asLong(r.get(2)) == 1 ? null : new Position(asLong(r.get(3)), (String) r.get(4));
+            return new ShardPage(shard, asLong(r.get(0)), asLong(r.get(1)), frontier, tasks);
+        });
+    }
+
+    /** Records the pause (or its end) in the queue's meta hash, with who did it (pause.lua). */
+    public CompletionStage<PauseState> recordPause(boolean pause, String who) {
+        return scripts.<List<Object>>run(LuaScript.PAUSE, List.of(ShardKeys.meta(queue)), List.of(pause ? "1" : "0", who == null ? "" : who))
+                .thenApply(r -> new PauseState(asLong(r.get(1)) >= 0, asLong(r.get(1)), (String) r.get(2)));
+    }
+
+    /** The pause as recorded in the meta hash (a plain read: no script needed). */
+    public CompletionStage<PauseState> pauseState() {
+        return commands.hmget(ShardKeys.meta(queue), "paused", "pausedBy").thenApply(kv -> {
+            String at = kv.get(0).getValueOrElse(null);
+            return at == null ? new PauseState(false, -1, "") : new PauseState(true, Long.parseLong(at), kv.get(1).getValueOrElse(""));
+        });
+    }
+
+    /** Sets or clears one shard's pause flag (shard_pause.lua); true when it changed. */
+    public CompletionStage<Boolean> pauseShard(int shard, boolean pause) {
+        List<String> k = new ArrayList<>(keys(shard).scriptKeys());
+        k.add(keys(shard).paused());
+        return scripts.<Long>run(LuaScript.SHARD_PAUSE, k, List.of(pause ? "1" : "0")).thenApply(v -> v == 1);
     }
 
     public ScriptRunner scripts() {

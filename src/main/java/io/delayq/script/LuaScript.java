@@ -31,7 +31,10 @@ public enum LuaScript {
     STATS("stats", ScriptOutputType.MULTI),
     DEAD_LIST("dead_list", ScriptOutputType.MULTI),
     DEAD_REPLAY("dead_replay", ScriptOutputType.INTEGER),
-    DEAD_PURGE("dead_purge", ScriptOutputType.INTEGER);
+    DEAD_PURGE("dead_purge", ScriptOutputType.INTEGER),
+    BROWSE("browse", ScriptOutputType.MULTI),
+    PAUSE("pause", ScriptOutputType.MULTI),
+    SHARD_PAUSE("shard_pause", ScriptOutputType.INTEGER);
 
     private static final Pattern INCLUDE = Pattern.compile("(?m)^--@include (\\S+)$");
 

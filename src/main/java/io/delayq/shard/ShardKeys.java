@@ -62,6 +62,11 @@ public record ShardKeys(String queue, int shard) {
         return key("rate");
     }
 
+    /** The shard's pause flag (HASH, field {@code at} = server ms when paused): while it exists every claim hands out nothing. */
+    public String paused() {
+        return key("paused");
+    }
+
     public String claimRequest(String requestId) {
         return key("claim:" + requestId);
     }

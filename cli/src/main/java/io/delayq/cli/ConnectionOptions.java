@@ -1,6 +1,7 @@
 package io.delayq.cli;
 
 import io.delayq.cli.text.DurationConverter;
+import io.delayq.redis.RedisUrls;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 

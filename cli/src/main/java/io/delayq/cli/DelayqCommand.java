@@ -1,6 +1,9 @@
 package io.delayq.cli;
 
 import io.delayq.cli.backfill.BackfillCommand;
+import io.delayq.cli.browse.ListCommand;
+import io.delayq.cli.pause.PauseCommand;
+import io.delayq.cli.pause.ResumeCommand;
 import io.delayq.cli.backlog.StatsCommand;
 import io.delayq.cli.backlog.TopCommand;
 import io.delayq.cli.check.CheckCommand;
@@ -26,7 +29,8 @@ import java.util.concurrent.Callable;
                 "Connection: --redis or $DELAYQ_REDIS_URL / $REDIS_URL; queue: --queue or $DELAYQ_QUEUE; "
                         + "shards: --shards, $DELAYQ_SHARDS, or read from Redis. These options work before or after the command."},
         subcommands = {EnqueueCommand.class, CancelCommand.class, RescheduleCommand.class, InspectCommand.class,
-                StatsCommand.class, TopCommand.class, DeadCommand.class, BackfillCommand.class, CheckCommand.class,
+                StatsCommand.class, TopCommand.class, ListCommand.class, PauseCommand.class, ResumeCommand.class,
+                DeadCommand.class, BackfillCommand.class, CheckCommand.class,
                 CommandLine.HelpCommand.class},
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.L_OK, "1:not found, or nothing done (duplicate id, task in flight, no dead letter matched)",

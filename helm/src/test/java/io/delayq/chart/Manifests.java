@@ -40,7 +40,12 @@ public record Manifests(List<JsonNode> objects) {
 
     /** The operator Deployment's only container. */
     public JsonNode operatorContainer() {
-        JsonNode containers = one("Deployment").at("/spec/template/spec/containers");
+        List<JsonNode> operators = ofKind("Deployment").stream()
+                .filter(d -> "operator".equals(d.at("/metadata/labels/app.kubernetes.io~1component").asText())).toList();
+        if (operators.size() != 1) {
+            throw new AssertionError("expected one operator Deployment, rendered " + operators.size() + " (" + names() + ")");
+        }
+        JsonNode containers = operators.get(0).at("/spec/template/spec/containers");
         if (containers.size() != 1) {
             throw new AssertionError("the operator pod should have one container, has " + containers.size());
         }

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ValuesDocumentationTest {
     private static final Pattern KEY = Pattern.compile("^( *)([A-Za-z][A-Za-z0-9_]*):(.*)$");
     /** Values that are Kubernetes objects taken as they are: their inner keys are Kubernetes' fields, not the chart's. */
-    private static final Set<String> FREE_FORM = Set.of("resources", "podSecurityContext", "securityContext", "grafanaDashboard.labels",
+    private static final Set<String> FREE_FORM = Set.of("resources", "console.resources", "podSecurityContext", "securityContext", "grafanaDashboard.labels",
             "probes.startup", "probes.liveness", "probes.readiness");
 
     @Test

@@ -25,7 +25,7 @@ public final class Main {
         if (args.length == 0) {
             return WorkerCommand.run(System.getenv());
         }
-        boolean admin = !args[0].equals("worker") && !args[0].equals("demo");
+        boolean admin = !args[0].equals("worker") && !args[0].equals("demo") && !args[0].equals("console");
         if (admin && System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
             // admin commands print their own one-line errors; Lettuce's logs would only add noise
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
@@ -37,6 +37,7 @@ public final class Main {
         CommandLine cmd = Cli.commandLine();
         cmd.addSubcommand(new WorkerSubcommand());
         cmd.addSubcommand(new DemoSubcommand());
+        cmd.addSubcommand(new ConsoleSubcommand());
         return cmd;
     }
 
@@ -47,6 +48,25 @@ public final class Main {
         @Override
         public Integer call() {
             return WorkerCommand.run(System.getenv());
+        }
+    }
+
+    @Command(name = "console", mixinStandardHelpOptions = true,
+            description = {"Run the web console (queues, tasks, dead letters; pause, cancel, reschedule, replay) on http://127.0.0.1:8090/.",
+                    "Uses DELAYQ_REDIS_URL / REDIS_URL when set (read-only unless DELAYQ_CONSOLE_TOKEN is set); otherwise starts a local",
+                    "redis-server with a sample queue and prints an action token. DELAYQ_CONSOLE_PORT, _HOST, _QUEUES change the defaults."},
+            footer = {"%nExamples:", "  delayq console", "  DELAYQ_REDIS_URL=redis://localhost:6379 DELAYQ_CONSOLE_TOKEN=s3cret delayq console"})
+    static final class ConsoleSubcommand implements Callable<Integer> {
+        @Option(names = "--port", paramLabel = "PORT", description = "Port to listen on (default $DELAYQ_CONSOLE_PORT, else 8090; 0 = any free port).")
+        Integer port;
+
+        @Override
+        public Integer call() {
+            java.util.Map<String, String> env = new java.util.HashMap<>(System.getenv());
+            if (port != null) {
+                env.put("DELAYQ_CONSOLE_PORT", String.valueOf(port));
+            }
+            return io.delayq.console.ConsoleLauncher.run(env, System.out, System.err);
         }
     }
 

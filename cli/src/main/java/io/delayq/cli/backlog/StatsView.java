@@ -27,7 +27,7 @@ final class StatsView {
     record ShardJson(int shard, long scheduled, long dueNow, long inFlight, long dead, long oldestOverdueMillis) {
     }
 
-    record StatsJson(String queue, int shards, String serverTime, Counts total, List<ShardJson> perShard) {
+    record StatsJson(String queue, int shards, String serverTime, int pausedShards, Counts total, List<ShardJson> perShard) {
     }
 
     static long serverNow(QueueStats stats) {
@@ -38,7 +38,7 @@ final class StatsView {
         List<ShardJson> per = stats.shards().stream()
                 .map(s -> new ShardJson(s.shard(), s.scheduled(), s.due(), s.inflight(), s.dead(), s.oldestOverdueMillis()))
                 .toList();
-        return new StatsJson(stats.queue(), shards, Instants.utc(serverNow(stats)), Counts.of(stats), per);
+        return new StatsJson(stats.queue(), shards, Instants.utc(serverNow(stats)), stats.pausedShards(), Counts.of(stats), per);
     }
 
     static void table(PrintWriter out, QueueStats stats, int shards, String redis) {
@@ -50,6 +50,9 @@ final class StatsView {
         }
         t.row("total", stats.scheduled(), stats.due(), stats.inflight(), stats.dead(), age(stats.oldestOverdueMillis()));
         t.print(out);
+        if (stats.pausedShards() > 0) {
+            out.println("PAUSED: " + stats.pausedShards() + " of " + stats.shards().size() + " shards hand out no task ('delayq resume' restarts them)");
+        }
     }
 
     private static String age(long ms) {

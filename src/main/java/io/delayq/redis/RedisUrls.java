@@ -1,4 +1,4 @@
-package io.delayq.cli;
+package io.delayq.redis;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -6,13 +6,13 @@ import java.nio.charset.StandardCharsets;
 /**
  * Puts credentials from the environment into a Redis URL, the way the worker reads
  * DELAYQ_REDIS_USERNAME / DELAYQ_REDIS_PASSWORD: inside a worker pod the URL has no password and the
- * Secret fills the variables, so {@code kubectl exec … delayq stats} must use them too.
+ * Secret fills the variables, so {@code kubectl exec … delayq stats} must use them too (the CLI and the console read them this way).
  */
-final class RedisUrls {
+public final class RedisUrls {
     private RedisUrls() {
     }
 
-    static String withCredentials(String url, String username, String password) {
+    public static String withCredentials(String url, String username, String password) {
         if (password == null) {
             // Lettuce reads a user-info without ':' as a password, so a username alone cannot be expressed
             return url;

@@ -1,0 +1,134 @@
+package io.delayq.security;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delayq.claim.RateLimit;
+import io.delayq.client.DelayQueueClient;
+import io.delayq.console.Console;
+import io.delayq.console.ConsoleSettings;
+import io.delayq.console.sample.SampleQueue;
+import io.delayq.queue.QueueProtocol;
+import io.delayq.redis.RedisEndpoint;
+import io.delayq.testing.RedisServerExtension;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The console's ACL user exactly as docs/security.md prints it, on a real redis-server: every page and
+ * every action of the console works without one denied command, and the user cannot claim, flush,
+ * reconfigure or read keys outside dq:*.
+ */
+class ConsoleAclTest {
+    private static final String PASSWORD = "console-secret-4e2a";
+    private static final String TOKEN = "acl-test-token";
+    private static final String Q = SampleQueue.QUEUE;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @RegisterExtension
+    static RedisServerExtension redis = new RedisServerExtension();
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeEach
+    void createDocumentedUser() throws Exception {
+        DocumentedAcl.apply(redis.admin(), DocumentedAcl.line("delayq-console", PASSWORD));
+        redis.admin().commands().aclLogReset().get(5, TimeUnit.SECONDS);
+    }
+
+    private String url() {
+        return "redis://delayq-console:" + PASSWORD + "@127.0.0.1:" + redis.server().port();
+    }
+
+    @Test
+    void everyPageAndEveryActionRunsWithTheDocumentedUserAndNoDeniedCommand() throws Exception {
+        SampleQueue.fill(redis.admin(), 200);
+        try (Console console = Console.start(new ConsoleSettings(url(), "127.0.0.1", 0, TOKEN, List.of(), Duration.ofMillis(200),
+                Duration.ofMinutes(1)))) {
+            String base = console.url() + "api/";
+            for (String page : List.of("overview", "queues/" + Q, "queues/" + Q + "/tasks/payout-501", "queues/" + Q + "/tasks/order-10001",
+                    "queues/" + Q + "/tasks/coupon-expire-77")) {
+                assertThat(get(base + page).statusCode()).as(page).isEqualTo(200);
+            }
+            for (String state : List.of("scheduled", "due", "inflight", "dead")) {
+                assertThat(get(base + "queues/" + Q + "/tasks?state=" + state + "&prefix=o&from=0&to=99999999999999&limit=5").statusCode())
+                        .as(state).isEqualTo(200);
+            }
+            HttpResponse<String> in = post(base + "session", "{\"token\":\"" + TOKEN + "\",\"name\":\"acl\"}", null, null);
+            String cookie = in.headers().firstValue("Set-Cookie").orElseThrow().split(";")[0];
+            String csrf = JSON.readTree(in.body()).get("csrf").asText();
+            List<Map.Entry<String, String>> actions = List.of(
+                    Map.entry("cancel", "{\"id\":\"order-10001\"}"),
+                    Map.entry("reschedule", "{\"id\":\"order-10002\",\"at\":\"2031-01-01T00:00:00Z\"}"),
+                    Map.entry("run-now", "{\"id\":\"order-10003\"}"),
+                    Map.entry("dead-replay", "{\"id\":\"payout-500\"}"),
+                    Map.entry("dead-purge", "{\"filter\":{\"prefix\":\"payout-51\"}}"),
+                    Map.entry("dead-replay", "{\"all\":true}"),
+                    Map.entry("pause", "{}"),
+                    Map.entry("resume", "{}"));
+            for (Map.Entry<String, String> a : actions) {
+                String confirmed = a.getValue().replaceFirst("\\{", "{\"confirm\":true,").replace(",}", "}");
+                HttpResponse<String> r = post(base + "queues/" + Q + "/actions/" + a.getKey(), confirmed, cookie, csrf);
+                assertThat(r.statusCode()).as(a.getKey() + " " + r.body()).isEqualTo(200);
+                JsonNode done = JSON.readTree(r.body());
+                assertThat(done.get("touched").asLong()).as(a.getKey()).isPositive();
+            }
+            Thread.sleep(400); // a couple of history samples taken as the console user
+        }
+        assertThat(aclLog()).as("commands Redis denied to the documented console user").isEmpty();
+    }
+
+    @Test
+    void theConsoleUserCannotClaimFlushReconfigureOrReadOtherKeys() throws Exception {
+        SampleQueue.fill(redis.admin(), 10);
+        redis.admin().commands().set("billing:api-key", "sk_live_do_not_read").get(5, TimeUnit.SECONDS);
+        try (RedisEndpoint asConsole = RedisEndpoint.connect(url())) {
+            QueueProtocol p = new QueueProtocol(asConsole, Q, SampleQueue.SHARDS);
+            int shard = p.shardOf("order-9000");
+            assertThatThrownBy(() -> DelayQueueClient.awaitStage(p.claim(shard, 10, Duration.ofSeconds(30), RateLimit.NONE), Duration.ofSeconds(5)))
+                    .satisfies(RedisAclTest::deniedByAcl);
+            assertThatThrownBy(() -> DelayQueueClient.awaitStage(p.claim(shard, 1, Duration.ofSeconds(30), RateLimit.NONE), Duration.ofSeconds(5)))
+                    .satisfies(RedisAclTest::deniedByAcl);
+            var c = asConsole.commands();
+            assertThatThrownBy(() -> c.flushall().get(5, TimeUnit.SECONDS)).satisfies(RedisAclTest::deniedByAcl);
+            assertThatThrownBy(() -> c.configSet("appendonly", "no").get(5, TimeUnit.SECONDS)).satisfies(RedisAclTest::deniedByAcl);
+            assertThatThrownBy(() -> c.get("billing:api-key").get(5, TimeUnit.SECONDS)).satisfies(RedisAclTest::deniedByAcl);
+            assertThatThrownBy(() -> c.hgetall("billing:api-key").get(5, TimeUnit.SECONDS)).satisfies(RedisAclTest::deniedByAcl);
+        }
+        try (DelayQueueClient admin = DelayQueueClient.builder().redis(redis.admin()).queue(Q).shards(SampleQueue.SHARDS).build()) {
+            assertThat(admin.stats().due()).as("nothing was claimed").isEqualTo(40);
+        }
+        assertThat(redis.admin().commands().get("billing:api-key").get(5, TimeUnit.SECONDS)).isEqualTo("sk_live_do_not_read");
+    }
+
+    private HttpResponse<String> get(String url) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(String url, String body, String cookie, String csrf) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json");
+        if (cookie != null) {
+            b.header("Cookie", cookie).header("X-CSRF-Token", csrf);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private List<Map<String, Object>> aclLog() throws Exception {
+        List<Map<String, Object>> log = redis.admin().commands().aclLog().get(5, TimeUnit.SECONDS);
+        log.forEach(e -> System.out.println("ACL LOG: " + e));
+        return log;
+    }
+}

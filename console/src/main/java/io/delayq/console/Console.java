@@ -1,0 +1,137 @@
+package io.delayq.console;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.delayq.console.actions.ActionLog;
+import io.delayq.console.actions.Actions;
+import io.delayq.console.history.BacklogHistory;
+import io.delayq.console.history.HistorySampler;
+import io.delayq.console.http.ConsoleHttp;
+import io.delayq.console.queues.QueueDirectory;
+import io.delayq.console.queues.QueueViews;
+import io.delayq.console.safety.Sessions;
+import io.delayq.console.tasks.TaskViews;
+import io.delayq.redis.RedisEndpoint;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A running console: the HTTP server, the queue directory on one shared Redis connection, and the
+ * history sampler. {@code Console.start(settings)}; {@link #close()} stops all three.
+ */
+public final class Console implements AutoCloseable {
+    static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    private final ConsoleSettings settings;
+    private final RedisEndpoint redis;
+    private final QueueDirectory queues;
+    private final HistorySampler sampler;
+    private final BacklogHistory history;
+    private final ConsoleHttp http;
+
+    private Console(ConsoleSettings settings, RedisEndpoint redis, QueueDirectory queues, HistorySampler sampler, BacklogHistory history,
+                    ConsoleHttp http) {
+        this.history = history;
+        this.settings = settings;
+        this.redis = redis;
+        this.queues = queues;
+        this.sampler = sampler;
+        this.http = http;
+    }
+
+    public static Console start(ConsoleSettings settings) throws IOException {
+        RedisEndpoint redis = RedisEndpoint.connect(settings.redisUrl(), null, TIMEOUT);
+        try {
+            QueueDirectory queues = new QueueDirectory(redis, settings.queues(), TIMEOUT);
+            BacklogHistory history = new BacklogHistory(settings.history().toMillis());
+            Sessions sessions = new Sessions(settings.actionToken());
+            ActionLog log = new ActionLog();
+            QueueViews queueViews = new QueueViews(queues, history, TIMEOUT);
+            TaskViews taskViews = new TaskViews(queues);
+            Actions actions = new Actions(queues, log);
+            ConsoleHttp http = new ConsoleHttp(settings.host(), settings.port());
+            String shownRedis = redis.toString();
+            http.route("GET", "session", r -> {
+                Map<String, Object> out = session(sessions.readOnly(), sessions.current(r));
+                out.put("redis", shownRedis);
+                return out;
+            })
+                    .route("POST", "session", r -> {
+                        JsonNode body = r.json();
+                        Sessions.SignedIn in = sessions.signIn(body.path("token").asText(null), body.path("name").asText(null));
+                        // behind a TLS-terminating Ingress the cookie must not travel over plain HTTP
+                        boolean https = "https".equalsIgnoreCase(r.header("X-Forwarded-Proto"));
+                        r.exchange().getResponseHeaders().add("Set-Cookie",
+                                Sessions.COOKIE + "=" + in.cookie() + "; Path=/; HttpOnly; SameSite=Strict" + (https ? "; Secure" : ""));
+                        return session(sessions.readOnly(), in.session());
+                    })
+                    .route("DELETE", "session", r -> {
+                        sessions.signOut(r);
+                        r.exchange().getResponseHeaders().add("Set-Cookie", Sessions.COOKIE + "=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict");
+                        return Map.of("signedIn", false, "readOnly", sessions.readOnly());
+                    })
+                    .route("GET", "overview", r -> {
+                        if ("1".equals(r.param("refresh"))) {
+                            queues.refresh();
+                        }
+                        return queueViews.overview();
+                    })
+                    .route("GET", "queues/[^/]+", r -> queueViews.queue(r.segment(1)))
+                    .route("GET", "queues/[^/]+/tasks", r -> taskViews.browse(r.segment(1), TaskViews.query(r)))
+                    .route("GET", "queues/[^/]+/tasks/[^/]+", r -> taskViews.task(r.segment(1), r.segment(3)))
+                    .route("POST", "queues/[^/]+/actions/[^/]+", r -> {
+                        Sessions.Session s = sessions.requireAction(r);
+                        return actions.run(r.segment(1), r.segment(3), r.json(), s.user() + "@" + r.remoteAddress());
+                    })
+                    .route("GET", "audit", r -> Map.of("actions", log.recent()))
+                    // probes: alive = the server answers; ready = Redis answers too
+                    .route("GET", "healthz", r -> Map.of("status", "ok"))
+                    .route("GET", "readyz", r -> Map.of("status", "ok", "redisTime",
+                            io.delayq.client.DelayQueueClient.awaitStage(redis.commands().time(), Duration.ofSeconds(2)).get(0)));
+            HistorySampler sampler = HistorySampler.start(new HistorySampler.Settings(queues, history, settings.sampleEvery()));
+            http.start();
+            return new Console(settings, redis, queues, sampler, history, http);
+        } catch (IOException | RuntimeException e) {
+            redis.close();
+            throw e;
+        }
+    }
+
+    /** The sign-in state the page needs; the CSRF token goes only to the holder of the session cookie. */
+    private static Map<String, Object> session(boolean readOnly, Sessions.Session s) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("readOnly", readOnly);
+        out.put("signedIn", s != null);
+        out.put("user", s == null ? null : s.user());
+        out.put("csrf", s == null ? null : s.csrf());
+        return out;
+    }
+
+    public int port() {
+        return http.port();
+    }
+
+    public String url() {
+        String host = settings.host().equals("0.0.0.0") ? "localhost" : settings.host();
+        return "http://" + host + ":" + port() + "/";
+    }
+
+    /** The rolling history the plots show. */
+    public BacklogHistory history() {
+        return history;
+    }
+
+    public ConsoleSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public void close() {
+        http.close();
+        sampler.close();
+        queues.close();
+        redis.close();
+    }
+}

@@ -1,0 +1,109 @@
+package io.delayq.console.queues;
+
+import io.delayq.client.DelayQueueClient;
+import io.delayq.console.http.ApiException;
+import io.delayq.queue.QueueName;
+import io.delayq.redis.RedisEndpoint;
+import io.delayq.shard.ShardKeys;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The queues the console shows, and one client per queue on the shared connection. The list is
+ * the configured one, or what a bounded {@code SCAN} for {@code dq:{*}:meta} finds (cached briefly).
+ * A queue is opened only when its meta hash exists: the console never creates a queue.
+ */
+public final class QueueDirectory implements AutoCloseable {
+    private static final Duration CACHE = Duration.ofSeconds(15);
+    private static final int MAX_SCAN_CALLS = 200;
+
+    private final RedisEndpoint redis;
+    private final List<String> configured;
+    private final Duration timeout;
+    private final Map<String, DelayQueueClient> clients = new ConcurrentHashMap<>();
+    private volatile List<String> found = List.of();
+    private volatile long foundAt;
+
+    public QueueDirectory(RedisEndpoint redis, List<String> configured, Duration timeout) {
+        this.redis = redis;
+        this.configured = configured;
+        this.timeout = timeout;
+    }
+
+    public RedisEndpoint redis() {
+        return redis;
+    }
+
+    /** Names of the queues to show, sorted. */
+    public List<String> names() {
+        if (!configured.isEmpty()) {
+            return configured;
+        }
+        long now = System.nanoTime();
+        if (foundAt == 0 || now - foundAt > CACHE.toNanos()) {
+            found = scan();
+            foundAt = now;
+        }
+        return found;
+    }
+
+    /** Forgets the cached list, so that a queue created a moment ago shows at once. */
+    public void refresh() {
+        foundAt = 0;
+    }
+
+    private List<String> scan() {
+        TreeSet<String> names = new TreeSet<>();
+        ScanCursor cursor = ScanCursor.INITIAL;
+        ScanArgs args = ScanArgs.Builder.matches("dq:{*}:meta").limit(1000);
+        for (int i = 0; i < MAX_SCAN_CALLS && !cursor.isFinished(); i++) {
+            KeyScanCursor<String> page = DelayQueueClient.awaitStage(redis.commands().scan(cursor, args), timeout);
+            for (String key : page.getKeys()) {
+                String name = key.substring(4, key.length() - 6);
+                if (QueueName.isValid(name)) {
+                    names.add(name);
+                }
+            }
+            cursor = page;
+        }
+        return new ArrayList<>(names);
+    }
+
+    /** The client of a queue that exists in Redis; an unknown or malformed name answers 404 / 400. */
+    public DelayQueueClient client(String queue) {
+        if (!QueueName.isValid(queue)) {
+            throw ApiException.badRequest("queue", "'" + queue + "' is not a queue name (lower-case DNS label, at most 40 characters)");
+        }
+        DelayQueueClient c = clients.get(queue);
+        if (c != null) {
+            return c;
+        }
+        if (!configured.isEmpty() && !configured.contains(queue)) {
+            throw ApiException.notFound("queue", "no queue '" + queue + "' in this console (it shows " + String.join(", ", configured) + ")");
+        }
+        String shards = DelayQueueClient.awaitStage(redis.commands().hget(ShardKeys.meta(queue), "shards"), timeout);
+        if (shards == null) {
+            throw ApiException.notFound("queue", "no queue '" + queue + "' in Redis (no hash " + ShardKeys.meta(queue) + ")");
+        }
+        int n;
+        try {
+            n = Integer.parseInt(shards.trim());
+        } catch (NumberFormatException e) {
+            throw new ApiException(502, "queue", ShardKeys.meta(queue) + " holds shards='" + shards + "', not a number");
+        }
+        return clients.computeIfAbsent(queue, q -> DelayQueueClient.builder().redis(redis).queue(q).shards(n).timeout(timeout).build());
+    }
+
+    @Override
+    public void close() {
+        clients.values().forEach(DelayQueueClient::close);
+    }
+}

@@ -1,0 +1,126 @@
+package io.delayq.console.tasks;
+
+import io.delayq.InvalidInputException;
+import io.delayq.browse.BrowsePage;
+import io.delayq.browse.BrowseQuery;
+import io.delayq.browse.BrowseState;
+import io.delayq.browse.BrowsedTask;
+import io.delayq.client.DelayQueueClient;
+import io.delayq.console.http.ApiException;
+import io.delayq.console.http.Request;
+import io.delayq.console.queues.QueueDirectory;
+import io.delayq.task.TaskInfo;
+import io.delayq.task.TaskRecord;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The JSON of the task browser and of one task's page. */
+public final class TaskViews {
+    private final QueueDirectory queues;
+
+    public TaskViews(QueueDirectory queues) {
+        this.queues = queues;
+    }
+
+    /** The browse query the request's parameters describe: state, prefix, from, to, limit, cursor. */
+    public static BrowseQuery query(Request r) {
+        String limit = r.param("limit");
+        int n = BrowseQuery.DEFAULT_LIMIT;
+        if (limit != null) {
+            try {
+                n = Integer.parseInt(limit);
+            } catch (NumberFormatException e) {
+                throw new InvalidInputException("limit", "must be a whole number between 1 and " + BrowseQuery.MAX_LIMIT + ", got '" + limit + "'");
+            }
+        }
+        return new BrowseQuery(BrowseState.parse(r.param("state") == null ? "due" : r.param("state")), r.param("prefix"),
+                instant("from", r.param("from")), instant("to", r.param("to")), n, r.param("cursor"));
+    }
+
+    /** ISO-8601 with a zone, or epoch milliseconds. */
+    public static Instant instant(String field, String text) {
+        if (text == null) {
+            return null;
+        }
+        if (text.matches("\\d{1,15}")) {
+            return Instant.ofEpochMilli(Long.parseLong(text));
+        }
+        try {
+            return OffsetDateTime.parse(text).toInstant();
+        } catch (DateTimeParseException e) {
+            throw new InvalidInputException(field, "'" + text + "' is not a time: use ISO-8601 with a zone (2026-12-01T10:00:00Z) or epoch ms");
+        }
+    }
+
+    public Map<String, Object> browse(String queue, BrowseQuery query) {
+        BrowsePage page = queues.client(queue).browse(query);
+        List<Map<String, Object>> tasks = new ArrayList<>();
+        for (BrowsedTask t : page.tasks()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", t.id());
+            m.put("shard", t.shard());
+            m.put("at", t.score());
+            m.put("priority", t.priority());
+            m.put("attempts", t.attempts());
+            m.put("lastError", t.lastError());
+            m.put("payload", t.payloadPreview());
+            m.put("truncated", t.previewTruncated());
+            tasks.add(m);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("queue", queue);
+        out.put("state", query.state().wire());
+        out.put("prefix", query.idPrefix());
+        out.put("from", query.from() == null ? null : query.from().toEpochMilli());
+        out.put("to", query.to() == null ? null : query.to().toEpochMilli());
+        out.put("limit", query.limit());
+        out.put("serverTime", page.serverNow());
+        out.put("inWindow", page.totalInWindow());
+        out.put("inWindowPerShard", page.inWindow());
+        out.put("tasks", tasks);
+        out.put("next", page.next());
+        return out;
+    }
+
+    public Map<String, Object> task(String queue, String id) {
+        DelayQueueClient c = queues.client(queue);
+        TaskInfo info = c.inspect(id);
+        if (info.state() == TaskInfo.State.UNKNOWN) {
+            throw ApiException.notFound("id", "no task '" + id + "' in queue '" + queue + "' (never enqueued, or already done, cancelled or purged)");
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("queue", queue);
+        out.put("id", id);
+        out.put("shard", info.shard());
+        out.put("shards", c.protocol().shards());
+        out.put("state", switch (info.state()) {
+            case SCHEDULED -> info.overdue() ? "due" : "scheduled";
+            case IN_FLIGHT -> "inflight";
+            case DEAD -> "dead";
+            case UNKNOWN -> "unknown";
+        });
+        out.put("score", info.score());
+        out.put("priority", info.priority());
+        out.put("attempts", info.attempts());
+        out.put("lastError", info.lastError());
+        out.put("record", info.rawRecord());
+        try {
+            TaskRecord r = TaskRecord.decode(info.rawRecord());
+            out.put("payload", r.payload());
+            out.put("enqueuedAt", r.enqueuedAt());
+        } catch (TaskRecord.MalformedRecordException e) {
+            out.put("payload", null);
+            out.put("recordProblem", e.getMessage());
+        }
+        // protocol 2 records a lease's expiry (its fencing token), not which worker holds it
+        out.put("leaseExpiresAt", info.state() == TaskInfo.State.IN_FLIGHT ? info.score() : null);
+        out.put("serverTime", info.serverNow());
+        return out;
+    }
+}

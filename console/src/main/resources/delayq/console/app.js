@@ -1,0 +1,386 @@
+// delayq console: a hash-routed page over the console's JSON API. No build step, no dependencies.
+'use strict';
+
+const state = { session: { readOnly: true, signedIn: false }, timer: null };
+const main = () => document.getElementById('main');
+const show = (...nodes) => main().replaceChildren(...nodes.flat().filter(n => n !== null && n !== undefined && n !== false));
+
+// ---- small DOM helper: text is always set as text, never parsed as HTML ----
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = v;
+    else el.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+const svgNs = 'http://www.w3.org/2000/svg';
+function s(tag, attrs) {
+  const el = document.createElementNS(svgNs, tag);
+  for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
+  return el;
+}
+
+// ---- formatting ----
+const fmt = n => Number(n).toLocaleString('en-US');
+function human(ms) {
+  ms = Math.abs(ms);
+  if (ms < 1000) return ms + 'ms';
+  const sec = Math.floor(ms / 1000);
+  if (sec < 60) return sec + 's';
+  const m = Math.floor(sec / 60);
+  if (m < 60) return m + 'm ' + String(sec % 60).padStart(2, '0') + 's';
+  const hr = Math.floor(m / 60);
+  if (hr < 48) return hr + 'h ' + String(m % 60).padStart(2, '0') + 'm';
+  return Math.floor(hr / 24) + 'd ' + (hr % 24) + 'h';
+}
+const utc = ms => new Date(ms).toISOString().replace('.000Z', 'Z');
+const rel = (ms, now) => (ms >= now ? 'in ' + human(ms - now) : human(now - ms) + ' ago');
+const enc = encodeURIComponent;
+
+// ---- API ----
+class ApiError extends Error {
+  constructor(status, field, message) { super(message); this.status = status; this.field = field; }
+}
+async function api(path, options) {
+  const res = await fetch('/api/' + path, Object.assign({ credentials: 'same-origin', headers: {} }, options));
+  let body;
+  try { body = await res.json(); } catch (e) { throw new ApiError(res.status, null, 'the console answered ' + res.status + ' without JSON'); }
+  if (!res.ok || body.error) {
+    const e = body.error || {};
+    throw new ApiError(e.status || res.status, e.field, e.message || 'request failed');
+  }
+  return body;
+}
+function post(path, body) {
+  return api(path, {
+    method: 'POST', body: JSON.stringify(body || {}),
+    headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': state.session.csrf || '' },
+  });
+}
+
+function errorBox(e) {
+  return h('div', { class: 'error', role: 'alert', id: 'error' },
+    h('strong', {}, 'Error ' + (e.status || '')), ' ',
+    e.field ? h('code', { class: 'field' }, e.field) : null, e.field ? ': ' : '',
+    h('span', { class: 'message' }, e.message));
+}
+function notice(text) { return h('div', { class: 'notice', role: 'status', id: 'notice' }, text); }
+
+// ---- session: read-only, or signed in with the action token ----
+async function loadSession() {
+  try { state.session = await api('session'); } catch (e) { state.session = { readOnly: true, signedIn: false }; }
+  renderSession();
+}
+function renderSession() {
+  const box = document.getElementById('session');
+  box.replaceChildren();
+  const ss = state.session;
+  if (ss.redis) document.getElementById('redis').textContent = 'Redis: ' + ss.redis;
+  if (ss.readOnly) {
+    box.append(h('span', { class: 'badge ro', id: 'read-only' }, 'read-only'), h('span', { class: 'muted' }, ' no action token configured'));
+  } else if (ss.signedIn) {
+    box.append(h('span', { id: 'signed-in' }, 'signed in as ', h('b', {}, ss.user)),
+      h('button', { type: 'button', id: 'sign-out', onclick: async () => { await api('session', { method: 'DELETE' }); await loadSession(); route(); } }, 'Sign out'));
+  } else {
+    const token = h('input', { type: 'password', id: 'token', 'aria-label': 'action token', placeholder: 'action token', autocomplete: 'off' });
+    const name = h('input', { type: 'text', id: 'user', 'aria-label': 'your name', placeholder: 'your name' });
+    box.append(h('form', {
+      id: 'sign-in', class: 'filters', onsubmit: async ev => {
+        ev.preventDefault();
+        try {
+          state.session = await api('session', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: token.value, name: name.value }) });
+          renderSession(); route();
+        } catch (e) { showFlash(errorBox(e)); }
+      }
+    }, name, token, h('button', { type: 'submit' }, 'Sign in to act')));
+  }
+}
+const canAct = () => !state.session.readOnly && state.session.signedIn;
+let flash = null;
+function showFlash(node) { flash = node; const m = main(); const old = document.getElementById('flash'); if (old) old.remove(); m.prepend(h('div', { id: 'flash' }, node)); }
+
+// ---- confirm-then-act: every action first asks the server what it would touch ----
+async function act(queue, action, body, after) {
+  let preview;
+  try { preview = await post('queues/' + enc(queue) + '/actions/' + action, body); } catch (e) { showFlash(errorBox(e)); return; }
+  const dlg = document.getElementById('confirm');
+  document.getElementById('confirm-title').textContent = 'Confirm: ' + action;
+  document.getElementById('confirm-message').textContent = preview.message;
+  const list = document.getElementById('confirm-sample');
+  list.replaceChildren(...(preview.sample || []).map(id => h('li', {}, id)));
+  if (preview.count > (preview.sample || []).length && (preview.sample || []).length > 0) list.append(h('li', { class: 'muted' }, '… and ' + fmt(preview.count - preview.sample.length) + ' more'));
+  dlg.returnValue = '';
+  dlg.showModal();
+  document.getElementById('confirm-no').focus();
+  const answer = await new Promise(resolve => dlg.addEventListener('close', () => resolve(dlg.returnValue), { once: true }));
+  if (answer !== 'ok') { showFlash(notice('Nothing was changed.')); return; }
+  try {
+    const done = await post('queues/' + enc(queue) + '/actions/' + action, Object.assign({}, body, { confirm: true }));
+    flash = notice(done.message);
+    if (after) after(done); else route();
+  } catch (e) { showFlash(errorBox(e)); }
+}
+
+// ---- chart: due backlog and firing lag (age of the oldest overdue task) over the kept history ----
+function chart(points, windowMs, now) {
+  const W = 600, H = 170, L = 44, R = 44, T = 10, B = 22;
+  const svg = s('svg', { class: 'chart', viewBox: `0 0 ${W} ${H}`, role: 'img', preserveAspectRatio: 'none' });
+  const end = points.length ? Math.max(now, points[points.length - 1][0]) : now;
+  const start = end - windowMs;
+  const maxDue = Math.max(1, ...points.map(p => p[1]));
+  const maxLag = Math.max(1000, ...points.map(p => p[2]));
+  svg.setAttribute('aria-label', `Due backlog (max ${fmt(maxDue)}) and oldest overdue age (max ${human(maxLag)}) over the last ${human(windowMs)}`);
+  const x = t => L + (W - L - R) * (t - start) / windowMs;
+  const y = (v, max) => T + (H - T - B) * (1 - v / max);
+  svg.append(s('rect', { x: L, y: T, width: W - L - R, height: H - T - B, fill: '#fafbfc', stroke: '#d9dee5' }));
+  const label = (tx, ty, text, anchor) => { const el = s('text', { x: tx, y: ty, 'text-anchor': anchor || 'start' }); el.textContent = text; svg.append(el); };
+  label(L - 4, T + 9, fmt(maxDue), 'end'); label(L - 4, H - B, '0', 'end');
+  label(W - R + 4, T + 9, human(maxLag)); label(W - R + 4, H - B, '0s');
+  label(L, H - 6, '-' + human(windowMs)); label(W - R, H - 6, 'now', 'end');
+  const line = (idx, max, color) => {
+    if (!points.length) return;
+    const d = points.map(p => `${x(p[0]).toFixed(1)},${y(p[idx], max).toFixed(1)}`).join(' ');
+    svg.append(s('polyline', { points: d, fill: 'none', stroke: color, 'stroke-width': 2, 'vector-effect': 'non-scaling-stroke' }));
+  };
+  line(1, maxDue, '#2457a6');
+  line(2, maxLag, '#c2410c');
+  const last = points[points.length - 1];
+  if (last) {
+    svg.append(s('circle', { cx: x(last[0]), cy: y(last[1], maxDue), r: 3, fill: '#2457a6' }));
+    svg.append(s('circle', { cx: x(last[0]), cy: y(last[2], maxLag), r: 3, fill: '#c2410c' }));
+  }
+  return h('figure', { class: 'card', style: null },
+    svg, h('figcaption', { class: 'legend' }, h('i', { style: null, class: 'l-due' }), 'due backlog (left axis)', h('i', { class: 'l-lag' }), 'firing lag: oldest overdue task (right axis)',
+      points.length ? '' : ' — no samples yet'));
+}
+
+// ---- pages ----
+function crumbs(...parts) {
+  const c = document.getElementById('crumbs');
+  c.replaceChildren();
+  for (const p of parts) c.append(h('span', { class: 'sep' }, '›'), p.href ? h('a', { href: p.href }, p.text) : h('span', {}, p.text));
+}
+function tile(label, value, cls, id) { return h('div', { class: 'tile ' + (cls || ''), id }, h('b', {}, value), h('span', {}, label)); }
+const pausedBadge = q => q.paused || q.pausedShards > 0
+  ? h('span', { class: 'badge paused' }, q.pausedShards === q.shards || q.pausedShards === undefined ? 'paused' : `paused (${q.pausedShards}/${q.shards} shards)`)
+  : h('span', { class: 'badge running' }, 'running');
+
+async function overviewPage() {
+  crumbs();
+  const data = await api('overview');
+  document.getElementById('redis').textContent = 'Redis: ' + data.redis;
+  const rows = data.queues.map(q => h('tr', { 'data-queue': q.name },
+    h('td', {}, h('a', { href: '#/q/' + enc(q.name) }, q.name)),
+    h('td', { class: 'num' }, q.shards),
+    h('td', { class: 'num', 'data-col': 'scheduled' }, fmt(q.scheduled)),
+    h('td', { class: 'num', 'data-col': 'due' }, fmt(q.due)),
+    h('td', { class: 'num', 'data-col': 'inflight' }, fmt(q.inflight)),
+    h('td', { class: 'num', 'data-col': 'dead' }, fmt(q.dead)),
+    h('td', { class: 'num', 'data-col': 'overdue' }, q.oldestOverdueMs > 0 ? human(q.oldestOverdueMs) : '–'),
+    h('td', { 'data-col': 'paused' }, pausedBadge(q))));
+  const m = main();
+  m.replaceChildren(h('h1', {}, 'All queues'),
+    data.queues.length === 0 ? h('p', { class: 'notice' }, 'No queue found in this Redis (no dq:{name}:meta hash).') :
+      h('div', { class: 'scroll' }, h('table', { id: 'queues' },
+        h('thead', {}, h('tr', {}, h('th', {}, 'queue'), h('th', { class: 'num' }, 'shards'), h('th', { class: 'num' }, 'scheduled'),
+          h('th', { class: 'num' }, 'due'), h('th', { class: 'num' }, 'in flight'), h('th', { class: 'num' }, 'dead'),
+          h('th', { class: 'num' }, 'oldest overdue'), h('th', {}, 'state'))),
+        h('tbody', {}, rows))),
+    ...data.queues.map(q => h('section', {}, h('h2', {}, q.name + ': last ' + human(data.historyWindowMs)), chart(q.history, data.historyWindowMs, data.serverTime))));
+  const audit = await api('audit');
+  if (audit.actions.length) {
+    main().append(h('h2', {}, 'Recent actions (this console)'), h('div', { class: 'scroll' }, h('table', { id: 'audit' },
+      h('thead', {}, h('tr', {}, h('th', {}, 'when'), h('th', {}, 'who'), h('th', {}, 'queue'), h('th', {}, 'action'), h('th', {}, 'what'), h('th', {}, 'result'))),
+      h('tbody', {}, audit.actions.slice(0, 20).map(a => h('tr', {}, h('td', {}, utc(a.at)), h('td', {}, a.who), h('td', {}, a.queue),
+        h('td', {}, a.action), h('td', { class: 'wrap' }, a.target), h('td', {}, a.result)))))));
+  }
+}
+
+async function queuePage(name) {
+  crumbs({ text: name });
+  const q = await api('queues/' + enc(name));
+  const now = q.serverTime;
+  const m = main();
+  const tasksLink = st => '#/q/' + enc(name) + '/tasks?state=' + st;
+  const controls = h('div', { class: 'actions' },
+    q.paused
+      ? h('button', { type: 'button', id: 'resume', class: 'primary', disabled: !canAct(), onclick: () => act(name, 'resume', {}) }, 'Resume queue')
+      : h('button', { type: 'button', id: 'pause', disabled: !canAct(), onclick: () => act(name, 'pause', {}) }, 'Pause queue'),
+    h('button', { type: 'button', id: 'replay-all', disabled: !canAct() || q.dead === 0, onclick: () => act(name, 'dead-replay', { all: true }) }, 'Replay all dead letters'),
+    h('button', { type: 'button', id: 'purge-all', class: 'danger', disabled: !canAct() || q.dead === 0, onclick: () => act(name, 'dead-purge', { all: true }) }, 'Purge all dead letters'),
+    canAct() ? null : h('span', { class: 'muted' }, state.session.readOnly ? 'read-only console' : 'sign in to act'));
+  const shardRows = q.shardTable.map(r => h('tr', { 'data-shard': r.shard },
+    h('td', { class: 'num' }, r.shard),
+    h('td', { class: 'num', 'data-col': 'scheduled' }, fmt(r.scheduled)),
+    h('td', { class: 'num', 'data-col': 'due' }, fmt(r.due)),
+    h('td', { class: 'num', 'data-col': 'inflight' }, fmt(r.inflight)),
+    h('td', { class: 'num', 'data-col': 'dead' }, fmt(r.dead)),
+    h('td', { class: 'num' }, r.oldestOverdueMs > 0 ? human(r.oldestOverdueMs) : '–'),
+    h('td', {}, r.paused ? h('span', { class: 'badge paused' }, 'paused') : h('span', { class: 'badge running' }, 'running')),
+    h('td', { class: 'hide-narrow' }, r.nextLeaseExpiry >= 0 ? rel(r.nextLeaseExpiry, now) : '–'),
+    h('td', { class: 'num hide-narrow' }, r.rateTokens === null ? 'off' : Number(r.rateTokens).toFixed(1))));
+  show(
+    h('h1', {}, 'Queue ', h('span', { class: 'mono' }, name), ' ', pausedBadge(q)),
+    q.paused ? h('p', { class: 'notice', id: 'paused-note' }, `Paused since ${utc(q.pausedAt)} by ${q.pausedBy}. Claims hand out nothing; due times are kept.`) : null,
+    h('div', { class: 'tiles' },
+      h('a', { href: tasksLink('scheduled'), class: 'tile', id: 't-scheduled' }, h('b', {}, fmt(q.scheduled)), h('span', {}, 'scheduled')),
+      h('a', { href: tasksLink('due'), class: 'tile ' + (q.due > 0 ? 'warn' : ''), id: 't-due' }, h('b', {}, fmt(q.due)), h('span', {}, 'due now')),
+      h('a', { href: tasksLink('inflight'), class: 'tile', id: 't-inflight' }, h('b', {}, fmt(q.inflight)), h('span', {}, 'in flight')),
+      h('a', { href: tasksLink('dead'), class: 'tile ' + (q.dead > 0 ? 'bad' : ''), id: 't-dead' }, h('b', {}, fmt(q.dead)), h('span', {}, 'dead')),
+      tile('oldest overdue', q.oldestOverdueMs > 0 ? human(q.oldestOverdueMs) : '–', q.oldestOverdueMs > 60000 ? 'warn' : '', 't-overdue')),
+    findForm(name),
+    controls,
+    chart(q.history, q.historyWindowMs, now),
+    h('h2', {}, 'Shards'),
+    h('div', { class: 'scroll' }, h('table', { id: 'shards' },
+      h('thead', {}, h('tr', {}, h('th', { class: 'num' }, 'shard'), h('th', { class: 'num' }, 'scheduled'), h('th', { class: 'num' }, 'due'),
+        h('th', { class: 'num' }, 'in flight'), h('th', { class: 'num' }, 'dead'), h('th', { class: 'num' }, 'oldest overdue'), h('th', {}, 'claims'),
+        h('th', { class: 'hide-narrow' }, 'next lease expiry'), h('th', { class: 'num hide-narrow' }, 'rate tokens'))),
+      h('tbody', {}, shardRows))),
+    h('p', { class: 'muted' }, 'Leases: a task in flight holds a lease until the expiry shown on its page (the fencing token); protocol 2 does not record which worker holds it. ' +
+      'Rate tokens: the shard\'s token bucket in Redis when the workers run with DELAYQ_RATE_LIMIT ("off" when none was ever used).'));
+}
+
+function findForm(name) {
+  const id = h('input', { type: 'search', id: 'find-id', name: 'id', 'aria-label': 'task id', placeholder: 'task id or prefix', autocomplete: 'off' });
+  return h('form', {
+    class: 'filters card', id: 'find', role: 'search', onsubmit: async ev => {
+      ev.preventDefault();
+      const v = id.value.trim();
+      if (!v) return;
+      try { await api('queues/' + enc(name) + '/tasks/' + enc(v)); location.hash = '#/q/' + enc(name) + '/task/' + enc(v); } catch (e) {
+        if (e.status === 404 && e.field === 'id') location.hash = '#/q/' + enc(name) + '/tasks?state=scheduled&prefix=' + enc(v);
+        else showFlash(errorBox(e));
+      }
+    }
+  }, h('label', {}, 'Find a task by id (exact, else by prefix)', id), h('button', { type: 'submit' }, 'Find'));
+}
+
+async function tasksPage(name, params) {
+  const st = params.get('state') || 'due';
+  crumbs({ text: name, href: '#/q/' + enc(name) }, { text: 'tasks' });
+  const qs = new URLSearchParams();
+  for (const k of ['state', 'prefix', 'from', 'to', 'limit', 'cursor']) if (params.get(k)) qs.set(k, params.get(k));
+  if (!qs.get('state')) qs.set('state', st);
+  const m = main();
+  const form = filterForm(name, params, st);
+  let data;
+  try { data = await api('queues/' + enc(name) + '/tasks?' + qs.toString()); } catch (e) { m.replaceChildren(h('h1', {}, 'Tasks of ', name), form, errorBox(e)); e.rendered = true; throw e; }
+  const now = data.serverTime;
+  const when = { scheduled: 'due', due: 'due', inflight: 'lease expires', dead: 'died' }[data.state];
+  const rows = data.tasks.map(t => h('tr', { 'data-id': t.id },
+    h('td', { class: 'wrap' }, h('a', { href: '#/q/' + enc(name) + '/task/' + enc(t.id) }, t.id)),
+    h('td', { class: 'num' }, t.shard),
+    h('td', { title: utc(t.at) }, rel(t.at, now)),
+    h('td', { class: 'hide-narrow mono' }, utc(t.at)),
+    h('td', { class: 'num hide-narrow' }, t.priority),
+    h('td', { class: 'num' }, t.attempts),
+    h('td', { class: 'wrap hide-narrow' }, data.state === 'dead' ? (t.lastError || '') : (t.payload + (t.truncated ? '…' : '')))));
+  const next = data.next ? (() => { const n = new URLSearchParams(qs); n.set('cursor', data.next); return h('a', { href: '#/q/' + enc(name) + '/tasks?' + n.toString(), id: 'next', class: 'button' }, 'Next page →'); })() : null;
+  const filter = { prefix: data.prefix, from: data.from, to: data.to };
+  const filtered = data.prefix || data.from !== null || data.to !== null;
+  const deadActions = data.state === 'dead' ? h('div', { class: 'actions' },
+    h('button', { type: 'button', id: 'replay-matching', disabled: !canAct(), onclick: () => act(name, 'dead-replay', filtered ? { filter } : { all: true }) }, filtered ? 'Replay matching dead letters' : 'Replay all dead letters'),
+    h('button', { type: 'button', id: 'purge-matching', class: 'danger', disabled: !canAct(), onclick: () => act(name, 'dead-purge', filtered ? { filter } : { all: true }) }, filtered ? 'Purge matching dead letters' : 'Purge all dead letters')) : null;
+  show(h('h1', {}, 'Tasks of ', h('span', { class: 'mono' }, name), ': ', data.state),
+    form,
+    h('p', { id: 'summary' }, `${fmt(data.tasks.length)} shown · ${fmt(data.inWindow)} ${data.state}` + (data.from !== null || data.to !== null ? ' in the window' : '') +
+      (data.prefix ? ` (before the id prefix filter '${data.prefix}')` : '') + ' · per shard: ' + data.inWindowPerShard.map(fmt).join(' / ')),
+    deadActions,
+    data.tasks.length === 0 ? h('p', { class: 'notice', id: 'empty' }, data.next ? 'No match on this page: the search read a bounded part of each shard. Go on with the next page.' : 'No task matches.') :
+      h('div', { class: 'scroll' }, h('table', { id: 'tasks' },
+        h('thead', {}, h('tr', {}, h('th', {}, 'id'), h('th', { class: 'num' }, 'shard'), h('th', {}, when), h('th', { class: 'hide-narrow' }, 'UTC'),
+          h('th', { class: 'num hide-narrow' }, 'prio'), h('th', { class: 'num' }, 'attempts'), h('th', { class: 'hide-narrow' }, data.state === 'dead' ? 'last error' : 'payload'))),
+        h('tbody', {}, rows))),
+    h('p', {}, next));
+}
+
+function filterForm(name, params, st) {
+  const field = (label, n, attrs) => h('label', {}, label, h('input', Object.assign({ name: n, id: 'f-' + n, value: params.get(n) || '' }, attrs)));
+  const select = h('select', { name: 'state', id: 'f-state' }, ...['scheduled', 'due', 'inflight', 'dead'].map(v => h('option', { value: v, selected: v === st }, v)));
+  return h('form', {
+    class: 'filters card', id: 'filters', onsubmit: ev => {
+      ev.preventDefault();
+      const n = new URLSearchParams();
+      for (const el of ev.target.elements) if (el.name && el.value.trim()) n.set(el.name, el.value.trim());
+      location.hash = '#/q/' + enc(name) + '/tasks?' + n.toString();
+    }
+  }, h('label', {}, 'state', select), field('id prefix', 'prefix', { type: 'search', placeholder: 'order-88' }),
+    field('from (UTC)', 'from', { placeholder: '2026-12-01T10:00:00Z' }), field('to (UTC)', 'to', { placeholder: '2026-12-01T11:00:00Z' }),
+    field('per page', 'limit', { inputmode: 'numeric', size: 4, placeholder: '50' }), h('button', { type: 'submit', class: 'primary' }, 'Show'));
+}
+
+async function taskPage(name, id) {
+  crumbs({ text: name, href: '#/q/' + enc(name) }, { text: 'task' });
+  const t = await api('queues/' + enc(name) + '/tasks/' + enc(id));
+  const now = t.serverTime;
+  const row = (k, v, attrs) => [h('dt', {}, k), h('dd', attrs || {}, v)];
+  const scoreLabel = { scheduled: 'due', due: 'due', inflight: 'lease expires', dead: 'died' }[t.state];
+  const at = h('input', { id: 'reschedule-at', 'aria-label': 'new due time (ISO-8601)', placeholder: '2026-12-01T10:00:00Z', value: utc(Math.max(now, t.score) + 3600000) });
+  const waiting = t.state === 'scheduled' || t.state === 'due';
+  const back = () => { location.hash = '#/q/' + enc(name); };
+  const actions = h('div', { class: 'actions' },
+    waiting ? h('button', { type: 'button', id: 'run-now', disabled: !canAct(), onclick: () => act(name, 'run-now', { id }, () => route()) }, 'Run now') : null,
+    waiting ? h('label', {}, 'new due time (UTC)', at) : null,
+    waiting ? h('button', { type: 'button', id: 'reschedule', disabled: !canAct(), onclick: () => act(name, 'reschedule', { id, at: at.value.trim() }, () => route()) }, 'Reschedule') : null,
+    t.state !== 'inflight' && t.state !== 'dead' ? h('button', { type: 'button', id: 'cancel', class: 'danger', disabled: !canAct(), onclick: () => act(name, 'cancel', { id }, back) }, 'Cancel task') : null,
+    t.state === 'dead' ? h('button', { type: 'button', id: 'replay', class: 'primary', disabled: !canAct(), onclick: () => act(name, 'dead-replay', { id }, () => route()) }, 'Replay') : null,
+    t.state === 'dead' ? h('button', { type: 'button', id: 'purge', class: 'danger', disabled: !canAct(), onclick: () => act(name, 'dead-purge', { id }, back) }, 'Purge') : null,
+    t.state === 'inflight' ? h('span', { class: 'muted' }, 'A task in flight is running: it is acked, retried or re-delivered after its lease; it cannot be changed from here.') : null);
+  main().replaceChildren(h('h1', {}, 'Task ', h('span', { class: 'mono', id: 'task-id' }, t.id)),
+    h('div', { class: 'card' }, h('dl', { class: 'record', id: 'record' },
+      row('state', h('span', { class: 'badge ' + (t.state === 'dead' ? 'paused' : 'running'), id: 'task-state' }, t.state)),
+      row('queue / shard', `${t.queue}, shard ${t.shard} of ${t.shards}`),
+      row(scoreLabel, `${utc(t.score)} (${rel(t.score, now)})`, { id: 'task-score', 'data-ms': t.score }),
+      row('priority', t.priority),
+      row('attempts', t.attempts, { id: 'task-attempts' }),
+      row('last error', t.lastError || '–', { id: 'task-error' }),
+      t.leaseExpiresAt ? row('lease', `expires ${utc(t.leaseExpiresAt)} (${rel(t.leaseExpiresAt, now)}); holder: not recorded (a worker owning shard ${t.shard})`) : [],
+      row('enqueued', t.enqueuedAt ? utc(t.enqueuedAt) : '–'),
+      row('payload', h('pre', { id: 'task-payload' }, t.payload === null || t.payload === undefined ? '(none)' : t.payload)),
+      row('record', h('pre', { class: 'muted' }, t.record === null ? '(no record: a bare ZADD task)' : t.record)),
+      t.recordProblem ? row('record problem', t.recordProblem) : [])),
+    actions);
+}
+
+// ---- router ----
+async function route() {
+  clearInterval(state.timer);
+  const hash = location.hash || '#/';
+  const [path, query] = hash.slice(1).split('?');
+  const params = new URLSearchParams(query || '');
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const pending = flash; flash = null;
+  try {
+    if (parts.length === 0) { await overviewPage(); state.timer = setInterval(() => refresh(overviewPage), 30000); }
+    else if (parts[0] === 'q' && parts.length === 2) { await queuePage(parts[1]); state.timer = setInterval(() => refresh(() => queuePage(parts[1])), 30000); }
+    else if (parts[0] === 'q' && parts[2] === 'tasks') await tasksPage(parts[1], params);
+    else if (parts[0] === 'q' && parts[2] === 'task' && parts.length === 4) await taskPage(parts[1], parts[3]);
+    else throw new ApiError(404, 'page', 'no page at ' + hash);
+    document.title = (parts[1] ? parts[1] + ' · ' : '') + 'delayq console';
+  } catch (e) {
+    if (!e.rendered) main().replaceChildren(h('h1', {}, 'Something went wrong'), errorBox(e), h('p', {}, h('a', { href: '#/' }, 'All queues')));
+  }
+  if (pending) main().prepend(h('div', { id: 'flash' }, pending));
+  main().setAttribute('data-ready', Date.now());
+}
+async function refresh(render) {
+  if (document.getElementById('confirm').open || document.activeElement && document.activeElement.tagName === 'INPUT') return;
+  try { await render(); main().setAttribute('data-ready', Date.now()); } catch (e) { /* the next refresh tries again */ }
+}
+
+document.addEventListener('keydown', ev => {
+  if (ev.target.closest && ev.target.closest('input, select, textarea, dialog') || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (ev.key === '/') { const f = document.getElementById('f-prefix') || document.getElementById('find-id'); if (f) { ev.preventDefault(); f.focus(); } }
+  else if (ev.key === 'g') location.hash = '#/';
+  else if (ev.key === 'r') route();
+});
+window.addEventListener('hashchange', () => { route().then(() => main().focus({ preventScroll: true })); });
+loadSession().then(route);

@@ -1,0 +1,131 @@
+package io.delayq.console;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delayq.console.sample.SampleQueue;
+import io.delayq.testing.RedisServerExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The console's JSON API over real HTTP: read-only mode, sign-in, CSRF and origin checks, clear errors, redaction. */
+class ConsoleApiTest {
+    @RegisterExtension
+    static RedisServerExtension redis = new RedisServerExtension();
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final HttpClient http = HttpClient.newHttpClient();
+    private ConsoleFixture f;
+
+    @AfterEach
+    void stop() {
+        if (f != null) {
+            f.close();
+        }
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(f.url() + path)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(String path, String body, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(f.url() + path)).POST(HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json");
+        for (int i = 0; i < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static JsonNode json(HttpResponse<String> r) throws Exception {
+        return JSON.readTree(r.body());
+    }
+
+    @Test
+    void withoutATokenEveryActionIsRefusedAndNothingChanges() throws Exception {
+        f = ConsoleFixture.start(redis, null);
+        assertThat(json(get("api/session")).get("readOnly").asBoolean()).isTrue();
+        HttpResponse<String> r = post("api/queues/shop-orders/actions/pause", "{\"confirm\":true}", "X-CSRF-Token", "anything");
+        assertThat(r.statusCode()).isEqualTo(403);
+        assertThat(json(r).at("/error/message").asText()).contains("read-only");
+        assertThat(post("api/session", "{\"token\":\"x\",\"name\":\"eve\"}").statusCode()).isEqualTo(403);
+        assertThat(f.orders.pauseState().paused()).isFalse();
+    }
+
+    @Test
+    void anActionNeedsTheSessionCookieTheCsrfHeaderAndOurOrigin() throws Exception {
+        f = ConsoleFixture.start(redis, ConsoleFixture.TOKEN);
+        assertThat(post("api/session", "{\"token\":\"wrong\",\"name\":\"eve\"}").statusCode()).isEqualTo(401);
+        HttpResponse<String> in = post("api/session", "{\"token\":\"" + ConsoleFixture.TOKEN + "\",\"name\":\"alice\"}");
+        assertThat(in.statusCode()).isEqualTo(200);
+        String cookie = in.headers().firstValue("Set-Cookie").orElseThrow();
+        assertThat(cookie).contains("HttpOnly").contains("SameSite=Strict");
+        String session = cookie.substring(0, cookie.indexOf(';'));
+        String csrf = json(in).get("csrf").asText();
+
+        String body = "{\"confirm\":true}";
+        String action = "api/queues/shop-orders/actions/pause";
+        assertThat(post(action, body).statusCode()).as("no session").isEqualTo(401);
+        assertThat(post(action, body, "Cookie", session).statusCode()).as("no CSRF header").isEqualTo(403);
+        assertThat(post(action, body, "Cookie", session, "X-CSRF-Token", "forged").statusCode()).as("wrong CSRF").isEqualTo(403);
+        assertThat(post(action, body, "Cookie", session, "X-CSRF-Token", csrf, "Origin", "https://evil.example").statusCode())
+                .as("foreign origin").isEqualTo(403);
+        assertThat(f.orders.pauseState().paused()).isFalse();
+
+        HttpResponse<String> preview = post(action, "{}", "Cookie", session, "X-CSRF-Token", csrf);
+        assertThat(json(preview).get("confirmed").asBoolean()).isFalse();
+        assertThat(json(preview).get("message").asText()).contains("Pause queue 'shop-orders' (8 shards)");
+        assertThat(f.orders.pauseState().paused()).as("a preview touches nothing").isFalse();
+
+        HttpResponse<String> done = post(action, body, "Cookie", session, "X-CSRF-Token", csrf);
+        assertThat(done.statusCode()).as(done.body()).isEqualTo(200);
+        assertThat(f.orders.pauseState().paused()).isTrue();
+        assertThat(f.orders.pauseState().by()).startsWith("console:alice@127.0.0.1");
+        JsonNode audit = json(get("api/audit")).get("actions").get(0);
+        assertThat(audit.get("who").asText()).isEqualTo("alice@127.0.0.1");
+        assertThat(audit.get("action").asText()).isEqualTo("pause");
+    }
+
+    @Test
+    void badInputGetsAClearErrorNamingTheFieldNeverAStackTrace() throws Exception {
+        f = ConsoleFixture.start(redis, ConsoleFixture.TOKEN);
+        HttpResponse<String> cursor = get("api/queues/shop-orders/tasks?state=due&cursor=!!not*base64");
+        assertThat(cursor.statusCode()).isEqualTo(400);
+        HttpResponse<String> cursor2 = get("api/queues/shop-orders/tasks?state=due&cursor=bm90LWEtY3Vyc29y");
+        assertThat(json(cursor2).at("/error/field").asText()).isEqualTo("cursor");
+        HttpResponse<String> huge = get("api/queues/shop-orders/tasks?limit=1000000");
+        assertThat(huge.statusCode()).isEqualTo(400);
+        assertThat(json(huge).at("/error/message").asText()).isEqualTo("must be between 1 and 500, got 1000000");
+        assertThat(json(huge).at("/error/field").asText()).isEqualTo("limit");
+        HttpResponse<String> unknown = get("api/queues/no-such-queue");
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(json(unknown).at("/error/message").asText()).contains("no queue 'no-such-queue'");
+        assertThat(get("api/queues/Bad_Name").statusCode()).isEqualTo(400);
+        assertThat(get("api/queues/shop-orders/tasks?from=yesterday").body()).contains("\"field\":\"from\"");
+        assertThat(get("api/queues/shop-orders/tasks/nobody").statusCode()).isEqualTo(404);
+        assertThat(get("api/nothing-here").statusCode()).isEqualTo(404);
+        HttpResponse<String> page = get("no-such-page.html");
+        assertThat(page.statusCode()).isEqualTo(404);
+        assertThat(page.body()).contains("Not found");
+        for (HttpResponse<String> r : java.util.List.of(cursor, cursor2, huge, unknown)) {
+            assertThat(r.body()).doesNotContain("Exception").doesNotContain("\tat ");
+        }
+    }
+
+    @Test
+    void redisCredentialsAreNeverShown() throws Exception {
+        String withPassword = redis.url().replace("redis://", "redis://default:hunter2-secret@");
+        f = ConsoleFixture.start(redis, withPassword, null);
+        HttpResponse<String> overview = get("api/overview");
+        assertThat(overview.statusCode()).isEqualTo(200);
+        assertThat(overview.body()).doesNotContain("hunter2-secret");
+        assertThat(json(overview).get("queues")).extracting(q -> q.get("name").asText()).containsExactly("coupons", SampleQueue.QUEUE);
+    }
+}

@@ -1,0 +1,324 @@
+package io.delayq.console.browser;
+
+import io.delayq.backlog.ShardStats;
+import io.delayq.console.ConsoleFixture;
+import io.delayq.console.sample.SampleQueue;
+import io.delayq.shard.ShardKeys;
+import io.delayq.testing.RedisServerExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.openqa.selenium.WebElement;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The console in a real browser (Debian's headless chromium) against a real Redis holding real tasks:
+ * every page shows the numbers Redis holds, every action changes Redis exactly as its confirmation
+ * said, and errors render as errors. Screenshots land in {@code target/screenshots} (or the folder
+ * named by {@code -Ddelayq.screenshots=...}, e.g. {@code docs/console} to refresh the documentation's).
+ */
+class ConsoleBrowserTest {
+    @RegisterExtension
+    static RedisServerExtension redis = new RedisServerExtension();
+
+    private static final Path SHOTS = Path.of(System.getProperty("delayq.screenshots", "target/screenshots"));
+    private static final String Q = SampleQueue.QUEUE;
+
+    private ConsoleFixture f;
+    private Browser browser;
+
+    @BeforeEach
+    void start() throws Exception {
+        String missing = Browser.missing();
+        assumeTrue(missing == null, () -> "browser tests skipped: " + missing);
+        f = ConsoleFixture.start(redis, ConsoleFixture.TOKEN);
+        browser = Browser.start(1280, 900);
+    }
+
+    @AfterEach
+    void stop() {
+        if (browser != null) {
+            browser.close();
+        }
+        if (f != null) {
+            f.close();
+        }
+    }
+
+    private String page(String hash) {
+        return f.url() + hash;
+    }
+
+    private void signIn() {
+        browser.open(page("#/"));
+        browser.find("#user").sendKeys("alice");
+        browser.find("#token").sendKeys(ConsoleFixture.TOKEN);
+        String before = browser.readyMark();
+        browser.find("#sign-in button").click();
+        browser.waitRendered(before);
+        assertThat(browser.text("#signed-in")).isEqualTo("signed in as alice");
+    }
+
+    private long sum(java.util.function.IntToLongFunction perShard) {
+        return IntStream.range(0, SampleQueue.SHARDS).mapToLong(perShard).sum();
+    }
+
+    private ShardKeys keys(int shard) {
+        return new ShardKeys(Q, shard);
+    }
+
+    @Test
+    void theOverviewShowsEveryQueueWithTheCountsInRedis() throws Exception {
+        long now = f.serverNow();
+        long waiting = sum(s -> f.zcard(keys(s).due(0)) + f.zcard(keys(s).due(1)) + f.zcard(keys(s).due(2)));
+        long due = sum(s -> f.zcount(keys(s), now));
+        long inflight = sum(s -> f.zcard(keys(s).inflight()));
+        long dead = sum(s -> f.zcard(keys(s).dead()));
+        assertThat(List.of(waiting - due, due, inflight, dead)).containsExactly(300L, 40L, 2L, 24L);
+        // a few history samples (every second here), so that the plot has a line
+        await().atMost(Duration.ofSeconds(10)).until(() -> f.historySamples(Q) >= 3);
+
+        browser.open(page("#/"));
+
+        WebElement row = browser.find("tr[data-queue='" + Q + "']");
+        assertThat(cell(row, "scheduled")).isEqualTo(String.valueOf(waiting - due));
+        assertThat(cell(row, "due")).isEqualTo(String.valueOf(due));
+        assertThat(cell(row, "inflight")).isEqualTo(String.valueOf(inflight));
+        assertThat(cell(row, "dead")).isEqualTo(String.valueOf(dead));
+        assertThat(cell(row, "overdue")).matches("\\d+s");
+        assertThat(cell(row, "paused")).isEqualTo("running");
+        assertThat(cell(browser.find("tr[data-queue='coupons']"), "scheduled")).isEqualTo("3");
+        assertThat(browser.all("svg.chart polyline")).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(browser.text("#read-only, #session")).doesNotContain("read-only");
+        browser.fitPage(1280);
+        browser.screenshot(SHOTS.resolve("console-overview.png"));
+    }
+
+    private static String cell(WebElement row, String col) {
+        return row.findElement(org.openqa.selenium.By.cssSelector("[data-col='" + col + "']")).getText();
+    }
+
+    @Test
+    void theQueuePageShowsEachShardAsRedisHoldsIt() throws Exception {
+        browser.open(page("#/q/" + Q));
+
+        List<ShardStats> stats = f.orders().stats().shards();
+        for (ShardStats s : stats) {
+            WebElement row = browser.find("#shards tr[data-shard='" + s.shard() + "']");
+            assertThat(cell(row, "dead")).isEqualTo(String.valueOf(f.zcard(keys(s.shard()).dead())));
+            assertThat(cell(row, "inflight")).isEqualTo(String.valueOf(f.zcard(keys(s.shard()).inflight())));
+            assertThat(cell(row, "due")).isEqualTo(String.valueOf(f.zcount(keys(s.shard()), f.serverNow())));
+        }
+        assertThat(browser.text("#t-dead b")).isEqualTo("24");
+        assertThat(browser.text("#t-inflight b")).isEqualTo("2");
+        assertThat(browser.find("#pause").isEnabled()).as("not signed in: actions are disabled").isFalse();
+        browser.fitPage(1280);
+        browser.screenshot(SHOTS.resolve("console-queue.png"));
+    }
+
+    @Test
+    void theTaskBrowserFiltersByPrefixAndWindowAndPagesOn() throws Exception {
+        browser.open(page("#/q/" + Q + "/tasks?state=scheduled&prefix=order-100&limit=5"));
+
+        assertThat(ids()).containsExactly("order-10000", "order-10001", "order-10002", "order-10003", "order-10004");
+        assertThat(browser.text("#summary")).startsWith("5 shown · 300 scheduled (before the id prefix filter 'order-100')");
+        String before = browser.readyMark();
+        browser.find("#next").click();
+        browser.waitRendered(before);
+        assertThat(ids()).containsExactly("order-10005", "order-10006", "order-10007", "order-10008", "order-10009");
+
+        // a due window typed into the form: exactly the tasks Redis has inside it
+        long from = f.dueScore("order-10010").longValue();
+        long to = f.dueScore("order-10012").longValue();
+        browser.find("#f-prefix").clear();
+        browser.find("#f-limit").clear();
+        browser.find("#f-from").sendKeys(Instant.ofEpochMilli(from).toString());
+        browser.find("#f-to").sendKeys(Instant.ofEpochMilli(to).toString());
+        before = browser.readyMark();
+        browser.find("#filters button[type=submit]").click();
+        browser.waitRendered(before);
+        assertThat(ids()).containsExactly("order-10010", "order-10011", "order-10012");
+        assertThat(browser.text("#summary")).startsWith("3 shown · 3 scheduled in the window");
+
+        browser.open(page("#/q/" + Q + "/tasks?state=dead&limit=10"));
+        assertThat(ids()).hasSize(10);
+        browser.fitPage(1280);
+        browser.screenshot(SHOTS.resolve("console-tasks.png"));
+    }
+
+    private List<String> ids() {
+        return browser.all("#tasks tbody tr").stream().map(r -> r.getAttribute("data-id")).toList();
+    }
+
+    @Test
+    void theTaskPageShowsRecordAttemptsAndLastError() throws Exception {
+        browser.open(page("#/q/" + Q + "/task/payout-501"));
+
+        assertThat(browser.text("#task-state")).isEqualTo("dead");
+        assertThat(browser.text("#task-attempts")).isEqualTo("1");
+        assertThat(browser.text("#task-error")).isEqualTo(f.lastError("payout-501"));
+        assertThat(browser.text("#task-payload")).isEqualTo("{\"payout\":\"payout-501\"}");
+        browser.fitPage(1280);
+        browser.screenshot(SHOTS.resolve("console-task.png"));
+
+        browser.open(page("#/q/" + Q + "/task/coupon-expire-77"));
+        assertThat(browser.text("#task-state")).isEqualTo("inflight");
+        assertThat(browser.text("#record")).contains("lease").contains("expires");
+    }
+
+    @Test
+    void cancelRescheduleAndRunNowChangeRedisAsConfirmed() throws Exception {
+        signIn();
+
+        browser.open(page("#/q/" + Q + "/task/order-10001"));
+        String said = browser.confirm("#cancel", false);
+        assertThat(said).contains("Cancel task 'order-10001'");
+        assertThat(f.dueScore("order-10001")).as("declined: nothing changed").isNotNull();
+        said = browser.confirm("#cancel", true);
+        assertThat(browser.text("#notice")).isEqualTo("Cancelled order-10001.");
+        assertThat(f.dueScore("order-10001")).isNull();
+        assertThat(f.hasRecord("order-10001")).isFalse();
+
+        Instant target = Instant.parse("2031-05-06T07:08:09Z");
+        browser.open(page("#/q/" + Q + "/task/order-10002"));
+        browser.find("#reschedule-at").clear();
+        browser.find("#reschedule-at").sendKeys(target.toString());
+        said = browser.confirm("#reschedule", true);
+        assertThat(said).contains("Move task 'order-10002'").contains("to 2031-05-06T07:08:09Z");
+        assertThat(f.dueScore("order-10002")).isEqualTo((double) target.toEpochMilli());
+        assertThat(browser.text("#task-score")).startsWith("2031-05-06T07:08:09Z");
+
+        browser.open(page("#/q/" + Q + "/task/order-10003"));
+        long before = f.serverNow();
+        said = browser.confirm("#run-now", true);
+        assertThat(said).contains("Move task 'order-10003'").contains("to now");
+        assertThat(f.dueScore("order-10003")).isBetween((double) before - 1000, (double) f.serverNow());
+        assertThat(browser.text("#task-state")).isEqualTo("due");
+        browser.screenshot(SHOTS.resolve("console-action-done.png"));
+    }
+
+    @Test
+    void replayAndPurgeDeadLettersOneFilteredAndAll() throws Exception {
+        signIn();
+
+        browser.open(page("#/q/" + Q + "/task/payout-500"));
+        String said = browser.confirm("#replay", true);
+        assertThat(said).contains("Replay 1 dead letter (id payout-500)");
+        assertThat(f.isDead("payout-500")).isFalse();
+        assertThat(f.dueScore("payout-500")).isLessThanOrEqualTo((double) f.serverNow());
+        assertThat(f.attempts("payout-500")).as("attempts reset").isNull();
+
+        browser.open(page("#/q/" + Q + "/tasks?state=dead&prefix=payout-51"));
+        browser.find("#purge-matching").click();
+        browser.find("#confirm[open] #confirm-message");
+        browser.fitPage(1280);
+        browser.screenshot(SHOTS.resolve("console-confirm.png"));
+        assertThat(browser.text("#confirm-message")).contains("Purge 10 dead letters (id prefix 'payout-51')");
+        assertThat(browser.text("#confirm-sample")).contains("payout-510").contains("payout-519");
+        String mark = browser.readyMark();
+        browser.find("#confirm-yes").click();
+        browser.waitRendered(mark);
+        assertThat(browser.text("#notice")).isEqualTo("Purged 10 dead letters.");
+        for (int i = 510; i < 520; i++) {
+            assertThat(f.isDead("payout-" + i)).isFalse();
+            assertThat(f.hasRecord("payout-" + i)).isFalse();
+        }
+        assertThat(f.isDead("payout-509")).isTrue();
+        assertThat(f.isDead("payout-520")).isTrue();
+        long left = sum(s -> f.zcard(keys(s).dead()));
+        assertThat(left).isEqualTo(13);
+
+        browser.open(page("#/q/" + Q));
+        said = browser.confirm("#replay-all", true);
+        assertThat(said).contains("Replay 13 dead letters (all dead letters)");
+        assertThat(sum(s -> f.zcard(keys(s).dead()))).isZero();
+        assertThat(f.dueScore("payout-523")).isNotNull();
+        assertThat(browser.text("#t-dead b")).isEqualTo("0");
+    }
+
+    @Test
+    void pauseAndResumeSetAndClearEveryShardsFlag() throws Exception {
+        signIn();
+        browser.open(page("#/q/" + Q));
+
+        String said = browser.confirm("#pause", true);
+        assertThat(said).contains("Pause queue 'shop-orders' (8 shards)?");
+        for (int s = 0; s < SampleQueue.SHARDS; s++) {
+            assertThat(f.exists(keys(s).paused())).as("shard %d", s).isTrue();
+        }
+        assertThat(f.metaField("pausedBy")).isEqualTo("console:alice@127.0.0.1");
+        assertThat(browser.text("#paused-note")).contains("by console:alice@127.0.0.1");
+        browser.fitPage(1280);
+        browser.screenshot(SHOTS.resolve("console-paused.png"));
+
+        browser.confirm("#resume", true);
+        for (int s = 0; s < SampleQueue.SHARDS; s++) {
+            assertThat(f.exists(keys(s).paused())).as("shard %d", s).isFalse();
+        }
+        assertThat(f.metaField("paused")).isNull();
+        assertThat(browser.find("#pause").isEnabled()).isTrue();
+
+        browser.open(page("#/"));
+        List<String> audit = browser.all("#audit tbody tr").stream().map(WebElement::getText).toList();
+        assertThat(audit).hasSize(2);
+        assertThat(audit.get(0)).contains("alice@127.0.0.1").contains("resume");
+        assertThat(audit.get(1)).contains("alice@127.0.0.1").contains("pause").contains("queue shop-orders");
+    }
+
+    @Test
+    void errorsRenderAsErrors() throws Exception {
+        browser.open(page("#/q/" + Q + "/tasks?state=due&cursor=not-a-cursor"));
+        assertThat(browser.text("#error .field")).isEqualTo("cursor");
+        assertThat(browser.text("#error")).contains("Error 400").contains("is not a cursor");
+        browser.screenshot(SHOTS.resolve("console-error.png"));
+
+        browser.open(page("#/q/" + Q + "/tasks?state=due&limit=100000"));
+        assertThat(browser.text("#error")).contains("limit").contains("must be between 1 and 500");
+
+        browser.open(page("#/q/no-such-queue"));
+        assertThat(browser.text("#error")).contains("Error 404").contains("no queue 'no-such-queue'");
+
+        browser.open(page("#/q/" + Q + "/task/never-enqueued"));
+        assertThat(browser.text("#error")).contains("no task 'never-enqueued'");
+    }
+
+    @Test
+    void onAPhoneThePageFitsTheScreen() throws Exception {
+        browser.close();
+        browser = Browser.start(390, 844);
+        browser.open(page("#/q/" + Q));
+        Number width = (Number) browser.driver().executeScript("return document.documentElement.scrollWidth");
+        assertThat(width.intValue()).as("no sideways scrolling of the page (wide tables scroll in their own box)").isLessThanOrEqualTo(390);
+        assertThat(browser.text("#t-due b")).isEqualTo("40");
+        browser.screenshot(SHOTS.resolve("console-phone.png"));
+    }
+
+    @Test
+    void theKeyboardReachesTheFilterAndTheConfirmDialog() throws Exception {
+        signIn();
+        browser.open(page("#/q/" + Q + "/tasks?state=scheduled"));
+        browser.driver().findElement(org.openqa.selenium.By.tagName("body")).sendKeys("/");
+        assertThat(browser.driver().switchTo().activeElement().getAttribute("id")).isEqualTo("f-prefix");
+        browser.driver().switchTo().activeElement().sendKeys("order-1029\n");
+        await().atMost(Duration.ofSeconds(5)).until(() -> ids().equals(List.of("order-10290", "order-10291", "order-10292", "order-10293",
+                "order-10294", "order-10295", "order-10296", "order-10297", "order-10298", "order-10299")));
+
+        browser.open(page("#/q/" + Q));
+        browser.find("#pause").click();
+        browser.find("#confirm[open]");
+        assertThat(browser.driver().switchTo().activeElement().getAttribute("id")).as("the safe choice has the focus").isEqualTo("confirm-no");
+        browser.driver().switchTo().activeElement().sendKeys(org.openqa.selenium.Keys.ESCAPE);
+        browser.find("#notice");
+        assertThat(f.exists(keys(0).paused())).isFalse();
+    }
+}

@@ -1,0 +1,138 @@
+-- browse: one bounded page of one shard's tasks in one state, in (score, id) order after a position.
+-- Read-only. The Java side (io.delayq.browse.TaskBrowser) merges the pages of all shards; the
+-- position is global, so one cursor serves every shard.
+-- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
+-- ARGV[1]: state: 'scheduled' (due later), 'due' (due now, not claimed), 'inflight' (score = lease
+--          expiry) or 'dead' (score = time of death)
+-- ARGV[2]: position score ('' = from the start); ARGV[3]: position id. Entries at or before
+--          (score, id) are skipped: ids with equal scores are ordered by their bytes, as Redis orders them
+-- ARGV[4]: window start, inclusive ('' = none); ARGV[5]: window end, inclusive ('' = none)
+-- ARGV[6]: id prefix ('' = any id)
+-- ARGV[7]: limit, most matches to answer; ARGV[8]: scan budget, most entries read per set
+-- ARGV[9]: most bytes of each record to answer (a preview)
+-- Returns: {now, in window (entries of the state inside the window, before the prefix filter),
+--           complete (1: nothing matches after the answered ones; 0: read on from the frontier),
+--           frontier score, frontier id (the position up to which this answer is complete),
+--           n, then per task: id, score, priority level, attempts, last error, record preview, record bytes}
+--@include shard_keys.lua
+--@include common.lua
+
+local state = ARGV[1]
+local now = server_now()
+local limit = tonumber(ARGV[7])
+local budget = tonumber(ARGV[8])
+local preview = tonumber(ARGV[9])
+local prefix = ARGV[6]
+local plen = #prefix
+local after_score = tonumber(ARGV[2])
+local after_id = ARGV[3]
+local lo = tonumber(ARGV[4]) or -math.huge
+local hi = tonumber(ARGV[5]) or math.huge
+if state == 'scheduled' then lo = math.max(lo, now + 1) elseif state == 'due' then hi = math.min(hi, now) end
+
+-- Byte order of two ids, as Redis sorts equal scores (Lua's < on strings follows the locale).
+local function id_less(a, b)
+  local n = math.min(#a, #b)
+  local i = 1
+  while i <= n do
+    local x, y = byte(a, i), byte(b, i)
+    if x ~= y then return x < y end
+    i = i + 1
+  end
+  return #a < #b
+end
+
+local function pos_less(s1, id1, s2, id2)
+  if s1 ~= s2 then return s1 < s2 end
+  return id_less(id1, id2)
+end
+
+-- First rank of `key` after the position: O(log n) ZCOUNTs, plus a binary search over the ids that
+-- share the position's score (a million tasks due in the same millisecond costs ~20 ZRANGEs).
+local function rank_after(key, score, id)
+  local before = redis.call('ZCOUNT', key, '-inf', '(' .. score)
+  local same = redis.call('ZCOUNT', key, score, score)
+  if same == 0 then return before end
+  local s = redis.call('ZSCORE', key, id)
+  if s and tonumber(s) == score then return redis.call('ZRANK', key, id) + 1 end
+  local a, b = before, before + same
+  while a < b do
+    local mid = math.floor((a + b) / 2)
+    local m = redis.call('ZRANGE', key, mid, mid)[1]
+    if id_less(id, m) then b = mid else a = mid + 1 end
+  end
+  return a
+end
+
+local sets, levels = {}, {}
+if state == 'scheduled' or state == 'due' then
+  for _, level in ipairs(active_levels()) do
+    sets[#sets + 1] = DUE[level]
+    levels[#levels + 1] = level - 1
+  end
+elseif state == 'inflight' then
+  sets[1] = INFLIGHT
+elseif state == 'dead' then
+  sets[1] = DEAD
+else
+  return redis.error_reply('ERR browse: unknown state ' .. tostring(state))
+end
+
+local in_window = 0
+local found = {}            -- {score, id, level}
+local frontier_s, frontier_id = nil, nil
+for k = 1, #sets do
+  local key = sets[k]
+  if lo <= hi then
+    in_window = in_window + redis.call('ZCOUNT', key, lo, hi)
+    local rank = 0
+    if lo > -math.huge then rank = redis.call('ZCOUNT', key, '-inf', '(' .. lo) end
+    if after_score then rank = math.max(rank, rank_after(key, after_score, after_id)) end
+    local read, matched, done = 0, 0, false
+    local last_s, last_id
+    while not done and read < budget and matched < limit do
+      local chunk = math.min(budget - read, 256)
+      local page = redis.call('ZRANGE', key, rank, rank + chunk - 1, 'WITHSCORES')
+      if #page < chunk * 2 then done = true end
+      for i = 1, #page, 2 do
+        local s = tonumber(page[i + 1])
+        if s > hi then done = true break end
+        local id = page[i]
+        read = read + 1
+        last_s, last_id = s, id
+        if plen == 0 or string.sub(id, 1, plen) == prefix then
+          matched = matched + 1
+          found[#found + 1] = { s, id, levels[k] }
+          if matched >= limit then break end
+        end
+      end
+      rank = rank + chunk
+    end
+    -- a set not read to its end is complete only up to the last entry read
+    if not done and last_s and (frontier_s == nil or pos_less(last_s, last_id, frontier_s, frontier_id)) then
+      frontier_s, frontier_id = last_s, last_id
+    end
+  end
+end
+
+table.sort(found, function(x, y) return pos_less(x[1], x[2], y[1], y[2]) end)
+local out = { now, in_window, frontier_s and 0 or 1, frontier_s or -1, frontier_id or '', 0 }
+local n = 0
+for i = 1, #found do
+  local f = found[i]
+  if n >= limit or (frontier_s and pos_less(frontier_s, frontier_id, f[1], f[2])) then break end
+  local id = f[2]
+  local record = redis.call('HGET', record_key(id), id)
+  local level = f[3]
+  if level == nil then level = priority_of(record) end
+  n = n + 1
+  out[#out + 1] = id
+  out[#out + 1] = f[1]
+  out[#out + 1] = level
+  out[#out + 1] = tonumber(redis.call('HGET', ATTEMPTS, id)) or 0
+  out[#out + 1] = redis.call('HGET', ERRORS, id)
+  out[#out + 1] = record and string.sub(record, 1, preview) or false
+  out[#out + 1] = record and #record or -1
+end
+out[6] = n
+return out
