@@ -2,7 +2,7 @@ package io.delayq.console;
 
 import io.delayq.InvalidInputException;
 import io.delayq.console.sample.SampleQueue;
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalRedisServer;
 import io.delayq.redis.RedisEndpoint;
 
 import java.io.PrintStream;

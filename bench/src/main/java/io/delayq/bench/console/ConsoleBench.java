@@ -3,7 +3,7 @@ package io.delayq.bench.console;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.console.Console;
 import io.delayq.console.ConsoleSettings;
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalRedisServer;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.task.TaskSpec;
 
