@@ -137,6 +137,9 @@ class AsyncDelayQueue:
         self._nodes.clear()
         if self._owns:
             await self._redis.close()
+            pool = getattr(self._redis, "connection_pool", None)
+            if pool is not None:  # a standalone client: close its sockets now, not at garbage collection
+                await pool.disconnect()
 
     async def __aenter__(self) -> "AsyncDelayQueue":
         return self

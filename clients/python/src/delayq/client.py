@@ -134,6 +134,9 @@ class DelayQueue:
     def close(self) -> None:
         if self._owns and self._redis is not None:
             self._redis.close()
+            pool = getattr(self._redis, "connection_pool", None)
+            if pool is not None:  # a standalone client: close its sockets now, not at garbage collection
+                pool.disconnect()
 
     def __enter__(self) -> "DelayQueue":
         return self

@@ -44,6 +44,19 @@ class ReplicaAndClusterInteropTest {
         return Producer.all();
     }
 
+    /** A replica of the class's server (its first sync takes the primary's diskless-sync delay, ~5 s: once). */
+    private static LocalRedisServer replica;
+    private static RedisEndpoint replicaConn;
+
+    private static synchronized RedisEndpoint replica() {
+        if (replica == null) {
+            replica = LocalRedisServer.start(LocalRedisServer.freePort(), List.of("--replicaof", "127.0.0.1", String.valueOf(redis.server().port())));
+            replicaConn = RedisEndpoint.connect(replica.url());
+            await().atMost(Duration.ofSeconds(30)).until(() -> get(replicaConn.commands().info("replication")).contains("master_link_status:up"));
+        }
+        return replicaConn;
+    }
+
     private static synchronized LocalRedisCluster cluster() {
         if (cluster == null) {
             cluster = LocalRedisCluster.start(3);
@@ -52,9 +65,13 @@ class ReplicaAndClusterInteropTest {
     }
 
     @AfterAll
-    static void stopCluster() {
+    static void stopServers() {
         if (cluster != null) {
             cluster.close();
+        }
+        if (replica != null) {
+            replicaConn.close();
+            replica.close();
         }
     }
 
@@ -62,31 +79,28 @@ class ReplicaAndClusterInteropTest {
     @MethodSource("producers")
     void anEnqueueWaitsForTheReplicaAndFailsAsJavaDoesWhenTooFewConfirm(Producer p) throws Exception {
         p.requireInstalled();
-        try (LocalRedisServer replica = LocalRedisServer.start(LocalRedisServer.freePort(),
-                List.of("--replicaof", "127.0.0.1", String.valueOf(redis.server().port())));
-             RedisEndpoint replicaConn = RedisEndpoint.connect(replica.url())) {
-            await().atMost(Duration.ofSeconds(20)).until(() -> get(replicaConn.commands().info("replication")).contains("master_link_status:up"));
-            try (DelayQueueClient java = DelayQueueClient.builder().redis(redis.url()).queue("payouts").shards(4)
-                    .replicaAcks(1, Duration.ofSeconds(2)).build();
-                 ProducerProcess lib = p.connect(redis.url(), "payouts", 4, Map.of("replicaAcks", 1, "replicaAckTimeoutMs", 2000)).connected()) {
-                assertThat(java.enqueue(TaskSpec.of("W-1").payload("java")).added()).isTrue();
-                JsonNode added = lib.ok(enqueue(task("W-17", "delayMs", 60_000, "payload", "pay out W-17"))).get(0);
-                assertThat(added.get("status").asText()).isEqualTo("ADDED");
-                // acknowledged means the replica holds the record already: read it there, no waiting
-                QueueProtocol layout = java.protocol();
-                String key = layout.keys(layout.shardOf("W-17")).record("W-17");
-                assertThat(TaskRecord.decode(get(replicaConn.commands().hget(key, "W-17"))).payload()).isEqualTo("pay out W-17");
-            }
-            try (DelayQueueClient java = DelayQueueClient.builder().redis(redis.url()).queue("payouts").shards(4)
-                    .replicaAcks(2, Duration.ofMillis(300)).build();
-                 ProducerProcess lib = p.connect(redis.url(), "payouts", 4, Map.of("replicaAcks", 2, "replicaAckTimeoutMs", 300)).connected()) {
-                ReplicaAckException javaError = catchThrowableOfType(ReplicaAckException.class, () -> java.enqueue(TaskSpec.of("W-2")));
-                assertThat(javaError.acknowledged()).isEqualTo(1);
-                JsonNode libError = lib.call(enqueue(task("W-2"))).get("error");
-                assertThat(libError).as("%s with 2 required acks and one replica", p).isNotNull();
-                assertThat(libError.get("type").asText()).isEqualTo("ReplicaAckException");
-                assertThat(libError.get("message").asText()).isEqualTo(javaError.getMessage());
-            }
+        RedisEndpoint replicaConn = replica();
+        String queue = "payouts-" + p.name();
+        try (DelayQueueClient java = DelayQueueClient.builder().redis(redis.url()).queue(queue).shards(4)
+                .replicaAcks(1, Duration.ofSeconds(2)).build();
+             ProducerProcess lib = p.connect(redis.url(), queue, 4, Map.of("replicaAcks", 1, "replicaAckTimeoutMs", 2000)).connected()) {
+            assertThat(java.enqueue(TaskSpec.of("W-1").payload("java")).added()).isTrue();
+            JsonNode added = lib.ok(enqueue(task("W-17", "delayMs", 60_000, "payload", "pay out W-17"))).get(0);
+            assertThat(added.get("status").asText()).isEqualTo("ADDED");
+            // acknowledged means the replica holds the record already: read it there, no waiting
+            QueueProtocol layout = java.protocol();
+            String key = layout.keys(layout.shardOf("W-17")).record("W-17");
+            assertThat(TaskRecord.decode(get(replicaConn.commands().hget(key, "W-17"))).payload()).isEqualTo("pay out W-17");
+        }
+        try (DelayQueueClient java = DelayQueueClient.builder().redis(redis.url()).queue(queue).shards(4)
+                .replicaAcks(2, Duration.ofMillis(300)).build();
+             ProducerProcess lib = p.connect(redis.url(), queue, 4, Map.of("replicaAcks", 2, "replicaAckTimeoutMs", 300)).connected()) {
+            ReplicaAckException javaError = catchThrowableOfType(ReplicaAckException.class, () -> java.enqueue(TaskSpec.of("W-2")));
+            assertThat(javaError.acknowledged()).isEqualTo(1);
+            JsonNode libError = lib.call(enqueue(task("W-2"))).get("error");
+            assertThat(libError).as("%s with 2 required acks and one replica", p).isNotNull();
+            assertThat(libError.get("type").asText()).isEqualTo("ReplicaAckException");
+            assertThat(libError.get("message").asText()).isEqualTo(javaError.getMessage());
         }
     }
 
