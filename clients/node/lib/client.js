@@ -2,7 +2,7 @@
 const protocol = require('./protocol');
 const connection = require('./connection');
 const { SCRIPTS } = require('./scripts');
-const { InvalidInputException, ReplicaAckException } = require('./errors');
+const { DelayQueueException, InvalidInputException, ReplicaAckException } = require('./errors');
 
 function settings(opts) {
   const o = opts || {};
@@ -63,11 +63,17 @@ class DelayQueue {
     const endpoint = connection.parse(url);
     const s = settings(opts);
     const redis = connection.connect(endpoint, { timeoutMs: s.timeoutMs, tlsCa: opts && opts.tlsCa });
+    // ioredis reports connection problems as events (and retries); keep the last one to say why a call failed
+    let lastError = null;
+    redis.on('error', (e) => { lastError = e; });
     const client = new DelayQueue(redis, s, true);
     try {
       await client.verifyMeta();
     } catch (e) {
       redis.disconnect();
+      if (lastError && !(e instanceof DelayQueueException)) {
+        throw new DelayQueueException(`cannot use Redis at ${connection.redact(url)}: ${lastError.message} (${e.message})`);
+      }
       throw e;
     }
     return client;

@@ -7,7 +7,7 @@ import time
 from datetime import timedelta
 from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
-from redis.exceptions import NoScriptError
+from redis.exceptions import ConnectionError, NoScriptError
 
 from . import connection, protocol
 from .errors import DelayQueueException, ReplicaAckException
@@ -60,6 +60,11 @@ class AsyncDelayQueue:
                      tls_ca=tls_ca)
         try:
             await client._verify_meta()
+        except ConnectionError as e:
+            await client.close()
+            # redis.asyncio words a refused TLS handshake as "Error 1 connecting to h:p. 1.": add its cause
+            cause = e.__cause__ or e.__context__
+            raise ConnectionError(f"{e} ({cause})" if cause else str(e)) from e
         except BaseException:
             await client.close()
             raise
