@@ -45,3 +45,18 @@ class RedisServer:
         self.process.kill()
         self.process.wait(10)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class WithRedis:
+    """A test-class mixin: one real redis-server for the class, as ``cls.redis``."""
+    redis: RedisServer
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.redis = RedisServer()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.redis.stop()
+        super().tearDownClass()

@@ -12,7 +12,7 @@ from delayq._lua import assemble
 from delayq.aio import AsyncDelayQueue
 from delayq.scripts import SCRIPTS
 
-from .redis_server import RedisServer
+from .redis_server import WithRedis
 
 CORE_LUA = Path(__file__).resolve().parents[3] / "src" / "main" / "resources" / "delayq" / "lua"
 
@@ -31,15 +31,7 @@ class ScriptsTest(unittest.TestCase):
         self.assertTrue(all("--@include" not in s.source for s in SCRIPTS.values()))
 
 
-class ClientTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.redis = RedisServer()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.redis.stop()
-
+class ClientTest(WithRedis, unittest.TestCase):
     def setUp(self):
         self.admin = self.redis.admin
         self.admin.flushall()
@@ -126,15 +118,7 @@ class ClientTest(unittest.TestCase):
             self.assertEqual(again.exception.results[0].status, EnqueueStatus.DUPLICATE)
 
 
-class AsyncClientTest(unittest.IsolatedAsyncioTestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.redis = RedisServer()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.redis.stop()
-
+class AsyncClientTest(WithRedis, unittest.IsolatedAsyncioTestCase):
     async def test_the_asyncio_client_does_what_the_sync_one_does(self):
         self.redis.admin.flushall()
         async with await AsyncDelayQueue.connect(self.redis.url, queue="orders", shards=4) as q:

@@ -7,22 +7,16 @@ import time
 from datetime import timedelta
 from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ConnectionError, NoScriptError
 
+from . import acks as acks_
 from . import connection, protocol
-from .errors import DelayQueueException, ReplicaAckException
+from .errors import DelayQueueException
 from .model import (CancelResult, DueAt, DuplicatePolicy, EnqueueResult, QueueStats, RescheduleResult, Task,
                     TaskInfo)
 from .scripts import script
 from .settings import Settings
-
-
-def _is_cluster(redis: Any) -> bool:
-    try:
-        from redis.asyncio.cluster import RedisCluster
-    except ImportError:  # pragma: no cover
-        return False
-    return isinstance(redis, RedisCluster)
 
 
 class AsyncDelayQueue:
@@ -34,7 +28,7 @@ class AsyncDelayQueue:
         self._redis = redis
         self._settings = settings
         self._owns = owns
-        self._cluster = _is_cluster(redis)
+        self._cluster = isinstance(redis, RedisCluster)
         self._endpoint = endpoint
         self._tls_ca = tls_ca
         self._nodes: Dict[Tuple[str, int], Any] = {}
@@ -166,23 +160,12 @@ class AsyncDelayQueue:
         keys = protocol.shard_keys(self.queue, shard)
         args = protocol.enqueue_args(policy, batch, enqueued_at)
         node = self._primary_of(keys[0])
-        s = script("enqueue")
         acks, ms = self._settings.replica_acks, self._settings.replica_ack_millis
-        for body, command in ((s.sha, "evalsha"), (s.source, "eval")):
-            pipe = node.pipeline(transaction=False)
-            getattr(pipe, command)(body, len(keys), *keys, *args)
-            pipe.wait(acks, ms)
-            reply, acknowledged = await pipe.execute(raise_on_error=False)
-            if isinstance(reply, NoScriptError):
-                continue
-            if isinstance(reply, Exception):
-                raise reply
-            if isinstance(acknowledged, Exception):
-                raise acknowledged
-            results = protocol.parse_enqueue(reply, batch)
-            if int(acknowledged) < acks:
-                raise ReplicaAckException(shard, results, acks, int(acknowledged), ms)
-            return results
+        for attempt in acks_.ATTEMPTS:
+            results = acks_.settle(await acks_.pipeline(node, attempt, keys, args, acks, ms).execute(raise_on_error=False),
+                                   batch, shard, acks, ms)
+            if results is not None:
+                return results
         raise AssertionError("unreachable: EVAL cannot answer NOSCRIPT")  # pragma: no cover
 
     def _primary_of(self, key: str) -> Any:

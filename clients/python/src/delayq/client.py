@@ -5,24 +5,17 @@ import time
 from datetime import timedelta
 from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
+from redis.cluster import RedisCluster
 from redis.exceptions import NoScriptError
 
+from . import acks as acks_
 from . import connection, protocol
-from .errors import ReplicaAckException
 from .model import (CancelResult, DueAt, DuplicatePolicy, EnqueueResult, QueueStats, RescheduleResult, Task,
                     TaskInfo)
 from .scripts import script
 from .settings import Settings
 
 Call = Tuple[str, List[str], List[str]]  # script name, keys, args
-
-
-def _is_cluster(redis: Any) -> bool:
-    try:
-        from redis.cluster import RedisCluster
-    except ImportError:  # pragma: no cover
-        return False
-    return isinstance(redis, RedisCluster)
 
 
 class DelayQueue:
@@ -41,7 +34,7 @@ class DelayQueue:
         self._settings = Settings(queue, shards, max_payload_bytes, timeout, replica_acks, replica_ack_timeout)
         self._redis = redis
         self._owns = _owns
-        self._cluster = _is_cluster(redis)
+        self._cluster = isinstance(redis, RedisCluster)
         try:
             protocol.check_meta(self._run(redis, "meta", [protocol.meta_key(queue)],
                                           [str(shards), str(protocol.PROTOCOL_VERSION)]), queue, shards)
@@ -179,23 +172,12 @@ class DelayQueue:
         keys = protocol.shard_keys(self.queue, shard)
         args = protocol.enqueue_args(policy, batch, enqueued_at)
         node = self._primary_of(keys[0])
-        s = script("enqueue")
         acks, ms = self._settings.replica_acks, self._settings.replica_ack_millis
-        for body, command in ((s.sha, "evalsha"), (s.source, "eval")):
-            pipe = node.pipeline(transaction=False)
-            getattr(pipe, command)(body, len(keys), *keys, *args)
-            pipe.wait(acks, ms)
-            reply, acknowledged = pipe.execute(raise_on_error=False)
-            if isinstance(reply, NoScriptError):
-                continue
-            if isinstance(reply, Exception):
-                raise reply
-            if isinstance(acknowledged, Exception):
-                raise acknowledged
-            results = protocol.parse_enqueue(reply, batch)
-            if int(acknowledged) < acks:
-                raise ReplicaAckException(shard, results, acks, int(acknowledged), ms)
-            return results
+        for attempt in acks_.ATTEMPTS:
+            results = acks_.settle(acks_.pipeline(node, attempt, keys, args, acks, ms).execute(raise_on_error=False),
+                                   batch, shard, acks, ms)
+            if results is not None:
+                return results
         raise AssertionError("unreachable: EVAL cannot answer NOSCRIPT")  # pragma: no cover
 
     def _primary_of(self, key: str) -> Any:
