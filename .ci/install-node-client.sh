@@ -18,4 +18,11 @@ if [ ! -d node_modules/ioredis ] || [ package-lock.json -nt node_modules/.packag
 else
   npm run --silent prepare
 fi
-echo "node client: node $(node --version), $(node -e 'console.log(Object.keys(require("./lib/scripts.json").scripts).length)') scripts"
+
+# and installed as a user installs it (README: npm install --install-links ./clients/node), into a project of
+# its own that the interop tests drive: they test the package npm made, not this folder
+mkdir -p .consumer
+[ -f .consumer/package.json ] || echo '{"name": "delayq-consumer", "private": true}' > .consumer/package.json
+rm -rf .consumer/node_modules/delayq  # npm keeps a copy of the same version: install the current build
+(cd .consumer && npm install --no-audit --no-fund --loglevel=error --no-save --install-links ..)
+echo "node client: node $(node --version), $(node -e 'console.log(Object.keys(require("./.consumer/node_modules/delayq").scripts).length)') scripts"
