@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The Python producer library (clients/python), installed the way its README says, into the virtualenv
+# that its unit tests and the interop tests (clients/interop) use: clients/python/.venv. Debian's Python
+# with Debian's redis-py, setuptools and wheel: PyPI is not reachable, so nothing is downloaded
+# (--no-build-isolation --no-index). Idempotent; re-installs the package so that it carries core's current
+# Lua scripts (the interop tests fail on a stale build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+for pkg in python3-redis python3-venv python3-pip python3-setuptools python3-wheel; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  echo "installing: ${need[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+venv=clients/python/.venv
+[ -x "$venv/bin/python" ] || /usr/bin/python3 -m venv --system-site-packages "$venv"
+"$venv/bin/pip" install --quiet --disable-pip-version-check --no-build-isolation --no-index --no-deps --force-reinstall ./clients/python
+"$venv/bin/python" -c 'import delayq, delayq.scripts as s, redis; print("python client:", delayq.__version__, "with", len(s.SCRIPTS), "scripts, redis-py", redis.__version__)'

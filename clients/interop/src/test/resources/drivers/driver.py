@@ -1,0 +1,121 @@
+"""Interop driver: runs producer operations with the delayq Python library, one JSON line in, one out.
+
+The first line configures the client: {"url", "queue", "shards", "options": {...}, "asyncio": bool};
+every later line is one operation ({"op": "enqueue" | "cancel" | "reschedule" | "inspect" | "stats" |
+"scripts", ...}). Each answer is {"ok": value} or {"error": {"type", "message", "field"}}, in the
+shapes the Java test compares across the Python, Node and Java clients.
+"""
+import asyncio
+import json
+import sys
+from datetime import datetime, timedelta, timezone
+
+import delayq
+from delayq.aio import AsyncDelayQueue
+from delayq.scripts import SCRIPTS
+
+
+def error(e):
+    return {"error": {"type": type(e).__name__, "message": str(e), "field": getattr(e, "field", None)}}
+
+
+def delay(spec):
+    return None if spec.get("delayMs") is None else timedelta(milliseconds=spec["delayMs"])
+
+
+def due_at(spec):
+    at = spec.get("dueAt")
+    if at is None or spec.get("dueAtAsDatetime") is False:
+        return at
+    return datetime.fromtimestamp(at / 1000, tz=timezone.utc) if at >= 0 else at
+
+
+def task(spec):
+    return delayq.Task(spec["id"], delay=delay(spec), due_at=due_at(spec), payload=spec.get("payload"),
+                       priority=spec.get("priority", 0))
+
+
+def info(i):
+    record = i.record if i.raw_record is not None else None
+    return {"id": i.id, "shard": i.shard, "state": i.state.name, "score": i.score, "priority": i.priority,
+            "attempts": i.attempts, "lastError": i.last_error, "rawRecord": i.raw_record,
+            "payload": record.payload if record else None, "enqueuedAt": record.enqueued_at if record else None}
+
+
+def stats(s):
+    return {"scheduled": s.scheduled, "due": s.due, "inflight": s.inflight, "dead": s.dead}
+
+
+async def answer(client, op):
+    """One operation on a sync or asyncio client (the asyncio one's results are awaited)."""
+    async def call(value):
+        return await value if asyncio.iscoroutine(value) else value
+
+    kind = op["op"]
+    if kind == "scripts":
+        return {name: s.sha for name, s in SCRIPTS.items()}
+    if kind == "enqueue":
+        results = await call(client.enqueue_many([task(t) for t in op["tasks"]],
+                                                 on_duplicate=op.get("onDuplicate", "reject")))
+        return [{"id": r.id, "status": r.status.name, "dueAt": r.due_at} for r in results]
+    if kind == "cancel":
+        return (await call(client.cancel(op["id"]))).name
+    if kind == "reschedule":
+        r = await call(client.reschedule(op["id"], delay=delay(op), due_at=due_at(op)))
+        return {"status": r.status.name, "dueAt": r.due_at}
+    if kind == "inspect":
+        return info(await call(client.inspect(op["id"])))
+    if kind == "stats":
+        return stats(await call(client.stats()))
+    raise ValueError("unknown op " + kind)
+
+
+def options(config):
+    o = config.get("options", {})
+    kwargs = {}
+    if "maxPayloadBytes" in o:
+        kwargs["max_payload_bytes"] = o["maxPayloadBytes"]
+    if "timeoutMs" in o:
+        kwargs["timeout"] = o["timeoutMs"] / 1000
+    if "replicaAcks" in o:
+        kwargs["replica_acks"] = o["replicaAcks"]
+    if "replicaAckTimeoutMs" in o:
+        kwargs["replica_ack_timeout"] = o["replicaAckTimeoutMs"] / 1000
+    if "tlsCa" in o:
+        kwargs["tls_ca"] = o["tlsCa"]
+    return kwargs
+
+
+def out(value):
+    sys.stdout.write(json.dumps(value) + "\n")
+    sys.stdout.flush()
+
+
+async def main():
+    config = json.loads(sys.stdin.readline())
+    try:
+        if config.get("asyncio"):
+            client = await AsyncDelayQueue.connect(config["url"], queue=config["queue"], shards=config["shards"],
+                                                   **options(config))
+        else:
+            client = delayq.DelayQueue.connect(config["url"], queue=config["queue"], shards=config["shards"],
+                                               **options(config))
+    except Exception as e:  # the answer is the error itself
+        out(error(e))
+        return
+    out({"ok": "connected"})
+    try:
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            try:
+                out({"ok": await answer(client, json.loads(line))})
+            except Exception as e:
+                out(error(e))
+    finally:
+        closed = client.close()
+        if asyncio.iscoroutine(closed):
+            await closed
+
+
+asyncio.run(main())

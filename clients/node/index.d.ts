@@ -1,0 +1,150 @@
+// Types of the delayq Node.js producer (hand-written; the library is plain CommonJS).
+import type { Redis, Cluster } from 'ioredis';
+
+export declare const PROTOCOL_VERSION: 2;
+
+export declare const DuplicatePolicy: {
+  readonly REJECT: 'reject';
+  readonly REPLACE: 'replace';
+  readonly KEEP_EARLIER: 'keep-earlier';
+};
+export type DuplicatePolicy = (typeof DuplicatePolicy)[keyof typeof DuplicatePolicy];
+
+export declare const Priority: { readonly NORMAL: 0; readonly HIGH: 1; readonly HIGHEST: 2 };
+export type Priority = 0 | 1 | 2;
+
+/** When a task is due: after `delay` ms measured on the Redis server's clock, or at `dueAt`; neither: now. */
+export interface TaskOptions {
+  delay?: number;
+  dueAt?: Date | number;
+  /** Any UTF-8 text (often JSON), at most `maxPayloadBytes` bytes. */
+  payload?: string | null;
+  priority?: Priority;
+}
+
+export interface Task extends TaskOptions {
+  /** Non-empty, at most 256 bytes of UTF-8; the task's idempotency key. */
+  id: string;
+}
+
+export type EnqueueStatus = 'ADDED' | 'DUPLICATE' | 'REPLACED' | 'EARLIER' | 'KEPT' | 'INFLIGHT' | 'DEAD';
+export type CancelResult = 'CANCELLED' | 'IN_FLIGHT' | 'UNKNOWN';
+export type RescheduleStatus = 'RESCHEDULED' | 'IN_FLIGHT' | 'DEAD' | 'UNKNOWN';
+export type TaskState = 'SCHEDULED' | 'IN_FLIGHT' | 'DEAD' | 'UNKNOWN';
+
+export interface EnqueueResult {
+  id: string;
+  status: EnqueueStatus;
+  /** Due time afterwards (epoch ms, server clock); for INFLIGHT / DEAD the lease expiry / time of death. */
+  dueAt: number;
+}
+
+export interface RescheduleResult {
+  status: RescheduleStatus;
+  dueAt: number;
+}
+
+export interface TaskRecord {
+  payload: string | null;
+  enqueuedAt: number | null;
+  priority: Priority;
+}
+
+export interface TaskInfo {
+  id: string;
+  shard: number;
+  state: TaskState;
+  /** Due time when SCHEDULED, lease expiry when IN_FLIGHT, time of death when DEAD; -1 when UNKNOWN. */
+  score: number;
+  priority: Priority;
+  attempts: number;
+  lastError: string | null;
+  rawRecord: string | null;
+  record: TaskRecord | null;
+  serverNow: number;
+}
+
+export interface ShardStats {
+  shard: number;
+  serverNow: number;
+  scheduled: number;
+  due: number;
+  inflight: number;
+  dead: number;
+  oldestDueAt: number;
+  oldestOverdueMillis: number;
+}
+
+export interface QueueStats {
+  queue: string;
+  shards: ShardStats[];
+  scheduled: number;
+  due: number;
+  inflight: number;
+  dead: number;
+  oldestOverdueMillis: number;
+}
+
+export interface ClientOptions {
+  /** Lower-case DNS label, at most 40 characters. */
+  queue: string;
+  /** 1 to 1024, and equal to the queue's count in `dq:{queue}:meta`. */
+  shards: number;
+  /** Default 65536. */
+  maxPayloadBytes?: number;
+  /** Per command, default 10000 ms. */
+  timeoutMs?: number;
+  /** Replicas that must hold each enqueue (WAIT after it); 0 (default) = off. */
+  replicaAcks?: number;
+  /** Default 500 ms; shorter than `timeoutMs`. */
+  replicaAckTimeoutMs?: number;
+  /** A PEM CA file for rediss:// (else DELAYQ_REDIS_TLS_CA, else Node's trust store). */
+  tlsCa?: string;
+}
+
+export declare class DelayQueue {
+  /** Connects to redis://, rediss://, redis-cluster:// or rediss-cluster:// and checks the queue's meta. */
+  static connect(url: string, options: ClientOptions): Promise<DelayQueue>;
+  /** Wraps an existing ioredis client or cluster, which it will not close. */
+  static create(redis: Redis | Cluster, options: Omit<ClientOptions, 'tlsCa'>): Promise<DelayQueue>;
+  readonly queue: string;
+  readonly shards: number;
+  readonly redis: Redis | Cluster;
+  shardOf(id: string): number;
+  enqueue(id: string, task?: TaskOptions, options?: { onDuplicate?: DuplicatePolicy }): Promise<EnqueueResult>;
+  enqueueMany(tasks: Task[], options?: { onDuplicate?: DuplicatePolicy }): Promise<EnqueueResult[]>;
+  cancel(id: string): Promise<CancelResult>;
+  reschedule(id: string, when: { delay?: number; dueAt?: Date | number }): Promise<RescheduleResult>;
+  inspect(id: string): Promise<TaskInfo>;
+  stats(): Promise<QueueStats>;
+  close(): Promise<void>;
+}
+
+export declare class DelayQueueException extends Error {}
+export declare class InvalidInputException extends DelayQueueException {
+  readonly field: string;
+  readonly rule: string;
+}
+export declare class ShardCountMismatchException extends DelayQueueException {
+  readonly queue: string;
+  readonly configured: number;
+  readonly recorded: number;
+}
+export declare class ProtocolVersionMismatchException extends DelayQueueException {
+  readonly queue: string;
+  readonly supported: number;
+  readonly recorded: number;
+}
+export declare class ReplicaAckException extends DelayQueueException {
+  readonly shard: number;
+  readonly required: number;
+  readonly acknowledged: number;
+  /** What the primary answered for each task of the call. */
+  readonly results: EnqueueResult[];
+}
+export declare class MalformedRecordException extends DelayQueueException {}
+
+export declare function decodeRecord(stored: string | null): TaskRecord;
+export declare function shardOf(id: string, shards: number): number;
+export declare function bucketOf(id: string): number;
+export declare const scripts: Readonly<Record<string, { name: string; source: string; sha: string }>>;

@@ -1,0 +1,182 @@
+'use strict';
+const protocol = require('./protocol');
+const connection = require('./connection');
+const { SCRIPTS } = require('./scripts');
+const { DelayQueueException, InvalidInputException, ReplicaAckException } = require('./errors');
+
+function settings(opts) {
+  const o = opts || {};
+  const s = {
+    queue: protocol.requireQueue(o.queue),
+    shards: protocol.requireShards(o.shards),
+    maxPayloadBytes: o.maxPayloadBytes === undefined ? protocol.DEFAULT_MAX_PAYLOAD_BYTES : o.maxPayloadBytes,
+    timeoutMs: o.timeoutMs === undefined ? 10000 : o.timeoutMs,
+    replicaAcks: o.replicaAcks === undefined ? 0 : o.replicaAcks,
+    replicaAckTimeoutMs: o.replicaAckTimeoutMs === undefined ? 500 : o.replicaAckTimeoutMs,
+  };
+  if (!Number.isInteger(s.maxPayloadBytes) || s.maxPayloadBytes < 1 || s.maxPayloadBytes > 512 * 1024 * 1024) {
+    throw new InvalidInputException('maxPayloadBytes', `must be between 1 and 536870912, got ${s.maxPayloadBytes}`);
+  }
+  if (typeof s.timeoutMs !== 'number' || !(s.timeoutMs > 0)) throw new InvalidInputException('timeout', `must be positive (ms), got ${s.timeoutMs}`);
+  if (!Number.isInteger(s.replicaAcks) || s.replicaAcks < 0 || s.replicaAcks > 100) {
+    throw new InvalidInputException('replicaAcks.replicas', `must be between 1 and 100 (0: off), got ${s.replicaAcks}`);
+  }
+  if (s.replicaAcks > 0) {
+    if (!Number.isInteger(s.replicaAckTimeoutMs) || s.replicaAckTimeoutMs < 1) {
+      throw new InvalidInputException('replicaAcks.timeout', `must be at least 1 ms (WAIT 0 would block forever), got ${s.replicaAckTimeoutMs}`);
+    }
+    if (s.replicaAckTimeoutMs >= s.timeoutMs) {
+      throw new InvalidInputException('replicaAcks.timeout',
+        `must be shorter than the client's timeout (${s.timeoutMs} ms), got ${s.replicaAckTimeoutMs} ms`);
+    }
+  }
+  return Object.freeze(s);
+}
+
+const isNoScript = (e) => e && typeof e.message === 'string' && e.message.startsWith('NOSCRIPT');
+
+/** By SHA; on NOSCRIPT (a restart, a failover, SCRIPT FLUSH) once in full, which caches it again. */
+async function run(redis, name, keys, args) {
+  const s = SCRIPTS[name];
+  try {
+    return await redis.evalsha(s.sha, keys.length, ...keys, ...args);
+  } catch (e) {
+    if (!isNoScript(e)) throw e;
+    return redis.eval(s.source, keys.length, ...keys, ...args);
+  }
+}
+
+/**
+ * The producer client of one queue. Create it with `await DelayQueue.connect(url, {queue, shards})`, which
+ * checks the queue's shard count and protocol in `dq:{queue}:meta` (recording them on first use) and rejects
+ * with ShardCountMismatchException or ProtocolVersionMismatchException when Redis holds others.
+ */
+class DelayQueue {
+  constructor(redis, s, owns) {
+    this.redis = redis;
+    this.settings = s;
+    this.owns = owns;
+  }
+
+  /** Connects to a redis://, rediss://, redis-cluster:// or rediss-cluster:// URL. */
+  static async connect(url, opts) {
+    const endpoint = connection.parse(url);
+    const s = settings(opts);
+    const redis = connection.connect(endpoint, { timeoutMs: s.timeoutMs, tlsCa: opts && opts.tlsCa });
+    // ioredis reports connection problems as events (and retries); keep the last one to say why a call failed
+    let lastError = null;
+    redis.on('error', (e) => { lastError = e; });
+    const client = new DelayQueue(redis, s, true);
+    try {
+      await client.verifyMeta();
+    } catch (e) {
+      redis.disconnect();
+      if (lastError && !(e instanceof DelayQueueException)) {
+        throw new DelayQueueException(`cannot use Redis at ${connection.redact(url)}: ${lastError.message} (${e.message})`);
+      }
+      throw e;
+    }
+    return client;
+  }
+
+  /** Wraps an existing ioredis client or cluster, which it will not close. */
+  static async create(redis, opts) {
+    const client = new DelayQueue(redis, settings(opts), false);
+    await client.verifyMeta();
+    return client;
+  }
+
+  async verifyMeta() {
+    const { queue, shards } = this.settings;
+    protocol.checkMeta(await run(this.redis, 'meta', [protocol.metaKey(queue)], [String(shards), String(protocol.PROTOCOL_VERSION)]),
+      queue, shards);
+  }
+
+  get queue() {
+    return this.settings.queue;
+  }
+
+  get shards() {
+    return this.settings.shards;
+  }
+
+  shardOf(id) {
+    return protocol.shardOf(protocol.requireId(id), this.shards);
+  }
+
+  /** Schedules one task after `delay` ms (on the Redis clock) or at `dueAt`; neither: due now. */
+  async enqueue(id, task = {}, opts = {}) {
+    return (await this.enqueueMany([{ ...task, id }], opts))[0];
+  }
+
+  /** Grouped by shard, at most 500 per script call, concurrently; answers in input order. Validated whole first. */
+  async enqueueMany(tasks, { onDuplicate = protocol.DuplicatePolicy.REJECT } = {}) {
+    const policy = protocol.requirePolicy(onDuplicate);
+    const enqueuedAt = Date.now();
+    const prepared = protocol.prepare(tasks, this.shards, this.settings.maxPayloadBytes, enqueuedAt);
+    const results = new Array(prepared.length);
+    await Promise.all(protocol.chunks(prepared).map(async ([shard, indexes]) => {
+      const batch = indexes.map((i) => prepared[i]);
+      const answer = this.settings.replicaAcks > 0
+        ? await this.enqueueAcked(shard, batch, policy, enqueuedAt)
+        : protocol.parseEnqueue(await run(this.redis, 'enqueue', protocol.shardKeys(this.queue, shard),
+          protocol.enqueueArgs(policy, batch, enqueuedAt)), batch);
+      indexes.forEach((i, j) => { results[i] = answer[j]; });
+    }));
+    return results;
+  }
+
+  /** 'CANCELLED', 'IN_FLIGHT' (left running) or 'UNKNOWN'. */
+  async cancel(id) {
+    const shard = this.shardOf(id);
+    return protocol.parseCancel(await run(this.redis, 'cancel', protocol.shardKeys(this.queue, shard), [id]));
+  }
+
+  async reschedule(id, { delay, dueAt } = {}) {
+    const shard = this.shardOf(id);
+    const [timing, ms] = protocol.schedule(delay, dueAt, Date.now());
+    return protocol.parseReschedule(await run(this.redis, 'reschedule', protocol.shardKeys(this.queue, shard), [id, timing, String(ms)]));
+  }
+
+  async inspect(id) {
+    const shard = this.shardOf(id);
+    const info = protocol.parseInspect(await run(this.redis, 'inspect', protocol.shardKeys(this.queue, shard), [id]), id, shard);
+    info.record = info.rawRecord === null ? null : protocol.decodeRecord(info.rawRecord);
+    return info;
+  }
+
+  async stats() {
+    const shards = await Promise.all(Array.from({ length: this.shards }, async (_, s) =>
+      protocol.parseStats(await run(this.redis, 'stats', protocol.shardKeys(this.queue, s), []), s)));
+    return protocol.queueStats(this.queue, shards);
+  }
+
+  async close() {
+    if (this.owns) await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+
+  /**
+   * The enqueue, then WAIT on the same connection to the shard's primary: a pipeline goes to one node on one
+   * connection (in a Cluster, the node of the script's keys), and Redis answers how many replicas hold every
+   * write of that connection so far.
+   */
+  async enqueueAcked(shard, batch, policy, enqueuedAt) {
+    const keys = protocol.shardKeys(this.queue, shard);
+    const args = protocol.enqueueArgs(policy, batch, enqueuedAt);
+    const { replicaAcks, replicaAckTimeoutMs } = this.settings;
+    const s = SCRIPTS.enqueue;
+    for (const [command, body] of [['evalsha', s.sha], ['eval', s.source]]) {
+      const [[scriptError, reply], [waitError, acknowledged]] = await this.redis.pipeline()[command](body, keys.length, ...keys, ...args)
+        .wait(replicaAcks, replicaAckTimeoutMs).exec();
+      if (isNoScript(scriptError)) continue;
+      if (scriptError) throw scriptError;
+      if (waitError) throw waitError;
+      const results = protocol.parseEnqueue(reply, batch);
+      if (Number(acknowledged) < replicaAcks) throw new ReplicaAckException(shard, results, replicaAcks, Number(acknowledged), replicaAckTimeoutMs);
+      return results;
+    }
+    throw new Error('unreachable: EVAL cannot answer NOSCRIPT');
+  }
+}
+
+module.exports = { DelayQueue };

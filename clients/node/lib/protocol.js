@@ -1,0 +1,308 @@
+'use strict';
+// The delayq protocol, version 2, as pure functions: validation, shard math, keys, record encoding, and
+// the argument and reply layouts of core's scripts. No I/O. Mirrors core's Java classes of the same job
+// (Sharding, RecordBuckets, ShardKeys, TaskRecord, QueueProtocol); the interop tests hold them to the same answers.
+const {
+  InvalidInputException, ShardCountMismatchException, ProtocolVersionMismatchException, MalformedRecordException,
+} = require('./errors');
+
+const PROTOCOL_VERSION = 2;
+const MAX_PER_CALL = 500;
+const MAX_SHARDS = 1024;
+const MAX_ID_BYTES = 256;
+const MAX_QUEUE_LENGTH = 40;
+const RECORD_BUCKETS = 2039;
+const MAX_EPOCH_MILLIS = 253402300799999; // 9999-12-31T23:59:59.999Z, exact as a double score
+const DEFAULT_MAX_PAYLOAD_BYTES = 64 * 1024;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const QUEUE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const COMPACT_RULE = "task record must be JSON (starting with '{') or compact '<priority 0-2><enqueuedAt in base 36>:<payload>'";
+
+const DuplicatePolicy = Object.freeze({ REJECT: 'reject', REPLACE: 'replace', KEEP_EARLIER: 'keep-earlier' });
+const Priority = Object.freeze({ NORMAL: 0, HIGH: 1, HIGHEST: 2 });
+const ENQUEUE_STATUS = {
+  added: 'ADDED', duplicate: 'DUPLICATE', replaced: 'REPLACED', earlier: 'EARLIER', kept: 'KEPT', inflight: 'INFLIGHT', dead: 'DEAD',
+};
+
+// ---- validation (the Java client's rules and messages) ----
+
+function isInt(v) {
+  return typeof v === 'number' && Number.isInteger(v);
+}
+
+function utf8Length(text, field) {
+  if (LONE_SURROGATE.test(text)) {
+    throw new InvalidInputException(field, 'must be valid Unicode text (it holds a lone surrogate)');
+  }
+  return Buffer.byteLength(text, 'utf8');
+}
+
+function requireQueue(name) {
+  if (typeof name !== 'string' || name === '') throw new InvalidInputException('queue', 'must not be empty');
+  if (name.length > MAX_QUEUE_LENGTH) {
+    throw new InvalidInputException('queue', `must be at most ${MAX_QUEUE_LENGTH} characters, got ${name.length}`);
+  }
+  if (!QUEUE.test(name)) {
+    throw new InvalidInputException('queue',
+      `must be a lower-case DNS label (a-z, 0-9 and '-', starting and ending with a letter or digit), got '${name}'`);
+  }
+  return name;
+}
+
+function requireShards(shards) {
+  if (!isInt(shards) || shards < 1 || shards > MAX_SHARDS) {
+    throw new InvalidInputException('shards', `must be between 1 and ${MAX_SHARDS}, got ${shards}`);
+  }
+  return shards;
+}
+
+function requireId(id) {
+  if (id === undefined || id === null || id === '') throw new InvalidInputException('id', 'must not be empty');
+  if (typeof id !== 'string') throw new InvalidInputException('id', `must be a string, got ${typeof id}`);
+  const bytes = utf8Length(id, 'id');
+  if (bytes > MAX_ID_BYTES) throw new InvalidInputException('id', `must be at most ${MAX_ID_BYTES} bytes of UTF-8, got ${bytes}`);
+  return id;
+}
+
+function requirePriority(level) {
+  if (!isInt(level) || level < 0 || level > 2) {
+    throw new InvalidInputException('priority', `must be 0 (normal), 1 (high) or 2 (highest), got ${level}`);
+  }
+  return level;
+}
+
+function requirePayload(payload, maxBytes) {
+  if (payload === undefined || payload === null) return null;
+  if (typeof payload !== 'string') throw new InvalidInputException('payload', `must be text (a string), got ${typeof payload}`);
+  const bytes = utf8Length(payload, 'payload');
+  if (bytes > maxBytes) {
+    throw new InvalidInputException('payload', `must be at most ${maxBytes} bytes of UTF-8 (the client's maxPayloadBytes), got ${bytes}`);
+  }
+  return payload;
+}
+
+function requirePolicy(policy) {
+  if (Object.values(DuplicatePolicy).includes(policy)) return policy;
+  throw new InvalidInputException('duplicatePolicy',
+    `must be one of reject, replace, keep-earlier, got ${policy === undefined || policy === null ? 'null' : JSON.stringify(policy)}`);
+}
+
+function dueAtMillis(dueAt) {
+  let ms;
+  let shown;
+  if (dueAt instanceof Date) {
+    ms = dueAt.getTime();
+    shown = Number.isNaN(ms) ? 'Invalid Date' : dueAt.toISOString();
+  } else if (isInt(dueAt)) {
+    ms = dueAt;
+    shown = `${dueAt} ms`;
+  } else {
+    throw new InvalidInputException('dueAt', `must be a Date or epoch milliseconds (an integer), got ${typeof dueAt === 'number' ? dueAt : typeof dueAt}`);
+  }
+  if (!(ms >= 0 && ms <= MAX_EPOCH_MILLIS)) {
+    throw new InvalidInputException('dueAt', `must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, got ${shown}`);
+  }
+  return ms;
+}
+
+/**
+ * The script's [timing, ms]: ['in', delay ms] (the due time is computed inside the script from the Redis
+ * server's clock) or ['at', epoch ms]. Neither given means due now.
+ */
+function schedule(delay, dueAt, nowMs) {
+  const hasDelay = delay !== undefined && delay !== null;
+  const hasDueAt = dueAt !== undefined && dueAt !== null;
+  if (hasDelay && hasDueAt) throw new InvalidInputException('schedule', 'give a delay or a due time (dueAt), not both');
+  if (hasDueAt) return ['at', dueAtMillis(dueAt)];
+  if (!hasDelay) return ['in', 0];
+  if (typeof delay !== 'number' || !Number.isFinite(delay)) {
+    throw new InvalidInputException('delay', `must be a number of milliseconds, got ${typeof delay === 'number' ? delay : typeof delay}`);
+  }
+  const ms = Math.floor(delay);
+  if (ms < 0) throw new InvalidInputException('delay', `must not be negative, got ${ms} ms`);
+  if (ms > MAX_EPOCH_MILLIS - nowMs) throw new InvalidInputException('delay', `puts the due time beyond 9999-12-31T23:59:59.999Z, got ${ms} ms`);
+  return ['in', ms];
+}
+
+// ---- shard math and keys ----
+
+const CRC_TABLE = (() => {
+  const table = new Int32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c;
+  }
+  return table;
+})();
+
+/** CRC-32/IEEE of the bytes (zlib's, Java's CRC32, Go's crc32.ChecksumIEEE), unsigned. */
+function crc32(bytes) {
+  let c = -1;
+  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ -1) >>> 0;
+}
+
+function shardOf(id, shards) {
+  return crc32(Buffer.from(id, 'utf8')) % shards;
+}
+
+/** The record hash of the id within its shard: h = (h * 31 + byte) mod 2^24, then h mod 2039. */
+function bucketOf(id) {
+  let h = 0;
+  for (const b of Buffer.from(id, 'utf8')) h = (h * 31 + b) % 16777216;
+  return h % RECORD_BUCKETS;
+}
+
+function metaKey(queue) {
+  return `dq:{${queue}}:meta`;
+}
+
+/** KEYS[1..10] of every shard script, in include/shard_keys.lua's order. */
+function shardKeys(queue, shard) {
+  const k = `dq:{${queue}:${shard}}:`;
+  return ['due', 'due:p1', 'due:p2', 'inflight', 'tasks', 'attempts', 'errors', 'dead', 'marker', 'rate'].map((s) => k + s);
+}
+
+function recordKey(queue, shard, id) {
+  return `dq:{${queue}:${shard}}:tasks:${bucketOf(id)}`;
+}
+
+// ---- records ----
+
+/** Compact `<priority digit><enqueuedAt base 36>:<payload>` when there is a payload, else the JSON form. */
+function encodeRecord(payload, enqueuedAt, priority) {
+  if (payload !== null && payload !== undefined) return `${priority}${enqueuedAt.toString(36)}:${payload}`;
+  return JSON.stringify(priority ? { enqueuedAt, priority } : { enqueuedAt });
+}
+
+function decodeRecord(stored) {
+  if (!stored) return { payload: null, enqueuedAt: null, priority: 0 };
+  const first = stored[0];
+  if (first === '{') {
+    let obj;
+    try {
+      obj = JSON.parse(stored);
+    } catch (e) {
+      throw new MalformedRecordException(`task record is not valid JSON: ${e.message}`);
+    }
+    const p = typeof obj.priority === 'number' ? Math.max(0, Math.min(2, Math.floor(obj.priority))) : 0;
+    return {
+      payload: obj.payload === undefined || obj.payload === null ? null : String(obj.payload),
+      enqueuedAt: typeof obj.enqueuedAt === 'number' ? obj.enqueuedAt : null,
+      priority: p,
+    };
+  }
+  if (!'012'.includes(first)) throw new MalformedRecordException(`${COMPACT_RULE}; it starts with '${first}'`);
+  const colon = stored.indexOf(':', 1);
+  if (colon < 0) throw new MalformedRecordException(`${COMPACT_RULE}; the ':' before the payload is missing`);
+  const digits = stored.slice(1, colon);
+  if (!/^[0-9a-zA-Z]+$/.test(digits)) {
+    throw new MalformedRecordException(`${COMPACT_RULE}; enqueuedAt '${digits}' is not a base-36 number`);
+  }
+  return { payload: stored.slice(colon + 1), enqueuedAt: parseInt(digits, 36), priority: Number(first) };
+}
+
+// ---- script calls: arguments and replies ----
+
+/** Validates a whole batch before anything is sent, so bad input never leaves half a batch written. */
+function prepare(tasks, shards, maxPayloadBytes, nowMs) {
+  if (!Array.isArray(tasks)) throw new InvalidInputException('tasks', 'must be an array of tasks');
+  return tasks.map((t) => {
+    if (t === null || typeof t !== 'object') throw new InvalidInputException('task', `must be an object {id, delay | dueAt, payload, priority}, got ${t}`);
+    const id = requireId(t.id);
+    const [timing, ms] = schedule(t.delay, t.dueAt, nowMs);
+    const payload = requirePayload(t.payload, maxPayloadBytes);
+    const priority = requirePriority(t.priority === undefined ? 0 : t.priority);
+    return { id, shard: shardOf(id, shards), timing, ms, payload, priority };
+  });
+}
+
+/** [shard, input indexes] of each script call: grouped by shard, at most MAX_PER_CALL per call. */
+function chunks(prepared) {
+  const byShard = new Map();
+  prepared.forEach((p, i) => {
+    if (!byShard.has(p.shard)) byShard.set(p.shard, []);
+    byShard.get(p.shard).push(i);
+  });
+  const calls = [];
+  for (const [shard, indexes] of byShard) {
+    for (let from = 0; from < indexes.length; from += MAX_PER_CALL) calls.push([shard, indexes.slice(from, from + MAX_PER_CALL)]);
+  }
+  return calls;
+}
+
+function enqueueArgs(policy, tasks, enqueuedAt) {
+  const args = [policy, String(tasks.length)];
+  for (const t of tasks) args.push(t.id, t.timing, String(t.ms), encodeRecord(t.payload, enqueuedAt, t.priority), String(t.priority));
+  return args;
+}
+
+const int = (v) => (v === null || v === undefined ? 0 : Number(v));
+
+function parseEnqueue(reply, tasks) {
+  return tasks.map((t, i) => {
+    const status = ENQUEUE_STATUS[reply[1 + 2 * i]];
+    if (!status) throw new Error(`unknown enqueue result from Redis: ${reply[1 + 2 * i]}`);
+    return { id: t.id, status, dueAt: int(reply[2 + 2 * i]) };
+  });
+}
+
+function checkMeta(reply, queue, shards) {
+  const recordedShards = int(reply[0]);
+  const recordedProtocol = int(reply[1]);
+  if (recordedShards !== shards) throw new ShardCountMismatchException(queue, shards, recordedShards);
+  if (recordedProtocol !== PROTOCOL_VERSION) throw new ProtocolVersionMismatchException(queue, PROTOCOL_VERSION, recordedProtocol);
+}
+
+function parseCancel(reply) {
+  return { cancelled: 'CANCELLED', inflight: 'IN_FLIGHT' }[reply] || 'UNKNOWN';
+}
+
+function parseReschedule(reply) {
+  return { status: { rescheduled: 'RESCHEDULED', inflight: 'IN_FLIGHT', dead: 'DEAD' }[reply[0]] || 'UNKNOWN', dueAt: int(reply[1]) };
+}
+
+function parseInspect(reply, id, shard) {
+  const rawRecord = reply[6] === null || reply[6] === undefined ? null : reply[6];
+  return {
+    id,
+    shard,
+    state: { scheduled: 'SCHEDULED', inflight: 'IN_FLIGHT', dead: 'DEAD' }[reply[1]] || 'UNKNOWN',
+    score: int(reply[2]),
+    priority: int(reply[3]),
+    attempts: int(reply[4]),
+    lastError: reply[5] === null || reply[5] === undefined ? null : reply[5],
+    rawRecord,
+    serverNow: int(reply[0]),
+  };
+}
+
+function parseStats(reply, shard) {
+  const [serverNow, scheduled, due, inflight, dead, oldestDueAt] = reply.map(int);
+  return {
+    shard, serverNow, scheduled, due, inflight, dead, oldestDueAt,
+    oldestOverdueMillis: oldestDueAt < 0 ? 0 : Math.max(0, serverNow - oldestDueAt),
+  };
+}
+
+function queueStats(queue, shards) {
+  const sum = (f) => shards.reduce((a, s) => a + s[f], 0);
+  return {
+    queue,
+    shards,
+    scheduled: sum('scheduled'),
+    due: sum('due'),
+    inflight: sum('inflight'),
+    dead: sum('dead'),
+    oldestOverdueMillis: shards.reduce((a, s) => Math.max(a, s.oldestOverdueMillis), 0),
+  };
+}
+
+module.exports = {
+  PROTOCOL_VERSION, MAX_PER_CALL, MAX_SHARDS, MAX_ID_BYTES, RECORD_BUCKETS, MAX_EPOCH_MILLIS, DEFAULT_MAX_PAYLOAD_BYTES,
+  DuplicatePolicy, Priority,
+  requireQueue, requireShards, requireId, requirePriority, requirePayload, requirePolicy, schedule, dueAtMillis,
+  crc32, shardOf, bucketOf, metaKey, shardKeys, recordKey, encodeRecord, decodeRecord,
+  prepare, chunks, enqueueArgs, parseEnqueue, checkMeta, parseCancel, parseReschedule, parseInspect, parseStats, queueStats,
+};

@@ -1,0 +1,114 @@
+'use strict';
+// The client against a real redis-server: operations, policies, meta checks, NOSCRIPT recovery, the
+// wake-up marker, replica acknowledgements, and that the shipped scripts are core's files assembled now.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const {
+  DelayQueue, DuplicatePolicy, Priority, ShardCountMismatchException, ProtocolVersionMismatchException, ReplicaAckException, scripts, protocol,
+} = require('..');
+const { assemble } = require('../scripts/assemble-lua');
+const { startRedis } = require('./redis-server');
+
+const CORE_LUA = path.resolve(__dirname, '..', '..', '..', 'src', 'main', 'resources', 'delayq', 'lua');
+
+test('the shipped scripts are core\'s files assembled now', { skip: !fs.existsSync(CORE_LUA) && 'core\'s scripts are not in this checkout' }, () => {
+  assert.deepEqual(Object.fromEntries(Object.values(scripts).map((s) => [s.name, s.source])), assemble(CORE_LUA));
+  assert.ok(Object.values(scripts).every((s) => !s.source.includes('--@include')));
+});
+
+test('against a real Redis', async (t) => {
+  const redis = await startRedis();
+  if (!redis) {
+    t.skip('redis-server is not on PATH (Debian: apt-get install redis-server)');
+    return;
+  }
+  const { admin } = redis;
+  const serverNow = async () => {
+    const [s, us] = await admin.time();
+    return Number(s) * 1000 + Math.floor(Number(us) / 1000);
+  };
+  let q;
+  t.beforeEach(async () => {
+    await admin.flushall();
+    q = await DelayQueue.connect(redis.url, { queue: 'orders', shards: 4 });
+  });
+  t.afterEach(() => q.close());
+  t.after(() => redis.stop());
+
+  await t.test('enqueue, inspect, reschedule, cancel and stats', async () => {
+    const before = await serverNow();
+    const r = await q.enqueue('order-8812', { delay: 30 * 60000, payload: '{"action":"cancel-if-unpaid"}', priority: Priority.HIGH });
+    assert.equal(r.status, 'ADDED');
+    assert.ok(r.dueAt >= before + 1800000 && r.dueAt <= (await serverNow()) + 1800000);
+    const info = await q.inspect('order-8812');
+    assert.deepEqual([info.state, info.score, info.priority, info.shard], ['SCHEDULED', r.dueAt, 1, protocol.shardOf('order-8812', 4)]);
+    assert.equal(info.record.payload, '{"action":"cancel-if-unpaid"}');
+    const key = protocol.recordKey('orders', info.shard, 'order-8812');
+    assert.ok((await admin.hget(key, 'order-8812')).startsWith('1'));
+    assert.deepEqual(await q.reschedule('order-8812', { dueAt: r.dueAt + 1000 }), { status: 'RESCHEDULED', dueAt: r.dueAt + 1000 });
+    assert.equal((await q.reschedule('nope', { delay: 1000 })).status, 'UNKNOWN');
+    await q.enqueue('due-now');
+    const stats = await q.stats();
+    assert.deepEqual([stats.scheduled, stats.due, stats.inflight, stats.dead], [1, 1, 0, 0]);
+    assert.equal(await q.cancel('order-8812'), 'CANCELLED');
+    assert.equal(await q.cancel('order-8812'), 'UNKNOWN');
+    assert.equal(await admin.hget(key, 'order-8812'), null);
+  });
+
+  await t.test('duplicate policies', async () => {
+    const now = await serverNow();
+    assert.equal((await q.enqueue('a', { dueAt: now + 10000 })).status, 'ADDED');
+    assert.equal((await q.enqueue('a', { dueAt: now + 1 })).status, 'DUPLICATE');
+    assert.equal((await q.enqueue('a', { dueAt: now + 5000 }, { onDuplicate: 'keep-earlier' })).status, 'EARLIER');
+    assert.deepEqual(await q.enqueue('a', { dueAt: now + 9000 }, { onDuplicate: DuplicatePolicy.KEEP_EARLIER }),
+      { id: 'a', status: 'KEPT', dueAt: now + 5000 });
+    assert.deepEqual(await q.enqueue('a', { dueAt: now + 20000, payload: 'new' }, { onDuplicate: DuplicatePolicy.REPLACE }),
+      { id: 'a', status: 'REPLACED', dueAt: now + 20000 });
+    assert.equal((await q.inspect('a')).record.payload, 'new');
+  });
+
+  await t.test('a batch answers in input order across shards and calls', async () => {
+    const tasks = [...Array.from({ length: 1300 }, (_, i) => ({ id: `t-${i}`, delay: 3600000, payload: String(i) })), { id: 't-5' }];
+    const results = await q.enqueueMany(tasks);
+    assert.deepEqual(results.map((r) => r.id), tasks.map((t2) => t2.id));
+    assert.deepEqual(results.map((r) => r.status), [...Array(1300).fill('ADDED'), 'DUPLICATE']);
+    assert.equal((await q.stats()).scheduled, 1300);
+  });
+
+  await t.test('the enqueue writes the marker that wakes a sleeping worker', async () => {
+    const r = await q.enqueue('soon', { delay: 5000 });
+    assert.equal(Number(await admin.zscore(`dq:{orders:${protocol.shardOf('soon', 4)}}:marker`, 'next')), r.dueAt);
+  });
+
+  await t.test('scripts are sent again after the script cache is flushed', async () => {
+    await q.enqueue('first');
+    await admin.script('FLUSH');
+    assert.equal((await q.enqueue('second')).status, 'ADDED');
+    await admin.script('FLUSH');
+    assert.equal((await q.stats()).due, 2);
+  });
+
+  await t.test('meta mismatches fail loudly', async () => {
+    await assert.rejects(DelayQueue.connect(redis.url, { queue: 'orders', shards: 8 }),
+      (e) => e instanceof ShardCountMismatchException && e.recorded === 4);
+    await admin.hset('dq:{v1}:meta', { shards: 4, protocol: 1 });
+    await assert.rejects(DelayQueue.connect(redis.url, { queue: 'v1', shards: 4 }),
+      (e) => e instanceof ProtocolVersionMismatchException && /uses delayq protocol version 1 in Redis/.test(e.message));
+    assert.deepEqual(await admin.hgetall('dq:{orders}:meta'), { shards: '4', protocol: '2' });
+  });
+
+  await t.test('replica acks fail after the write when no replica confirms; a retry answers duplicate', async () => {
+    const acked = await DelayQueue.connect(redis.url, { queue: 'orders', shards: 4, replicaAcks: 1, replicaAckTimeoutMs: 50 });
+    try {
+      await assert.rejects(acked.enqueue('w-1', { payload: 'x' }),
+        (e) => e instanceof ReplicaAckException && e.required === 1 && e.acknowledged === 0 && e.results[0].status === 'ADDED');
+      assert.equal((await q.inspect('w-1')).state, 'SCHEDULED');
+      await admin.script('FLUSH'); // the NOSCRIPT path of the pipelined EVALSHA + WAIT
+      await assert.rejects(acked.enqueue('w-1'), (e) => e instanceof ReplicaAckException && e.results[0].status === 'DUPLICATE');
+    } finally {
+      await acked.close();
+    }
+  });
+});

@@ -1,0 +1,73 @@
+'use strict';
+// The protocol as pure functions: shared vectors, validation rules, batching and URLs; no Redis needed.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const protocol = require('../lib/protocol');
+const { parse, redact } = require('../lib/connection');
+const { InvalidInputException, MalformedRecordException } = require('../lib/errors');
+
+const VECTORS = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'protocol-vectors.json'), 'utf8'));
+
+function rule(field, message, fn) {
+  assert.throws(fn, (e) => e instanceof InvalidInputException && e.field === field && e.message === `${field}: ${message}`);
+}
+
+test('shards and buckets match the shared vectors', () => {
+  for (const v of VECTORS.ids) {
+    assert.equal(protocol.crc32(Buffer.from(v.id, 'utf8')), v.crc32, v.id);
+    assert.equal(protocol.bucketOf(v.id), v.bucket, v.id);
+    for (const [n, shard] of Object.entries(v.shardOf)) assert.equal(protocol.shardOf(v.id, Number(n)), shard, `${v.id} of ${n}`);
+  }
+});
+
+test('records are encoded and decoded as the vectors say', () => {
+  for (const v of VECTORS.records) {
+    assert.equal(protocol.encodeRecord(v.payload, v.enqueuedAt, v.priority), v.encoded);
+    assert.deepEqual(protocol.decodeRecord(v.encoded), { payload: v.payload, enqueuedAt: v.enqueuedAt, priority: v.priority });
+  }
+  assert.deepEqual(protocol.decodeRecord('{"payload":"cancel-if-unpaid","enqueuedAt":1764460000000,"priority":1,"x":1}'),
+    { payload: 'cancel-if-unpaid', enqueuedAt: 1764460000000, priority: 1 });
+  assert.throws(() => protocol.decodeRecord('xyz'), MalformedRecordException);
+});
+
+test('ids, queues, shards, priorities and payloads follow the Java rules', () => {
+  rule('id', 'must not be empty', () => protocol.requireId(''));
+  rule('id', 'must be at most 256 bytes of UTF-8, got 258', () => protocol.requireId('é'.repeat(129)));
+  assert.equal(protocol.requireId('é'.repeat(128)), 'é'.repeat(128));
+  rule('queue', 'must be at most 40 characters, got 41', () => protocol.requireQueue('q'.repeat(41)));
+  rule('queue', "must be a lower-case DNS label (a-z, 0-9 and '-', starting and ending with a letter or digit), got 'Orders'",
+    () => protocol.requireQueue('Orders'));
+  rule('shards', 'must be between 1 and 1024, got 0', () => protocol.requireShards(0));
+  rule('priority', 'must be 0 (normal), 1 (high) or 2 (highest), got 3', () => protocol.requirePriority(3));
+  rule('payload', "must be at most 4 bytes of UTF-8 (the client's maxPayloadBytes), got 6", () => protocol.requirePayload('ééé', 4));
+});
+
+test('a delay is sent as is for the script to add to the Redis clock; a due time as epoch ms', () => {
+  assert.deepEqual(protocol.schedule(30 * 60000, undefined, 0), ['in', 1800000]);
+  assert.deepEqual(protocol.schedule(undefined, undefined, 0), ['in', 0]);
+  assert.deepEqual(protocol.schedule(undefined, new Date('2026-12-01T10:00:00Z'), 0), ['at', 1796119200000]);
+  rule('delay', 'must not be negative, got -1000 ms', () => protocol.schedule(-1000, undefined, 0));
+  rule('schedule', 'give a delay or a due time (dueAt), not both', () => protocol.schedule(1, 1, 0));
+  rule('dueAt', 'must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, got -1 ms', () => protocol.schedule(undefined, -1, 0));
+});
+
+test('a batch is checked whole and split per shard in calls of at most 500, in input order', () => {
+  assert.throws(() => protocol.prepare([{ id: 'ok' }, { id: 'bad', priority: 7 }], 4, 100, 0), InvalidInputException);
+  const prepared = protocol.prepare(Array.from({ length: 1200 }, (_, i) => ({ id: `t-${i}` })), 1, 100, 0);
+  const calls = protocol.chunks(prepared);
+  assert.deepEqual(calls.map(([, idx]) => idx.length), [500, 500, 200]);
+  assert.deepEqual(calls.flatMap(([, idx]) => idx), [...Array(1200).keys()]);
+});
+
+test('the documented URL schemes, and bad URLs name the field without the password', () => {
+  assert.equal(parse('redis://localhost:6379/2').cluster, false);
+  assert.equal(parse('rediss://user:pw@redis.prod:6380').tls, true);
+  const c = parse('rediss-cluster://app:s3cr%40t@10.0.0.1:7000, 10.0.0.2:7001');
+  assert.deepEqual([c.cluster, c.tls, c.nodes, c.username, c.password],
+    [true, true, [{ host: '10.0.0.1', port: 7000 }, { host: '10.0.0.2', port: 7001 }], 'app', 's3cr@t']);
+  assert.throws(() => parse('http://localhost'), /^InvalidInputException: redis: must start with redis:\/\//);
+  assert.throws(() => parse('redis-cluster://app:secret@nohostport'), (e) => e.field === 'redis' && !e.message.includes('secret'));
+  assert.equal(redact('redis://app:secret@h:1'), 'redis://app:***@h:1');
+});

@@ -1,0 +1,26 @@
+// Compiled by test/types.test.js with `tsc --noEmit --strict`: the README's example and every result type,
+// so that index.d.ts cannot drift from what the library answers without a test failing.
+import { DelayQueue, DuplicatePolicy, Priority, ShardCountMismatchException, type EnqueueResult, type TaskInfo } from 'delayq';
+
+async function example(): Promise<void> {
+  const orders = await DelayQueue.connect('redis://localhost:6379', { queue: 'orders', shards: 16 });
+  try {
+    const r: EnqueueResult = await orders.enqueue('order-8812', { delay: 30 * 60_000, payload: '{"action":"cancel-if-unpaid"}' });
+    if (r.status === 'DUPLICATE') console.log('already scheduled, due at', new Date(r.dueAt));
+    await orders.enqueue('payout-W-17', { dueAt: new Date('2026-12-03T09:00:00Z'), priority: Priority.HIGH },
+      { onDuplicate: DuplicatePolicy.KEEP_EARLIER });
+    const many: EnqueueResult[] = await orders.enqueueMany([{ id: 'coupon-C-9', dueAt: Date.UTC(2026, 11, 31, 23, 59) }]);
+    console.log(many.length, (await orders.reschedule('order-8812', { delay: 45 * 60_000 })).status);
+    const info: TaskInfo = await orders.inspect('payout-W-17');
+    console.log(info.state, info.score, info.record?.payload, (await orders.cancel('order-8812')) === 'CANCELLED');
+    const stats = await orders.stats();
+    console.log(stats.due, stats.shards[0].oldestOverdueMillis);
+  } catch (e) {
+    if (e instanceof ShardCountMismatchException) console.error(e.recorded, e.message);
+    throw e;
+  } finally {
+    await orders.close();
+  }
+}
+
+void example;

@@ -1,0 +1,185 @@
+"""The asyncio producer client (``redis.asyncio``): the same operations as :class:`delayq.DelayQueue`,
+as coroutines; the calls of a batch run concurrently."""
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import timedelta
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
+
+from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import ConnectionError, NoScriptError
+
+from . import acks as acks_
+from . import connection, protocol
+from .errors import DelayQueueException
+from .model import (CancelResult, DueAt, DuplicatePolicy, EnqueueResult, QueueStats, RescheduleResult, Task,
+                    TaskInfo)
+from .scripts import script
+from .settings import Settings
+
+
+class AsyncDelayQueue:
+    """The producer client of one queue for asyncio. Create it with ``await AsyncDelayQueue.connect(...)``
+    (or ``await AsyncDelayQueue.create(redis, ...)`` to share a ``redis.asyncio`` client)."""
+
+    def __init__(self, redis: Any, settings: Settings, owns: bool,
+                 endpoint: Optional[connection.Endpoint] = None, tls_ca: Optional[str] = None) -> None:
+        self._redis = redis
+        self._settings = settings
+        self._owns = owns
+        self._cluster = isinstance(redis, RedisCluster)
+        self._endpoint = endpoint
+        self._tls_ca = tls_ca
+        self._nodes: Dict[Tuple[str, int], Any] = {}
+
+    @classmethod
+    async def create(cls, redis: Any, *, queue: str, shards: int,
+                     max_payload_bytes: int = protocol.DEFAULT_MAX_PAYLOAD_BYTES, timeout: float = 10.0,
+                     replica_acks: int = 0, replica_ack_timeout: float = 0.5) -> "AsyncDelayQueue":
+        """Wraps an existing ``redis.asyncio`` client (``decode_responses=True``), which it will not close."""
+        client = cls(redis, Settings(queue, shards, max_payload_bytes, timeout, replica_acks, replica_ack_timeout),
+                     owns=False)
+        await client._verify_meta()
+        return client
+
+    @classmethod
+    async def connect(cls, url: str, *, queue: str, shards: int,
+                      max_payload_bytes: int = protocol.DEFAULT_MAX_PAYLOAD_BYTES, timeout: float = 10.0,
+                      replica_acks: int = 0, replica_ack_timeout: float = 0.5,
+                      tls_ca: Optional[str] = None) -> "AsyncDelayQueue":
+        endpoint = connection.parse(url)
+        settings = Settings(queue, shards, max_payload_bytes, timeout, replica_acks, replica_ack_timeout)
+        client = cls(connection.connect_async(endpoint, timeout, tls_ca), settings, owns=True, endpoint=endpoint,
+                     tls_ca=tls_ca)
+        try:
+            await client._verify_meta()
+        except ConnectionError as e:
+            await client.close()
+            # redis.asyncio words a refused TLS handshake as "Error 1 connecting to h:p. 1.": add its cause
+            cause = e.__cause__ or e.__context__
+            raise ConnectionError(f"{e} ({cause})" if cause else str(e)) from e
+        except BaseException:
+            await client.close()
+            raise
+        return client
+
+    async def _verify_meta(self) -> None:
+        q, n = self._settings.queue, self._settings.shards
+        protocol.check_meta(await self._run(self._redis, "meta", [protocol.meta_key(q)],
+                                            [str(n), str(protocol.PROTOCOL_VERSION)]), q, n)
+
+    @property
+    def queue(self) -> str:
+        return self._settings.queue
+
+    @property
+    def shards(self) -> int:
+        return self._settings.shards
+
+    def shard_of(self, task_id: str) -> int:
+        return protocol.shard_of(protocol.require_id(task_id), self.shards)
+
+    async def enqueue(self, task_id: str, *, delay: Optional[timedelta] = None, due_at: Optional[DueAt] = None,
+                      payload: Optional[str] = None, priority: int = 0,
+                      on_duplicate: Union[DuplicatePolicy, str] = DuplicatePolicy.REJECT) -> EnqueueResult:
+        return (await self.enqueue_many([Task(task_id, delay, due_at, payload, priority)], on_duplicate))[0]
+
+    async def enqueue_many(self, tasks: Iterable[Task],
+                           on_duplicate: Union[DuplicatePolicy, str] = DuplicatePolicy.REJECT) -> List[EnqueueResult]:
+        policy = protocol.require_policy(on_duplicate)
+        enqueued_at = int(time.time() * 1000)
+        prepared = protocol.prepare(tasks, self.shards, self._settings.max_payload_bytes, enqueued_at)
+        calls = protocol.chunks(prepared)
+
+        async def one(shard: int, indexes: List[int]) -> List[EnqueueResult]:
+            batch = [prepared[i] for i in indexes]
+            if self._settings.replica_acks:
+                return await self._enqueue_acked(shard, batch, policy, enqueued_at)
+            reply = await self._run(self._redis, "enqueue", protocol.shard_keys(self.queue, shard),
+                                    protocol.enqueue_args(policy, batch, enqueued_at))
+            return protocol.parse_enqueue(reply, batch)
+
+        answers = await asyncio.gather(*(one(shard, indexes) for shard, indexes in calls))
+        results: List[Optional[EnqueueResult]] = [None] * len(prepared)
+        for (_, indexes), answer in zip(calls, answers):
+            for i, r in zip(indexes, answer):
+                results[i] = r
+        return results  # type: ignore[return-value]
+
+    async def cancel(self, task_id: str) -> CancelResult:
+        shard = self.shard_of(task_id)
+        return protocol.parse_cancel(await self._run(self._redis, "cancel", protocol.shard_keys(self.queue, shard),
+                                                     [task_id]))
+
+    async def reschedule(self, task_id: str, *, delay: Optional[timedelta] = None,
+                         due_at: Optional[DueAt] = None) -> RescheduleResult:
+        shard = self.shard_of(task_id)
+        timing, ms = protocol.schedule(delay, due_at, int(time.time() * 1000))
+        return protocol.parse_reschedule(await self._run(self._redis, "reschedule",
+                                                         protocol.shard_keys(self.queue, shard),
+                                                         [task_id, timing, str(ms)]))
+
+    async def inspect(self, task_id: str) -> TaskInfo:
+        shard = self.shard_of(task_id)
+        return protocol.parse_inspect(await self._run(self._redis, "inspect", protocol.shard_keys(self.queue, shard),
+                                                      [task_id]), task_id, shard)
+
+    async def stats(self) -> QueueStats:
+        replies = await asyncio.gather(*(self._run(self._redis, "stats", protocol.shard_keys(self.queue, s), [])
+                                         for s in range(self.shards)))
+        return QueueStats(self.queue, [protocol.parse_stats(r, s) for s, r in enumerate(replies)])
+
+    async def close(self) -> None:
+        for node in self._nodes.values():
+            await node.close()
+        self._nodes.clear()
+        if self._owns:
+            await self._redis.close()
+            pool = getattr(self._redis, "connection_pool", None)
+            if pool is not None:  # a standalone client: close its sockets now, not at garbage collection
+                await pool.disconnect()
+
+    async def __aenter__(self) -> "AsyncDelayQueue":
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()
+
+    @staticmethod
+    async def _run(redis: Any, name: str, keys: List[str], args: List[str]) -> Any:
+        s = script(name)
+        try:
+            return await redis.evalsha(s.sha, len(keys), *keys, *args)
+        except NoScriptError:
+            return await redis.eval(s.source, len(keys), *keys, *args)
+
+    async def _enqueue_acked(self, shard: int, batch: List[protocol.Prepared], policy: DuplicatePolicy,
+                             enqueued_at: int) -> List[EnqueueResult]:
+        """The enqueue, then WAIT on the same connection to the shard's primary (see DelayQueue)."""
+        keys = protocol.shard_keys(self.queue, shard)
+        args = protocol.enqueue_args(policy, batch, enqueued_at)
+        node = self._primary_of(keys[0])
+        acks, ms = self._settings.replica_acks, self._settings.replica_ack_millis
+        for attempt in acks_.ATTEMPTS:
+            results = acks_.settle(await acks_.pipeline(node, attempt, keys, args, acks, ms).execute(raise_on_error=False),
+                                   batch, shard, acks, ms)
+            if results is not None:
+                return results
+        raise AssertionError("unreachable: EVAL cannot answer NOSCRIPT")  # pragma: no cover
+
+    def _primary_of(self, key: str) -> Any:
+        if not self._cluster:
+            return self._redis
+        # redis.asyncio's cluster nodes are not clients: WAIT needs a connection of its own to the primary
+        import redis.asyncio as aredis
+        node = self._redis.get_node_from_key(key)
+        address = (node.host, node.port)
+        if address not in self._nodes:
+            if self._endpoint is None:
+                raise DelayQueueException("replica acknowledgements on a shared asyncio cluster client are "
+                                                   "not supported: use AsyncDelayQueue.connect(url, ...)")
+            self._nodes[address] = aredis.Redis(host=node.host, port=node.port,
+                                                **connection.node_kwargs(self._endpoint, self._settings.timeout,
+                                                                         self._tls_ca))
+        return self._nodes[address]

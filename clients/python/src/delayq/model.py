@@ -1,0 +1,156 @@
+"""The values the producer API takes and answers (mirrors of the Java client's records and enums)."""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import List, Optional, Union
+
+#: When a task is due: an aware datetime, or epoch milliseconds
+DueAt = Union[datetime, int]
+
+
+class Priority(enum.IntEnum):
+    """When due tasks pile up, higher levels are claimed first; priority never makes a task fire early."""
+    NORMAL = 0
+    HIGH = 1
+    HIGHEST = 2
+
+
+class DuplicatePolicy(enum.Enum):
+    """What an enqueue does when a task with the same id exists (the values are the scripts' wire names)."""
+    REJECT = "reject"
+    REPLACE = "replace"
+    KEEP_EARLIER = "keep-earlier"
+
+
+class EnqueueStatus(enum.Enum):
+    ADDED = "added"
+    DUPLICATE = "duplicate"
+    REPLACED = "replaced"
+    EARLIER = "earlier"
+    KEPT = "kept"
+    INFLIGHT = "inflight"
+    DEAD = "dead"
+
+
+class CancelResult(enum.Enum):
+    CANCELLED = "cancelled"
+    IN_FLIGHT = "inflight"
+    UNKNOWN = "unknown"
+
+
+class RescheduleStatus(enum.Enum):
+    RESCHEDULED = "rescheduled"
+    IN_FLIGHT = "inflight"
+    DEAD = "dead"
+    UNKNOWN = "unknown"
+
+
+class TaskState(enum.Enum):
+    SCHEDULED = "scheduled"
+    IN_FLIGHT = "inflight"
+    DEAD = "dead"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Task:
+    """A task to enqueue: due after ``delay`` (measured on the Redis server's clock) or at ``due_at``;
+    neither means due now."""
+    id: str
+    delay: Optional[timedelta] = None
+    due_at: Optional[DueAt] = None
+    payload: Optional[str] = None
+    priority: int = Priority.NORMAL
+
+
+@dataclass(frozen=True)
+class EnqueueResult:
+    """What an enqueue did with one task, and its due time afterwards (epoch ms, server clock)."""
+    id: str
+    status: EnqueueStatus
+    due_at: int
+
+    @property
+    def added(self) -> bool:
+        return self.status is EnqueueStatus.ADDED
+
+
+@dataclass(frozen=True)
+class RescheduleResult:
+    status: RescheduleStatus
+    due_at: int
+
+
+@dataclass(frozen=True)
+class TaskRecord:
+    """A stored record decoded (compact or JSON form)."""
+    payload: Optional[str]
+    enqueued_at: Optional[int]
+    priority: int
+
+
+@dataclass(frozen=True)
+class TaskInfo:
+    """Everything known about one task; ``score`` is the due time when SCHEDULED, the lease expiry when
+    IN_FLIGHT and the time of death when DEAD."""
+    id: str
+    shard: int
+    state: TaskState
+    score: int
+    priority: int
+    attempts: int
+    last_error: Optional[str]
+    raw_record: Optional[str]
+    server_now: int
+
+    @property
+    def overdue(self) -> bool:
+        return self.state is TaskState.SCHEDULED and self.score <= self.server_now
+
+    @property
+    def record(self) -> TaskRecord:
+        from .protocol import decode_record
+        return decode_record(self.raw_record)
+
+
+@dataclass(frozen=True)
+class ShardStats:
+    shard: int
+    server_now: int
+    scheduled: int
+    due: int
+    inflight: int
+    dead: int
+    oldest_due_at: int
+
+    @property
+    def oldest_overdue_millis(self) -> int:
+        return 0 if self.oldest_due_at < 0 else max(0, self.server_now - self.oldest_due_at)
+
+
+@dataclass(frozen=True)
+class QueueStats:
+    queue: str
+    shards: List[ShardStats] = field(default_factory=list)
+
+    @property
+    def scheduled(self) -> int:
+        return sum(s.scheduled for s in self.shards)
+
+    @property
+    def due(self) -> int:
+        return sum(s.due for s in self.shards)
+
+    @property
+    def inflight(self) -> int:
+        return sum(s.inflight for s in self.shards)
+
+    @property
+    def dead(self) -> int:
+        return sum(s.dead for s in self.shards)
+
+    @property
+    def oldest_overdue_millis(self) -> int:
+        return max((s.oldest_overdue_millis for s in self.shards), default=0)

@@ -1,0 +1,311 @@
+"""The delayq protocol, version 2, as pure functions: validation, shard math, keys, record encoding,
+and the argument and reply layouts of core's scripts. No I/O: the sync and asyncio clients share it.
+
+Everything here mirrors core's Java classes of the same job (``Sharding``, ``RecordBuckets``,
+``ShardKeys``, ``TaskRecord``, ``QueueProtocol``); the interop tests hold the two to the same answers.
+"""
+from __future__ import annotations
+
+import json
+import re
+import zlib
+from datetime import datetime, timedelta, timezone
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+
+from .errors import (DelayQueueException, InvalidInputException, ProtocolVersionMismatchException,
+                     ShardCountMismatchException)
+from .model import (CancelResult, DuplicatePolicy, EnqueueResult, EnqueueStatus, RescheduleResult, RescheduleStatus,
+                    ShardStats, Task, TaskInfo, TaskRecord, TaskState)
+
+#: 2: records in bucketed hashes (tasks:<b>) and the compact record form
+PROTOCOL_VERSION = 2
+#: tasks per script call, well under Lua's unpack() limit (as the Java client)
+MAX_PER_CALL = 500
+MAX_SHARDS = 1024
+MAX_ID_BYTES = 256
+MAX_QUEUE_LENGTH = 40
+RECORD_BUCKETS = 2039
+#: 9999-12-31T23:59:59.999Z, exact as a double score
+MAX_EPOCH_MILLIS = 253_402_300_799_999
+DEFAULT_MAX_PAYLOAD_BYTES = 64 * 1024
+
+_QUEUE = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_MS = timedelta(milliseconds=1)
+_BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+_COMPACT_RULE = ("task record must be JSON (starting with '{') or compact "
+                 "'<priority 0-2><enqueuedAt in base 36>:<payload>'")
+
+
+# ---- validation (the Java client's rules and messages) ----
+
+def require_queue(name: Any) -> str:
+    if not isinstance(name, str) or name == "":
+        raise InvalidInputException("queue", "must not be empty")
+    if len(name) > MAX_QUEUE_LENGTH:
+        raise InvalidInputException("queue", f"must be at most {MAX_QUEUE_LENGTH} characters, got {len(name)}")
+    if not _QUEUE.fullmatch(name):
+        raise InvalidInputException(
+            "queue", "must be a lower-case DNS label (a-z, 0-9 and '-', starting and ending with a letter or digit), "
+                     f"got '{name}'")
+    return name
+
+
+def require_shards(shards: Any) -> int:
+    if isinstance(shards, bool) or not isinstance(shards, int) or shards < 1 or shards > MAX_SHARDS:
+        raise InvalidInputException("shards", f"must be between 1 and {MAX_SHARDS}, got {shards}")
+    return shards
+
+
+def _utf8(text: str, field: str) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInputException(field, "must be valid Unicode text (it holds a lone surrogate)") from None
+
+
+def require_id(task_id: Any) -> str:
+    if not isinstance(task_id, str) or task_id == "":
+        raise InvalidInputException("id", "must not be empty" if task_id in (None, "") else
+                                    f"must be a string, got {type(task_id).__name__}")
+    size = len(_utf8(task_id, "id"))
+    if size > MAX_ID_BYTES:
+        raise InvalidInputException("id", f"must be at most {MAX_ID_BYTES} bytes of UTF-8, got {size}")
+    return task_id
+
+
+def require_priority(level: Any) -> int:
+    if isinstance(level, bool) or not isinstance(level, int) or level < 0 or level > 2:
+        raise InvalidInputException("priority", f"must be 0 (normal), 1 (high) or 2 (highest), got {level}")
+    return int(level)
+
+
+def require_payload(payload: Any, max_bytes: int) -> Optional[str]:
+    if payload is None:
+        return None
+    if not isinstance(payload, str):
+        raise InvalidInputException("payload", f"must be text (str), got {type(payload).__name__}")
+    size = len(_utf8(payload, "payload"))
+    if size > max_bytes:
+        raise InvalidInputException(
+            "payload", f"must be at most {max_bytes} bytes of UTF-8 (the client's maxPayloadBytes), got {size}")
+    return payload
+
+
+def require_policy(policy: Any) -> DuplicatePolicy:
+    if isinstance(policy, DuplicatePolicy):
+        return policy
+    for p in DuplicatePolicy:
+        if policy == p.value:
+            return p
+    raise InvalidInputException("duplicatePolicy", "must be one of reject, replace, keep-earlier, got "
+                                + ("null" if policy is None else repr(policy)))
+
+
+def schedule(delay: Optional[timedelta], due_at: Any, now_ms: int) -> Tuple[str, int]:
+    """The script's (timing, ms): ("in", delay ms), measured from the Redis server's clock inside the script,
+    or ("at", epoch ms). Neither given means due now."""
+    if delay is not None and due_at is not None:
+        raise InvalidInputException("schedule", "give a delay or a due time (dueAt), not both")
+    if due_at is not None:
+        return "at", due_at_millis(due_at)
+    if delay is None:
+        return "in", 0
+    if not isinstance(delay, timedelta):
+        raise InvalidInputException("delay", f"must be a datetime.timedelta, got {type(delay).__name__}")
+    if delay < timedelta(0):
+        raise InvalidInputException("delay", f"must not be negative, got {delay // _MS} ms")
+    ms = delay // _MS
+    if ms > MAX_EPOCH_MILLIS - now_ms:
+        raise InvalidInputException("delay", f"puts the due time beyond 9999-12-31T23:59:59.999Z, got {ms} ms")
+    return "in", ms
+
+
+def due_at_millis(due_at: Any) -> int:
+    if isinstance(due_at, datetime):
+        if due_at.tzinfo is None or due_at.utcoffset() is None:
+            raise InvalidInputException("dueAt", "must be a timezone-aware datetime (a naive one names no instant), "
+                                                 f"got {due_at.isoformat()}")
+        ms = (due_at - _EPOCH) // _MS
+        shown = due_at.isoformat()
+    elif isinstance(due_at, int) and not isinstance(due_at, bool):
+        ms, shown = due_at, f"{due_at} ms"
+    else:
+        raise InvalidInputException("dueAt", f"must be a datetime or epoch milliseconds (int), got {type(due_at).__name__}")
+    if ms < 0 or ms > MAX_EPOCH_MILLIS:
+        raise InvalidInputException("dueAt", f"must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, got {shown}")
+    return ms
+
+
+# ---- shard math and keys ----
+
+def shard_of(task_id: str, shards: int) -> int:
+    """CRC-32/IEEE of the UTF-8 id, modulo the shard count (Java's CRC32, Go's crc32.ChecksumIEEE)."""
+    return zlib.crc32(task_id.encode("utf-8")) % shards
+
+
+def bucket_of(task_id: str) -> int:
+    """The record hash of the id within its shard: h = (h * 31 + byte) mod 2^24, then h mod 2039."""
+    h = 0
+    for b in task_id.encode("utf-8"):
+        h = (h * 31 + b) % 16777216
+    return h % RECORD_BUCKETS
+
+
+def meta_key(queue: str) -> str:
+    return "dq:{%s}:meta" % queue
+
+
+def shard_keys(queue: str, shard: int) -> List[str]:
+    """KEYS[1..10] of every shard script, in include/shard_keys.lua's order."""
+    k = "dq:{%s:%d}:" % (queue, shard)
+    return [k + s for s in ("due", "due:p1", "due:p2", "inflight", "tasks", "attempts", "errors", "dead", "marker",
+                            "rate")]
+
+
+def record_key(queue: str, shard: int, task_id: str) -> str:
+    return "dq:{%s:%d}:tasks:%d" % (queue, shard, bucket_of(task_id))
+
+
+# ---- records ----
+
+def _base36(n: int) -> str:
+    if n == 0:
+        return "0"
+    digits = []
+    negative = n < 0
+    n = abs(n)
+    while n:
+        n, r = divmod(n, 36)
+        digits.append(_BASE36[r])
+    return ("-" if negative else "") + "".join(reversed(digits))
+
+
+def encode_record(payload: Optional[str], enqueued_at: int, priority: int) -> str:
+    """Compact ``<priority digit><enqueuedAt base 36>:<payload>`` when there is a payload, else the JSON form."""
+    if payload is not None:
+        return f"{priority}{_base36(enqueued_at)}:{payload}"
+    record: Dict[str, Any] = {"enqueuedAt": enqueued_at}
+    if priority:
+        record["priority"] = priority
+    return json.dumps(record, separators=(",", ":"))
+
+
+class MalformedRecordException(DelayQueueException):
+    """A stored record that does not follow the protocol (a worker dead-letters such a task)."""
+
+
+def decode_record(stored: Optional[str]) -> TaskRecord:
+    if not stored:
+        return TaskRecord(None, None, 0)
+    first = stored[0]
+    if first == "{":
+        try:
+            obj = json.loads(stored)
+        except ValueError as e:
+            raise MalformedRecordException(f"task record is not valid JSON: {e}") from None
+        payload = obj.get("payload")
+        level = obj.get("priority")
+        level = 0 if not isinstance(level, (int, float)) else max(0, min(2, int(level)))
+        enqueued = obj.get("enqueuedAt")
+        return TaskRecord(None if payload is None else str(payload),
+                          int(enqueued) if isinstance(enqueued, (int, float)) else None, level)
+    if first not in "012":
+        raise MalformedRecordException(f"{_COMPACT_RULE}; it starts with '{first}'")
+    colon = stored.find(":", 1)
+    if colon < 0:
+        raise MalformedRecordException(f"{_COMPACT_RULE}; the ':' before the payload is missing")
+    try:
+        enqueued_at = int(stored[1:colon], 36)
+    except ValueError:
+        raise MalformedRecordException(
+            f"{_COMPACT_RULE}; enqueuedAt '{stored[1:colon]}' is not a base-36 number") from None
+    return TaskRecord(stored[colon + 1:], enqueued_at, int(first))
+
+
+# ---- script calls: arguments and replies ----
+
+class Prepared:
+    """A validated task ready for the enqueue script."""
+    __slots__ = ("id", "shard", "timing", "ms", "payload", "priority")
+
+    def __init__(self, task_id: str, shard: int, timing: str, ms: int, payload: Optional[str], priority: int):
+        self.id, self.shard, self.timing, self.ms, self.payload, self.priority = task_id, shard, timing, ms, payload, priority
+
+
+def prepare(tasks: Iterable[Task], shards: int, max_payload_bytes: int, now_ms: int) -> List[Prepared]:
+    """Validates a whole batch before anything is sent, so bad input never leaves half a batch written."""
+    out = []
+    for t in tasks:
+        if not isinstance(t, Task):
+            raise InvalidInputException("task", f"must be a delayq.Task, got {type(t).__name__}")
+        task_id = require_id(t.id)
+        timing, ms = schedule(t.delay, t.due_at, now_ms)
+        payload = require_payload(t.payload, max_payload_bytes)
+        out.append(Prepared(task_id, shard_of(task_id, shards), timing, ms, payload, require_priority(t.priority)))
+    return out
+
+
+def chunks(prepared: Sequence[Prepared]) -> List[Tuple[int, List[int]]]:
+    """(shard, input indexes) of each script call: grouped by shard, at most MAX_PER_CALL per call."""
+    by_shard: Dict[int, List[int]] = {}
+    for i, p in enumerate(prepared):
+        by_shard.setdefault(p.shard, []).append(i)
+    calls = []
+    for shard, indexes in by_shard.items():
+        for start in range(0, len(indexes), MAX_PER_CALL):
+            calls.append((shard, indexes[start:start + MAX_PER_CALL]))
+    return calls
+
+
+def enqueue_args(policy: DuplicatePolicy, tasks: Sequence[Prepared], enqueued_at: int) -> List[str]:
+    args = [policy.value, str(len(tasks))]
+    for t in tasks:
+        args += [t.id, t.timing, str(t.ms), encode_record(t.payload, enqueued_at, t.priority), str(t.priority)]
+    return args
+
+
+def _int(v: Any) -> int:
+    return 0 if v is None else int(v)
+
+
+def _text(v: Any) -> Optional[str]:
+    if v is None:
+        return None
+    return v.decode("utf-8") if isinstance(v, bytes) else str(v)
+
+
+def parse_enqueue(reply: Sequence[Any], tasks: Sequence[Prepared]) -> List[EnqueueResult]:
+    return [EnqueueResult(t.id, EnqueueStatus(_text(reply[1 + 2 * i])), _int(reply[2 + 2 * i]))
+            for i, t in enumerate(tasks)]
+
+
+def check_meta(reply: Sequence[Any], queue: str, shards: int) -> None:
+    recorded_shards, recorded_protocol = _int(reply[0]), _int(reply[1])
+    if recorded_shards != shards:
+        raise ShardCountMismatchException(queue, shards, recorded_shards)
+    if recorded_protocol != PROTOCOL_VERSION:
+        raise ProtocolVersionMismatchException(queue, PROTOCOL_VERSION, recorded_protocol)
+
+
+def parse_cancel(reply: Any) -> CancelResult:
+    text = _text(reply)
+    return CancelResult(text) if text in ("cancelled", "inflight") else CancelResult.UNKNOWN
+
+
+def parse_reschedule(reply: Sequence[Any]) -> RescheduleResult:
+    text = _text(reply[0])
+    status = RescheduleStatus(text) if text in ("rescheduled", "inflight", "dead") else RescheduleStatus.UNKNOWN
+    return RescheduleResult(status, _int(reply[1]))
+
+
+def parse_inspect(reply: Sequence[Any], task_id: str, shard: int) -> TaskInfo:
+    text = _text(reply[1])
+    state = TaskState(text) if text in ("scheduled", "inflight", "dead") else TaskState.UNKNOWN
+    return TaskInfo(task_id, shard, state, _int(reply[2]), _int(reply[3]), _int(reply[4]), _text(reply[5]),
+                    _text(reply[6]), _int(reply[0]))
+
+
+def parse_stats(reply: Sequence[Any], shard: int) -> ShardStats:
+    r = [_int(v) for v in reply]
+    return ShardStats(shard, r[0], r[1], r[2], r[3], r[4], r[5])

@@ -1,0 +1,145 @@
+"""The sync and asyncio clients against a real redis-server: operations, policies, meta checks, NOSCRIPT
+recovery, the wake-up marker, replica acknowledgements, and that the shipped scripts are core's."""
+import asyncio
+import json
+import unittest
+from datetime import timedelta
+from pathlib import Path
+
+from delayq import (CancelResult, DelayQueue, DuplicatePolicy, EnqueueStatus, Priority, ProtocolVersionMismatchException,
+                    ReplicaAckException, RescheduleStatus, ShardCountMismatchException, Task, TaskState, protocol)
+from delayq._lua import assemble
+from delayq.aio import AsyncDelayQueue
+from delayq.scripts import SCRIPTS
+
+from .redis_server import WithRedis
+
+CORE_LUA = Path(__file__).resolve().parents[3] / "src" / "main" / "resources" / "delayq" / "lua"
+
+
+def server_now(r) -> int:
+    seconds, micros = r.time()
+    return seconds * 1000 + micros // 1000
+
+
+class ScriptsTest(unittest.TestCase):
+    def test_the_installed_scripts_are_cores_files_assembled_now(self):
+        """A package built before core's scripts changed fails here (the interop tests compare with Java too)."""
+        if not CORE_LUA.is_dir():
+            self.skipTest(f"core's scripts are not at {CORE_LUA}")
+        self.assertEqual({n: s.source for n, s in SCRIPTS.items()}, assemble(CORE_LUA))
+        self.assertTrue(all("--@include" not in s.source for s in SCRIPTS.values()))
+
+
+class ClientTest(WithRedis, unittest.TestCase):
+    def setUp(self):
+        self.admin = self.redis.admin
+        self.admin.flushall()
+        self.q = DelayQueue.connect(self.redis.url, queue="orders", shards=4)
+        self.addCleanup(self.q.close)
+
+    def test_enqueue_inspect_reschedule_cancel_and_stats(self):
+        before = server_now(self.admin)
+        r = self.q.enqueue("order-8812", delay=timedelta(minutes=30), payload='{"action":"cancel-if-unpaid"}',
+                           priority=Priority.HIGH)
+        self.assertEqual(r.status, EnqueueStatus.ADDED)
+        self.assertGreaterEqual(r.due_at, before + 1_800_000)
+        self.assertLessEqual(r.due_at, server_now(self.admin) + 1_800_000)
+        info = self.q.inspect("order-8812")
+        self.assertEqual((info.state, info.score, info.priority, info.shard),
+                         (TaskState.SCHEDULED, r.due_at, 1, protocol.shard_of("order-8812", 4)))
+        self.assertEqual(info.record.payload, '{"action":"cancel-if-unpaid"}')
+        # the record lives in its bucket hash, in the compact form
+        key = protocol.record_key("orders", info.shard, "order-8812")
+        self.assertTrue(self.admin.hget(key, "order-8812").startswith("1"))
+
+        moved = self.q.reschedule("order-8812", due_at=r.due_at + 1000)
+        self.assertEqual((moved.status, moved.due_at), (RescheduleStatus.RESCHEDULED, r.due_at + 1000))
+        self.assertEqual(self.q.reschedule("nope", delay=timedelta(seconds=1)).status, RescheduleStatus.UNKNOWN)
+        self.q.enqueue("due-now")
+        stats = self.q.stats()
+        self.assertEqual((stats.scheduled, stats.due, stats.inflight, stats.dead), (1, 1, 0, 0))
+        self.assertEqual(self.q.cancel("order-8812"), CancelResult.CANCELLED)
+        self.assertEqual(self.q.cancel("order-8812"), CancelResult.UNKNOWN)
+        self.assertEqual(self.admin.hget(key, "order-8812"), None)
+
+    def test_duplicate_policies(self):
+        now = server_now(self.admin)
+        self.assertEqual(self.q.enqueue("a", due_at=now + 10_000).status, EnqueueStatus.ADDED)
+        self.assertEqual(self.q.enqueue("a", due_at=now + 1).status, EnqueueStatus.DUPLICATE)
+        self.assertEqual(self.q.enqueue("a", due_at=now + 5_000, on_duplicate="keep-earlier").status, EnqueueStatus.EARLIER)
+        kept = self.q.enqueue("a", due_at=now + 9_000, on_duplicate=DuplicatePolicy.KEEP_EARLIER)
+        self.assertEqual((kept.status, kept.due_at), (EnqueueStatus.KEPT, now + 5_000))
+        replaced = self.q.enqueue("a", due_at=now + 20_000, payload="new", on_duplicate=DuplicatePolicy.REPLACE)
+        self.assertEqual((replaced.status, replaced.due_at), (EnqueueStatus.REPLACED, now + 20_000))
+        self.assertEqual(self.q.inspect("a").record.payload, "new")
+
+    def test_a_batch_answers_in_input_order_across_shards_and_calls(self):
+        tasks = [Task(f"t-{i}", delay=timedelta(hours=1), payload=str(i)) for i in range(1300)] + [Task("t-5")]
+        results = self.q.enqueue_many(tasks)
+        self.assertEqual([r.id for r in results], [t.id for t in tasks])
+        self.assertEqual([r.status for r in results], [EnqueueStatus.ADDED] * 1300 + [EnqueueStatus.DUPLICATE])
+        self.assertEqual(self.q.stats().scheduled, 1300)
+
+    def test_the_enqueue_writes_the_marker_that_wakes_a_sleeping_worker(self):
+        r = self.q.enqueue("soon", delay=timedelta(seconds=5))
+        marker = f"dq:{{orders:{protocol.shard_of('soon', 4)}}}:marker"
+        self.assertEqual(self.admin.zscore(marker, "next"), r.due_at)
+
+    def test_scripts_are_sent_again_after_the_script_cache_is_flushed(self):
+        self.q.enqueue("first")
+        self.admin.script_flush()
+        self.assertEqual(self.q.enqueue("second").status, EnqueueStatus.ADDED)
+        self.assertEqual(len(self.q.enqueue_many([Task(f"x-{i}") for i in range(20)])), 20)
+        self.admin.script_flush()
+        self.assertEqual(self.q.stats().due, 22)
+
+    def test_meta_mismatches_fail_loudly(self):
+        with self.assertRaises(ShardCountMismatchException) as caught:
+            DelayQueue.connect(self.redis.url, queue="orders", shards=8)
+        self.assertEqual(caught.exception.recorded, 4)
+        self.admin.hset("dq:{v1}:meta", mapping={"shards": 4, "protocol": 1})
+        with self.assertRaisesRegex(ProtocolVersionMismatchException, "uses delayq protocol version 1 in Redis"):
+            DelayQueue.connect(self.redis.url, queue="v1", shards=4)
+        self.assertEqual(self.admin.hgetall("dq:{orders}:meta"), {"shards": "4", "protocol": "2"})
+
+    def test_replica_acks_fail_after_the_write_when_no_replica_confirms(self):
+        with DelayQueue.connect(self.redis.url, queue="orders", shards=4, replica_acks=1,
+                                replica_ack_timeout=0.05) as acked:
+            with self.assertRaises(ReplicaAckException) as caught:
+                acked.enqueue("w-1", payload="x")
+            self.assertEqual((caught.exception.required, caught.exception.acknowledged), (1, 0))
+            self.assertEqual(caught.exception.results[0].status, EnqueueStatus.ADDED)
+            # the primary has it; a retry is safe and answers duplicate
+            self.assertEqual(self.q.inspect("w-1").state, TaskState.SCHEDULED)
+            self.admin.script_flush()  # the NOSCRIPT path of the pipelined EVALSHA + WAIT
+            with self.assertRaises(ReplicaAckException) as again:
+                acked.enqueue("w-1")
+            self.assertEqual(again.exception.results[0].status, EnqueueStatus.DUPLICATE)
+
+
+class AsyncClientTest(WithRedis, unittest.IsolatedAsyncioTestCase):
+    async def test_the_asyncio_client_does_what_the_sync_one_does(self):
+        self.redis.admin.flushall()
+        async with await AsyncDelayQueue.connect(self.redis.url, queue="orders", shards=4) as q:
+            results = await q.enqueue_many([Task(f"o-{i}", delay=timedelta(minutes=1), payload=f"p{i}") for i in range(30)])
+            self.assertTrue(all(r.added for r in results))
+            self.assertEqual((await q.enqueue("o-1")).status, EnqueueStatus.DUPLICATE)
+            info = await q.inspect("o-7")
+            self.assertEqual((info.state, info.record.payload), (TaskState.SCHEDULED, "p7"))
+            self.assertEqual(await q.cancel("o-7"), CancelResult.CANCELLED)
+            self.assertEqual((await q.reschedule("o-8", delay=timedelta(0))).status, RescheduleStatus.RESCHEDULED)
+            stats = await q.stats()
+            self.assertEqual((stats.scheduled, stats.due), (28, 1))
+            self.redis.admin.script_flush()
+            self.assertEqual((await q.enqueue("after-flush")).status, EnqueueStatus.ADDED)
+        with self.assertRaises(ShardCountMismatchException):
+            await AsyncDelayQueue.connect(self.redis.url, queue="orders", shards=5)
+        async with await AsyncDelayQueue.connect(self.redis.url, queue="orders", shards=4, replica_acks=1,
+                                                 replica_ack_timeout=0.05) as acked:
+            with self.assertRaises(ReplicaAckException):
+                await acked.enqueue("w-2")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,109 @@
+"""The protocol as pure functions: shared vectors, validation rules, batching and URLs; no Redis needed."""
+import json
+import re
+import unittest
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from delayq import InvalidInputException, Task, protocol
+from delayq.connection import parse, redact
+
+VECTORS = json.loads((Path(__file__).resolve().parents[2] / "protocol-vectors.json").read_text(encoding="utf-8"))
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "protocol.md"
+
+
+class VectorsTest(unittest.TestCase):
+    def test_shards_and_buckets_match_the_shared_vectors(self):
+        for v in VECTORS["ids"]:
+            self.assertEqual(protocol.bucket_of(v["id"]), v["bucket"], v["id"])
+            for n, shard in v["shardOf"].items():
+                self.assertEqual(protocol.shard_of(v["id"], int(n)), shard, (v["id"], n))
+
+    def test_records_are_encoded_and_decoded_as_the_vectors_say(self):
+        for v in VECTORS["records"]:
+            self.assertEqual(protocol.encode_record(v["payload"], v["enqueuedAt"], v["priority"]), v["encoded"])
+            decoded = protocol.decode_record(v["encoded"])
+            self.assertEqual((decoded.payload, decoded.enqueued_at, decoded.priority),
+                             (v["payload"], v["enqueuedAt"], v["priority"]))
+
+    def test_hand_written_json_records_are_read_too(self):
+        r = protocol.decode_record('{"payload":"cancel-if-unpaid","enqueuedAt":1764460000000,"priority":1,"x":1}')
+        self.assertEqual((r.payload, r.enqueued_at, r.priority), ("cancel-if-unpaid", 1764460000000, 1))
+        self.assertEqual(protocol.decode_record(None).payload, None)
+        with self.assertRaisesRegex(protocol.MalformedRecordException, "it starts with 'x'"):
+            protocol.decode_record("xyz")
+
+    def test_the_python_snippets_of_the_protocol_docs_compute_the_vectors(self):
+        """docs/protocol.md's Python snippets, run as written (the Go ones compute the same; no Go here)."""
+        if not DOCS.exists():
+            self.skipTest(f"{DOCS} not in this checkout")
+        snippets = re.findall(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
+        self.assertGreaterEqual(len(snippets), 2)
+        import zlib
+        for v in VECTORS["ids"]:
+            scope = {"zlib": zlib, "task_id": v["id"], "n": 16}
+            for code in snippets:
+                exec(code, scope)  # noqa: S102 - the documentation's own code
+            self.assertEqual(scope["shard"], v["shardOf"]["16"], v["id"])
+            self.assertEqual(scope["bucket"], v["bucket"], v["id"])
+
+
+class ValidationTest(unittest.TestCase):
+    def rule(self, field, message, call, *args, **kwargs):
+        with self.assertRaises(InvalidInputException) as caught:
+            call(*args, **kwargs)
+        self.assertEqual(caught.exception.field, field)
+        self.assertEqual(str(caught.exception), f"{field}: {message}")
+
+    def test_ids_queues_shards_and_priorities_follow_the_java_rules(self):
+        self.rule("id", "must not be empty", protocol.require_id, "")
+        self.rule("id", "must be at most 256 bytes of UTF-8, got 258", protocol.require_id, "é" * 129)
+        self.assertEqual(protocol.require_id("é" * 128), "é" * 128)
+        self.rule("queue", "must be at most 40 characters, got 41", protocol.require_queue, "q" * 41)
+        self.rule("queue", "must be a lower-case DNS label (a-z, 0-9 and '-', starting and ending with a letter or "
+                           "digit), got 'Orders'", protocol.require_queue, "Orders")
+        self.rule("shards", "must be between 1 and 1024, got 0", protocol.require_shards, 0)
+        self.rule("priority", "must be 0 (normal), 1 (high) or 2 (highest), got 3", protocol.require_priority, 3)
+        self.rule("payload", "must be at most 4 bytes of UTF-8 (the client's maxPayloadBytes), got 6",
+                  protocol.require_payload, "ééé", 4)
+
+    def test_a_delay_is_sent_as_is_for_the_script_to_add_to_the_redis_clock(self):
+        self.assertEqual(protocol.schedule(timedelta(minutes=30), None, 0), ("in", 1_800_000))
+        self.assertEqual(protocol.schedule(None, None, 0), ("in", 0))
+        at = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)
+        self.assertEqual(protocol.schedule(None, at, 0), ("at", 1796119200000))
+        self.assertEqual(protocol.schedule(None, 1796119200000, 0), ("at", 1796119200000))
+        self.rule("delay", "must not be negative, got -1000 ms", protocol.schedule, timedelta(seconds=-1), None, 0)
+        self.rule("schedule", "give a delay or a due time (dueAt), not both", protocol.schedule, timedelta(1), at, 0)
+        with self.assertRaisesRegex(InvalidInputException, "dueAt: must be a timezone-aware datetime"):
+            protocol.schedule(None, datetime(2026, 12, 1), 0)
+
+    def test_a_batch_is_checked_whole_and_split_per_shard_in_calls_of_at_most_500(self):
+        with self.assertRaises(InvalidInputException):
+            protocol.prepare([Task("ok"), Task("bad", priority=7)], 4, 100, 0)
+        prepared = protocol.prepare([Task(f"t-{i}") for i in range(1200)], 1, 100, 0)
+        calls = protocol.chunks(prepared)
+        self.assertEqual([len(indexes) for _, indexes in calls], [500, 500, 200])
+        self.assertEqual([i for _, indexes in calls for i in indexes], list(range(1200)))
+
+
+class UrlTest(unittest.TestCase):
+    def test_the_documented_schemes(self):
+        self.assertFalse(parse("redis://localhost:6379/2").cluster)
+        self.assertTrue(parse("rediss://user:pw@redis.prod:6380").tls)
+        c = parse("rediss-cluster://app:s3cr%40t@10.0.0.1:7000, 10.0.0.2:7001")
+        self.assertEqual((c.cluster, c.tls, c.nodes, c.username, c.password),
+                         (True, True, [("10.0.0.1", 7000), ("10.0.0.2", 7001)], "app", "s3cr@t"))
+        self.assertEqual(parse("redis-cluster://pw@h:1").password, "pw")
+
+    def test_bad_urls_name_the_field_and_hide_the_password(self):
+        with self.assertRaisesRegex(InvalidInputException, r"^redis: must start with redis://"):
+            parse("http://localhost")
+        with self.assertRaises(InvalidInputException) as caught:
+            parse("redis-cluster://app:secret@nohostport")
+        self.assertNotIn("secret", str(caught.exception))
+        self.assertEqual(redact("redis://app:secret@h:1"), "redis://app:***@h:1")
+
+
+if __name__ == "__main__":
+    unittest.main()
