@@ -16,7 +16,7 @@ import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.delivery.HandlerDelivery;
-import io.delayq.worker.delivery.Task;
+import io.delayq.handler.Task;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;

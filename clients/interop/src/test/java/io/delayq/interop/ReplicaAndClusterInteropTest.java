@@ -3,7 +3,7 @@ package io.delayq.interop;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.client.ReplicaAckException;
-import io.delayq.redis.LocalRedisServer;
+import io.delayq.localredis.LocalRedisServer;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskRecord;
