@@ -31,7 +31,10 @@ public enum LuaScript {
     STATS("stats", ScriptOutputType.MULTI),
     DEAD_LIST("dead_list", ScriptOutputType.MULTI),
     DEAD_REPLAY("dead_replay", ScriptOutputType.INTEGER),
-    DEAD_PURGE("dead_purge", ScriptOutputType.INTEGER);
+    DEAD_PURGE("dead_purge", ScriptOutputType.INTEGER),
+    SCHEDULE_PUT("schedule_put", ScriptOutputType.MULTI),
+    SCHEDULE_REMOVE("schedule_remove", ScriptOutputType.INTEGER),
+    SCHEDULE_ADVANCE("schedule_advance", ScriptOutputType.INTEGER);
 
     private static final Pattern INCLUDE = Pattern.compile("(?m)^--@include (\\S+)$");
 
