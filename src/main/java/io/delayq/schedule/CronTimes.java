@@ -12,6 +12,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 
 /**
@@ -88,13 +89,14 @@ public final class CronTimes {
 
     /** The first occurrence strictly after {@code after}, if any. */
     public Optional<Instant> next(Instant after) {
-        LocalDateTime local = LocalDateTime.ofInstant(after, zone);
+        // cron has whole seconds; cron-utils would carry the bound's fraction into its answers
+        LocalDateTime local = LocalDateTime.ofInstant(after, zone).truncatedTo(ChronoUnit.SECONDS);
         for (int i = 0; i < MAX_STEPS; i++) {
             Optional<ZonedDateTime> n = times.nextExecution(local.atZone(ZoneOffset.UTC));
             if (n.isEmpty()) {
                 return Optional.empty();
             }
-            local = n.get().toLocalDateTime();
+            local = n.get().toLocalDateTime().truncatedTo(ChronoUnit.SECONDS);
             Instant at = instantOf(local);
             // a local time of the overlap's second pass maps to its first pass: already behind us
             if (at.isAfter(after)) {
@@ -106,13 +108,13 @@ public final class CronTimes {
 
     /** The latest occurrence at or before {@code atOrBefore}, if any. */
     public Optional<Instant> previous(Instant atOrBefore) {
-        LocalDateTime local = LocalDateTime.ofInstant(atOrBefore, zone).plusSeconds(1);
+        LocalDateTime local = LocalDateTime.ofInstant(atOrBefore, zone).truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
         for (int i = 0; i < MAX_STEPS; i++) {
             Optional<ZonedDateTime> p = times.lastExecution(local.atZone(ZoneOffset.UTC));
             if (p.isEmpty()) {
                 return Optional.empty();
             }
-            local = p.get().toLocalDateTime();
+            local = p.get().toLocalDateTime().truncatedTo(ChronoUnit.SECONDS);
             Instant at = instantOf(local);
             // a gap's local time maps forward, possibly past the bound
             if (!at.isAfter(atOrBefore)) {

@@ -83,6 +83,14 @@ class CronTimesTest {
     }
 
     @Test
+    void occurrencesAreWholeSecondsWhateverTheBound() {
+        assertThat(occurrences("* * * * * *", "UTC", "2026-01-01T00:00:00.529Z", 2))
+                .containsExactly(Instant.parse("2026-01-01T00:00:01Z"), Instant.parse("2026-01-01T00:00:02Z"));
+        assertThat(CronTimes.of("* * * * * *", "UTC").previous(Instant.parse("2026-01-01T00:00:00.529Z")))
+                .contains(Instant.parse("2026-01-01T00:00:00Z"));
+    }
+
+    @Test
     void fiveAndSixFieldsAndMacros() {
         assertThat(occurrences("*/15 * * * * *", "UTC", "2026-01-01T00:00:00Z", 2))
                 .containsExactly(Instant.parse("2026-01-01T00:00:15Z"), Instant.parse("2026-01-01T00:00:30Z"));
