@@ -49,9 +49,16 @@ public final class SchedulePlanner {
         this.timeout = timeout;
     }
 
-    /** What one turn did, summed over the schedules. */
+    /** What one turn did, summed over the schedules, and each schedule's result. */
     public record Turn(long now, int schedules, int enqueued, long missed, long late, int cancelled, int stale, int failed,
-                       Map<String, PlanState> states) {
+                       Map<String, Result> results) {
+    }
+
+    /**
+     * One schedule after a turn: its definition, the planner state as this planner last saw it (null
+     * when a concurrent planner moved it first or the schedule is gone) and what this planner did.
+     */
+    public record Result(StoredSchedule definition, PlanState state, int enqueued, long missed, long late) {
     }
 
     /** One turn at Redis' time. */
@@ -66,12 +73,16 @@ public final class SchedulePlanner {
         TreeSet<String> names = new TreeSet<>(defs.keySet());
         names.addAll(states.keySet());
         Counters c = new Counters();
-        Map<String, PlanState> after = new java.util.HashMap<>();
+        Map<String, Result> after = new java.util.TreeMap<>();
         for (String name : names) {
             try {
+                long enqueued = c.enqueued;
+                long missed = c.missed;
+                long late = c.late;
                 PlanState s = step(name, defs.get(name), states.get(name), now, c);
-                if (s != null) {
-                    after.put(name, s);
+                if (defs.get(name) != null) {
+                    after.put(name, new Result(StoredSchedule.parse(defs.get(name)), s, (int) (c.enqueued - enqueued),
+                            c.missed - missed, c.late - late));
                 }
             } catch (RuntimeException e) {
                 c.failed++;
@@ -90,7 +101,7 @@ public final class SchedulePlanner {
         int failed;
     }
 
-    /** @return the schedule's planner state after this step (null when it is gone) */
+    /** @return the schedule's planner state after this step (null when it is gone or another planner moved it) */
     private PlanState step(String name, String rawDef, String rawState, long now, Counters c) {
         StoredSchedule def = rawDef == null ? null : StoredSchedule.parse(rawDef);
         PlanState state = rawState == null ? null : PlanState.parse(rawState);

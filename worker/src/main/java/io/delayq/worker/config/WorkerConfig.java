@@ -4,6 +4,7 @@ import io.delayq.claim.RateLimit;
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.queue.QueueName;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.schedule.PlanRules;
 import io.delayq.shard.ShardRange;
 import io.delayq.shard.Sharding;
 
@@ -33,7 +34,9 @@ public record WorkerConfig(
         long streamMaxLen,
         int httpPort,
         Duration shutdownGrace,
-        Duration handlerTimeout) {
+        Duration handlerTimeout,
+        Duration scheduleInterval,
+        PlanRules scheduleRules) {
 
     /** asynq's default too: long enough for real work, short enough that a hung handler does not hold a task for good. */
     public static final Duration DEFAULT_HANDLER_TIMEOUT = Duration.ofMinutes(30);
@@ -113,7 +116,24 @@ public record WorkerConfig(
                 s.longValue("DELAYQ_STREAM_MAXLEN", 0, 0, Long.MAX_VALUE),
                 s.integer("DELAYQ_HTTP_PORT", 8080, 0, 65535),
                 s.duration("DELAYQ_SHUTDOWN_GRACE", Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1)),
-                handlerTimeout(s));
+                handlerTimeout(s), s.duration("DELAYQ_SCHEDULE_INTERVAL", Duration.ofSeconds(5), Duration.ZERO, Duration.ofMinutes(10)),
+                scheduleRules(s));
+    }
+
+    /**
+     * The recurring-task planner: DELAYQ_SCHEDULE_INTERVAL between turns (0s: this worker plans none),
+     * occurrences enqueued DELAYQ_SCHEDULE_HORIZON ahead, later than DELAYQ_SCHEDULE_MISFIRE_THRESHOLD missed.
+     */
+    private static PlanRules scheduleRules(Settings s) {
+        Duration interval = s.duration("DELAYQ_SCHEDULE_INTERVAL", Duration.ofSeconds(5), Duration.ZERO, Duration.ofMinutes(10));
+        Duration horizon = s.duration("DELAYQ_SCHEDULE_HORIZON", Duration.ofMinutes(2), Duration.ofSeconds(2), Duration.ofDays(1));
+        if (horizon.compareTo(interval.multipliedBy(2).plusSeconds(1)) < 0) {
+            throw new ConfigException("DELAYQ_SCHEDULE_HORIZON", "must be at least twice DELAYQ_SCHEDULE_INTERVAL plus 1s ("
+                    + Durations.format(interval.multipliedBy(2).plusSeconds(1)) + "), so that occurrences are enqueued before they are due, got "
+                    + Durations.format(horizon));
+        }
+        Duration threshold = s.duration("DELAYQ_SCHEDULE_MISFIRE_THRESHOLD", Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofDays(1));
+        return new PlanRules(horizon, threshold, PlanRules.defaults().maxPerTurn());
     }
 
     /** 0s turns the deadline off; otherwise at least 100 ms (the deadline is checked a few times per period). */
@@ -160,6 +180,8 @@ public record WorkerConfig(
                 + " concurrency=" + concurrency + " maxAttempts=" + retry.maxAttempts()
                 + " delivery=" + delivery.name().toLowerCase() + (webhookUrl != null ? " webhook=" + webhookUrl : "")
                 + (streamKey != null ? " stream=" + streamKey : "") + (rateLimit.enabled() ? " rate=" + rateLimit.perSecond() + "/s" : "")
-                + " redis=" + RedisEndpoint.redact(redisUrl) + " http=:" + httpPort;
+                + " redis=" + RedisEndpoint.redact(redisUrl) + " http=:" + httpPort
+                + (scheduleInterval.isZero() ? " schedules=off" : " schedules=every " + Durations.format(scheduleInterval)
+                + " horizon " + Durations.format(scheduleRules.horizon()));
     }
 }
