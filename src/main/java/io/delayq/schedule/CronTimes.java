@@ -13,6 +13,8 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -104,6 +106,17 @@ public final class CronTimes {
             }
         }
         return Optional.empty();
+    }
+
+    /** The occurrences after {@code after} up to and including {@code until}, at most {@code limit} of them. */
+    public List<Instant> between(Instant after, Instant until, int limit) {
+        List<Instant> out = new ArrayList<>();
+        Optional<Instant> t = next(after);
+        while (t.isPresent() && !t.get().isAfter(until) && out.size() < limit) {
+            out.add(t.get());
+            t = next(t.get());
+        }
+        return out;
     }
 
     /** The latest occurrence at or before {@code atOrBefore}, if any. */

@@ -51,13 +51,9 @@ public record PlanRules(Duration horizon, Duration misfireThreshold, int maxPerT
         if (old.paused()) {
             return out;
         }
-        CronTimes times = old.times();
         long from = Math.max(boundary, state.since() - 1);
-        Optional<Instant> t = times.next(Instant.ofEpochMilli(from));
-        while (t.isPresent() && t.get().toEpochMilli() <= state.cursor() && out.size() < maxPerTurn * 4) {
-            out.add(t.get().toEpochMilli());
-            t = times.next(t.get());
-        }
+        old.times().between(Instant.ofEpochMilli(from), Instant.ofEpochMilli(state.cursor()), maxPerTurn * 4)
+                .forEach(t -> out.add(t.toEpochMilli()));
         return out;
     }
 

@@ -11,10 +11,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,13 +39,8 @@ class RecurringScheduleRedisRestartTest {
             env.put("DELAYQ_SCHEDULE_HORIZON", "2s");
             Instant start = Instant.ofEpochMilli(System.currentTimeMillis()).truncatedTo(ChronoUnit.SECONDS).plusSeconds(3);
             Instant end = start.plusSeconds(15);
-            List<Long> expected = new ArrayList<>();
-            CronTimes times = CronTimes.of("* * * * * *", "UTC");
-            Optional<Instant> t = times.next(start.minusMillis(1));
-            while (t.isPresent() && !t.get().isAfter(end)) {
-                expected.add(t.get().toEpochMilli());
-                t = times.next(t.get());
-            }
+            List<Long> expected = CronTimes.of("* * * * * *", "UTC").between(start.minusMillis(1), end, 1000).stream()
+                    .map(Instant::toEpochMilli).toList();
             client.schedules().put(CronSchedule.of("tick", "* * * * * *").window(start, end));
             fleet.start(env, fleet.recorder());
             fleet.start(env, fleet.recorder());
