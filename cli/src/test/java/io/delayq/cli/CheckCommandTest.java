@@ -25,7 +25,7 @@ class CheckCommandTest {
                     .containsPattern("(?m)^PASS  queue\\s+queue 'orders': 4 shards, protocol 2$")
                     .containsPattern("(?m)^PASS  eviction\\s+maxmemory-policy is noeviction$")
                     .containsPattern("(?m)^PASS  persistence\\s+AOF on")
-                    .containsPattern("(?m)^PASS  scripts\\s+all 14 scripts load")
+                    .containsPattern("(?m)^PASS  scripts\\s+all 17 scripts load")
                     .contains("check: 6 passed, 0 warning(s), 0 failed");
         }
     }
