@@ -1,13 +1,14 @@
 -- enqueue: schedule one task or a batch of tasks on one shard.
 -- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
--- ARGV[1]: duplicate mode: "reject" (default) | "replace" | "keep-earlier"
+-- ARGV[1]: duplicate mode: "reject" (default) | "replace" | "keep-earlier" | "future-only" (as reject,
+--          and a task not due after the server's now is not added: result "past")
 -- ARGV[2]: n, the number of tasks that follow
 -- ARGV[3 + 5k ..]: per task: id, timing ("at" = epoch ms | "in" = delay ms from server now),
 --                  ms, record (TaskRecord.encode: compact or JSON), priority level (0..2)
 -- Returns: {now, result_1, due_1, ..., result_n, due_n}; result is one of
 --   "added", "duplicate" (reject mode), "replaced", "earlier" / "kept" (keep-earlier mode),
 --   "inflight" (replace or keep-earlier of a task that is running: refused),
---   "dead" (keep-earlier of a dead task: left alone)
+--   "dead" (keep-earlier of a dead task: left alone), "past" (future-only mode: due time not in the future)
 --@include shard_keys.lua
 --@include common.lua
 
@@ -46,7 +47,9 @@ for k = 0, n - 1 do
   local key = record_key(id)
   local state, at_level, score = locate(id, key)
   local result
-  if state == nil then
+  if mode == 'future-only' and due <= now then
+    result = 'past'
+  elseif state == nil then
     schedule(id, key, due, record, level)
     result = 'added'
   elseif mode == 'replace' then

@@ -37,7 +37,8 @@ public final class AsyncDelayQueueClient {
     private final TaskBrowser browser;
     private final QueuePause pause;
 
-    AsyncDelayQueueClient(QueueProtocol protocol, int maxPayloadBytes) {
+    /** A client on an existing protocol object (the worker's schedule planner shares the worker's). */
+    public AsyncDelayQueueClient(QueueProtocol protocol, int maxPayloadBytes) {
         this(protocol, maxPayloadBytes, null);
     }
 

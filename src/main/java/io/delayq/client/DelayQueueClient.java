@@ -67,12 +67,21 @@ public final class DelayQueueClient implements AutoCloseable {
         return async;
     }
 
+    public Duration timeout() {
+        return timeout;
+    }
+
     public QueueProtocol protocol() {
         return protocol;
     }
 
     public RedisEndpoint redis() {
         return redis;
+    }
+
+    /** The queue's recurring schedules (cron definitions kept in Redis; the workers plan their occurrences). */
+    public io.delayq.schedule.Schedules schedules() {
+        return io.delayq.schedule.Schedules.of(this);
     }
 
     public EnqueueResult enqueue(TaskSpec task) {

@@ -34,7 +34,10 @@ public enum LuaScript {
     DEAD_PURGE("dead_purge", ScriptOutputType.INTEGER),
     BROWSE("browse", ScriptOutputType.MULTI),
     PAUSE("pause", ScriptOutputType.MULTI),
-    SHARD_PAUSE("shard_pause", ScriptOutputType.INTEGER);
+    SHARD_PAUSE("shard_pause", ScriptOutputType.INTEGER),
+    SCHEDULE_PUT("schedule_put", ScriptOutputType.MULTI),
+    SCHEDULE_REMOVE("schedule_remove", ScriptOutputType.INTEGER),
+    SCHEDULE_ADVANCE("schedule_advance", ScriptOutputType.INTEGER);
 
     private static final Pattern INCLUDE = Pattern.compile("(?m)^--@include (\\S+)$");
 

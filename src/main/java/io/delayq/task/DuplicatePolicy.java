@@ -7,7 +7,13 @@ public enum DuplicatePolicy {
     /** Replace a scheduled or dead task's time and record; a task in flight is refused. */
     REPLACE("replace"),
     /** Keep whichever due time is earlier; the existing record stays. */
-    KEEP_EARLIER("keep-earlier");
+    KEEP_EARLIER("keep-earlier"),
+    /**
+     * As REJECT, and a task whose due time is not after the server's now is refused (status PAST): the
+     * recurring-task planner enqueues an occurrence this way, so a planner that stalled cannot create an
+     * occurrence again after it fired and was acked (a task that is not due yet cannot have fired).
+     */
+    FUTURE_ONLY("future-only");
 
     private final String wire;
 

@@ -16,7 +16,9 @@ public record EnqueueResult(String id, Status status, long dueAt) {
         /** The task is running; replace and keep-earlier refuse to touch it. */
         INFLIGHT,
         /** The task is in the dead-letter set; keep-earlier leaves it there (replay or replace it). */
-        DEAD;
+        DEAD,
+        /** Not added: its due time was not after the server's now (FUTURE_ONLY policy). */
+        PAST;
 
         static Status fromWire(String s) {
             return switch (s) {
@@ -27,6 +29,7 @@ public record EnqueueResult(String id, Status status, long dueAt) {
                 case "kept" -> KEPT;
                 case "inflight" -> INFLIGHT;
                 case "dead" -> DEAD;
+                case "past" -> PAST;
                 default -> throw new IllegalStateException("unknown enqueue result from Redis: " + s);
             };
         }

@@ -8,6 +8,7 @@ import io.delayq.cli.backlog.StatsCommand;
 import io.delayq.cli.backlog.TopCommand;
 import io.delayq.cli.check.CheckCommand;
 import io.delayq.cli.deadletter.DeadCommand;
+import io.delayq.cli.schedule.ScheduleCommand;
 import io.delayq.cli.task.CancelCommand;
 import io.delayq.cli.task.EnqueueCommand;
 import io.delayq.cli.task.InspectCommand;
@@ -30,7 +31,7 @@ import java.util.concurrent.Callable;
                         + "shards: --shards, $DELAYQ_SHARDS, or read from Redis. These options work before or after the command."},
         subcommands = {EnqueueCommand.class, CancelCommand.class, RescheduleCommand.class, InspectCommand.class,
                 StatsCommand.class, TopCommand.class, ListCommand.class, PauseCommand.class, ResumeCommand.class,
-                DeadCommand.class, BackfillCommand.class, CheckCommand.class,
+                DeadCommand.class, BackfillCommand.class, CheckCommand.class, ScheduleCommand.class,
                 CommandLine.HelpCommand.class},
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.L_OK, "1:not found, or nothing done (duplicate id, task in flight, no dead letter matched)",

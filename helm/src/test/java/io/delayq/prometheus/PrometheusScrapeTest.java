@@ -102,10 +102,10 @@ class PrometheusScrapeTest {
         prometheus = PrometheusServer.start(prometheusBinary, dir.resolve("prometheus"), List.of(PrometheusServer.ScrapeJob.of("delayq", worker.target())), alerts);
 
         // Prometheus loaded the very rule file the chart ships, and evaluates every rule without error.
-        await("6 healthy alert rules").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+        await("7 healthy alert rules").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> {
             List<JsonNode> rules = new ArrayList<>();
             prometheus.getJson("/api/v1/rules").at("/data/groups").forEach(g -> g.path("rules").forEach(rules::add));
-            return rules.size() == 6 && rules.stream().allMatch(r -> "ok".equals(r.path("health").asText())
+            return rules.size() == 7 && rules.stream().allMatch(r -> "ok".equals(r.path("health").asText())
                     && !r.path("lastEvaluation").asText().startsWith("0001"));
         });
         await("acked tasks scraped").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))

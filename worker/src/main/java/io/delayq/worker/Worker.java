@@ -21,6 +21,11 @@ import io.delayq.health.ProbeServer;
 import io.delayq.worker.ops.RedisHealth;
 import io.delayq.worker.settle.Settler;
 import io.delayq.worker.wake.MarkerWatcher;
+import io.delayq.worker.schedule.ScheduleMetrics;
+import io.delayq.worker.schedule.SchedulePlanning;
+import io.delayq.client.AsyncDelayQueueClient;
+import io.delayq.schedule.ScheduleStore;
+import io.delayq.schedule.Schedules;
 import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
 import io.lettuce.core.metrics.MicrometerOptions;
 import io.lettuce.core.resource.ClientResources;
@@ -77,6 +82,7 @@ public final class Worker implements AutoCloseable {
     private final Thread claimThread;
     private final List<MarkerWatcher> watchers = new ArrayList<>();
     private final ScheduledExecutorService timers;
+    private final ScheduledExecutorService planningTimer;
     private final ProbeServer ops;
     private volatile boolean stopping;
 
@@ -121,6 +127,7 @@ public final class Worker implements AutoCloseable {
                 config.rateLimit(), config.concurrency(), handlers, delivery, inflight, settler, metrics, clock, board, health, REDIS_TIMEOUT);
         this.claimThread = named("delayq-claim", false).newThread(claimLoop);
         this.timers = Executors.newScheduledThreadPool(2, named("delayq-timer", true));
+        this.planningTimer = Executors.newSingleThreadScheduledExecutor(named("delayq-schedules", true));
         try {
             this.ops = config.httpPort() == WorkerConfig.NO_HTTP ? null
                     : new ProbeServer(config.httpPort(), "delayq-http", registry::scrape, this::live, this::ready);
@@ -168,7 +175,16 @@ public final class Worker implements AutoCloseable {
             timers.scheduleWithFixedDelay(guard(deadline), every, every, TimeUnit.MILLISECONDS);
         }
         Reclaimer reclaimer = new Reclaimer(protocol, config.retry().maxAttempts(), config.deadLetters(), metrics, config.lease());
-        scheduleJittered(reclaimer);
+        scheduleJittered(timers, reclaimer, reclaimer::nextDelayMillis);
+        if (!config.scheduleInterval().isZero()) {
+            Schedules schedules = new Schedules(new AsyncDelayQueueClient(protocol, DelayQueueClient.DEFAULT_MAX_PAYLOAD_BYTES),
+                    new ScheduleStore(redis, config.queue(), REDIS_TIMEOUT), REDIS_TIMEOUT);
+            SchedulePlanning planning = new SchedulePlanning(new SchedulePlanning.Params(schedules.planner(config.scheduleRules()),
+                    new ScheduleMetrics(registry, config.queue()), config.scheduleInterval()));
+            // its own thread: a long turn (thousands of schedules) must not delay the lease keeper's renewals
+            planningTimer.execute(guard(planning));
+            scheduleJittered(planningTimer, planning, planning::nextDelayMillis);
+        }
         timers.scheduleWithFixedDelay(guard(this::refreshBacklog), 0, BACKLOG_REFRESH.toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -190,13 +206,13 @@ public final class Worker implements AutoCloseable {
         return groups;
     }
 
-    private void scheduleJittered(Reclaimer reclaimer) {
-        timers.schedule(() -> {
-            guard(reclaimer).run();
+    private void scheduleJittered(ScheduledExecutorService on, Runnable job, LongSupplier nextDelayMillis) {
+        on.schedule(() -> {
+            guard(job).run();
             if (!stopping) {
-                scheduleJittered(reclaimer);
+                scheduleJittered(on, job, nextDelayMillis);
             }
-        }, reclaimer.nextDelayMillis(), TimeUnit.MILLISECONDS);
+        }, nextDelayMillis.getAsLong(), TimeUnit.MILLISECONDS);
     }
 
     private void refreshBacklog() {
@@ -301,6 +317,9 @@ public final class Worker implements AutoCloseable {
         watchers.forEach(MarkerWatcher::close);
         if (timers != null) {
             timers.shutdownNow();
+        }
+        if (planningTimer != null) {
+            planningTimer.shutdownNow();
         }
         if (handlers != null) {
             handlers.shutdownNow();

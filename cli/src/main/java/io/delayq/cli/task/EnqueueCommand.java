@@ -113,6 +113,7 @@ public class EnqueueCommand extends QueueCommand {
             case INFLIGHT -> out().println("in flight " + id + where + ": a worker is running it; nothing changed");
             case DEAD -> out().println("dead " + id + where + ": it is in the dead-letter set; nothing changed "
                     + "(use 'delayq dead replay " + id + "' or --on-duplicate replace)");
+            case PAST -> out().println("not added " + id + where + ": " + when + " is not in the future (--on-duplicate future-only)");
         }
         return switch (r.status()) {
             case ADDED, REPLACED, EARLIER -> ExitCodes.OK;

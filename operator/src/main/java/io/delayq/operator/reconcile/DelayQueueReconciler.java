@@ -14,6 +14,10 @@ import io.delayq.operator.status.Notices;
 import io.delayq.operator.status.Problem;
 import io.delayq.operator.status.StatusComposer;
 import io.delayq.operator.status.StatusInput;
+import io.delayq.operator.schedules.DesiredSchedules;
+import io.delayq.operator.schedules.ScheduleStatuses;
+import io.delayq.operator.schedules.ScheduleSync;
+import io.delayq.schedule.ScheduleStatus;
 import io.delayq.operator.workers.DesiredWorkers;
 import io.delayq.operator.workers.WorkerLabels;
 import io.delayq.operator.workers.WorkerNames;
@@ -117,6 +121,10 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         problems.addAll(CrashingWorkers.of(client.pods().inNamespace(namespace)
                 .withLabels(WorkerLabels.allWorkers(dq.getMetadata().getName())).list().getItems()));
 
+        DesiredSchedules wantedSchedules = DesiredSchedules.of(dq.getSpec());
+        problems.addAll(wantedSchedules.problems());
+        List<ScheduleStatus> schedules = syncSchedules(dq, look, wantedSchedules, problems);
+
         Map<String, Deployment> actual = context.getSecondaryResourcesAsStream(Deployment.class)
                 .collect(Collectors.toMap(d -> d.getMetadata().getName(), d -> d, (a, b) -> a, LinkedHashMap::new));
         DesiredWorkers desired = DesiredWorkers.compute(dq, look, actual, secrets.versions(), workerImage, now);
@@ -128,6 +136,14 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         exportMetrics(dq, ranges, look);
         DelayQueueStatus after = StatusComposer.compose(
                 new StatusInput(dq, ranges, actual, desired.decisions(), look, problems, now));
+        if (schedules != null) {
+            after.setSchedules(schedules.isEmpty() ? null : ScheduleStatuses.entries(schedules));
+            after.setNextScheduleFire(ScheduleStatuses.nextFire(schedules).map(Instant::toString).orElse(null));
+        } else if (before != null) {
+            // Redis could not be read: keep what the last look showed
+            after.setSchedules(before.getSchedules());
+            after.setNextScheduleFire(before.getNextScheduleFire());
+        }
         for (Notice notice : Notices.between(before, after, problems, warnings)) {
             KubernetesEvents.record(client, dq, notice, now);
         }
@@ -136,6 +152,26 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
                     problems.stream().map(Problem::message).collect(Collectors.joining("; ")));
         }
         return patchIfChanged(dq, context, before, after);
+    }
+
+    /**
+     * Writes the resource's schedules to Redis (the one truth the workers plan from) and reads back
+     * their state; null when Redis could not be read this time.
+     */
+    private List<ScheduleStatus> syncSchedules(DelayQueue dq, ProbeResult look, DesiredSchedules wanted, List<Problem> problems) {
+        if (look == null || look.problem() != null) {
+            return null;
+        }
+        var schedules = probe.schedules(key(dq));
+        if (schedules.isEmpty()) {
+            return null;
+        }
+        try {
+            return ScheduleSync.apply(schedules.get(), wanted);
+        } catch (RuntimeException e) {
+            problems.add(new Problem(Problem.REDIS_UNAVAILABLE, "cannot write the schedules to Redis: " + e.getMessage()));
+            return null;
+        }
     }
 
     /**

@@ -144,6 +144,23 @@ public final class QueueProbe implements AutoCloseable {
         return text.toString();
     }
 
+    /**
+     * The recurring schedules of the queue behind the DelayQueue's connection, once a probe opened it
+     * (and checked the meta); empty before that or after the connection was dropped.
+     */
+    public java.util.Optional<io.delayq.schedule.Schedules> schedules(String key) {
+        Connection c = connections.get(key);
+        if (c == null || !c.metaVerified) {
+            return java.util.Optional.empty();
+        }
+        if (c.schedules == null) {
+            c.schedules = new io.delayq.schedule.Schedules(new io.delayq.client.AsyncDelayQueueClient(c.protocol,
+                    io.delayq.client.DelayQueueClient.DEFAULT_MAX_PAYLOAD_BYTES),
+                    new io.delayq.schedule.ScheduleStore(c.endpoint, c.protocol.queue(), timeout), timeout);
+        }
+        return java.util.Optional.of(c.schedules);
+    }
+
     /** Closes the DelayQueue's connection, for a deleted DelayQueue or a changed target. */
     public void forget(String key) {
         Connection gone = connections.remove(key);
@@ -175,6 +192,7 @@ public final class QueueProbe implements AutoCloseable {
         volatile boolean metaVerified;
         volatile RedisFacts facts;
         volatile Instant factsAt;
+        volatile io.delayq.schedule.Schedules schedules;
 
         Connection(int fingerprint, RedisEndpoint endpoint, QueueProtocol protocol, CaFile caFile) {
             this.fingerprint = fingerprint;

@@ -29,6 +29,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
         getDescription = "Ready worker pods / desired worker pods")
 @AdditionalPrinterColumn(name = "Due", type = AdditionalPrinterColumn.Type.INTEGER, jsonPath = ".status.backlog.due",
         getDescription = "Tasks due now and not yet claimed")
+@AdditionalPrinterColumn(name = "Next-Fire", type = AdditionalPrinterColumn.Type.STRING, jsonPath = ".status.nextScheduleFire",
+        getDescription = "The earliest next occurrence of the queue's schedules")
 @AdditionalPrinterColumn(name = "Age", type = AdditionalPrinterColumn.Type.DATE, jsonPath = ".metadata.creationTimestamp")
 // The resource name prefixes worker Deployment, Service and label names (at most 63 characters, and a
 // Service name must start with a letter), and is the queue name when spec.queueName is absent.

@@ -108,9 +108,23 @@ public class DelayQueueSpec {
     @JsonPropertyDescription("How the operator sizes each worker Deployment.")
     private AutoscalingSpec autoscaling = new AutoscalingSpec();
 
+    @JsonPropertyDescription("Recurring tasks: each occurrence of a schedule becomes a task of this queue (docs/schedules.md).")
+    @Size(max = 200)
+    @ValidationRule(value = "self.all(s, self.exists_one(t, t.name == s.name))",
+            message = "spec.schedules[].name must be unique in the DelayQueue")
+    private java.util.List<ScheduleSpec> schedules;
+
     @JsonPropertyDescription("Scale every worker Deployment to zero; queued tasks wait in Redis.")
     @Default("false")
     private boolean suspend;
+
+    public java.util.List<ScheduleSpec> getSchedules() {
+        return schedules;
+    }
+
+    public void setSchedules(java.util.List<ScheduleSpec> schedules) {
+        this.schedules = schedules;
+    }
 
     public String getQueueName() {
         return queueName;

@@ -41,6 +41,12 @@ public class DelayQueueStatus {
     @JsonPropertyDescription("What the operator found out about the Redis server.")
     private RedisStatus redis;
 
+    @JsonPropertyDescription("The earliest next occurrence over the queue's schedules (RFC 3339).")
+    private String nextScheduleFire;
+
+    @JsonPropertyDescription("One entry per schedule of spec.schedules, as the workers' planners left it in Redis.")
+    private List<ScheduleStatusEntry> schedules;
+
     @JsonPropertyDescription("When autoscaling last changed a replica count.")
     private String lastScaleTime;
 
@@ -122,5 +128,21 @@ public class DelayQueueStatus {
 
     public void setLastScaleTime(String lastScaleTime) {
         this.lastScaleTime = lastScaleTime;
+    }
+
+    public String getNextScheduleFire() {
+        return nextScheduleFire;
+    }
+
+    public void setNextScheduleFire(String nextScheduleFire) {
+        this.nextScheduleFire = nextScheduleFire;
+    }
+
+    public List<ScheduleStatusEntry> getSchedules() {
+        return schedules;
+    }
+
+    public void setSchedules(List<ScheduleStatusEntry> schedules) {
+        this.schedules = schedules;
     }
 }

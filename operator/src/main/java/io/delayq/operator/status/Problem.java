@@ -13,4 +13,5 @@ public record Problem(String reason, String message) {
     public static final String UNSAFE_EVICTION_POLICY = "UnsafeEvictionPolicy";
     public static final String SHARD_COUNT_MISMATCH = "ShardCountMismatch";
     public static final String WORKER_CRASH_LOOP = "WorkerCrashLoop";
+    public static final String INVALID_SCHEDULE = "InvalidSchedule";
 }

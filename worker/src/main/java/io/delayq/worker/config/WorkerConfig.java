@@ -4,6 +4,7 @@ import io.delayq.claim.RateLimit;
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.queue.QueueName;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.schedule.PlanRules;
 import io.delayq.shard.ShardRange;
 import io.delayq.shard.Sharding;
 import io.delayq.worker.delivery.HandlerPath;
@@ -35,7 +36,9 @@ public record WorkerConfig(
         int httpPort,
         Duration shutdownGrace,
         Duration handlerTimeout,
-        HandlerPath handlerPath) {
+        HandlerPath handlerPath,
+        Duration scheduleInterval,
+        PlanRules scheduleRules) {
 
     /** {@link #httpPort()} of a worker that serves no HTTP endpoint (an embedded worker's default). */
     public static final int NO_HTTP = -1;
@@ -131,7 +134,25 @@ public record WorkerConfig(
                 s.string("DELAYQ_HTTP_PORT", null) == null ? defaultHttpPort : s.integer("DELAYQ_HTTP_PORT", 8080, 0, 65535),
                 s.duration("DELAYQ_SHUTDOWN_GRACE", Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1)),
                 handlerTimeout(s),
-                HandlerPath.of(s.string(HandlerPath.VARIABLE, null)));
+                HandlerPath.of(s.string(HandlerPath.VARIABLE, null)),
+                s.duration("DELAYQ_SCHEDULE_INTERVAL", Duration.ofSeconds(5), Duration.ZERO, Duration.ofMinutes(10)),
+                scheduleRules(s));
+    }
+
+    /**
+     * The recurring-task planner: DELAYQ_SCHEDULE_INTERVAL between turns (0s: this worker plans none),
+     * occurrences enqueued DELAYQ_SCHEDULE_HORIZON ahead, later than DELAYQ_SCHEDULE_MISFIRE_THRESHOLD missed.
+     */
+    private static PlanRules scheduleRules(Settings s) {
+        Duration interval = s.duration("DELAYQ_SCHEDULE_INTERVAL", Duration.ofSeconds(5), Duration.ZERO, Duration.ofMinutes(10));
+        Duration horizon = s.duration("DELAYQ_SCHEDULE_HORIZON", Duration.ofMinutes(2), Duration.ofSeconds(2), Duration.ofDays(1));
+        if (horizon.compareTo(interval.multipliedBy(2).plusSeconds(1)) < 0) {
+            throw new ConfigException("DELAYQ_SCHEDULE_HORIZON", "must be at least twice DELAYQ_SCHEDULE_INTERVAL plus 1s ("
+                    + Durations.format(interval.multipliedBy(2).plusSeconds(1)) + "), so that occurrences are enqueued before they are due, got "
+                    + Durations.format(horizon));
+        }
+        Duration threshold = s.duration("DELAYQ_SCHEDULE_MISFIRE_THRESHOLD", Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofDays(1));
+        return new PlanRules(horizon, threshold, PlanRules.defaults().maxPerTurn());
     }
 
     /** 0s turns the deadline off; otherwise at least 100 ms (the deadline is checked a few times per period). */
@@ -178,6 +199,8 @@ public record WorkerConfig(
                 + " concurrency=" + concurrency + " maxAttempts=" + retry.maxAttempts()
                 + " delivery=" + delivery.name().toLowerCase() + (webhookUrl != null ? " webhook=" + webhookUrl : "")
                 + (streamKey != null ? " stream=" + streamKey : "") + (rateLimit.enabled() ? " rate=" + rateLimit.perSecond() + "/s" : "")
-                + " redis=" + RedisEndpoint.redact(redisUrl) + (httpPort == NO_HTTP ? " http=off" : " http=:" + httpPort);
+                + " redis=" + RedisEndpoint.redact(redisUrl) + (httpPort == NO_HTTP ? " http=off" : " http=:" + httpPort)
+                + (scheduleInterval.isZero() ? " schedules=off" : " schedules=every " + Durations.format(scheduleInterval)
+                + " horizon " + Durations.format(scheduleRules.horizon()));
     }
 }

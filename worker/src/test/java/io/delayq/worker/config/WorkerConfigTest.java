@@ -102,6 +102,10 @@ class WorkerConfigTest {
                 arguments(with("DELAYQ_HANDLER_TIMEOUT", "8d"), "DELAYQ_HANDLER_TIMEOUT", "must be between 0s and 7d"),
                 arguments(with("DELAYQ_HANDLER_TIMEOUT", "soon"), "DELAYQ_HANDLER_TIMEOUT", "must be a duration"),
                 arguments(with("DELAYQ_SHUTDOWN_GRACE", "a while"), "DELAYQ_SHUTDOWN_GRACE", "must be a duration"),
+                arguments(with("DELAYQ_SCHEDULE_INTERVAL", "11m"), "DELAYQ_SCHEDULE_INTERVAL", "must be between 0s and 10m"),
+                arguments(with("DELAYQ_SCHEDULE_INTERVAL", "1m", "DELAYQ_SCHEDULE_HORIZON", "90s"), "DELAYQ_SCHEDULE_HORIZON",
+                        "must be at least twice DELAYQ_SCHEDULE_INTERVAL plus 1s (121s)"),
+                arguments(with("DELAYQ_SCHEDULE_MISFIRE_THRESHOLD", "0s"), "DELAYQ_SCHEDULE_MISFIRE_THRESHOLD", "must be between 1s and 1d"),
                 arguments(with("DELAYQ_CONFIG_FILE", "/nonexistent/delayq.properties"), "DELAYQ_CONFIG_FILE",
                         "must name a readable properties file"));
     }
@@ -141,6 +145,20 @@ class WorkerConfigTest {
         assertThat(c.httpPort()).isEqualTo(8080);
         assertThat(c.shutdownGrace()).isEqualTo(Duration.ofSeconds(30));
         assertThat(c.handlerTimeout()).isEqualTo(Duration.ofMinutes(30));
+    }
+
+    @Test
+    void theSchedulePlannerSettings() {
+        WorkerConfig c = WorkerConfig.fromEnv(base());
+        assertThat(c.scheduleInterval()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(c.scheduleRules().horizon()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(c.scheduleRules().misfireThreshold()).isEqualTo(Duration.ofMinutes(1));
+        WorkerConfig set = WorkerConfig.fromEnv(with("DELAYQ_SCHEDULE_INTERVAL", "0s", "DELAYQ_SCHEDULE_HORIZON", "10m",
+                "DELAYQ_SCHEDULE_MISFIRE_THRESHOLD", "5m"));
+        assertThat(set.scheduleInterval()).isZero();
+        assertThat(set.scheduleRules().horizon()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(set.scheduleRules().misfireThreshold()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(set.describe()).contains("schedules=off");
     }
 
     @Test
