@@ -122,7 +122,8 @@ local function forget(ids)
     group[#group + 1] = ids[i]
   end
   for i = 1, #buckets do
-    redis.call('HDEL', buckets[i], unpack(by_bucket[buckets[i]]))
+    -- pcall: a bucket a producer overwrote with another type holds no record to delete, and must not fail the ack
+    redis.pcall('HDEL', buckets[i], unpack(by_bucket[buckets[i]]))
   end
   redis.call('HDEL', ATTEMPTS, unpack(ids))
   redis.call('HDEL', ERRORS, unpack(ids))
