@@ -147,7 +147,13 @@ for i = 1, #ids do
     -- one HINCRBY instead of HMGET + HSET, after the first write (ZADD) could fail on a key of the wrong type
     local a = redis.pcall('HINCRBY', ATTEMPTS, id, 1)
     if type(a) == 'table' then
-      if string.find(a.err, 'WRONGTYPE', 1, true) then return a end
+      if string.find(a.err, 'WRONGTYPE', 1, true) then
+        -- the attempts key itself has the wrong type: put the task back as it was, so the failed claim moved nothing
+        if not reasons[i] then redis.call('ZREM', INFLIGHT, id) end
+        redis.call('ZADD', DUE[at_level[i] + 1], score_text[i], id)
+        if records[i] == false then redis.call('HDEL', record_key(id), id) end
+        return a
+      end
       if not reasons[i] then
         reasons[i] = attempts_problem(redis.call('HGET', ATTEMPTS, id))
         redis.call('ZREM', INFLIGHT, id)
