@@ -62,60 +62,68 @@ end
 local token = now + lease
 local ids, dues = {}, {}
 local levels = active_levels()
--- >>> malformed tasks (issue 18): besides ids and dues, remember each task's level and score text,
--- and remove the found tasks from their due sets only after every read (a script's writes are not
--- undone when a later call fails on a key of the wrong type: read first, and nothing is lost)
-local at_level, score_text, found_in = {}, {}, {}
+-- >>> malformed tasks (issue 18): each task taken is checked (include/malformed.lua), and the tasks leave
+-- their due sets only after every read: a script's writes stay when a later call fails on a key of the
+-- wrong type, so reading first is what keeps a failed claim from moving anything
+local n, bad = 0, 0
+local reasons, groups = {}, {} -- reasons[i]: why task i is dead-lettered; groups: {level, first, last}
 local function take(level, found)
-  local members = {}
+  local first = n + 1
   for i = 1, #found, 2 do
-    members[#members + 1] = found[i]
-    ids[#ids + 1] = found[i]
-    dues[#dues + 1] = tonumber(found[i + 1])
-    at_level[#ids] = level - 1
-    score_text[#ids] = found[i + 1]
+    n = n + 1
+    local id, text = found[i], found[i + 1]
+    local due = tonumber(text)
+    ids[n], dues[n] = id, due
+    local len = #id
+    local reason
+    if len == 0 or len > MAX_ID_BYTES or string.find(id, NOT_ASCII) then reason = id_problem(id) end
+    if not reason and (due < EARLIEST_DUE or due > LATEST_DUE) then reason = score_problem(due, text) end
+    if reason then reasons[n], bad = reason, bad + 1 end
   end
-  if #members > 0 then found_in[#found_in + 1] = { level, members } end
+  if n >= first then groups[#groups + 1] = { level, first, n } end
 end
 for _, level in ipairs(levels) do
-  local room = allowed - #ids
+  local room = allowed - n
   if room <= 0 then break end
   take(level, redis.call('ZRANGEBYSCORE', DUE[level], '-inf', now, 'WITHSCORES', 'LIMIT', 0, room))
 end
 -- scores past any epoch ms (inf, 1e300) never come due: with room left, pick them up to dead-letter them
 for _, level in ipairs(levels) do
-  local room = allowed - #ids
+  local room = allowed - n
   if room <= 0 then break end
   take(level, redis.call('ZRANGEBYSCORE', DUE[level], '(' .. LATEST_DUE_TEXT, '+inf', 'WITHSCORES', 'LIMIT', 0, room))
 end
 
-local lone = #ids == 1
-local before = (#ids == 0 or lone) and {} or redis.call('HMGET', ATTEMPTS, unpack(ids))
-local records, reasons, attempts = {}, {}, {}
-for i = 1, #ids do
-  local id = ids[i]
-  local reason = id_problem(id) or score_problem(dues[i], score_text[i])
-  local record = nil -- nil: not known (an over-long id is not hashed); false: none (a bare ZADD)
-  if #id <= MAX_ID_BYTES then
-    local key = record_key(id)
-    record = redis.pcall('HGET', key, id)
-    if type(record) == 'table' then
-      record = nil
-      reason = reason or bucket_problem(key)
-    elseif not reason then
-      reason = priority_problem(record, at_level[i])
+local lone = n == 1
+local before = (n == 0 or lone) and {} or redis.call('HMGET', ATTEMPTS, unpack(ids))
+local records, attempts = {}, {}
+for g = 1, #groups do
+  local level, first, last = groups[g][1], groups[g][2], groups[g][3]
+  local digit = 47 + level -- a compact record of this level starts with this byte
+  for i = first, last do
+    local id = ids[i]
+    local reason = reasons[i]
+    local record = nil -- nil: not known (an over-long id is not hashed); false: none (a bare ZADD)
+    if #id <= MAX_ID_BYTES then
+      local key = record_key(id)
+      record = redis.pcall('HGET', key, id)
+      if type(record) == 'table' then
+        record = nil
+        reason = reason or bucket_problem(key)
+      elseif not reason and not (record and byte(record, 1) == digit) then
+        reason = priority_problem(record, level - 1)
+      end
     end
+    if not lone then
+      local counted = tonumber(before[i])
+      if before[i] and not counted then reason = reason or attempts_problem(before[i]) end
+      attempts[i] = (counted or 0) + 1
+    end
+    records[i] = record
+    if reason and not reasons[i] then reasons[i], bad = reason, bad + 1 end
   end
-  if not lone then
-    local counted = tonumber(before[i])
-    if before[i] and not counted then reason = reason or attempts_problem(before[i]) end
-    attempts[i] = (counted or 0) + 1
-  end
-  records[i] = record
-  reasons[i] = reason
 end
-local rejected = {}
-if next(reasons) then
+if bad > 0 then
   -- the dead-letter keys are written only for these: find a wrong type before the tasks move
   for key, want in pairs({ [DEAD] = 'zset', [ERRORS] = 'hash' }) do
     local t = redis.call('TYPE', key)['ok']
@@ -124,66 +132,66 @@ if next(reasons) then
     end
   end
 end
-local pairs_ = {}
-for i = 1, #ids do
+local pairs_, p = {}, 0
+for i = 1, n do
   if not reasons[i] then
-    pairs_[#pairs_ + 1] = token
-    pairs_[#pairs_ + 1] = ids[i]
+    pairs_[p + 1], pairs_[p + 2], p = token, ids[i], p + 2
   end
 end
-if #pairs_ > 0 then redis.call('ZADD', INFLIGHT, unpack(pairs_)) end
-for _, entry in ipairs(found_in) do
-  redis.call('ZREM', DUE[entry[1]], unpack(entry[2]))
+if p > 0 then redis.call('ZADD', INFLIGHT, unpack(pairs_)) end
+for g = 1, #groups do
+  redis.call('ZREM', DUE[groups[g][1]], unpack(ids, groups[g][2], groups[g][3]))
 end
 local out = { now, -1, token, 0 }
-local kept_ids, kept_dues, counted = {}, {}, {}
-for i = 1, #ids do
-  local id = ids[i]
-  if records[i] == false then
-    -- a bare ZADD task: give it an empty record so that every task in flight or dead has one
-    redis.call('HSET', record_key(id), id, '{}')
-  end
-  if lone then
-    -- one HINCRBY instead of HMGET + HSET, after the first write (ZADD) could fail on a key of the wrong type
-    local a = redis.pcall('HINCRBY', ATTEMPTS, id, 1)
-    if type(a) == 'table' then
-      if string.find(a.err, 'WRONGTYPE', 1, true) then
-        -- the attempts key itself has the wrong type: put the task back as it was, so the failed claim moved nothing
-        if not reasons[i] then redis.call('ZREM', INFLIGHT, id) end
-        redis.call('ZADD', DUE[at_level[i] + 1], score_text[i], id)
-        if records[i] == false then redis.call('HDEL', record_key(id), id) end
-        return a
-      end
-      if not reasons[i] then
-        reasons[i] = attempts_problem(redis.call('HGET', ATTEMPTS, id))
-        redis.call('ZREM', INFLIGHT, id)
-      end
-      a = 1
-      redis.call('HSET', ATTEMPTS, id, a)
+local rejected, kept_ids, kept_dues, counted = {}, {}, {}, {}
+local o, k = 4, 0
+for g = 1, #groups do
+  local level = groups[g][1]
+  for i = groups[g][2], groups[g][3] do
+    local id = ids[i]
+    if records[i] == false then
+      -- a bare ZADD task: give it an empty record so that every task in flight or dead has one
+      redis.call('HSET', record_key(id), id, '{}')
     end
-    attempts[i] = a
-  else
-    counted[#counted + 1] = id
-    counted[#counted + 1] = attempts[i]
-  end
-  if reasons[i] then
-    kill(id, now, reasons[i])
-    rejected[#rejected + 1] = id_hex(id)
-    rejected[#rejected + 1] = #id
-    rejected[#rejected + 1] = reasons[i]
-  else
-    kept_ids[#kept_ids + 1] = id
-    kept_dues[#kept_dues + 1] = dues[i]
-    out[#out + 1] = id
-    out[#out + 1] = dues[i]
-    out[#out + 1] = attempts[i]
-    out[#out + 1] = records[i]
+    if lone then
+      -- one HINCRBY instead of HMGET + HSET, after the first write (ZADD) could fail on a key of the wrong type
+      local a = redis.pcall('HINCRBY', ATTEMPTS, id, 1)
+      if type(a) == 'table' then
+        if string.find(a.err, 'WRONGTYPE', 1, true) then
+          -- the attempts key itself has the wrong type: put the task back as it was, so the failed claim moved nothing
+          if not reasons[i] then redis.call('ZREM', INFLIGHT, id) end
+          redis.call('ZADD', DUE[level], dues[i], id)
+          if records[i] == false then redis.call('HDEL', record_key(id), id) end
+          return a
+        end
+        if not reasons[i] then
+          reasons[i] = attempts_problem(redis.call('HGET', ATTEMPTS, id))
+          redis.call('ZREM', INFLIGHT, id)
+        end
+        a = 1
+        redis.call('HSET', ATTEMPTS, id, a)
+      end
+      attempts[i] = a
+    else
+      counted[#counted + 1] = id
+      counted[#counted + 1] = attempts[i]
+    end
+    if reasons[i] then
+      kill(id, now, reasons[i])
+      rejected[#rejected + 1] = id_hex(id)
+      rejected[#rejected + 1] = #id
+      rejected[#rejected + 1] = reasons[i]
+    else
+      k = k + 1
+      kept_ids[k], kept_dues[k] = id, dues[i]
+      out[o + 1], out[o + 2], out[o + 3], out[o + 4], o = id, dues[i], attempts[i], records[i], o + 4
+    end
   end
 end
 if #counted > 0 then
   redis.call('HSET', ATTEMPTS, unpack(counted))
 end
-out[4] = #kept_ids
+out[4] = k
 ids, dues = kept_ids, kept_dues
 -- <<< malformed tasks
 if rate > 0 then

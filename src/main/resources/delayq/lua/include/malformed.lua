@@ -8,12 +8,13 @@ local EARLIEST_DUE = 946684800000    -- 2000-01-01T00:00:00Z: a smaller score is
 local LATEST_DUE = 253402300799999   -- 9999-12-31T23:59:59.999Z, as io.delayq.task.Schedule.MAX_EPOCH_MILLIS
 local LATEST_DUE_TEXT = '253402300799999' -- for commands: Lua would write the number as 2.534023008e+14
 local MAX_ID_BYTES = 256             -- as io.delayq.task.TaskId.MAX_BYTES
+local NOT_ASCII = '[\128-\255]'
 local REPORTED_ID_BYTES = 128        -- how much of an id the claim hands back for the worker's log line
 
 -- RFC 3629 UTF-8, as strict as Java's decoder (no overlong forms, no surrogates, nothing past
 -- U+10FFFF): nil when valid, else what is wrong. ASCII ids, nearly all of them, take one C-level find.
 local function utf8_problem(s)
-  if not string.find(s, '[\128-\255]') then return nil end
+  if not string.find(s, NOT_ASCII) then return nil end
   local i, n = 1, #s
   while i <= n do
     local c = byte(s, i)
