@@ -9,9 +9,13 @@
 -- ARGV[1]: batch (maximum tasks), ARGV[2]: lease ms,
 -- ARGV[3]: rate limit for this shard in tasks per second (0 = none), ARGV[4]: burst
 -- Returns: {now, next_due (-1 when nothing waits), token, n, then per task:
---           id, due time, attempt, record (nil for a task written by a bare ZADD)}
+--           id, due time, attempt, record (nil for a task written by a bare ZADD),
+--           then r, then per task dead-lettered here as malformed (include/malformed.lua):
+--           id as hex (its first 128 bytes), id length in bytes, reason}; a replayed answer has none
 --@include shard_keys.lua
 --@include common.lua
+--@include dead.lua
+--@include malformed.lua
 
 local batch = tonumber(ARGV[1])
 local lease = tonumber(ARGV[2])
@@ -64,57 +68,138 @@ end
 local token = now + lease
 local ids, dues = {}, {}
 local levels = active_levels()
+-- >>> malformed tasks (issue 18): each task taken is checked (include/malformed.lua), and the tasks leave
+-- their due sets only after every read: a script's writes stay when a later call fails on a key of the
+-- wrong type, so reading first is what keeps a failed claim from moving anything
+local n, bad = 0, 0
+local reasons, groups = {}, {} -- reasons[i]: why task i is dead-lettered; groups: {level, first, last}
+local function take(level, found)
+  local first = n + 1
+  for i = 1, #found, 2 do
+    n = n + 1
+    local id, text = found[i], found[i + 1]
+    local due = tonumber(text)
+    ids[n], dues[n] = id, due
+    local len = #id
+    local reason
+    if len == 0 or len > MAX_ID_BYTES or string.find(id, NOT_ASCII) then reason = id_problem(id) end
+    if not reason and (due < EARLIEST_DUE or due > LATEST_DUE) then reason = score_problem(due, text) end
+    if reason then reasons[n], bad = reason, bad + 1 end
+  end
+  if n >= first then groups[#groups + 1] = { level, first, n } end
+end
 for _, level in ipairs(levels) do
-  local room = allowed - #ids
+  local room = allowed - n
   if room <= 0 then break end
-  local found = redis.call('ZRANGEBYSCORE', DUE[level], '-inf', now, 'WITHSCORES', 'LIMIT', 0, room)
-  if #found > 0 then
-    local members, pairs_ = {}, {}
-    for i = 1, #found, 2 do
-      members[#members + 1] = found[i]
-      ids[#ids + 1] = found[i]
-      dues[#dues + 1] = tonumber(found[i + 1])
-      pairs_[#pairs_ + 1] = token
-      pairs_[#pairs_ + 1] = found[i]
-    end
-    redis.call('ZREM', DUE[level], unpack(members))
-    redis.call('ZADD', INFLIGHT, unpack(pairs_))
-  end
+  take(level, redis.call('ZRANGEBYSCORE', DUE[level], '-inf', now, 'WITHSCORES', 'LIMIT', 0, room))
+end
+-- scores past any epoch ms (inf, 1e300) never come due: with room left, pick them up to dead-letter them
+for _, level in ipairs(levels) do
+  local room = allowed - n
+  if room <= 0 then break end
+  take(level, redis.call('ZRANGEBYSCORE', DUE[level], '(' .. LATEST_DUE_TEXT, '+inf', 'WITHSCORES', 'LIMIT', 0, room))
 end
 
-local out = { now, -1, token, #ids }
-if #ids > 0 then
-  -- attempts of the whole batch: one HMGET and one HSET instead of a HINCRBY per task (a lone
-  -- task, the usual claim at a trickle, takes one HINCRBY: one call less)
-  local lone = #ids == 1
-  local before = lone and {} or redis.call('HMGET', ATTEMPTS, unpack(ids))
-  local counted = {}
-  for i = 1, #ids do
+local lone = n == 1
+local before = (n == 0 or lone) and {} or redis.call('HMGET', ATTEMPTS, unpack(ids))
+local records, attempts = {}, {}
+for g = 1, #groups do
+  local level, first, last = groups[g][1], groups[g][2], groups[g][3]
+  local digit = 47 + level -- a compact record of this level starts with this byte
+  for i = first, last do
     local id = ids[i]
-    local key = record_key(id)
-    local record = redis.call('HGET', key, id)
-    if not record then
-      -- a bare ZADD task: give it an empty record so that every task in flight or dead has one
-      redis.call('HSET', key, id, '{}')
+    local reason = reasons[i]
+    local record = nil -- nil: not known (an over-long id is not hashed); false: none (a bare ZADD)
+    if #id <= MAX_ID_BYTES then
+      local key = record_key(id)
+      record = redis.pcall('HGET', key, id)
+      if type(record) == 'table' then
+        record = nil
+        reason = reason or bucket_problem(key)
+      elseif not reason and not (record and byte(record, 1) == digit) then
+        reason = priority_problem(record, level - 1)
+      end
     end
-    local attempt
-    if lone then
-      attempt = redis.call('HINCRBY', ATTEMPTS, id, 1)
-    else
-      attempt = (tonumber(before[i]) or 0) + 1
-      counted[#counted + 1] = id
-      counted[#counted + 1] = attempt
+    if not lone then
+      local counted = tonumber(before[i])
+      if before[i] and not counted then reason = reason or attempts_problem(before[i]) end
+      attempts[i] = (counted or 0) + 1
     end
-    out[#out + 1] = id
-    out[#out + 1] = dues[i]
-    out[#out + 1] = attempt
-    out[#out + 1] = record
-  end
-  if not lone then
-    redis.call('HSET', ATTEMPTS, unpack(counted))
+    records[i] = record
+    if reason and not reasons[i] then reasons[i], bad = reason, bad + 1 end
   end
 end
-
+if bad > 0 then
+  -- the dead-letter keys are written only for these: find a wrong type before the tasks move
+  for key, want in pairs({ [DEAD] = 'zset', [ERRORS] = 'hash' }) do
+    local t = redis.call('TYPE', key)['ok']
+    if t ~= 'none' and t ~= want then
+      return redis.error_reply('WRONGTYPE ' .. key .. ' is a ' .. t .. ', not a ' .. want)
+    end
+  end
+end
+local pairs_, p = {}, 0
+for i = 1, n do
+  if not reasons[i] then
+    pairs_[p + 1], pairs_[p + 2], p = token, ids[i], p + 2
+  end
+end
+if p > 0 then redis.call('ZADD', INFLIGHT, unpack(pairs_)) end
+for g = 1, #groups do
+  redis.call('ZREM', DUE[groups[g][1]], unpack(ids, groups[g][2], groups[g][3]))
+end
+local out = { now, -1, token, 0 }
+local rejected, kept_ids, kept_dues, counted = {}, {}, {}, {}
+local o, k = 4, 0
+for g = 1, #groups do
+  local level = groups[g][1]
+  for i = groups[g][2], groups[g][3] do
+    local id = ids[i]
+    if records[i] == false then
+      -- a bare ZADD task: give it an empty record so that every task in flight or dead has one
+      redis.call('HSET', record_key(id), id, '{}')
+    end
+    if lone then
+      -- one HINCRBY instead of HMGET + HSET, after the first write (ZADD) could fail on a key of the wrong type
+      local a = redis.pcall('HINCRBY', ATTEMPTS, id, 1)
+      if type(a) == 'table' then
+        if string.find(a.err, 'WRONGTYPE', 1, true) then
+          -- the attempts key itself has the wrong type: put the task back as it was, so the failed claim moved nothing
+          if not reasons[i] then redis.call('ZREM', INFLIGHT, id) end
+          redis.call('ZADD', DUE[level], dues[i], id)
+          if records[i] == false then redis.call('HDEL', record_key(id), id) end
+          return a
+        end
+        if not reasons[i] then
+          reasons[i] = attempts_problem(redis.call('HGET', ATTEMPTS, id))
+          redis.call('ZREM', INFLIGHT, id)
+        end
+        a = 1
+        redis.call('HSET', ATTEMPTS, id, a)
+      end
+      attempts[i] = a
+    else
+      counted[#counted + 1] = id
+      counted[#counted + 1] = attempts[i]
+    end
+    if reasons[i] then
+      kill(id, now, reasons[i])
+      rejected[#rejected + 1] = id_hex(id)
+      rejected[#rejected + 1] = #id
+      rejected[#rejected + 1] = reasons[i]
+    else
+      k = k + 1
+      kept_ids[k], kept_dues[k] = id, dues[i]
+      out[o + 1], out[o + 2], out[o + 3], out[o + 4], o = id, dues[i], attempts[i], records[i], o + 4
+    end
+  end
+end
+if #counted > 0 then
+  redis.call('HSET', ATTEMPTS, unpack(counted))
+end
+out[4] = k
+ids, dues = kept_ids, kept_dues
+-- <<< malformed tasks
 if rate > 0 then
   tokens = tokens - #ids
   redis.call('HSET', RATE, 'tokens', tokens, 'at', now)
@@ -129,4 +214,10 @@ if next_due and rate > 0 and #ids >= allowed and allowed < batch and next_due <=
   next_due = now + math.ceil((1 - (tokens - math.floor(tokens))) * 1000 / rate)
 end
 out[2] = next_due or -1
+-- >>> malformed tasks (issue 18): a score outside epoch ms must not become the worker's wake-up time,
+-- and the tasks dead-lettered here are reported after the claimed ones
+if next_due and (next_due < 0 or next_due > LATEST_DUE) then out[2] = now end
+out[#out + 1] = #rejected / 3
+for i = 1, #rejected do out[#out + 1] = rejected[i] end
+-- <<< malformed tasks
 return out

@@ -14,8 +14,9 @@ local expired = redis.call('ZRANGEBYSCORE', INFLIGHT, '-inf', now, 'LIMIT', 0, l
 local requeued, died = 0, 0
 local counts = {}
 if #expired > 0 then
-  redis.call('ZREM', INFLIGHT, unpack(expired))
+  -- read before the first write: a script's writes stay when a later call fails (a key of the wrong type)
   counts = redis.call('HMGET', ATTEMPTS, unpack(expired))
+  redis.call('ZREM', INFLIGHT, unpack(expired))
 end
 for i, id in ipairs(expired) do
   local attempts = tonumber(counts[i]) or 0

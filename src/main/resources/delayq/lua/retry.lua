@@ -17,8 +17,9 @@ local score = redis.call('ZSCORE', INFLIGHT, id)
 if not score or tonumber(score) ~= token then
   return { 'stale', -1 }
 end
-redis.call('ZREM', INFLIGHT, id)
+-- read before the first write: a script's writes stay when a later call fails (a key of the wrong type)
 local attempts = tonumber(redis.call('HGET', ATTEMPTS, id)) or 0
+redis.call('ZREM', INFLIGHT, id)
 if permanent or (max_attempts > 0 and attempts >= max_attempts) then
   kill(id, now, reason)
   trim_dead(now, tonumber(ARGV[7]), tonumber(ARGV[8]))

@@ -10,6 +10,7 @@ import io.delayq.backlog.ShardStats;
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.claim.RateLimit;
+import io.delayq.claim.RefusedTask;
 import io.delayq.deadletter.DeadLetter;
 import io.delayq.deadletter.DeadLetterPage;
 import io.delayq.deadletter.DeadLetterPolicy;
@@ -158,7 +159,15 @@ public final class QueueProtocol {
                 tasks.add(new ClaimedTask(shard, (String) reply.get(at), asLong(reply.get(at + 1)),
                         (int) asLong(reply.get(at + 2)), token, (String) reply.get(at + 3)));
             }
-            return new ClaimBatch(shard, now, next, tasks);
+            // after the tasks: those the script dead-lettered as malformed (absent from a replayed answer)
+            int at = 4 + n * 4;
+            int r = reply.size() > at ? (int) asLong(reply.get(at)) : 0;
+            List<RefusedTask> refused = new ArrayList<>(r);
+            for (int i = 0; i < r; i++) {
+                int e = at + 1 + 3 * i;
+                refused.add(new RefusedTask(shard, (String) reply.get(e), (int) asLong(reply.get(e + 1)), (String) reply.get(e + 2)));
+            }
+            return new ClaimBatch(shard, now, next, tasks, refused);
         });
     }
 

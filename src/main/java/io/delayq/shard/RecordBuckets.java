@@ -26,8 +26,13 @@ public final class RecordBuckets {
      * every intermediate stays below 2^29, exact in Lua's doubles.
      */
     public static int bucketOf(String id) {
+        return bucketOf(id.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The same over raw bytes, for tools that must address an id that is not valid UTF-8. */
+    public static int bucketOf(byte[] id) {
         int h = 0;
-        for (byte b : id.getBytes(StandardCharsets.UTF_8)) {
+        for (byte b : id) {
             h = (h * 31 + (b & 0xff)) % MODULUS;
         }
         return h % BUCKETS;

@@ -17,8 +17,13 @@ public final class Sharding {
     }
 
     public static int shardOf(String taskId, int shards) {
+        return shardOf(taskId.getBytes(StandardCharsets.UTF_8), shards);
+    }
+
+    /** The same over raw bytes, for tools that must address an id that is not valid UTF-8. */
+    public static int shardOf(byte[] taskId, int shards) {
         CRC32 crc = new CRC32();
-        crc.update(taskId.getBytes(StandardCharsets.UTF_8));
+        crc.update(taskId);
         return (int) (crc.getValue() % shards);
     }
 

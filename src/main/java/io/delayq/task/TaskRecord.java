@@ -3,6 +3,8 @@ package io.delayq.task;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.DelayQueueException;
 
@@ -24,7 +26,7 @@ import io.delayq.DelayQueueException;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record TaskRecord(String payload, Long enqueuedAt, Integer priority) {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final String COMPACT_RULE =
             "task record must be JSON (starting with '{') or compact '<priority 0-2><enqueuedAt in base 36>:<payload>'";
 
@@ -63,12 +65,19 @@ public record TaskRecord(String payload, Long enqueuedAt, Integer priority) {
         if (first == '{') {
             return decodeJson(stored);
         }
+        if (first == '[' || first == '"') {
+            throw new MalformedRecordException("task record is JSON but not an object (it starts with '" + first + "')");
+        }
         if (first < '0' || first > '2') {
             throw new MalformedRecordException(COMPACT_RULE + "; it starts with '" + first + "'");
         }
         int colon = stored.indexOf(':', 1);
         if (colon < 0) {
             throw new MalformedRecordException(COMPACT_RULE + "; the ':' before the payload is missing");
+        }
+        char sign = colon > 1 ? stored.charAt(1) : ' ';
+        if (sign == '-' || sign == '+') {
+            throw new MalformedRecordException(COMPACT_RULE + "; enqueuedAt '" + stored.substring(1, colon) + "' has a sign");
         }
         long enqueuedAt;
         try {
@@ -85,11 +94,74 @@ public record TaskRecord(String payload, Long enqueuedAt, Integer priority) {
         if (json.equals("{}")) {
             return EMPTY; // what a claim stores for a bare ZADD task: skip the parser
         }
+        JsonNode tree;
         try {
-            return JSON.readValue(json, TaskRecord.class);
+            tree = JSON.readTree(json);
         } catch (JsonProcessingException e) {
             throw new MalformedRecordException("task record is not valid JSON: " + e.getOriginalMessage());
         }
+        if (tree == null || !tree.isObject()) {
+            throw new MalformedRecordException("task record is JSON but not an object");
+        }
+        return new TaskRecord(payloadField(tree.get("payload")), enqueuedAtField(tree.get("enqueuedAt")),
+                priorityField(tree.get("priority")));
+    }
+
+    private static String payloadField(JsonNode v) {
+        if (absent(v)) {
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw new MalformedRecordException("task record field 'payload' must be a JSON string (send JSON as text, "
+                    + "\"{\\\"order\\\":12}\"), got " + kind(v));
+        }
+        return v.textValue();
+    }
+
+    /** Epoch ms: a whole number (a fraction is dropped) or its digits as a string, as the v1 reader took it. */
+    private static Long enqueuedAtField(JsonNode v) {
+        if (absent(v)) {
+            return null;
+        }
+        long ms = -1;
+        if (v.isNumber() && Double.isFinite(v.doubleValue()) && v.doubleValue() >= 0 && v.doubleValue() < 9.2e18) {
+            ms = v.longValue();
+        } else if (v.isTextual() && !v.textValue().isEmpty() && v.textValue().length() < 19 && v.textValue().chars().allMatch(Character::isDigit)) {
+            ms = Long.parseLong(v.textValue());
+        }
+        if (ms < 0) {
+            throw new MalformedRecordException("task record field 'enqueuedAt' must be epoch milliseconds (a number >= 0), got " + kind(v));
+        }
+        return ms;
+    }
+
+    /** 0, 1 or 2, also written as a string ("2"); 0 is returned as absent, as TaskSpec builds records. */
+    private static Integer priorityField(JsonNode v) {
+        if (absent(v)) {
+            return null;
+        }
+        String text = v.isNumber() ? v.asText() : v.isTextual() ? v.textValue() : null;
+        int level = switch (text == null ? "" : text) {
+            case "0", "0.0" -> 0;
+            case "1", "1.0" -> 1;
+            case "2", "2.0" -> 2;
+            default -> throw new MalformedRecordException("task record field 'priority' must be 0, 1 or 2, got " + kind(v));
+        };
+        return level == 0 ? null : level;
+    }
+
+    private static boolean absent(JsonNode v) {
+        return v == null || v.isNull();
+    }
+
+    private static String kind(JsonNode v) {
+        String shown = v.toString();
+        if (shown.length() > 40) {
+            shown = shown.substring(0, 40) + "...";
+        }
+        String type = v.isTextual() ? "a string" : v.isNumber() ? "a number" : v.isBoolean() ? "a boolean"
+                : v.isArray() ? "an array" : v.isObject() ? "an object" : v.getNodeType().toString().toLowerCase();
+        return type + " " + shown;
     }
 
     /** A stored record that does not follow the protocol: the worker dead-letters such a task. */

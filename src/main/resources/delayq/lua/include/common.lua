@@ -122,8 +122,10 @@ local function forget(ids)
     group[#group + 1] = ids[i]
   end
   for i = 1, #buckets do
-    redis.call('HDEL', buckets[i], unpack(by_bucket[buckets[i]]))
+    -- pcall here and below: a key a producer overwrote with another type holds nothing of these tasks to
+    -- delete, and must not fail the ack of tasks already done
+    redis.pcall('HDEL', buckets[i], unpack(by_bucket[buckets[i]]))
   end
-  redis.call('HDEL', ATTEMPTS, unpack(ids))
-  redis.call('HDEL', ERRORS, unpack(ids))
+  redis.pcall('HDEL', ATTEMPTS, unpack(ids))
+  redis.pcall('HDEL', ERRORS, unpack(ids))
 end

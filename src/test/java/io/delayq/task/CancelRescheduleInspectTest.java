@@ -111,7 +111,8 @@ class CancelRescheduleInspectTest {
         assertThat(waiting.shard()).isZero();
         assertThat(waiting.serverNow()).isCloseTo(q.serverNow(), org.assertj.core.data.Offset.offset(5_000L));
 
-        q.client().enqueue(TaskSpec.of("late").at(Instant.EPOCH.plusSeconds(1)));
+        // long overdue, but epoch ms: a claim dead-letters a score before 2000-01-01 (seconds, not ms)
+        q.client().enqueue(TaskSpec.of("late").at(Instant.parse("2001-01-01T00:00:00Z")));
         ClaimedTask running = q.claim(0, 1, Duration.ofMinutes(1)).tasks().get(0);
         assertThat(running.id()).isEqualTo("late");
         TaskInfo inflight = q.client().inspect("late");

@@ -86,6 +86,9 @@ class RedisAclTest {
             producer.enqueueAll(tasks);
             // the producer's other calls: reschedule, inspect, stats
             producer.reschedule("later", Duration.ofMillis(100));
+            // a hand-written task with its due time in seconds: the claim's malformed-task path (TYPE)
+            redis.admin().commands().zadd("dq:{" + QUEUE + ":" + producer.protocol().shardOf("in-seconds") + "}:due", 1764460000, "in-seconds")
+                    .get(5, TimeUnit.SECONDS);
             assertThat(producer.inspect("later").state()).isEqualTo(TaskInfo.State.SCHEDULED);
             assertThat(producer.stats().scheduled() + producer.stats().due()).isPositive();
 
@@ -94,7 +97,7 @@ class RedisAclTest {
             env.put("DELAYQ_RETRY_BACKOFF_INITIAL", "50ms");
             env.put("DELAYQ_RATE_LIMIT", "10000"); // the rate-limited claim path (token bucket hash)
             try (Worker worker = Worker.start(WorkerConfig.fromEnv(env), r -> new HandlerDelivery(handler))) {
-                await().atMost(Duration.ofSeconds(30)).until(() -> handled.size() == 53 && producer.stats().dead() == 1);
+                await().atMost(Duration.ofSeconds(30)).until(() -> handled.size() == 53 && producer.stats().dead() == 2);
                 assertThat(worker.ready()).isTrue();
             }
             assertThat(attempts.get("fails-once")).isEqualTo(2);

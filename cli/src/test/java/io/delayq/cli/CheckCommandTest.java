@@ -26,7 +26,23 @@ class CheckCommandTest {
                     .containsPattern("(?m)^PASS  eviction\\s+maxmemory-policy is noeviction$")
                     .containsPattern("(?m)^PASS  persistence\\s+AOF on")
                     .containsPattern("(?m)^PASS  scripts\\s+all " + io.delayq.script.LuaScript.values().length + " scripts load")
-                    .contains("check: 6 passed, 0 warning(s), 0 failed");
+                    .containsPattern("(?m)^PASS  keys\\s+every shard key of 'orders' has its type \\(4 shards\\)$")
+                    .contains("check: 7 passed, 0 warning(s), 0 failed");
+        }
+    }
+
+    @Test
+    void aShardKeyOfTheWrongTypeFailsNamingTheKey() throws Exception {
+        try (QueueFixture q = new QueueFixture(redis, "orders", 4)) {
+            redis.admin().commands().set("dq:{orders:2}:due", "written by a script that meant ZADD").get();
+            redis.admin().commands().hset("dq:{orders:3}:inflight", "a", "b").get();
+
+            CliRun r = CliRun.run("check", "--redis", redis.url(), "--queue", "orders");
+
+            assertThat(r.exitCode()).isEqualTo(ExitCodes.CHECK_FAILED);
+            assertThat(r.out()).containsPattern("(?m)^FAIL  keys\\s+dq:\\{orders:2\\}:due is a string, not a zset; "
+                            + "dq:\\{orders:3\\}:inflight is a hash, not a zset: workers cannot claim from those shards")
+                    .contains("fix: something other than delayq wrote the key");
         }
     }
 

@@ -19,6 +19,7 @@ import io.delayq.worker.lease.Reclaimer;
 import io.delayq.worker.metrics.WorkerMetrics;
 import io.delayq.health.ProbeServer;
 import io.delayq.worker.ops.RedisHealth;
+import io.delayq.worker.ops.ShardFaults;
 import io.delayq.worker.settle.Settler;
 import io.delayq.worker.wake.MarkerWatcher;
 import io.delayq.worker.schedule.ScheduleMetrics;
@@ -124,7 +125,8 @@ public final class Worker implements AutoCloseable {
         ServerClock clock = new ServerClock(wallClock);
         WakeBoard board = new WakeBoard(config.range().from(), config.range().size());
         this.claimLoop = new ClaimLoop(protocol, config.range(), config.batchSize(), config.pollInterval(), config.lease(),
-                config.rateLimit(), config.concurrency(), handlers, delivery, inflight, settler, metrics, clock, board, health, REDIS_TIMEOUT);
+                config.rateLimit(), config.concurrency(), handlers, delivery, inflight, settler, metrics, clock, board, health,
+                new ShardFaults(protocol, redis.commands(), metrics), REDIS_TIMEOUT);
         this.claimThread = named("delayq-claim", false).newThread(claimLoop);
         this.timers = Executors.newScheduledThreadPool(2, named("delayq-timer", true));
         this.planningTimer = Executors.newSingleThreadScheduledExecutor(named("delayq-schedules", true));
@@ -215,15 +217,16 @@ public final class Worker implements AutoCloseable {
         }, nextDelayMillis.getAsLong(), TimeUnit.MILLISECONDS);
     }
 
+    /** Shard by shard: one shard whose keys have the wrong type must not blank the others' gauges nor look like a Redis outage. */
     private void refreshBacklog() {
-        protocol.stats(config.range().shards()).whenComplete((stats, e) -> {
+        config.range().shards().forEach(shard -> protocol.stats(shard).whenComplete((stats, e) -> {
             if (e == null) {
-                stats.shards().forEach(metrics::backlog);
+                metrics.backlog(stats);
                 health.ok();
-            } else {
+            } else if (!ShardFaults.isDataFault(e)) {
                 health.failed(e);
             }
-        });
+        }));
     }
 
     private static Runnable guard(Runnable r) {

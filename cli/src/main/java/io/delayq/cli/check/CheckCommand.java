@@ -23,6 +23,7 @@ import java.util.concurrent.Callable;
                 "  connection   Redis reachable with these credentials",
                 "  version      Redis 6.2 or newer",
                 "  queue        shard count and protocol version match Redis (with --queue, --shards)",
+                "  keys         every shard key of the queue has its type (a producer's SET over a due set stops the shard)",
                 "  eviction     maxmemory-policy is noeviction (an evicting Redis silently drops tasks)",
                 "  persistence  AOF or RDB snapshots on (without, a restart loses every task)",
                 "  scripts      every delayq Lua script loads (SCRIPT LOAD)"},
@@ -58,6 +59,10 @@ public class CheckCommand implements Callable<Integer> {
                 RedisChecks checks = new RedisChecks(redis, settings.timeout());
                 results.add(checks.version());
                 results.add(checks.queue(queue, shards));
+                CheckResult keys = checks.keys(queue);
+                if (keys != null) {
+                    results.add(keys);
+                }
                 results.add(checks.eviction());
                 results.add(checks.persistence());
                 results.add(checks.scripts());

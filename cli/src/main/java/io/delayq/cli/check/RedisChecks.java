@@ -6,6 +6,7 @@ import io.delayq.client.DelayQueueClient;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.script.LuaScript;
+import io.delayq.shard.ShardKeyTypes;
 import io.delayq.shard.ShardKeys;
 
 import java.time.Duration;
@@ -94,6 +95,39 @@ final class RedisChecks {
                     "use --shards " + recorded + " (or DELAYQ_SHARDS=" + recorded + "): a queue's shard count cannot change");
         }
         return CheckResult.pass("queue", "queue '" + queue + "': " + recorded + " shards, protocol " + protocol);
+    }
+
+    /** Keys of the queue's shards that hold the wrong type; null when there is no queue to look at. */
+    CheckResult keys(String queue) {
+        if (queue == null) {
+            return null;
+        }
+        int shards;
+        try {
+            String recorded = await(redis.commands().hget(ShardKeys.meta(queue), "shards"));
+            if (recorded == null) {
+                return null;
+            }
+            shards = Integer.parseInt(recorded);
+        } catch (RuntimeException e) {
+            return null; // the queue check reports an unreadable meta
+        }
+        List<String> wrong = new ArrayList<>();
+        try {
+            for (int shard = 0; shard < shards; shard++) {
+                wrong.addAll(await(ShardKeyTypes.problems(redis.commands(), new ShardKeys(queue, shard))));
+            }
+        } catch (RuntimeException e) {
+            return CheckResult.warn("keys", "cannot read the types of the shard keys (" + message(e) + ")",
+                    "the Redis user needs TYPE on the dq:* keys");
+        }
+        if (wrong.isEmpty()) {
+            return CheckResult.pass("keys", "every shard key of '" + queue + "' has its type (" + shards + " shards)");
+        }
+        return CheckResult.fail("keys", String.join("; ", wrong) + ": workers cannot claim from "
+                        + (wrong.size() == 1 ? "that shard" : "those shards") + " (its tasks stay untouched)",
+                "something other than delayq wrote the key: look at it (TYPE, DUMP), move its data aside (RENAME) "
+                        + "and delete it; see docs/protocol.md, \"What the worker refuses\"");
     }
 
     CheckResult eviction() {

@@ -3,6 +3,7 @@ package io.delayq.worker.dispatch;
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.claim.RateLimit;
+import io.delayq.claim.RefusedTask;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.shard.ShardRange;
 import io.delayq.worker.delivery.Delivery;
@@ -12,6 +13,7 @@ import io.delayq.worker.lease.InflightRegistry;
 import io.delayq.worker.lease.Leased;
 import io.delayq.worker.metrics.WorkerMetrics;
 import io.delayq.worker.ops.RedisHealth;
+import io.delayq.worker.ops.ShardFaults;
 import io.delayq.worker.settle.Settler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,6 +62,8 @@ public final class ClaimLoop implements Runnable {
     private final ServerClock clock;
     private final WakeBoard board;
     private final RedisHealth health;
+    private final ShardFaults faults;
+    private final MalformedTasks malformed;
     private final Duration redisTimeout;
     private final Map<Integer, String> unanswered = new ConcurrentHashMap<>();
     private final AtomicInteger pendingClaims = new AtomicInteger();
@@ -70,7 +74,8 @@ public final class ClaimLoop implements Runnable {
 
     public ClaimLoop(QueueProtocol protocol, ShardRange range, int batchSize, Duration poll, Duration lease, RateLimit rate,
                      int concurrency, ExecutorService handlers, Delivery delivery, InflightRegistry registry, Settler settler,
-                     WorkerMetrics metrics, ServerClock clock, WakeBoard board, RedisHealth health, Duration redisTimeout) {
+                     WorkerMetrics metrics, ServerClock clock, WakeBoard board, RedisHealth health, ShardFaults faults,
+                     Duration redisTimeout) {
         this.protocol = protocol;
         this.range = range;
         this.batchSize = batchSize;
@@ -87,6 +92,8 @@ public final class ClaimLoop implements Runnable {
         this.clock = clock;
         this.board = board;
         this.health = health;
+        this.faults = faults;
+        this.malformed = new MalformedTasks(protocol.queue(), metrics);
         this.redisTimeout = redisTimeout;
     }
 
@@ -189,6 +196,16 @@ public final class ClaimLoop implements Runnable {
 
     /** @param held the slots still reserved for this claim: {@code ask}, or 0 once its hold ran out */
     private void answered(int shard, int ask, int held, String requestId, long started, ClaimBatch batch, Throwable error) {
+        if (error != null && ShardFaults.isDataFault(error)) {
+            // Redis answered, about this shard's data: the other shards go on, this one is retried at the poll
+            // interval (a claim reads before it writes, so the failed one moved nothing and needs no replay)
+            release(held);
+            unanswered.remove(shard);
+            health.ok();
+            faults.failed(shard, error);
+            board.wake(shard, started + poll.toNanos());
+            return;
+        }
         if (error != null) {
             release(held);
             // the claim may have run without us hearing the answer: ask again under the same id,
@@ -201,7 +218,11 @@ public final class ClaimLoop implements Runnable {
         }
         unanswered.remove(shard);
         health.ok();
+        faults.ok(shard);
         clock.observe(batch.serverNow());
+        for (RefusedTask refused : batch.refused()) {
+            malformed.refusedByClaim(shard, refused.shownId(), refused.reason());
+        }
         int n = batch.tasks().size();
         metrics.batch(n);
         if (n <= held) {
@@ -263,6 +284,7 @@ public final class ClaimLoop implements Runnable {
                 Task task = TaskDecoder.decode(protocol.queue(), claimed);
                 outcome = delivery.deliver(task);
             } catch (TaskDecoder.MalformedTask e) {
+                malformed.refusedRecord(claimed.shard(), claimed.id(), e.getMessage());
                 outcome = new Outcome.Dead(e.getMessage());
             } catch (RuntimeException | Error e) {
                 // whatever goes wrong, the task is settled: an escaped error would leave it leased forever

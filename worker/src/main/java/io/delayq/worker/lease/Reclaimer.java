@@ -4,6 +4,7 @@ import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.lease.Reclaimed;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.worker.metrics.WorkerMetrics;
+import io.delayq.worker.ops.ShardFaults;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,7 +58,10 @@ public final class Reclaimer implements Runnable {
                 return;
             } catch (Exception e) {
                 LOG.debug("reclaim on shard {} failed: {}", shard, e.toString());
-                return;
+                if (!ShardFaults.isDataFault(e.getCause() != null ? e.getCause() : e)) {
+                    return; // Redis is away: the next run tries again
+                }
+                // one shard with a key of the wrong type must not strand the other shards' leases: go on
             }
         }
     }

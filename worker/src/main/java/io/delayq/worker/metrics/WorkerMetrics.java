@@ -28,6 +28,7 @@ public final class WorkerMetrics {
     private final Counter reclaimedRequeued;
     private final Counter reclaimedDead;
     private final Counter handlerTimeouts;
+    private final Counter malformed;
     private final DistributionSummary batchSize;
     private final AtomicLong consecutiveFailures = new AtomicLong();
     private final Map<Integer, ShardGauges> shards = new HashMap<>();
@@ -48,6 +49,9 @@ public final class WorkerMetrics {
         reclaimedDead = Counter.builder("delayq.leases.reclaimed").description("Expired leases recovered by this worker")
                 .tag("queue", queue).tag("result", "dead").register(registry);
         handlerTimeouts = Counter.builder("delayq.handler.timeouts").description("Handlers abandoned past DELAYQ_HANDLER_TIMEOUT (their task is retried)")
+                .tag("queue", queue).register(registry);
+        malformed = Counter.builder("delayq.tasks.malformed")
+                .description("Tasks dead-lettered because their id, score, record or keys break the protocol (also counted as dead)")
                 .tag("queue", queue).register(registry);
         batchSize = DistributionSummary.builder("delayq.claim.batch.size").description("Tasks returned by one claim")
                 .tag("queue", queue).register(registry);
@@ -99,6 +103,18 @@ public final class WorkerMetrics {
         handlerTimeouts.increment();
     }
 
+    public void malformed() {
+        malformed.increment();
+    }
+
+    /** 1 while claims on the shard fail on its data (a key of the wrong type), 0 otherwise. */
+    public void shardFaulty(int shard, boolean faulty) {
+        ShardGauges g = shards.get(shard);
+        if (g != null) {
+            g.faulty.set(faulty ? 1 : 0);
+        }
+    }
+
     public void reclaimed(long requeued, long died) {
         reclaimedRequeued.increment(requeued);
         reclaimedDead.increment(died);
@@ -121,6 +137,7 @@ public final class WorkerMetrics {
         final AtomicLong inflight = new AtomicLong();
         final AtomicLong dead = new AtomicLong();
         final AtomicLong oldestOverdueMillis = new AtomicLong();
+        final AtomicLong faulty = new AtomicLong();
 
         ShardGauges(MeterRegistry registry, String queue, int shard) {
             String s = String.valueOf(shard);
@@ -131,6 +148,8 @@ public final class WorkerMetrics {
             Gauge.builder("delayq.backlog.oldest.overdue", oldestOverdueMillis, v -> v.get() / 1000.0)
                     .description("Age of the oldest due task not yet claimed").baseUnit("seconds")
                     .tag("queue", queue).tag("shard", s).register(registry);
+            gauge(registry, "delayq.shard.faulty", "1 while claims on the shard fail on its data (a key of the wrong type; see the worker log)",
+                    queue, s, faulty);
         }
 
         private static void gauge(MeterRegistry r, String name, String help, String queue, String shard, AtomicLong v) {

@@ -56,10 +56,11 @@ class MalformedTaskTest {
         writeByHand("enqueued-text", now - 10, "{\"payload\":\"x\",\"enqueuedAt\":\"yesterday\"}");
         writeByHand("priority-text", now - 10, "{\"payload\":\"p\",\"priority\":\"urgent\"}");
         // valid hand-written tasks: a bare ZADD, a minimal record, unknown fields, a priority written as a numeric string
+        // (it must match the set the task is in: "2" here would be dead-lettered, see MalformedCorpusTest)
         writeByHand("bare", now - 10, null);
         writeByHand("minimal", now - 10, "{}");
         writeByHand("extra-fields", now - 10, "{\"payload\":\"p\",\"producer\":\"go-1.22\"}");
-        writeByHand("priority-string", now - 10, "{\"payload\":\"p\",\"priority\":\"2\"}");
+        writeByHand("priority-string", now - 10, "{\"payload\":\"p\",\"priority\":\"0\"}");
         List<String> good = new ArrayList<>(List.of("bare", "minimal", "extra-fields", "priority-string"));
         for (int i = 0; i < 10; i++) {
             good.add("good-" + i);
