@@ -115,7 +115,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         }
         // Listed on every reconciliation (the backlog interval brings it back): a crash loop shows within one interval.
         problems.addAll(CrashingWorkers.of(client.pods().inNamespace(namespace)
-                .withLabels(WorkerLabels.allWorkers(dq.getMetadata().getName())).list().getItems()));
+                .withLabels(WorkerLabels.allWorkers(dq.getMetadata().getName())).list().getItems(), secrets.credentials()));
 
         Map<String, Deployment> actual = context.getSecondaryResourcesAsStream(Deployment.class)
                 .collect(Collectors.toMap(d -> d.getMetadata().getName(), d -> d, (a, b) -> a, LinkedHashMap::new));
