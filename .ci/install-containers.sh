@@ -19,11 +19,20 @@ base_tar=$cache/jre17-base.tar
 
 log() { echo "install-containers: $*" >&2; }
 
+# Only the installing and the base-image build need root; the fast path (all done) does not.
+need_root() {
+  if [ "$(id -u)" -ne 0 ]; then
+    log "must run as root to $1 (apt-get / debootstrap); run it with sudo, or as root in CI"
+    exit 1
+  fi
+}
+
 need=()
 for pkg in podman runc slirp4netns debootstrap; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then
+  need_root "install ${need[*]}"
   log "installing ${need[*]}"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
@@ -31,6 +40,7 @@ fi
 
 mkdir -p "$cache"
 if [ ! -s "$base_tar" ]; then
+  need_root "build the JRE base image"
   log "building the JRE base image from Debian $suite (once; cached in $cache)"
   root=$(mktemp -d "$cache/rootfs.XXXXXX")
   trap 'rm -rf "$root"' EXIT
@@ -40,11 +50,15 @@ if [ ! -s "$base_tar" ]; then
   # What a runtime image does not need: package caches, docs, man pages.
   rm -rf "$root"/var/cache/apt/* "$root"/var/lib/apt/lists/* "$root"/usr/share/doc/* \
          "$root"/usr/share/man/* "$root"/usr/share/info/* "$root"/var/log/*
+  # The JRE's folder is named after the architecture (java-17-openjdk-amd64, -arm64): ask the rootfs.
+  java_bin=$(chroot "$root" readlink -f /usr/bin/java)
+  java_home=${java_bin%/bin/java}
+  [ -x "$root$java_bin" ] || { log "no java in the base rootfs (readlink -f /usr/bin/java gave '$java_bin')"; exit 1; }
   # Fixed timestamps, owners and order: the same packages give the same layer.
   tar -C "$root" --sort=name --mtime='2026-01-01 00:00:00Z' --numeric-owner -c . \
     | podman import \
         --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
-        --change 'ENV JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64' \
+        --change "ENV JAVA_HOME=$java_home" \
         --change 'ENV LANG=C.UTF-8' \
         --quiet - "$base_tag" >/dev/null
   podman save --quiet --format docker-archive -o "$base_tar.part" "$base_tag"

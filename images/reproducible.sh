@@ -10,8 +10,15 @@ modules=(worker operator)
 list=$(IFS=,; echo "${modules[*]}")
 
 build() {
-  mvn -B -ntp -q ${MAVEN_OFFLINE:+-o} -Pimage -Dimage.base="$base" -DskipTests -pl "$list" -am clean package 2>&1 \
-    | grep -v -E 'SLF4J' || true
+  local log
+  log=$(mktemp)
+  if ! mvn -B -ntp -q ${MAVEN_OFFLINE:+-o} -Pimage -Dimage.base="$base" -DskipTests -pl "$list" -am clean package >"$log" 2>&1; then
+    echo "reproducible: the image build failed:" >&2
+    cat "$log" >&2
+    rm -f "$log"
+    exit 1
+  fi
+  rm -f "$log"
 }
 declare -A first
 for m in "${modules[@]}"; do

@@ -119,7 +119,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         }
         // Listed on every reconciliation (the backlog interval brings it back): a crash loop shows within one interval.
         problems.addAll(CrashingWorkers.of(client.pods().inNamespace(namespace)
-                .withLabels(WorkerLabels.allWorkers(dq.getMetadata().getName())).list().getItems()));
+                .withLabels(WorkerLabels.allWorkers(dq.getMetadata().getName())).list().getItems(), secrets.credentials()));
 
         DesiredSchedules wantedSchedules = DesiredSchedules.of(dq.getSpec());
         problems.addAll(wantedSchedules.problems());

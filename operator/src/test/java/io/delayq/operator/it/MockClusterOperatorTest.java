@@ -456,6 +456,9 @@ class MockClusterOperatorTest {
             + "the classpath or in DELAYQ_HANDLER_PATH: looked for META-INF/services/io.delayq.handler.TaskHandler in the worker's class path "
             + "(/app/resources, /app/classes, 41 jars in /app/libs) and DELAYQ_HANDLER_PATH (unset, and /app/handlers does not exist)";
 
+    /** Earlier log lines the kubelet copies with FallbackToLogsOnError: they must stay in the pod. */
+    static final String EARLIER_LOG = "delayq worker starting\nDELAYQ_REDIS_URL=redis://app:s3cr3t@redis:6379\n";
+
     /** A worker pod as the kubelet reports it: running and ready, or in CrashLoopBackOff after exiting 2 with the worker's line. */
     private Pod workerPod(String delayQueue, String name, ShardRange range, boolean crashLooping) {
         PodBuilder pod = new PodBuilder().withNewMetadata().withName(name).withNamespace(namespace)
@@ -464,7 +467,7 @@ class MockClusterOperatorTest {
         return crashLooping
                 ? pod.withNewStatus().withPhase("Running").addNewContainerStatus().withName("worker").withRestartCount(5)
                         .withNewState().withNewWaiting().withReason("CrashLoopBackOff").endWaiting().endState()
-                        .withNewLastState().withNewTerminated().withExitCode(2).withReason("Error").withMessage(NO_HANDLER + "\n").endTerminated().endLastState()
+                        .withNewLastState().withNewTerminated().withExitCode(2).withReason("Error").withMessage(EARLIER_LOG + NO_HANDLER + "\n").endTerminated().endLastState()
                         .endContainerStatus().endStatus().build()
                 : pod.withNewStatus().withPhase("Running").addNewContainerStatus().withName("worker").withReady(true)
                         .withNewState().withNewRunning().endRunning().endState().endContainerStatus().endStatus().build();
@@ -491,6 +494,7 @@ class MockClusterOperatorTest {
             assertThat(e.getType()).isEqualTo("Warning");
             assertThat(e.getMessage()).contains(NO_HANDLER);
         }));
+        assertThat(events()).allSatisfy(e -> assertThat(e.getMessage()).doesNotContain("s3cr3t"));
 
         client.resource(workerPod("orders", "orders-0-3-abc", new ShardRange(0, 3), false)).update();
         client.resource(workerPod("orders", "orders-4-7-def", new ShardRange(4, 7), false)).update();

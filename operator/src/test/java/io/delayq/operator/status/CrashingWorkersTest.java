@@ -1,5 +1,6 @@
 package io.delayq.operator.status;
 
+import io.delayq.operator.redis.RedisCredentials;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import org.junit.jupiter.api.Test;
@@ -41,11 +42,50 @@ class CrashingWorkersTest {
     }
 
     @Test
-    void aLongLogKeepsItsEndWhereTheWorkersReasonIs() {
+    void aLongLogKeepsOnlyItsLastLineWhereTheWorkersReasonIs() {
         String trace = "x".repeat(2000) + "\n" + NO_HANDLER;
 
         assertThat(CrashingWorkers.of(List.of(crashing("a", 2, trace)))).singleElement()
-                .satisfies(p -> assertThat(p.message()).endsWith(NO_HANDLER).hasSizeLessThan(CrashingWorkers.MAX_MESSAGE + 100));
+                .satisfies(p -> assertThat(p.message()).endsWith("exit 2: " + NO_HANDLER).doesNotContain("xx"));
+    }
+
+    @Test
+    void aLongLastLineIsCutToABoundedLength() {
+        String line = "delayq worker: " + "y".repeat(5000);
+
+        assertThat(CrashingWorkers.of(List.of(crashing("a", 2, line)))).singleElement()
+                .satisfies(p -> assertThat(p.message()).contains("exit 2: delayq worker: yyy").endsWith("…")
+                        .hasSizeLessThan(CrashingWorkers.MAX_MESSAGE + 100));
+    }
+
+    @Test
+    void secretsInTheLogNeverReachTheCondition() {
+        // FallbackToLogsOnError: the kubelet copies the log's tail, here earlier lines that dumped the environment.
+        String log = """
+                starting delayq worker
+                env DELAYQ_REDIS_PASSWORD=hunter2 API_TOKEN: tok-123 other=visible
+                connecting to redis://app:s3cr3t@redis.prod:6379/0
+                delayq worker: cannot reach Redis at redis://app:s3cr3t@redis.prod:6379/0 (password=s3cr3t): WRONGPASS
+                """;
+
+        assertThat(CrashingWorkers.of(List.of(crashing("a", 1, log)))).singleElement().satisfies(p -> assertThat(p.message())
+                .isEqualTo("worker pod a is in CrashLoopBackOff: exit 1: delayq worker: cannot reach Redis at "
+                        + "redis://app:***@redis.prod:6379/0 (password=***): WRONGPASS")
+                .doesNotContain("s3cr3t", "hunter2", "tok-123", "starting", "connecting"));
+    }
+
+    @Test
+    void theRedisPasswordFromTheCredentialsSecretIsMaskedWhereverItAppears() {
+        String line = "delayq worker: AUTH failed for user app with Pa55word-x at redis.prod:6379";
+
+        assertThat(CrashingWorkers.of(List.of(crashing("a", 1, line)), new RedisCredentials("app", "Pa55word-x"))).singleElement()
+                .satisfies(p -> assertThat(p.message()).endsWith("AUTH failed for user app with *** at redis.prod:6379"));
+    }
+
+    @Test
+    void secretPatternsAreMaskedAndOtherTextIsKept() {
+        assertThat(CrashingWorkers.redact("rediss://:pw@h:6380 redis://h:6379 secret_key='abc' TOKEN=t1,next ratio=3"))
+                .isEqualTo("rediss://:***@h:6380 redis://h:6379 secret_key='***' TOKEN=***,next ratio=3");
     }
 
     @Test

@@ -54,7 +54,7 @@ public final class HandlerDelivery implements Delivery {
         if (found.isEmpty()) {
             throw new HandlerNotLoadable("DELAYQ_DELIVERY", "is handler but no TaskHandler is on the classpath or in "
                     + HandlerPath.VARIABLE + ": looked for META-INF/services/io.delayq.handler.TaskHandler in " + path.describe()
-                    + "; add a handler jar there, or use webhook or stream");
+                    + LegacyServiceFiles.hint(loader) + "; add a handler jar there, or use webhook or stream");
         }
         throw new HandlerNotLoadable("DELAYQ_HANDLER", "must name one of the TaskHandlers found: "
                 + found.stream().map(h -> h.getClass().getName()).toList());

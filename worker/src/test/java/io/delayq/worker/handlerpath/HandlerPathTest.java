@@ -128,7 +128,27 @@ class HandlerPathTest {
         assertThat(WorkerCommand.run(env("DELAYQ_HANDLER_PATH", empty.toString()))).isEqualTo(2);
         assertThat(errLines()).singleElement().asString()
                 .startsWith("delayq worker: invalid configuration: DELAYQ_DELIVERY: is handler but no TaskHandler is on the classpath")
-                .contains("DELAYQ_HANDLER_PATH " + empty + "/ (no jar)");
+                .contains("DELAYQ_HANDLER_PATH " + empty + "/ (no jar)")
+                .doesNotContain("rename it");
+    }
+
+    @Test
+    void aServiceFileUnderThe01NameIsNamedWithTheRenameThatFixesIt() throws IOException {
+        Path handlers = Files.createDirectories(tmp.resolve("handlers"));
+        HandlerJars.build(handlers.resolve("old-handler.jar"), Map.of("com.example.OldHandler", """
+                package com.example;
+                public final class OldHandler implements io.delayq.handler.TaskHandler {
+                    @Override
+                    public void handle(io.delayq.handler.Task task) {
+                    }
+                }
+                """), Map.of("io.delayq.worker.delivery.TaskHandler", "com.example.OldHandler"));
+
+        assertThat(WorkerCommand.run(env("DELAYQ_HANDLER_PATH", handlers.toString()))).isEqualTo(2);
+        assertThat(errLines()).singleElement().asString()
+                .startsWith("delayq worker: invalid configuration: DELAYQ_DELIVERY: is handler but no TaskHandler is on the classpath")
+                .contains("; found META-INF/services/io.delayq.worker.delivery.TaskHandler in old-handler.jar: "
+                        + "rename it to io.delayq.handler.TaskHandler");
     }
 
     @Test
