@@ -178,4 +178,25 @@ class ConsoleApiTest {
         assertThat(json(r).at("/error/field").asText()).isEqualTo("ids");
         assertThat(json(r).at("/error/message").asText()).isEqualTo("must be an array of task ids");
     }
+
+    /** A request written by hand, so that the Host header and the path are exactly what a hostile page could send. */
+    private String raw(String path, String host) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", URI.create(f.url()).getPort())) {
+            socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void boundToLoopbackItAnswersOnlyToLoopbackHostNames() throws Exception {
+        f = ConsoleFixture.start(redis, ConsoleFixture.TOKEN);
+        int port = URI.create(f.url()).getPort();
+        String rebound = raw("/api/overview", "evil.example:" + port);
+        assertThat(rebound).startsWith("HTTP/1.1 421").contains("\"field\":\"Host\"").doesNotContain("shop-orders");
+        assertThat(raw("/", "evil.example")).startsWith("HTTP/1.1 421");
+        for (String ok : new String[] {"127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port}) {
+            assertThat(raw("/api/overview", ok)).as(ok).startsWith("HTTP/1.1 200").contains("shop-orders");
+        }
+    }
 }
