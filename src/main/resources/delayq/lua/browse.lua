@@ -8,8 +8,9 @@
 --          (score, id) are skipped: ids with equal scores are ordered by their bytes, as Redis orders them
 -- ARGV[4]: window start, inclusive ('' = none); ARGV[5]: window end, inclusive ('' = none)
 -- ARGV[6]: id prefix ('' = any id)
--- ARGV[7]: limit, most matches to answer; ARGV[8]: scan budget, most entries read per set
--- ARGV[9]: most bytes of each record to answer (a preview)
+-- ARGV[7]: limit, most matches to answer; ARGV[8]: scan budget, most entries read in all (shared by the
+--          priority sets, capped at MAX_READ so that one call never holds Redis for more than a few ms)
+-- ARGV[9]: most bytes of each record to answer (a preview, cut back to a UTF-8 character boundary)
 -- Returns: {now, in window (entries of the state inside the window, before the prefix filter),
 --           complete (1: nothing matches after the answered ones; 0: read on from the frontier),
 --           frontier score, frontier id (the position up to which this answer is complete),
@@ -20,7 +21,8 @@
 local state = ARGV[1]
 local now = server_now()
 local limit = tonumber(ARGV[7])
-local budget = tonumber(ARGV[8])
+local MAX_READ = 5000
+local budget = math.min(tonumber(ARGV[8]), MAX_READ)
 local preview = tonumber(ARGV[9])
 local prefix = ARGV[6]
 local plen = #prefix
@@ -81,6 +83,7 @@ end
 local in_window = 0
 local found = {}            -- {score, id, level}
 local frontier_s, frontier_id = nil, nil
+local set_budget = math.max(1, math.floor(budget / #sets))
 for k = 1, #sets do
   local key = sets[k]
   if lo <= hi then
@@ -90,10 +93,12 @@ for k = 1, #sets do
     if after_score then rank = math.max(rank, rank_after(key, after_score, after_id)) end
     local read, matched, done = 0, 0, false
     local last_s, last_id
-    while not done and read < budget and matched < limit do
-      local chunk = math.min(budget - read, 256)
+    while not done and read < set_budget and matched < limit do
+      local chunk = math.min(set_budget - read, 256)
       local page = redis.call('ZRANGE', key, rank, rank + chunk - 1, 'WITHSCORES')
-      if #page < chunk * 2 then done = true end
+      -- a short chunk ends the set only when it was read through: stopping at the limit inside it
+      -- leaves the rest of the chunk unread
+      local short, broke = #page < chunk * 2, false
       for i = 1, #page, 2 do
         local s = tonumber(page[i + 1])
         if s > hi then done = true break end
@@ -103,9 +108,10 @@ for k = 1, #sets do
         if plen == 0 or string.sub(id, 1, plen) == prefix then
           matched = matched + 1
           found[#found + 1] = { s, id, levels[k] }
-          if matched >= limit then break end
+          if matched >= limit then broke = true break end
         end
       end
+      if short and not broke then done = true end
       rank = rank + chunk
     end
     -- a set not read to its end is complete only up to the last entry read
@@ -116,6 +122,23 @@ for k = 1, #sets do
 end
 
 table.sort(found, function(x, y) return pos_less(x[1], x[2], y[1], y[2]) end)
+-- matches beyond the limit (several sets each found up to `limit`) are not answered: the answer is
+-- then complete only up to the last one answered
+if #found > limit then
+  local f = found[limit]
+  if frontier_s == nil or pos_less(f[1], f[2], frontier_s, frontier_id) then
+    frontier_s, frontier_id = f[1], f[2]
+  end
+end
+
+-- The first `max` bytes of s, backed off so that no UTF-8 character is cut (continuation bytes are 10xxxxxx).
+local function utf8_prefix(s, max)
+  if #s <= max then return s end
+  local cut = max
+  while cut > 0 and cut > max - 3 and byte(s, cut + 1) >= 0x80 and byte(s, cut + 1) < 0xC0 do cut = cut - 1 end
+  return string.sub(s, 1, cut)
+end
+
 local out = { now, in_window, frontier_s and 0 or 1, frontier_s or -1, frontier_id or '', 0 }
 local n = 0
 for i = 1, #found do
@@ -131,7 +154,7 @@ for i = 1, #found do
   out[#out + 1] = level
   out[#out + 1] = tonumber(redis.call('HGET', ATTEMPTS, id)) or 0
   out[#out + 1] = redis.call('HGET', ERRORS, id)
-  out[#out + 1] = record and string.sub(record, 1, preview) or false
+  out[#out + 1] = record and utf8_prefix(record, preview) or false
   out[#out + 1] = record and #record or -1
 end
 out[6] = n

@@ -122,7 +122,7 @@ async function act(queue, action, body, after) {
   const answer = await new Promise(resolve => dlg.addEventListener('close', () => resolve(dlg.returnValue), { once: true }));
   if (answer !== 'ok') { showFlash(notice('Nothing was changed.')); return; }
   try {
-    const done = await post('queues/' + enc(queue) + '/actions/' + action, Object.assign({}, body, { confirm: true }));
+    const done = await post('queues/' + enc(queue) + '/actions/' + action, Object.assign({}, body, { confirm: true }, preview.selection ? { selection: preview.selection } : {}));
     flash = notice(done.message);
     if (after) after(done); else route();
   } catch (e) { showFlash(errorBox(e)); }

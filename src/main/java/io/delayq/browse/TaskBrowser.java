@@ -15,8 +15,10 @@ import java.util.concurrent.CompletionStage;
  * loads a whole set, so a page costs the same with a million tasks waiting as with ten.
  */
 public final class TaskBrowser {
-    /** Entries one page reads per shard and set at most, spread so that a page reads ~40,000 in all. */
+    /** Entries one page reads at most, spread over the shards. */
     static final int TOTAL_SCAN_BUDGET = 40_000;
+    /** Entries one script call reads at most (browse.lua caps it too): a call holds Redis for a few ms at most. */
+    static final int CALL_SCAN_BUDGET = 5_000;
     static final int PREVIEW_BYTES = 160;
 
     private final QueueProtocol protocol;
@@ -26,7 +28,7 @@ public final class TaskBrowser {
         this(protocol, TOTAL_SCAN_BUDGET);
     }
 
-    /** @param totalScanBudget entries a page reads in all (spread over the shards, at least 100 per shard and set) */
+    /** @param totalScanBudget entries a page reads in all (spread over the shards, at least 100 and at most 5,000 per shard) */
     public TaskBrowser(QueueProtocol protocol, int totalScanBudget) {
         this.protocol = protocol;
         this.totalScanBudget = totalScanBudget;
@@ -34,7 +36,7 @@ public final class TaskBrowser {
 
     public CompletionStage<BrowsePage> browse(BrowseQuery query) {
         Position after = query.position();
-        int budget = Math.max(query.limit(), Math.max(100, totalScanBudget / protocol.shards()));
+        int budget = Math.min(CALL_SCAN_BUDGET, Math.max(query.limit(), Math.max(100, totalScanBudget / protocol.shards())));
         List<CompletableFuture<ShardPage>> pages = new ArrayList<>(protocol.shards());
         for (int s = 0; s < protocol.shards(); s++) {
             pages.add(protocol.browse(s, query, after, query.limit(), budget, PREVIEW_BYTES).toCompletableFuture());

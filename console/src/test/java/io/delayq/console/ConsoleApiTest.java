@@ -128,4 +128,75 @@ class ConsoleApiTest {
         assertThat(overview.body()).doesNotContain("hunter2-secret");
         assertThat(json(overview).get("queues")).extracting(q -> q.get("name").asText()).containsExactly("coupons", SampleQueue.QUEUE);
     }
+
+    /** Signs in; answers the Cookie and X-CSRF-Token header pairs an action needs. */
+    private String[] signIn() throws Exception {
+        HttpResponse<String> in = post("api/session", "{\"token\":\"" + ConsoleFixture.TOKEN + "\",\"name\":\"alice\"}");
+        String cookie = in.headers().firstValue("Set-Cookie").orElseThrow();
+        return new String[] {"Cookie", cookie.substring(0, cookie.indexOf(';')), "X-CSRF-Token", json(in).get("csrf").asText()};
+    }
+
+    @Test
+    void aConfirmedPurgeTouchesOnlyTheDeadLettersItsPreviewShowed() throws Exception {
+        f = ConsoleFixture.start(redis, ConsoleFixture.TOKEN);
+        String[] auth = signIn();
+        String action = "api/queues/shop-orders/actions/dead-purge";
+        String filter = "{\"filter\":{\"prefix\":\"payout-51\"}";
+        HttpResponse<String> preview = post(action, filter + "}", auth);
+        assertThat(json(preview).get("count").asLong()).isEqualTo(10);
+        String selection = json(preview).get("selection").asText();
+        assertThat(selection).isNotBlank();
+
+        // a letter that dies after the person approved "10 dead letters"
+        String late = "payout-51-late";
+        f.addDeadLetter(late);
+        HttpResponse<String> stale = post(action, filter + ",\"confirm\":true,\"selection\":\"" + selection + "\"}", auth);
+        assertThat(stale.statusCode()).as(stale.body()).isEqualTo(409);
+        assertThat(json(stale).at("/error/field").asText()).isEqualTo("selection");
+        assertThat(json(stale).at("/error/message").asText()).contains("changed since the preview (11 match now)").contains("preview again");
+        assertThat(f.isDead(late)).isTrue();
+        assertThat(f.isDead("payout-510")).as("nothing was purged").isTrue();
+
+        HttpResponse<String> unsigned = post(action, filter + ",\"confirm\":true}", auth);
+        assertThat(unsigned.statusCode()).isEqualTo(400);
+        assertThat(json(unsigned).at("/error/field").asText()).isEqualTo("selection");
+
+        HttpResponse<String> again = post(action, filter + "}", auth);
+        assertThat(json(again).get("count").asLong()).isEqualTo(11);
+        HttpResponse<String> done = post(action, filter + ",\"confirm\":true,\"selection\":\"" + json(again).get("selection").asText() + "\"}", auth);
+        assertThat(done.statusCode()).as(done.body()).isEqualTo(200);
+        assertThat(json(done).get("touched").asLong()).isEqualTo(11);
+        assertThat(f.isDead(late)).isFalse();
+        assertThat(f.isDead("payout-520")).as("outside the filter").isTrue();
+    }
+
+    @Test
+    void idsThatAreNotAnArrayAreRefusedNamingTheField() throws Exception {
+        f = ConsoleFixture.start(redis, ConsoleFixture.TOKEN);
+        HttpResponse<String> r = post("api/queues/shop-orders/actions/dead-replay", "{\"ids\":\"payout-510\"}", signIn());
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(json(r).at("/error/field").asText()).isEqualTo("ids");
+        assertThat(json(r).at("/error/message").asText()).isEqualTo("must be an array of task ids");
+    }
+
+    /** A request written by hand, so that the Host header and the path are exactly what a hostile page could send. */
+    private String raw(String path, String host) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", URI.create(f.url()).getPort())) {
+            socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void boundToLoopbackItAnswersOnlyToLoopbackHostNames() throws Exception {
+        f = ConsoleFixture.start(redis, ConsoleFixture.TOKEN);
+        int port = URI.create(f.url()).getPort();
+        String rebound = raw("/api/overview", "evil.example:" + port);
+        assertThat(rebound).startsWith("HTTP/1.1 421").contains("\"field\":\"Host\"").doesNotContain("shop-orders");
+        assertThat(raw("/", "evil.example")).startsWith("HTTP/1.1 421");
+        for (String ok : new String[] {"127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port}) {
+            assertThat(raw("/api/overview", ok)).as(ok).startsWith("HTTP/1.1 200").contains("shop-orders");
+        }
+    }
 }

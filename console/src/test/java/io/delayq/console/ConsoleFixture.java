@@ -72,6 +72,12 @@ public final class ConsoleFixture implements AutoCloseable {
         return DelayQueueClient.awaitStage(raw.commands().zscore(k.dead(), id), Duration.ofSeconds(5)) != null;
     }
 
+    /** A dead letter put straight into its shard's dead set, as one dying now would be. */
+    public void addDeadLetter(String id) {
+        ShardKeys k = orders.protocol().keys(orders.protocol().shardOf(id));
+        DelayQueueClient.awaitStage(raw.commands().zadd(k.dead(), (double) serverNow(), id), Duration.ofSeconds(5));
+    }
+
     public boolean hasRecord(String id) {
         ShardKeys k = orders.protocol().keys(orders.protocol().shardOf(id));
         return DelayQueueClient.awaitStage(raw.commands().hexists(k.record(id), id), Duration.ofSeconds(5));

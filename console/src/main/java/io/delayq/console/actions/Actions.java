@@ -96,22 +96,52 @@ public final class Actions {
         if (sel.ids.isEmpty()) {
             throw ApiException.notFound("dead", "no dead letter matches " + sel.description);
         }
+        String digest = digest(sel.ids);
         if (!confirm) {
             String effect = replay ? "They become due now with their attempts reset." : "They are deleted for good, with their records.";
-            return preview(name, verb + " " + sel.ids.size() + (sel.capped ? "+" : "") + " dead letter" + (sel.ids.size() == 1 ? "" : "s")
+            Map<String, Object> out = preview(name, verb + " " + sel.ids.size() + (sel.capped ? "+" : "") + " dead letter" + (sel.ids.size() == 1 ? "" : "s")
                     + " (" + sel.description + ")? " + effect, sel.ids.size(), sel.ids.stream().limit(SAMPLE).toList());
+            out.put("selection", digest);
+            return out;
+        }
+        // the person approved the letters previewed: a filter or "all" re-run now may match others
+        String approved = body.path("selection").asText("");
+        if (approved.isEmpty() && sel.byFilter) {
+            throw ApiException.badRequest("selection", "is required to confirm a filtered or all-dead-letters action: "
+                    + "send the \"selection\" its preview returned");
+        }
+        if (!approved.isEmpty() && !approved.equals(digest)) {
+            throw new ApiException(409, "selection", "the dead letters matching " + sel.description + " changed since the preview ("
+                    + sel.ids.size() + " match now); nothing was " + (replay ? "replayed" : "purged") + ": preview again");
         }
         long n = replay ? c.replayDead(sel.ids) : c.purgeDead(sel.ids);
         log.record(who, c.protocol().queue(), name, sel.description + " (" + sel.ids.size() + " ids)", n + " touched");
         return done(name, (replay ? "Replayed " : "Purged ") + n + " dead letter" + (n == 1 ? "" : "s") + ".", n);
     }
 
-    private record Selection(List<String> ids, String description, boolean capped) {
+    private record Selection(List<String> ids, String description, boolean capped, boolean byFilter) {
+    }
+
+    /** What a preview showed, in a few bytes: the ids in order, hashed (the selection order is deterministic). */
+    static String digest(List<String> ids) {
+        try {
+            java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+            for (String id : ids) {
+                md.update(id.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                md.update((byte) '\n');
+            }
+            return java.util.HexFormat.of().formatHex(md.digest(), 0, 16);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** One id ({@code id}), a list ({@code ids}), a filter ({@code filter}: prefix, from, to) or {@code all}. */
     private Selection select(DelayQueueClient c, JsonNode body) {
         if (body.hasNonNull("id") || body.has("ids")) {
+            if (body.has("ids") && !body.get("ids").isArray()) {
+                throw ApiException.badRequest("ids", "must be an array of task ids");
+            }
             Set<String> ids = new LinkedHashSet<>();
             if (body.hasNonNull("id")) {
                 ids.add(body.get("id").asText());
@@ -127,7 +157,7 @@ public final class Actions {
                     dead.add(id);
                 }
             }
-            return new Selection(dead, ids.size() == 1 ? "id " + ids.iterator().next() : ids.size() + " given ids", false);
+            return new Selection(dead, ids.size() == 1 ? "id " + ids.iterator().next() : ids.size() + " given ids", false, false);
         }
         BrowseQuery q;
         String description;
@@ -158,11 +188,11 @@ public final class Actions {
                 ids.add(t.id());
             }
             if (!p.hasNext()) {
-                return new Selection(ids, description, false);
+                return new Selection(ids, description, false, true);
             }
             page = page.after(p.next());
         }
-        return new Selection(ids.subList(0, MAX_DEAD_PER_ACTION), description, true);
+        return new Selection(ids.subList(0, MAX_DEAD_PER_ACTION), description, true, true);
     }
 
     private Map<String, Object> pause(DelayQueueClient c, boolean confirm, String who, boolean pause) {

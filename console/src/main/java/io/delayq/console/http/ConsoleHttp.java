@@ -80,6 +80,13 @@ public final class ConsoleHttp implements AutoCloseable {
     private void serve(HttpExchange ex) throws IOException {
         try (ex) {
             security(ex);
+            if (!hostAllowed(ex.getRequestHeaders().getFirst("Host"))) {
+                // DNS rebinding: a foreign page whose name now points at 127.0.0.1 sends its own name as Host
+                byte[] refused = JSON.writeValueAsBytes(error(421, "Host", "this console answers only to 127.0.0.1, localhost or [::1] on port "
+                        + port() + " (it is bound to loopback)"));
+                send(ex, 421, "application/json; charset=utf-8", refused);
+                return;
+            }
             String path = ex.getRequestURI().getRawPath();
             if (path.startsWith("/api/")) {
                 api(ex, path.substring(5));
@@ -89,6 +96,15 @@ public final class ConsoleHttp implements AutoCloseable {
         } catch (IOException e) {
             LOG.debug("client went away: {}", e.toString());
         }
+    }
+
+    /** Bound to loopback, only a loopback name may be asked for; bound elsewhere (a Service, an Ingress), any. */
+    private boolean hostAllowed(String host) {
+        if (!server.getAddress().getAddress().isLoopbackAddress()) {
+            return true;
+        }
+        int port = port();
+        return host != null && List.of("127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port).contains(host.toLowerCase(java.util.Locale.ROOT));
     }
 
     private static void security(HttpExchange ex) {
@@ -106,7 +122,11 @@ public final class ConsoleHttp implements AutoCloseable {
         try {
             List<String> segments = new ArrayList<>();
             for (String s : rest.split("/", -1)) {
-                segments.add(URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8));
+                try {
+                    segments.add(URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8));
+                } catch (IllegalArgumentException e) {
+                    throw ApiException.badRequest("path", "bad %-escape in '" + s + "' (a % needs two hex digits)");
+                }
             }
             String joined = String.join("/", segments.stream().map(s -> s.replace("/", "%2F")).toList());
             Entry match = null;
