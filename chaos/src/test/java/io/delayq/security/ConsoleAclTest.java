@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
@@ -79,13 +80,18 @@ class ConsoleAclTest {
                     Map.entry("pause", "{}"),
                     Map.entry("resume", "{}"));
             for (Map.Entry<String, String> a : actions) {
-                String confirmed = a.getValue().replaceFirst("\\{", "{\"confirm\":true,").replace(",}", "}");
+                // a filtered or all-dead-letters action is confirmed with the selection its preview returned
+                JsonNode preview = JSON.readTree(post(base + "queues/" + Q + "/actions/" + a.getKey(), a.getValue(), cookie, csrf).body());
+                String selection = preview.has("selection") ? ",\"selection\":\"" + preview.get("selection").asText() + "\"" : "";
+                String confirmed = a.getValue().replaceFirst("\\{", "{\"confirm\":true" + selection + ",").replace(",}", "}");
                 HttpResponse<String> r = post(base + "queues/" + Q + "/actions/" + a.getKey(), confirmed, cookie, csrf);
                 assertThat(r.statusCode()).as(a.getKey() + " " + r.body()).isEqualTo(200);
                 JsonNode done = JSON.readTree(r.body());
                 assertThat(done.get("touched").asLong()).as(a.getKey()).isPositive();
             }
-            Thread.sleep(400); // a couple of history samples taken as the console user
+            // a couple more history samples taken as the console user
+            int samples = historyPoints(base);
+            await().atMost(Duration.ofSeconds(10)).until(() -> historyPoints(base) >= samples + 2);
         }
         assertThat(aclLog()).as("commands Redis denied to the documented console user").isEmpty();
     }
@@ -113,7 +119,16 @@ class ConsoleAclTest {
         assertThat(redis.admin().commands().get("billing:api-key").get(5, TimeUnit.SECONDS)).isEqualTo("sk_live_do_not_read");
     }
 
-    private HttpResponse<String> get(String url) throws Exception {
+    private int historyPoints(String base) throws Exception {
+        for (JsonNode q : JSON.readTree(get(base + "overview").body()).get("queues")) {
+            if (q.get("name").asText().equals(Q)) {
+                return q.get("history").size();
+            }
+        }
+        throw new AssertionError("queue " + Q + " not in the overview");
+    }
+
+        private HttpResponse<String> get(String url) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
