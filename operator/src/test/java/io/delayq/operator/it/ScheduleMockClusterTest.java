@@ -53,17 +53,13 @@ class ScheduleMockClusterTest {
 
     @BeforeAll
     static void installCrd() throws Exception {
-        try (var in = Files.newInputStream(io.delayq.operator.testing.CrdPaths.generated())) {
-            client.apiextensions().v1().customResourceDefinitions().load(in).create();
-        }
+        io.delayq.operator.testing.MockCluster.installCrd(client);
     }
 
     @BeforeEach
     void startOperator() {
         namespace = "sched" + NAMES.incrementAndGet();
-        OperatorSettings settings = OperatorSettings.fromEnv(Map.of("DELAYQ_WATCH_NAMESPACES", namespace))
-                .withMetricsPort(0).withBacklogInterval(Duration.ofSeconds(1));
-        operator = DelayQueueOperator.start(client, settings, false);
+        operator = io.delayq.operator.testing.MockCluster.startWatching(client, namespace);
     }
 
     @AfterEach
