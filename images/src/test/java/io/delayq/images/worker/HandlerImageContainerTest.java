@@ -2,6 +2,7 @@ package io.delayq.images.worker;
 
 import io.delayq.client.DelayQueueClient;
 import io.delayq.images.build.HandlerImage;
+import io.delayq.images.build.HandlerImageRecipe;
 import io.delayq.images.build.ImageArchives;
 import io.delayq.images.build.LoadedImages;
 import io.delayq.images.podman.Podman;
@@ -12,7 +13,8 @@ import io.delayq.testing.RedisServerExtension;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,10 +26,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The example handler's image (examples/order-timeout-handler: its Containerfile on the stock worker
- * image just built) run as the operator renders a worker pod for a DelayQueue that names it: the
- * stock worker finds the handler in /app/handlers, and a task goes from a producer through the
- * handler to the order service and is acked, under the restricted settings.
+ * The example handler's image (examples/order-timeout-handler on the stock worker image just built,
+ * by each recipe of its README: the Containerfile, and Jib) run as the operator renders a worker pod
+ * for a DelayQueue that names it: the stock worker finds the handler the recipe put in its image, and
+ * a task goes from a producer through the handler to the order service and is acked, under the
+ * restricted settings.
  */
 class HandlerImageContainerTest {
     private static final String TAG = "localhost/delayq-order-timeout-worker:test";
@@ -52,13 +55,13 @@ class HandlerImageContainerTest {
         }
     }
 
-    @Test
-    void theHandlerInTheImageCancelsTheOrderUnderTheWorkerPodsSettings() throws Exception {
+    @ParameterizedTest
+    @EnumSource(HandlerImageRecipe.class)
+    void theHandlerInTheImageCancelsTheOrderUnderTheWorkerPodsSettings(HandlerImageRecipe recipe) throws Exception {
         podman = Podman.require();
         Path project = HandlerImage.requireProject();
         String worker = LoadedImages.of(ImageArchives.WORKER, podman);
-        String id = HandlerImage.build(podman, project, worker, TAG, scratch);
-        assertThat(HandlerImage.build(podman, project, worker, TAG, scratch)).as("the same jar on the same worker image: the same image").isEqualTo(id);
+        String image = recipe.image(podman, project, worker, TAG, scratch);
 
         orders = new OrderService();
         Deployment deployment = WorkerPods.deployment(WorkerPods.delayQueue("order-timeouts", """
@@ -72,14 +75,14 @@ class HandlerImageContainerTest {
                     env:
                       - name: ORDER_SERVICE_URL
                         value: ORDERS
-                """.replace("IMAGE", TAG).replace("ORDERS", orders.urlFromContainers()), redis.server().port()), worker);
+                """.replace("IMAGE", image).replace("ORDERS", orders.urlFromContainers()), redis.server().port()), worker);
         Container spec = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
-        assertThat(spec.getImage()).isEqualTo(TAG);
+        assertThat(spec.getImage()).isEqualTo(image);
 
         pod = RunningPod.start(podman, WorkerPods.pod(deployment), "order-timeouts");
         pod.awaitHttp200("http", spec.getReadinessProbe().getHttpGet().getPath(), Duration.ofSeconds(60));
         RestrictedPodAssertions.assertRestricted(pod, "/tmp");
-        assertThat(pod.exec("ls", "/app/handlers").output()).contains("order-timeout-handler.jar");
+        assertThat(pod.exec("ls", recipe.handlerFolder()).output()).contains(recipe.handlerJar());
 
         try (DelayQueueClient producer = DelayQueueClient.builder().redis(redis.url()).queue("order-timeouts").shards(8).build()) {
             producer.enqueue(TaskSpec.of("8812").after(Duration.ofMillis(300)));
