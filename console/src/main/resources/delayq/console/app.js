@@ -49,7 +49,8 @@ class ApiError extends Error {
   constructor(status, field, message) { super(message); this.status = status; this.field = field; }
 }
 async function api(path, options) {
-  const res = await fetch('/api/' + path, Object.assign({ credentials: 'same-origin', headers: {} }, options));
+  // relative: the console may be served under a path prefix (DELAYQ_CONSOLE_PATH, the Ingress path)
+  const res = await fetch('api/' + path, Object.assign({ credentials: 'same-origin', headers: {} }, options));
   let body;
   try { body = await res.json(); } catch (e) { throw new ApiError(res.status, null, 'the console answered ' + res.status + ' without JSON'); }
   if (!res.ok || body.error) {
@@ -176,7 +177,9 @@ async function overviewPage() {
   crumbs();
   const data = await api('overview');
   document.getElementById('redis').textContent = 'Redis: ' + data.redis;
-  const rows = data.queues.map(q => h('tr', { 'data-queue': q.name },
+  const rows = data.queues.map(q => q.error ? h('tr', { 'data-queue': q.name, class: 'broken' },
+    h('td', {}, h('a', { href: '#/q/' + enc(q.name) }, q.name)),
+    h('td', { colspan: 7, 'data-col': 'error', class: 'wrap' }, h('span', { class: 'badge paused' }, 'unreadable'), ' ', q.error)) : h('tr', { 'data-queue': q.name },
     h('td', {}, h('a', { href: '#/q/' + enc(q.name) }, q.name)),
     h('td', { class: 'num' }, q.shards),
     h('td', { class: 'num', 'data-col': 'scheduled' }, fmt(q.scheduled)),
@@ -187,13 +190,14 @@ async function overviewPage() {
     h('td', { 'data-col': 'paused' }, pausedBadge(q))));
   const m = main();
   m.replaceChildren(h('h1', {}, 'All queues'),
+    data.truncated ? h('p', { class: 'notice', id: 'truncated' }, 'Not every queue is listed: ' + data.truncatedWhy + '. Name the queues to show in DELAYQ_CONSOLE_QUEUES.') : null,
     data.queues.length === 0 ? h('p', { class: 'notice' }, 'No queue found in this Redis (no dq:{name}:meta hash).') :
       h('div', { class: 'scroll' }, h('table', { id: 'queues' },
         h('thead', {}, h('tr', {}, h('th', {}, 'queue'), h('th', { class: 'num' }, 'shards'), h('th', { class: 'num' }, 'scheduled'),
           h('th', { class: 'num' }, 'due'), h('th', { class: 'num' }, 'in flight'), h('th', { class: 'num' }, 'dead'),
           h('th', { class: 'num' }, 'oldest overdue'), h('th', {}, 'state'))),
         h('tbody', {}, rows))),
-    ...data.queues.map(q => h('section', {}, h('h2', {}, q.name + ': last ' + human(data.historyWindowMs)), chart(q.history, data.historyWindowMs, data.serverTime))));
+    ...data.queues.filter(q => !q.error).map(q => h('section', {}, h('h2', {}, q.name + ': last ' + human(data.historyWindowMs)), chart(q.history, data.historyWindowMs, data.serverTime))));
   const audit = await api('audit');
   if (audit.actions.length) {
     main().append(h('h2', {}, 'Recent actions (this console)'), h('div', { class: 'scroll' }, h('table', { id: 'audit' },

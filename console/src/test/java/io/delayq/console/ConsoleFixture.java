@@ -18,6 +18,8 @@ import java.util.List;
 public final class ConsoleFixture implements AutoCloseable {
     public static final String TOKEN = "test-token-0123456789";
     static final int SCHEDULED = 300;
+    /** Tasks of the second queue, {@code coupons} (2 shards), all scheduled hours ahead. */
+    public static final int COUPONS = 3;
     /** A short history (sampled every second), so that a test's plot has a visible line. */
     public static final Duration HISTORY = Duration.ofSeconds(30);
 
@@ -25,7 +27,10 @@ public final class ConsoleFixture implements AutoCloseable {
     final RedisEndpoint raw;
     final DelayQueueClient orders;
 
-    private ConsoleFixture(Console console, RedisEndpoint raw, DelayQueueClient orders) {
+    private final SampleQueue.Counts filled;
+
+    private ConsoleFixture(Console console, RedisEndpoint raw, DelayQueueClient orders, SampleQueue.Counts filled) {
+        this.filled = filled;
         this.console = console;
         this.raw = raw;
         this.orders = orders;
@@ -36,23 +41,40 @@ public final class ConsoleFixture implements AutoCloseable {
     }
 
     public static ConsoleFixture start(RedisServerExtension redis, String consoleUrl, String token) throws Exception {
+        return start(redis, consoleUrl, token, new Options(List.of(), "/", ConsoleSettings.DEFAULT_MAX_QUEUES));
+    }
+
+    /** The settings a test varies: allowed Host names, the path prefix, the cap on listed queues. */
+    public record Options(List<String> allowedHosts, String basePath, int maxQueues) {
+    }
+
+    public static ConsoleFixture start(RedisServerExtension redis, String consoleUrl, String token, Options o) throws Exception {
         RedisEndpoint raw = RedisEndpoint.connect(redis.url());
-        SampleQueue.fill(raw, SCHEDULED);
+        SampleQueue.Counts filled = SampleQueue.fill(raw, SCHEDULED);
         try (DelayQueueClient coupons = DelayQueueClient.builder().redis(raw).queue("coupons").shards(2).build()) {
             List<TaskSpec> specs = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < COUPONS; i++) {
                 specs.add(TaskSpec.of("coupon-" + i).after(Duration.ofHours(2 + i)));
             }
             coupons.enqueueAll(specs);
         }
         Console console = Console.start(new ConsoleSettings(consoleUrl, "127.0.0.1", 0, token, List.of(),
-                Duration.ofSeconds(1), HISTORY));
+                Duration.ofSeconds(1), HISTORY, o.allowedHosts(), o.basePath(), o.maxQueues()));
         DelayQueueClient orders = DelayQueueClient.builder().redis(raw).queue(SampleQueue.QUEUE).shards(SampleQueue.SHARDS).build();
-        return new ConsoleFixture(console, raw, orders);
+        return new ConsoleFixture(console, raw, orders, filled);
     }
 
     public String url() {
-        return "http://127.0.0.1:" + console.port() + "/";
+        return "http://127.0.0.1:" + console.port() + console.settings().basePath();
+    }
+
+    /** The counts the sample queue was filled with, which the pages must show. */
+    public SampleQueue.Counts filled() {
+        return filled;
+    }
+
+    public RedisEndpoint raw() {
+        return raw;
     }
 
     /** A due time in Redis, read directly: the due sets of the id's shard. */

@@ -33,20 +33,33 @@ public final class QueueViews {
     public Map<String, Object> overview() {
         List<Map<String, Object>> rows = new ArrayList<>();
         long now = 0;
-        for (String name : queues.names()) {
-            DelayQueueClient c = queues.client(name);
-            QueueStats stats = c.stats();
-            PauseState pause = c.pauseState();
-            Map<String, Object> row = totals(name, c.protocol().shards(), stats, pause);
-            row.put("history", history(name));
-            rows.add(row);
-            now = Math.max(now, stats.shards().stream().mapToLong(ShardStats::serverNow).max().orElse(0));
+        QueueDirectory.Listing listing = queues.listing();
+        for (String name : listing.names()) {
+            try {
+                DelayQueueClient c = queues.client(name);
+                QueueStats stats = c.stats();
+                PauseState pause = c.pauseState();
+                Map<String, Object> row = totals(name, c.protocol().shards(), stats, pause);
+                row.put("history", history(name));
+                rows.add(row);
+                now = Math.max(now, stats.shards().stream().mapToLong(ShardStats::serverNow).max().orElse(0));
+            } catch (RuntimeException e) {
+                // one broken queue (a hand-edited meta, a key of the wrong type) is shown as such, the others as usual
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("name", name);
+                row.put("error", e instanceof io.delayq.console.http.ApiException || e instanceof io.delayq.DelayQueueException
+                        || e instanceof io.lettuce.core.RedisException ? e.getMessage() : "internal error (logged by the console)");
+                row.put("history", history(name));
+                rows.add(row);
+            }
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("redis", queues.redis().toString());
         out.put("serverTime", now);
         out.put("historyWindowMs", history.windowMs());
         out.put("queues", rows);
+        out.put("truncated", listing.truncated());
+        out.put("truncatedWhy", listing.why());
         return out;
     }
 
