@@ -140,6 +140,11 @@ public final class ConsoleFixture implements AutoCloseable {
         return DelayQueueClient.awaitStage(raw.commands().hget(orders.protocol().keys(orders.protocol().shardOf(id)).attempts(), id), Duration.ofSeconds(5));
     }
 
+    /** Whether a shard's claims are paused: field {@code at} of its pause hash (which also keeps the last call's epoch). */
+    public boolean shardPaused(int shard) {
+        return DelayQueueClient.awaitStage(raw.commands().hexists(orders.protocol().keys(shard).paused(), "at"), Duration.ofSeconds(5));
+    }
+
     public boolean exists(String key) {
         return DelayQueueClient.awaitStage(raw.commands().exists(key), Duration.ofSeconds(5)) == 1;
     }
