@@ -207,9 +207,31 @@ async function overviewPage() {
   }
 }
 
+function schedulesSection(name, list, now) {
+  if (!list.length) return h('p', { class: 'muted', id: 'no-schedules' }, 'No recurring schedule in this queue (delayq schedule add, or spec.schedules of its DelayQueue).');
+  const when = ms => ms === null || ms === undefined ? '–' : utc(ms) + ' (' + rel(ms, now) + ')';
+  const rows = list.map(s => h('tr', { 'data-schedule': s.name },
+    h('td', { class: 'mono' }, s.name),
+    h('td', { class: 'mono', 'data-col': 'cron' }, s.cron),
+    h('td', { 'data-col': 'zone' }, s.timeZone),
+    h('td', { 'data-col': 'next', 'data-ms': s.nextFire === null ? '' : s.nextFire }, when(s.nextFire)),
+    h('td', { 'data-col': 'last', 'data-ms': s.lastFired === null ? '' : s.lastFired }, when(s.lastFired)),
+    h('td', { 'data-col': 'outcome' }, s.lastTaskId && s.lastOutcome !== 'succeeded'
+      ? h('a', { href: '#/q/' + enc(name) + '/task/' + enc(s.lastTaskId), title: s.lastTaskId }, s.lastOutcome) : s.lastOutcome),
+    h('td', { 'data-col': 'state' }, s.paused ? h('span', { class: 'badge paused' }, 'paused') : h('span', { class: 'badge running' }, 'active'),
+      s.managedBy === 'operator' ? h('span', { class: 'muted' }, ' (DelayQueue)') : null),
+    h('td', {}, s.managedBy === 'operator' ? h('span', { class: 'muted', title: 'declared in the DelayQueue resource: change spec.schedules[].suspend there' }, 'in its resource')
+      : h('button', { type: 'button', id: (s.paused ? 'schedule-resume-' : 'schedule-pause-') + s.name, disabled: !canAct(),
+        onclick: () => act(name, s.paused ? 'schedule-resume' : 'schedule-pause', { name: s.name }) }, s.paused ? 'Resume' : 'Pause'))));
+  return h('div', { class: 'scroll' }, h('table', { id: 'schedules' },
+    h('thead', {}, h('tr', {}, h('th', {}, 'schedule'), h('th', {}, 'cron'), h('th', {}, 'zone'), h('th', {}, 'next fire'), h('th', {}, 'last fired'),
+      h('th', {}, 'last outcome'), h('th', {}, 'state'), h('th', {}, ''))),
+    h('tbody', {}, rows)));
+}
+
 async function queuePage(name) {
   crumbs({ text: name });
-  const q = await api('queues/' + enc(name));
+  const [q, sch] = await Promise.all([api('queues/' + enc(name)), api('queues/' + enc(name) + '/schedules')]);
   const now = q.serverTime;
   const m = main();
   const tasksLink = st => '#/q/' + enc(name) + '/tasks?state=' + st;
@@ -248,6 +270,8 @@ async function queuePage(name) {
         h('th', { class: 'num' }, 'in flight'), h('th', { class: 'num' }, 'dead'), h('th', { class: 'num' }, 'oldest overdue'), h('th', {}, 'claims'),
         h('th', { class: 'hide-narrow' }, 'next lease expiry'), h('th', { class: 'num hide-narrow' }, 'rate tokens'))),
       h('tbody', {}, shardRows))),
+    h('h2', {}, 'Recurring schedules'),
+    schedulesSection(name, sch.schedules, now),
     h('p', { class: 'muted' }, 'Leases: a task in flight holds a lease until the expiry shown on its page (the fencing token); protocol 2 does not record which worker holds it. ' +
       'Rate tokens: the shard\'s token bucket in Redis when the workers run with DELAYQ_RATE_LIMIT ("off" when none was ever used).'));
 }

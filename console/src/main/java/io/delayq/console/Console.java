@@ -9,6 +9,7 @@ import io.delayq.console.http.ConsoleHttp;
 import io.delayq.console.queues.QueueDirectory;
 import io.delayq.console.queues.QueueViews;
 import io.delayq.console.safety.SignInThrottle;
+import io.delayq.console.schedules.ScheduleViews;
 import io.delayq.console.safety.Sessions;
 import io.delayq.console.tasks.TaskViews;
 import io.delayq.redis.RedisEndpoint;
@@ -51,6 +52,7 @@ public final class Console implements AutoCloseable {
             Sessions sessions = new Sessions(settings.actionToken(), new SignInThrottle(System::currentTimeMillis), log);
             QueueViews queueViews = new QueueViews(queues, history, TIMEOUT);
             TaskViews taskViews = new TaskViews(queues);
+            ScheduleViews scheduleViews = new ScheduleViews(queues);
             Actions actions = new Actions(queues, log);
             ConsoleHttp http = new ConsoleHttp(settings.host(), settings.port(), settings.allowedHosts(), settings.basePath());
             String cookiePath = "; Path=" + settings.basePath();
@@ -83,6 +85,7 @@ public final class Console implements AutoCloseable {
                         return queueViews.overview();
                     })
                     .route("GET", "queues/[^/]+", r -> queueViews.queue(r.segment(1)))
+                    .route("GET", "queues/[^/]+/schedules", r -> scheduleViews.list(r.segment(1)))
                     .route("GET", "queues/[^/]+/tasks", r -> taskViews.browse(r.segment(1), TaskViews.query(r)))
                     .route("GET", "queues/[^/]+/tasks/[^/]+", r -> taskViews.task(r.segment(1), r.segment(3)))
                     .route("POST", "queues/[^/]+/actions/[^/]+", r -> {

@@ -311,4 +311,45 @@ class ConsoleApiTest {
             assertThat(raw("/api/overview", ok)).as(ok).startsWith("HTTP/1.1 200").contains("shop-orders");
         }
     }
+
+    @Test
+    void schedulesAreListedAndPausedThroughTheConfirmationAndTheAudit() throws Exception {
+        f = ConsoleFixture.start(redis, ConsoleFixture.TOKEN);
+        JsonNode list = json(get("api/queues/shop-orders/schedules")).get("schedules");
+        assertThat(list).extracting(s -> s.get("name").asText()).containsExactly(SampleQueue.SCHEDULE, ConsoleFixture.MANAGED_SCHEDULE);
+        io.delayq.schedule.ScheduleStatus stored = f.orders().schedules().get(SampleQueue.SCHEDULE).orElseThrow();
+        JsonNode books = list.get(0);
+        assertThat(books.get("cron").asText()).isEqualTo("5 0 * * *");
+        assertThat(books.get("timeZone").asText()).isEqualTo("Asia/Shanghai");
+        assertThat(books.get("nextFire").asLong()).isEqualTo(stored.nextFire().toEpochMilli());
+        assertThat(books.get("lastFired").isNull()).isTrue();
+        assertThat(books.get("lastOutcome").asText()).isEqualTo("none");
+        assertThat(books.get("paused").asBoolean()).isFalse();
+
+        String[] auth = signIn();
+        String action = "api/queues/shop-orders/actions/schedule-pause";
+        HttpResponse<String> preview = post(action, "{\"name\":\"" + SampleQueue.SCHEDULE + "\"}", auth);
+        assertThat(json(preview).get("message").asText()).startsWith("Pause schedule 'close-books' (5 0 * * *, Asia/Shanghai)?");
+        assertThat(f.orders().schedules().get(SampleQueue.SCHEDULE).orElseThrow().definition().paused()).as("a preview touches nothing").isFalse();
+        HttpResponse<String> done = post(action, "{\"name\":\"" + SampleQueue.SCHEDULE + "\",\"confirm\":true}", auth);
+        assertThat(done.statusCode()).as(done.body()).isEqualTo(200);
+        io.delayq.schedule.ScheduleStatus paused = f.orders().schedules().get(SampleQueue.SCHEDULE).orElseThrow();
+        assertThat(paused.definition().paused()).isTrue();
+        assertThat(paused.revision()).isEqualTo(stored.revision() + 1);
+        assertThat(json(get("api/queues/shop-orders/schedules")).at("/schedules/0/nextFire").isNull()).as("paused: no next fire").isTrue();
+        JsonNode audit = json(get("api/audit")).get("actions").get(0);
+        assertThat(audit.get("action").asText()).isEqualTo("schedule-pause");
+        assertThat(audit.get("target").asText()).isEqualTo("schedule close-books");
+        assertThat(audit.get("who").asText()).isEqualTo("alice@127.0.0.1");
+
+        HttpResponse<String> again = post(action, "{\"name\":\"" + SampleQueue.SCHEDULE + "\",\"confirm\":true}", auth);
+        assertThat(again.statusCode()).isEqualTo(409);
+        HttpResponse<String> managed = post(action, "{\"name\":\"" + ConsoleFixture.MANAGED_SCHEDULE + "\"}", auth);
+        assertThat(managed.statusCode()).isEqualTo(409);
+        assertThat(json(managed).at("/error/message").asText()).contains("managed by the operator").contains("spec.schedules");
+        assertThat(post(action, "{\"name\":\"no-such\"}", auth).statusCode()).isEqualTo(404);
+        assertThat(json(post(action, "{\"name\":\"Bad Name\"}", auth)).at("/error/field").asText()).isEqualTo("name");
+        assertThat(post("api/queues/shop-orders/actions/schedule-resume", "{\"name\":\"close-books\",\"confirm\":true}").statusCode())
+                .as("no session").isEqualTo(401);
+    }
 }

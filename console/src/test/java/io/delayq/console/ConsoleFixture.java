@@ -20,6 +20,8 @@ public final class ConsoleFixture implements AutoCloseable {
     static final int SCHEDULED = 300;
     /** Tasks of the second queue, {@code coupons} (2 shards), all scheduled hours ahead. */
     public static final int COUPONS = 3;
+    /** A schedule of the sample queue written as the operator writes those of a DelayQueue resource. */
+    public static final String MANAGED_SCHEDULE = "recheck-unpaid";
     /** A short history (sampled every second), so that a test's plot has a visible line. */
     public static final Duration HISTORY = Duration.ofSeconds(30);
 
@@ -57,6 +59,10 @@ public final class ConsoleFixture implements AutoCloseable {
                 specs.add(TaskSpec.of("coupon-" + i).after(Duration.ofHours(2 + i)));
             }
             coupons.enqueueAll(specs);
+        }
+        try (DelayQueueClient c = DelayQueueClient.builder().redis(raw).queue(SampleQueue.QUEUE).shards(SampleQueue.SHARDS).build()) {
+            // one the operator wrote from a DelayQueue's spec.schedules: the console leaves it to the resource
+            c.schedules().put(io.delayq.schedule.CronSchedule.of(MANAGED_SCHEDULE, "*/10 * * * *").managedBy("operator"));
         }
         Console console = Console.start(new ConsoleSettings(consoleUrl, "127.0.0.1", 0, token, List.of(),
                 Duration.ofSeconds(1), HISTORY, o.allowedHosts(), o.basePath(), o.maxQueues()));
