@@ -207,6 +207,21 @@ async function overviewPage() {
   }
 }
 
+function workersSection(list, now) {
+  if (!list.length) return h('p', { class: 'notice', id: 'no-workers' }, 'No worker has reported a heartbeat in the last 15 s (none runs, or all run a version before the presence registry).');
+  return h('div', { class: 'scroll' }, h('table', { id: 'workers' },
+    h('thead', {}, h('tr', {}, h('th', {}, 'worker'), h('th', {}, 'shards'), h('th', {}, 'version'), h('th', { class: 'hide-narrow' }, 'host'),
+      h('th', {}, 'started'), h('th', {}, 'last heartbeat'), h('th', { class: 'num' }, 'leases held'))),
+    h('tbody', {}, list.map(w => h('tr', { 'data-worker': w.id },
+      h('td', { class: 'mono' }, w.id),
+      h('td', { 'data-col': 'shards' }, w.shardFrom === w.shardTo ? String(w.shardFrom) : w.shardFrom + '–' + w.shardTo),
+      h('td', { 'data-col': 'version' }, w.version),
+      h('td', { class: 'hide-narrow' }, w.host),
+      h('td', { title: utc(w.startedAt) }, rel(w.startedAt, now)),
+      h('td', { title: utc(w.heartbeatAt), 'data-col': 'heartbeat' }, rel(w.heartbeatAt, now)),
+      h('td', { class: 'num', 'data-col': 'held' }, fmt(w.held)))))));
+}
+
 function schedulesSection(name, list, now) {
   if (!list.length) return h('p', { class: 'muted', id: 'no-schedules' }, 'No recurring schedule in this queue (delayq schedule add, or spec.schedules of its DelayQueue).');
   const when = ms => ms === null || ms === undefined ? '–' : utc(ms) + ' (' + rel(ms, now) + ')';
@@ -250,6 +265,7 @@ async function queuePage(name) {
     h('td', { class: 'num', 'data-col': 'dead' }, fmt(r.dead)),
     h('td', { class: 'num' }, r.oldestOverdueMs > 0 ? human(r.oldestOverdueMs) : '–'),
     h('td', {}, r.paused ? h('span', { class: 'badge paused' }, 'paused') : h('span', { class: 'badge running' }, 'running')),
+    h('td', { class: 'hide-narrow mono', 'data-col': 'workers' }, r.workers.length ? r.workers.join(', ') : h('span', { class: 'warn-text' }, 'none alive')),
     h('td', { class: 'hide-narrow' }, r.nextLeaseExpiry >= 0 ? rel(r.nextLeaseExpiry, now) : '–'),
     h('td', { class: 'num hide-narrow' }, r.rateTokens === null ? 'off' : Number(r.rateTokens).toFixed(1))));
   show(
@@ -268,11 +284,13 @@ async function queuePage(name) {
     h('div', { class: 'scroll' }, h('table', { id: 'shards' },
       h('thead', {}, h('tr', {}, h('th', { class: 'num' }, 'shard'), h('th', { class: 'num' }, 'scheduled'), h('th', { class: 'num' }, 'due'),
         h('th', { class: 'num' }, 'in flight'), h('th', { class: 'num' }, 'dead'), h('th', { class: 'num' }, 'oldest overdue'), h('th', {}, 'claims'),
-        h('th', { class: 'hide-narrow' }, 'next lease expiry'), h('th', { class: 'num hide-narrow' }, 'rate tokens'))),
+        h('th', { class: 'hide-narrow' }, 'workers'), h('th', { class: 'hide-narrow' }, 'next lease expiry'), h('th', { class: 'num hide-narrow' }, 'rate tokens'))),
       h('tbody', {}, shardRows))),
+    h('h2', {}, 'Workers'),
+    workersSection(q.workers, now),
     h('h2', {}, 'Recurring schedules'),
     schedulesSection(name, sch.schedules, now),
-    h('p', { class: 'muted' }, 'Leases: a task in flight holds a lease until the expiry shown on its page (the fencing token); protocol 2 does not record which worker holds it. ' +
+    h('p', { class: 'muted' }, 'Workers: those whose heartbeat (every 5 s, TTL 15 s) is current in the queue\'s presence registry; a task in flight names its holder on its page. ' +
       'Rate tokens: the shard\'s token bucket in Redis when the workers run with DELAYQ_RATE_LIMIT ("off" when none was ever used).'));
 }
 
@@ -370,7 +388,11 @@ async function taskPage(name, id) {
       row('priority', t.priority),
       row('attempts', t.attempts, { id: 'task-attempts' }),
       row('last error', t.lastError || '–', { id: 'task-error' }),
-      t.leaseExpiresAt ? row('lease', `expires ${utc(t.leaseExpiresAt)} (${rel(t.leaseExpiresAt, now)}); holder: not recorded (a worker owning shard ${t.shard})`) : [],
+      t.leaseExpiresAt ? row('lease', `expires ${utc(t.leaseExpiresAt)} (${rel(t.leaseExpiresAt, now)})`) : [],
+      t.lease ? row('holder', t.lease.holder
+        ? `${t.lease.holder} (${t.lease.holderHost}), reported with this lease's token at its heartbeat ${rel(t.lease.reportedAt, now)}`
+        : 'not reported by a live worker' + (t.lease.owners.length ? ` (workers owning shard ${t.shard}: ${t.lease.owners.join(', ')}; a report comes with the next heartbeat, within 5 s)`
+          : ` (no live worker owns shard ${t.shard}: the lease will expire and the task be re-delivered)`), { id: 'task-holder' }) : [],
       row('enqueued', t.enqueuedAt ? utc(t.enqueuedAt) : '–'),
       row('payload', h('pre', { id: 'task-payload' }, t.payload === null || t.payload === undefined ? '(none)' : t.payload)),
       row('record', h('pre', { class: 'muted' }, t.record === null ? '(no record: a bare ZADD task)' : t.record)),

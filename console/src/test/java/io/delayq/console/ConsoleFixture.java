@@ -22,6 +22,11 @@ public final class ConsoleFixture implements AutoCloseable {
     public static final int COUPONS = 3;
     /** A schedule of the sample queue written as the operator writes those of a DelayQueue resource. */
     public static final String MANAGED_SCHEDULE = "recheck-unpaid";
+    /** Two workers in the presence registry, as workers write it (worker_beat.lua): shards 0-3 and 4-7. */
+    public static final String WORKER_LOW = "worker-low-1a2b3c";
+    public static final String WORKER_HIGH = "worker-high-4d5e6f";
+    /** The in-flight task whose lease {@link #WORKER_LOW} or {@link #WORKER_HIGH} reports holding (with its token). */
+    public static final String HELD = "coupon-expire-77";
     /** A short history (sampled every second), so that a test's plot has a visible line. */
     public static final Duration HISTORY = Duration.ofSeconds(30);
 
@@ -64,10 +69,24 @@ public final class ConsoleFixture implements AutoCloseable {
             // one the operator wrote from a DelayQueue's spec.schedules: the console leaves it to the resource
             c.schedules().put(io.delayq.schedule.CronSchedule.of(MANAGED_SCHEDULE, "*/10 * * * *").managedBy("operator"));
         }
+        registerWorkers(raw);
         Console console = Console.start(new ConsoleSettings(consoleUrl, "127.0.0.1", 0, token, List.of(),
                 Duration.ofSeconds(1), HISTORY, o.allowedHosts(), o.basePath(), o.maxQueues()));
         DelayQueueClient orders = DelayQueueClient.builder().redis(raw).queue(SampleQueue.QUEUE).shards(SampleQueue.SHARDS).build();
         return new ConsoleFixture(console, raw, orders, filled);
+    }
+
+    /** Heartbeats of two workers (long TTL, so they stay alive through a test); the owner of {@link #HELD}'s shard reports its lease. */
+    static void registerWorkers(RedisEndpoint raw) {
+        io.delayq.queue.QueueProtocol p = new io.delayq.queue.QueueProtocol(raw, SampleQueue.QUEUE, SampleQueue.SHARDS);
+        int shard = p.shardOf(HELD);
+        Double token = DelayQueueClient.awaitStage(raw.commands().zscore(p.keys(shard).inflight(), HELD), Duration.ofSeconds(5));
+        io.delayq.presence.PresenceRegistry r = new io.delayq.presence.PresenceRegistry(raw, SampleQueue.QUEUE, Duration.ofSeconds(5));
+        List<io.delayq.presence.PresenceRegistry.HeldLease> held = List.of(new io.delayq.presence.PresenceRegistry.HeldLease(HELD, token.longValue()));
+        r.beat(WORKER_LOW, new io.delayq.shard.ShardRange(0, 3), "0.1.0-SNAPSHOT", "node-a", Duration.ofMinutes(10), shard <= 3 ? 1 : 0,
+                shard <= 3 ? held : List.of());
+        r.beat(WORKER_HIGH, new io.delayq.shard.ShardRange(4, 7), "0.1.0-SNAPSHOT", "node-b", Duration.ofMinutes(10), shard > 3 ? 1 : 0,
+                shard > 3 ? held : List.of());
     }
 
     public String url() {

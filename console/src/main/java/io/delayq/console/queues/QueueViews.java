@@ -6,6 +6,8 @@ import io.delayq.client.DelayQueueClient;
 import io.delayq.console.history.BacklogHistory;
 import io.delayq.console.history.Sample;
 import io.delayq.pause.PauseState;
+import io.delayq.presence.PresenceRegistry;
+import io.delayq.presence.WorkerPresence;
 import io.delayq.shard.ShardKeys;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.ScoredValue;
@@ -79,6 +81,20 @@ public final class QueueViews {
         return row;
     }
 
+    static Map<String, Object> worker(WorkerPresence w) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", w.id());
+        m.put("host", w.host());
+        m.put("shardFrom", w.shards().from());
+        m.put("shardTo", w.shards().to());
+        m.put("version", w.version());
+        m.put("startedAt", w.startedAt());
+        m.put("heartbeatAt", w.heartbeatAt());
+        m.put("ttlMs", w.ttlMs());
+        m.put("held", w.held());
+        return m;
+    }
+
     private List<long[]> history(String name) {
         List<long[]> points = new ArrayList<>();
         for (Sample s : history.of(name)) {
@@ -104,6 +120,9 @@ public final class QueueViews {
             leases.add(redis.zrangeWithScores(k.inflight(), 0, 0).toCompletableFuture());
             rates.add(redis.hmget(k.rate(), "tokens", "at").toCompletableFuture());
         }
+        long serverNow = stats.shards().stream().mapToLong(ShardStats::serverNow).max().orElse(0);
+        List<WorkerPresence> workers = new PresenceRegistry(queues.redis(), name, timeout).alive(serverNow);
+        out.put("workers", workers.stream().map(QueueViews::worker).toList());
         List<Map<String, Object>> shards = new ArrayList<>();
         for (int i = 0; i < stats.shards().size(); i++) {
             ShardStats s = stats.shards().get(i);
@@ -115,6 +134,7 @@ public final class QueueViews {
             row.put("dead", s.dead());
             row.put("oldestOverdueMs", s.oldestOverdueMillis());
             row.put("paused", s.paused());
+            row.put("workers", workers.stream().filter(w -> w.owns(s.shard())).map(WorkerPresence::id).toList());
             List<ScoredValue<String>> first = DelayQueueClient.awaitStage(leases.get(i), timeout);
             row.put("nextLeaseExpiry", first.isEmpty() ? -1 : (long) first.get(0).getScore());
             List<KeyValue<String, String>> bucket = DelayQueueClient.awaitStage(rates.get(i), timeout);
