@@ -57,21 +57,26 @@ public final class PresenceRegistry {
 
     /** Writes (or refreshes) one worker's entry and the leases it holds; answers the Redis time of the heartbeat. */
     public long beat(String id, ShardRange shards, String version, String host, Duration ttl, int heldTotal, List<HeldLease> held) {
+        return DelayQueueClient.awaitStage(beatAsync(id, shards, version, host, ttl, heldTotal, held), timeout);
+    }
+
+    /** As {@link #beat}, without waiting: a timer thread shared with lease renewals must not block on Redis. */
+    public java.util.concurrent.CompletionStage<Long> beatAsync(String id, ShardRange shards, String version, String host, Duration ttl,
+                                                              int heldTotal, List<HeldLease> held) {
         ObjectNode n = JSON.createObjectNode().put("id", id).put("shardFrom", shards.from()).put("shardTo", shards.to())
                 .put("version", version).put("host", host).put("held", heldTotal);
         var leases = JSON.createArrayNode();
         held.stream().limit(MAX_REPORTED_LEASES).forEach(h -> leases.addArray().add(h.taskId()).add(h.token()));
-        List<Object> r = DelayQueueClient.awaitStage(scripts.<List<Object>>run(LuaScript.WORKER_BEAT, List.of(key, heldKey),
-                List.of(id, n.toString(), Long.toString(ttl.toMillis()), leases.isEmpty() ? "" : leases.toString())), timeout);
-        return (Long) r.get(0);
+        return scripts.<List<Object>>run(LuaScript.WORKER_BEAT, List.of(key, heldKey),
+                List.of(id, n.toString(), Long.toString(ttl.toMillis()), leases.isEmpty() ? "" : leases.toString())).thenApply(r -> (Long) r.get(0));
     }
 
-    /** Removes one worker's entries (a clean stop). */
+    /** Removes one worker's entries (a clean stop); waits at most 2 s: if Redis is away, the TTL removes them. */
     public void leave(String id) {
-        var a = redis.commands().hdel(key, id);
-        var b = redis.commands().hdel(heldKey, id);
-        DelayQueueClient.awaitStage(a, timeout);
-        DelayQueueClient.awaitStage(b, timeout);
+        Duration wait = timeout.compareTo(Duration.ofSeconds(2)) < 0 ? timeout : Duration.ofSeconds(2);
+        var a = redis.commands().hdel(key, id).toCompletableFuture();
+        var b = redis.commands().hdel(heldKey, id).toCompletableFuture();
+        DelayQueueClient.awaitStage(java.util.concurrent.CompletableFuture.allOf(a, b), wait);
     }
 
     /** The leases the given workers reported at their latest heartbeat, by worker id (absent: none reported). */

@@ -50,16 +50,21 @@ public final class PresenceHeartbeat implements Runnable {
                     held.add(new PresenceRegistry.HeldLease(l.id(), l.task().token()));
                 }
             }
-            params.registry().beat(params.id(), params.shards(), params.version(), params.host(), params.ttl(), total, held);
-            if (failing) {
-                LOG.info("presence heartbeat works again");
-                failing = false;
-            }
+            // not awaited: the timer thread also renews leases
+            params.registry().beatAsync(params.id(), params.shards(), params.version(), params.host(), params.ttl(), total, held)
+                    .whenComplete((at, e) -> outcome(e));
         } catch (RuntimeException e) {
-            if (!failing) {
-                LOG.warn("presence heartbeat failed (the console will not list this worker until it works again): {}", e.toString());
-                failing = true;
-            }
+            outcome(e);
+        }
+    }
+
+    private void outcome(Throwable e) {
+        if (e == null && failing) {
+            LOG.info("presence heartbeat works again");
+            failing = false;
+        } else if (e != null && !failing) {
+            LOG.warn("presence heartbeat failed (the console will not list this worker until it works again): {}", e.toString());
+            failing = true;
         }
     }
 
