@@ -136,7 +136,7 @@ public final class Console implements AutoCloseable {
 
     public String url() {
         String host = settings.host().equals("0.0.0.0") ? "localhost" : settings.host();
-        return "http://" + host + ":" + port() + "/";
+        return "http://" + host + ":" + port() + settings.basePath();
     }
 
     /** The rolling history the plots show. */

@@ -33,9 +33,7 @@ public final class Json {
 
         @Override
         public SerializableString getEscapeSequence(int ch) {
-            boolean unsafe = Character.isISOControl(ch) || Character.getType(ch) == Character.FORMAT
-                    || Character.getType(ch) == Character.LINE_SEPARATOR || Character.getType(ch) == Character.PARAGRAPH_SEPARATOR;
-            return unsafe ? new SerializedString(String.format("\\u%04x", ch)) : null;
+            return TerminalText.unsafe(ch) ? new SerializedString(String.format("\\u%04x", ch)) : null;
         }
     }
 

@@ -11,6 +11,12 @@ public final class TerminalText {
     private TerminalText() {
     }
 
+    /** C0, DEL, C1, invisible format characters (bidi overrides, zero-width) and line/paragraph separators. */
+    public static boolean unsafe(int cp) {
+        int type = Character.getType(cp);
+        return Character.isISOControl(cp) || type == Character.FORMAT || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR;
+    }
+
     public static String safe(String s) {
         if (s == null) {
             return null;
@@ -19,10 +25,7 @@ public final class TerminalText {
         for (int i = 0; i < s.length(); ) {
             int cp = s.codePointAt(i);
             int n = Character.charCount(cp);
-            boolean unsafe = Character.isISOControl(cp) || Character.getType(cp) == Character.FORMAT
-                    || Character.getType(cp) == Character.SURROGATE || Character.getType(cp) == Character.LINE_SEPARATOR
-                    || Character.getType(cp) == Character.PARAGRAPH_SEPARATOR;
-            if (unsafe) {
+            if (unsafe(cp) || Character.getType(cp) == Character.SURROGATE) {
                 if (b == null) {
                     b = new StringBuilder(s.length() + 8).append(s, 0, i);
                 }

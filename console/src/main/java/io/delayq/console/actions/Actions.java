@@ -208,6 +208,11 @@ public final class Actions {
         }
         PauseState s = pause ? c.pause("console:" + who) : c.resume("console:" + who);
         log.record(who, q, pause ? "pause" : "resume", "queue " + q, s.paused() ? "paused" : "running");
+        if (s.paused() != pause) {
+            // someone else's later call won (pause epochs): say what the queue is now, not what was asked
+            return done(pause ? "pause" : "resume", "Queue '" + q + "' is " + (s.paused() ? "paused (by " + s.by() + ")" : "running")
+                    + ": a later " + (pause ? "resume" : "pause") + " by someone else overtook this one.", 0);
+        }
         return done(pause ? "pause" : "resume", (pause ? "Paused" : "Resumed") + " queue '" + q + "'.", shards);
     }
 
