@@ -49,7 +49,8 @@ class ApiError extends Error {
   constructor(status, field, message) { super(message); this.status = status; this.field = field; }
 }
 async function api(path, options) {
-  const res = await fetch('/api/' + path, Object.assign({ credentials: 'same-origin', headers: {} }, options));
+  // relative: the console may be served under a path prefix (DELAYQ_CONSOLE_PATH, the Ingress path)
+  const res = await fetch('api/' + path, Object.assign({ credentials: 'same-origin', headers: {} }, options));
   let body;
   try { body = await res.json(); } catch (e) { throw new ApiError(res.status, null, 'the console answered ' + res.status + ' without JSON'); }
   if (!res.ok || body.error) {
@@ -176,7 +177,9 @@ async function overviewPage() {
   crumbs();
   const data = await api('overview');
   document.getElementById('redis').textContent = 'Redis: ' + data.redis;
-  const rows = data.queues.map(q => h('tr', { 'data-queue': q.name },
+  const rows = data.queues.map(q => q.error ? h('tr', { 'data-queue': q.name, class: 'broken' },
+    h('td', {}, h('a', { href: '#/q/' + enc(q.name) }, q.name)),
+    h('td', { colspan: 7, 'data-col': 'error', class: 'wrap' }, h('span', { class: 'badge paused' }, 'unreadable'), ' ', q.error)) : h('tr', { 'data-queue': q.name },
     h('td', {}, h('a', { href: '#/q/' + enc(q.name) }, q.name)),
     h('td', { class: 'num' }, q.shards),
     h('td', { class: 'num', 'data-col': 'scheduled' }, fmt(q.scheduled)),
@@ -187,13 +190,14 @@ async function overviewPage() {
     h('td', { 'data-col': 'paused' }, pausedBadge(q))));
   const m = main();
   m.replaceChildren(h('h1', {}, 'All queues'),
+    data.truncated ? h('p', { class: 'notice', id: 'truncated' }, 'Not every queue is listed: ' + data.truncatedWhy + '. Name the queues to show in DELAYQ_CONSOLE_QUEUES.') : null,
     data.queues.length === 0 ? h('p', { class: 'notice' }, 'No queue found in this Redis (no dq:{name}:meta hash).') :
       h('div', { class: 'scroll' }, h('table', { id: 'queues' },
         h('thead', {}, h('tr', {}, h('th', {}, 'queue'), h('th', { class: 'num' }, 'shards'), h('th', { class: 'num' }, 'scheduled'),
           h('th', { class: 'num' }, 'due'), h('th', { class: 'num' }, 'in flight'), h('th', { class: 'num' }, 'dead'),
           h('th', { class: 'num' }, 'oldest overdue'), h('th', {}, 'state'))),
         h('tbody', {}, rows))),
-    ...data.queues.map(q => h('section', {}, h('h2', {}, q.name + ': last ' + human(data.historyWindowMs)), chart(q.history, data.historyWindowMs, data.serverTime))));
+    ...data.queues.filter(q => !q.error).map(q => h('section', {}, h('h2', {}, q.name + ': last ' + human(data.historyWindowMs)), chart(q.history, data.historyWindowMs, data.serverTime))));
   const audit = await api('audit');
   if (audit.actions.length) {
     main().append(h('h2', {}, 'Recent actions (this console)'), h('div', { class: 'scroll' }, h('table', { id: 'audit' },
@@ -203,9 +207,46 @@ async function overviewPage() {
   }
 }
 
+function workersSection(list, now) {
+  if (!list.length) return h('p', { class: 'notice', id: 'no-workers' }, 'No worker has reported a heartbeat in the last 15 s (none runs, or all run a version before the presence registry).');
+  return h('div', { class: 'scroll' }, h('table', { id: 'workers' },
+    h('thead', {}, h('tr', {}, h('th', {}, 'worker'), h('th', {}, 'shards'), h('th', {}, 'version'), h('th', { class: 'hide-narrow' }, 'host'),
+      h('th', {}, 'started'), h('th', {}, 'last heartbeat'), h('th', { class: 'num' }, 'leases held'))),
+    h('tbody', {}, list.map(w => h('tr', { 'data-worker': w.id },
+      h('td', { class: 'mono' }, w.id),
+      h('td', { 'data-col': 'shards' }, w.shardFrom === w.shardTo ? String(w.shardFrom) : w.shardFrom + '–' + w.shardTo),
+      h('td', { 'data-col': 'version' }, w.version),
+      h('td', { class: 'hide-narrow' }, w.host),
+      h('td', { title: utc(w.startedAt) }, rel(w.startedAt, now)),
+      h('td', { title: utc(w.heartbeatAt), 'data-col': 'heartbeat' }, rel(w.heartbeatAt, now)),
+      h('td', { class: 'num', 'data-col': 'held' }, fmt(w.held)))))));
+}
+
+function schedulesSection(name, list, now) {
+  if (!list.length) return h('p', { class: 'muted', id: 'no-schedules' }, 'No recurring schedule in this queue (delayq schedule add, or spec.schedules of its DelayQueue).');
+  const when = ms => ms === null || ms === undefined ? '–' : utc(ms) + ' (' + rel(ms, now) + ')';
+  const rows = list.map(s => h('tr', { 'data-schedule': s.name },
+    h('td', { class: 'mono' }, s.name),
+    h('td', { class: 'mono', 'data-col': 'cron' }, s.cron),
+    h('td', { 'data-col': 'zone' }, s.timeZone),
+    h('td', { 'data-col': 'next', 'data-ms': s.nextFire === null ? '' : s.nextFire }, when(s.nextFire)),
+    h('td', { 'data-col': 'last', 'data-ms': s.lastFired === null ? '' : s.lastFired }, when(s.lastFired)),
+    h('td', { 'data-col': 'outcome' }, s.lastTaskId && s.lastOutcome !== 'succeeded'
+      ? h('a', { href: '#/q/' + enc(name) + '/task/' + enc(s.lastTaskId), title: s.lastTaskId }, s.lastOutcome) : s.lastOutcome),
+    h('td', { 'data-col': 'state' }, s.paused ? h('span', { class: 'badge paused' }, 'paused') : h('span', { class: 'badge running' }, 'active'),
+      s.managedBy === 'operator' ? h('span', { class: 'muted' }, ' (DelayQueue)') : null),
+    h('td', {}, s.managedBy === 'operator' ? h('span', { class: 'muted', title: 'declared in the DelayQueue resource: change spec.schedules[].suspend there' }, 'in its resource')
+      : h('button', { type: 'button', id: (s.paused ? 'schedule-resume-' : 'schedule-pause-') + s.name, disabled: !canAct(),
+        onclick: () => act(name, s.paused ? 'schedule-resume' : 'schedule-pause', { name: s.name }) }, s.paused ? 'Resume' : 'Pause'))));
+  return h('div', { class: 'scroll' }, h('table', { id: 'schedules' },
+    h('thead', {}, h('tr', {}, h('th', {}, 'schedule'), h('th', {}, 'cron'), h('th', {}, 'zone'), h('th', {}, 'next fire'), h('th', {}, 'last fired'),
+      h('th', {}, 'last outcome'), h('th', {}, 'state'), h('th', {}, ''))),
+    h('tbody', {}, rows)));
+}
+
 async function queuePage(name) {
   crumbs({ text: name });
-  const q = await api('queues/' + enc(name));
+  const [q, sch] = await Promise.all([api('queues/' + enc(name)), api('queues/' + enc(name) + '/schedules')]);
   const now = q.serverTime;
   const m = main();
   const tasksLink = st => '#/q/' + enc(name) + '/tasks?state=' + st;
@@ -224,6 +265,7 @@ async function queuePage(name) {
     h('td', { class: 'num', 'data-col': 'dead' }, fmt(r.dead)),
     h('td', { class: 'num' }, r.oldestOverdueMs > 0 ? human(r.oldestOverdueMs) : '–'),
     h('td', {}, r.paused ? h('span', { class: 'badge paused' }, 'paused') : h('span', { class: 'badge running' }, 'running')),
+    h('td', { class: 'hide-narrow mono', 'data-col': 'workers' }, r.workers.length ? r.workers.join(', ') : h('span', { class: 'warn-text' }, 'none alive')),
     h('td', { class: 'hide-narrow' }, r.nextLeaseExpiry >= 0 ? rel(r.nextLeaseExpiry, now) : '–'),
     h('td', { class: 'num hide-narrow' }, r.rateTokens === null ? 'off' : Number(r.rateTokens).toFixed(1))));
   show(
@@ -242,9 +284,13 @@ async function queuePage(name) {
     h('div', { class: 'scroll' }, h('table', { id: 'shards' },
       h('thead', {}, h('tr', {}, h('th', { class: 'num' }, 'shard'), h('th', { class: 'num' }, 'scheduled'), h('th', { class: 'num' }, 'due'),
         h('th', { class: 'num' }, 'in flight'), h('th', { class: 'num' }, 'dead'), h('th', { class: 'num' }, 'oldest overdue'), h('th', {}, 'claims'),
-        h('th', { class: 'hide-narrow' }, 'next lease expiry'), h('th', { class: 'num hide-narrow' }, 'rate tokens'))),
+        h('th', { class: 'hide-narrow' }, 'workers'), h('th', { class: 'hide-narrow' }, 'next lease expiry'), h('th', { class: 'num hide-narrow' }, 'rate tokens'))),
       h('tbody', {}, shardRows))),
-    h('p', { class: 'muted' }, 'Leases: a task in flight holds a lease until the expiry shown on its page (the fencing token); protocol 2 does not record which worker holds it. ' +
+    h('h2', {}, 'Workers'),
+    workersSection(q.workers, now),
+    h('h2', {}, 'Recurring schedules'),
+    schedulesSection(name, sch.schedules, now),
+    h('p', { class: 'muted' }, 'Workers: those whose heartbeat (every 5 s, TTL 15 s) is current in the queue\'s presence registry; a task in flight names its holder on its page. ' +
       'Rate tokens: the shard\'s token bucket in Redis when the workers run with DELAYQ_RATE_LIMIT ("off" when none was ever used).'));
 }
 
@@ -342,7 +388,11 @@ async function taskPage(name, id) {
       row('priority', t.priority),
       row('attempts', t.attempts, { id: 'task-attempts' }),
       row('last error', t.lastError || '–', { id: 'task-error' }),
-      t.leaseExpiresAt ? row('lease', `expires ${utc(t.leaseExpiresAt)} (${rel(t.leaseExpiresAt, now)}); holder: not recorded (a worker owning shard ${t.shard})`) : [],
+      t.leaseExpiresAt ? row('lease', `expires ${utc(t.leaseExpiresAt)} (${rel(t.leaseExpiresAt, now)})`) : [],
+      t.lease ? row('holder', t.lease.holder
+        ? `${t.lease.holder} (${t.lease.holderHost}), reported with this lease's token at its heartbeat ${rel(t.lease.reportedAt, now)}`
+        : 'not reported by a live worker' + (t.lease.owners.length ? ` (workers owning shard ${t.shard}: ${t.lease.owners.join(', ')}; a report comes with the next heartbeat, within 5 s)`
+          : ` (no live worker owns shard ${t.shard}: the lease will expire and the task be re-delivered)`), { id: 'task-holder' }) : [],
       row('enqueued', t.enqueuedAt ? utc(t.enqueuedAt) : '–'),
       row('payload', h('pre', { id: 'task-payload' }, t.payload === null || t.payload === undefined ? '(none)' : t.payload)),
       row('record', h('pre', { class: 'muted' }, t.record === null ? '(no record: a bare ZADD task)' : t.record)),

@@ -12,6 +12,8 @@ import java.util.concurrent.CompletionStage;
  * flags (shard_pause.lua) are what claims honour, since a claim only touches its own shard's slot.
  * Pausing writes the record first and the flags after; resuming clears the flags first and the record
  * last, so that a half-done call leaves the record saying "paused" and running it again finishes it.
+ * Every call takes an epoch from the meta hash and a shard keeps the state of the highest epoch it saw:
+ * two people pausing and resuming at once end with the record and every shard in the later call's state.
  */
 public final class QueuePause {
     private final QueueProtocol protocol;
@@ -22,18 +24,23 @@ public final class QueuePause {
 
     /** Pauses every shard; answers the recorded state (the first pause's time and author are kept). */
     public CompletionStage<PauseState> pause(String who) {
-        return protocol.recordPause(true, who).thenCompose(state -> allShards(true).thenApply(changed -> state));
+        return protocol.recordPause(PauseStep.PAUSE, who, 0)
+                .thenCompose(r -> allShards(true, r.epoch()))
+                .thenCompose(changed -> protocol.pauseState());
     }
 
+    /** Resumes every shard; answers the state recorded afterwards (still paused when a later pause overtook this resume). */
     public CompletionStage<PauseState> resume(String who) {
-        return allShards(false).thenCompose(changed -> protocol.recordPause(false, who));
+        return protocol.recordPause(PauseStep.RESUME, who, 0)
+                .thenCompose(r -> allShards(false, r.epoch()).thenCompose(changed -> protocol.recordPause(PauseStep.RESUMED, who, r.epoch())))
+                .thenApply(PauseRecord::state);
     }
 
     /** The shards whose flag changed, in parallel over the shared connection. */
-    private CompletionStage<Integer> allShards(boolean pause) {
+    private CompletionStage<Integer> allShards(boolean pause, long epoch) {
         List<CompletableFuture<Boolean>> calls = new ArrayList<>(protocol.shards());
         for (int s = 0; s < protocol.shards(); s++) {
-            calls.add(protocol.pauseShard(s, pause).toCompletableFuture());
+            calls.add(protocol.pauseShard(s, pause, epoch).toCompletableFuture());
         }
         return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
                 .thenApply(v -> (int) calls.stream().filter(CompletableFuture::join).count());

@@ -5,7 +5,9 @@ import io.delayq.browse.BrowseQuery;
 import io.delayq.browse.BrowsedTask;
 import io.delayq.browse.Position;
 import io.delayq.browse.ShardPage;
+import io.delayq.pause.PauseRecord;
 import io.delayq.pause.PauseState;
+import io.delayq.pause.PauseStep;
 import io.delayq.backlog.ShardStats;
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
@@ -309,10 +311,16 @@ public final class QueueProtocol {
         });
     }
 
-    /** Records the pause (or its end) in the queue's meta hash, with who did it (pause.lua). */
-    public CompletionStage<PauseState> recordPause(boolean pause, String who) {
-        return scripts.<List<Object>>run(LuaScript.PAUSE, List.of(ShardKeys.meta(queue)), List.of(pause ? "1" : "0", who == null ? "" : who))
-                .thenApply(r -> new PauseState(asLong(r.get(1)) >= 0, asLong(r.get(1)), (String) r.get(2)));
+    /**
+     * One step of a pause or resume in the queue's meta hash (pause.lua): the record, with who did it,
+     * and the epoch that orders this call's shard writes against every other call's.
+     *
+     * @param epoch for {@link PauseStep#RESUMED}: the epoch its {@link PauseStep#RESUME} step answered; else ignored
+     */
+    public CompletionStage<PauseRecord> recordPause(PauseStep step, String who, long epoch) {
+        return scripts.<List<Object>>run(LuaScript.PAUSE, List.of(ShardKeys.meta(queue)), List.of(step.wire(), who == null ? "" : who,
+                        step == PauseStep.RESUMED ? Long.toString(epoch) : ""))
+                .thenApply(r -> new PauseRecord(new PauseState(asLong(r.get(1)) >= 0, asLong(r.get(1)), (String) r.get(2)), asLong(r.get(3))));
     }
 
     /** The pause as recorded in the meta hash (a plain read: no script needed). */
@@ -323,11 +331,14 @@ public final class QueueProtocol {
         });
     }
 
-    /** Sets or clears one shard's pause flag (shard_pause.lua); true when it changed. */
-    public CompletionStage<Boolean> pauseShard(int shard, boolean pause) {
+    /**
+     * Sets or clears one shard's pause flag (shard_pause.lua) on behalf of the call that took {@code epoch};
+     * true when it changed, false when it already was so or a call with a later epoch had decided it.
+     */
+    public CompletionStage<Boolean> pauseShard(int shard, boolean pause, long epoch) {
         List<String> k = new ArrayList<>(keys(shard).scriptKeys());
         k.add(keys(shard).paused());
-        return scripts.<Long>run(LuaScript.SHARD_PAUSE, k, List.of(pause ? "1" : "0")).thenApply(v -> v == 1);
+        return scripts.<Long>run(LuaScript.SHARD_PAUSE, k, List.of(pause ? "1" : "0", Long.toString(epoch))).thenApply(v -> v == 1);
     }
 
     public ScriptRunner scripts() {

@@ -12,7 +12,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.time.Duration;
 import java.time.Instant;
 
+import io.delayq.queue.QueueProtocol;
+
 import static io.delayq.testing.TestQueue.get;
+import static io.delayq.testing.TestQueue.sync;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** pause.lua, shard_pause.lua and the claim's pause check. */
@@ -35,7 +38,7 @@ class PauseTest {
         assertThat(paused.by()).isEqualTo("test:alice");
         assertThat(paused.pausedAt()).isGreaterThan(0);
         assertThat(get(q.redis().hget(ShardKeys.meta("orders"), "pausedBy"))).isEqualTo("test:alice");
-        assertThat(get(q.redis().exists(q.keys(0).paused(), q.keys(1).paused()))).isEqualTo(2);
+        assertThat(flags()).containsExactly(true, true);
 
         ClaimBatch none = q.claim(shard, 10, Duration.ofSeconds(30));
         assertThat(none.tasks()).isEmpty();
@@ -66,5 +69,88 @@ class PauseTest {
                 q.keys(0).scriptKeys().toArray(String[]::new)));
         assertThat(r).hasSize(7);
         assertThat(r.get(6)).isEqualTo(0L);
+    }
+
+    /** Each shard's claim-side flag (field {@code at} of its pause hash). */
+    private java.util.List<Boolean> flags() {
+        java.util.List<Boolean> out = new java.util.ArrayList<>();
+        for (int s = 0; s < q.protocol().shards(); s++) {
+            out.add(get(q.redis().hget(q.keys(s).paused(), "at")) != null);
+        }
+        return out;
+    }
+
+    private boolean recordSaysPaused() {
+        return q.client().pauseState().paused();
+    }
+
+    @Test
+    void aResumeOvertakenByAPauseEndsPausedEverywhere() {
+        QueueProtocol p = q.protocol();
+        // B starts resuming, A pauses in full, then B's shard writes and its final step arrive
+        PauseRecord b = sync(p.recordPause(PauseStep.RESUME, "bob", 0));
+        PauseRecord a = sync(p.recordPause(PauseStep.PAUSE, "alice", 0));
+        assertThat(a.epoch()).isGreaterThan(b.epoch());
+        for (int s = 0; s < 2; s++) {
+            assertThat(sync(p.pauseShard(s, true, a.epoch()))).isTrue();
+        }
+        for (int s = 0; s < 2; s++) {
+            assertThat(sync(p.pauseShard(s, false, b.epoch()))).as("an older call's write changes nothing").isFalse();
+        }
+        PauseRecord end = sync(p.recordPause(PauseStep.RESUMED, "bob", b.epoch()));
+        assertThat(end.state().paused()).as("the resume says it was overtaken").isTrue();
+        assertThat(recordSaysPaused()).isTrue();
+        assertThat(q.client().pauseState().by()).isEqualTo("alice");
+        assertThat(flags()).containsExactly(true, true);
+    }
+
+    @Test
+    void aPauseOvertakenByAResumeEndsRunningEverywhere() {
+        QueueProtocol p = q.protocol();
+        // A records its pause, B resumes in full, then A's shard writes arrive late
+        PauseRecord a = sync(p.recordPause(PauseStep.PAUSE, "alice", 0));
+        PauseRecord b = sync(p.recordPause(PauseStep.RESUME, "bob", 0));
+        sync(p.pauseShard(1, true, a.epoch()));
+        for (int s = 0; s < 2; s++) {
+            sync(p.pauseShard(s, false, b.epoch()));
+        }
+        assertThat(sync(p.recordPause(PauseStep.RESUMED, "bob", b.epoch())).state().paused()).isFalse();
+        assertThat(sync(p.pauseShard(0, true, a.epoch()))).as("a late write of the overtaken pause").isFalse();
+        assertThat(recordSaysPaused()).isFalse();
+        assertThat(flags()).containsExactly(false, false);
+    }
+
+    @Test
+    void twoOperatorsPressingPauseAndResumeAtOnceAlwaysEndConsistent() throws Exception {
+        try (io.delayq.redis.RedisEndpoint other = io.delayq.redis.RedisEndpoint.connect(redis.url());
+             io.delayq.client.DelayQueueClient second = io.delayq.client.DelayQueueClient.builder().redis(other).queue("orders").shards(2).build()) {
+            java.util.concurrent.ExecutorService two = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try {
+                java.util.Random random = new java.util.Random(42);
+                for (int round = 0; round < 60; round++) {
+                    boolean firstPauses = random.nextBoolean();
+                    boolean secondPauses = random.nextBoolean();
+                    java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+                    var x = two.submit(() -> {
+                        start.await();
+                        return firstPauses ? q.client().pause("alice") : q.client().resume("alice");
+                    });
+                    var y = two.submit(() -> {
+                        start.await();
+                        return secondPauses ? second.pause("bob") : second.resume("bob");
+                    });
+                    x.get(10, java.util.concurrent.TimeUnit.SECONDS);
+                    y.get(10, java.util.concurrent.TimeUnit.SECONDS);
+                    boolean paused = recordSaysPaused();
+                    assertThat(flags()).as("round %d: %s / %s, record says paused=%s", round, firstPauses ? "pause" : "resume",
+                            secondPauses ? "pause" : "resume", paused).containsOnly(paused);
+                    if (firstPauses == secondPauses) {
+                        assertThat(paused).isEqualTo(firstPauses);
+                    }
+                }
+            } finally {
+                two.shutdownNow();
+            }
+        }
     }
 }

@@ -56,10 +56,14 @@ class ConsoleAclTest {
     @Test
     void everyPageAndEveryActionRunsWithTheDocumentedUserAndNoDeniedCommand() throws Exception {
         SampleQueue.fill(redis.admin(), 200);
+        // a worker in the presence registry holding nothing: the queue page lists it, a task page looks for its leases
+        new io.delayq.presence.PresenceRegistry(redis.admin(), Q, Duration.ofSeconds(5)).beat("worker-acl", new io.delayq.shard.ShardRange(0,
+                SampleQueue.SHARDS - 1), "test", "node", Duration.ofMinutes(5), 0, List.of());
         try (Console console = Console.start(new ConsoleSettings(url(), "127.0.0.1", 0, TOKEN, List.of(), Duration.ofMillis(200),
                 Duration.ofMinutes(1)))) {
             String base = console.url() + "api/";
-            for (String page : List.of("overview", "queues/" + Q, "queues/" + Q + "/tasks/payout-501", "queues/" + Q + "/tasks/order-10001",
+            for (String page : List.of("overview", "queues/" + Q, "queues/" + Q + "/schedules", "queues/" + Q + "/tasks/payout-501",
+                    "queues/" + Q + "/tasks/order-10001",
                     "queues/" + Q + "/tasks/coupon-expire-77")) {
                 assertThat(get(base + page).statusCode()).as(page).isEqualTo(200);
             }
@@ -78,7 +82,9 @@ class ConsoleAclTest {
                     Map.entry("dead-purge", "{\"filter\":{\"prefix\":\"payout-51\"}}"),
                     Map.entry("dead-replay", "{\"all\":true}"),
                     Map.entry("pause", "{}"),
-                    Map.entry("resume", "{}"));
+                    Map.entry("resume", "{}"),
+                    Map.entry("schedule-pause", "{\"name\":\"" + SampleQueue.SCHEDULE + "\"}"),
+                    Map.entry("schedule-resume", "{\"name\":\"" + SampleQueue.SCHEDULE + "\"}"));
             for (Map.Entry<String, String> a : actions) {
                 // a filtered or all-dead-letters action is confirmed with the selection its preview returned
                 JsonNode preview = JSON.readTree(post(base + "queues/" + Q + "/actions/" + a.getKey(), a.getValue(), cookie, csrf).body());

@@ -41,6 +41,29 @@ class ListPauseCommandTest {
     }
 
     @Test
+    void hostileIdsPayloadsAndErrorsCannotDriveTheTerminal() {
+        // clear screen, set the window title, an 8-bit CSI and a right-to-left override
+        String id = "evil-\u001b[2J\u001b]0;pwned\u0007-\u009b31m-\u202e";
+        queue.schedule(id, Duration.ofMinutes(5), "pay\u001b[31mred\u007f");
+        queue.dead("HTTP 500\u001b[1A\u001b[K", "dead-\u001bx");
+
+        CliRun scheduled = delayq("list", "scheduled");
+        CliRun dead = delayq("list", "dead");
+        CliRun json = delayq("list", "scheduled", "--output", "json");
+
+        for (CliRun r : java.util.List.of(scheduled, dead, json)) {
+            assertThat(r.exitCode()).as(r.toString()).isZero();
+            assertThat(r.out().chars().filter(c -> Character.isISOControl(c) && c != '\n' || c == 0x202e).count())
+                    .as("control characters printed: %s", r.out()).isZero();
+        }
+        assertThat(scheduled.out()).contains("evil-\\x1b[2J\\x1b]0;pwned\\x07-\\x9b31m-\\u202e").contains("pay\\x1b[31mred\\x7f");
+        assertThat(dead.out()).contains("dead-\\x1bx").contains("HTTP 500\\x1b[1A\\x1b[K");
+        // JSON keeps the exact strings (escaped the JSON way), so jq still gives back the stored id
+        assertThat(json.out()).containsIgnoringCase("evil-\\u001b[2J");
+        assertThat(queue.client().inspect(id).state()).isNotEqualTo(io.delayq.task.TaskInfo.State.UNKNOWN);
+    }
+
+    @Test
     void aMalformedCursorOrAnUnknownStateIsAUsageErrorOfOneLine() {
         CliRun bad = delayq("list", "due", "--cursor", "zzz");
         assertThat(bad.exitCode()).isEqualTo(ExitCodes.USAGE);

@@ -8,6 +8,8 @@ import io.delayq.console.history.HistorySampler;
 import io.delayq.console.http.ConsoleHttp;
 import io.delayq.console.queues.QueueDirectory;
 import io.delayq.console.queues.QueueViews;
+import io.delayq.console.safety.SignInThrottle;
+import io.delayq.console.schedules.ScheduleViews;
 import io.delayq.console.safety.Sessions;
 import io.delayq.console.tasks.TaskViews;
 import io.delayq.redis.RedisEndpoint;
@@ -44,14 +46,17 @@ public final class Console implements AutoCloseable {
     public static Console start(ConsoleSettings settings) throws IOException {
         RedisEndpoint redis = RedisEndpoint.connect(settings.redisUrl(), null, TIMEOUT);
         try {
-            QueueDirectory queues = new QueueDirectory(redis, settings.queues(), TIMEOUT);
+            QueueDirectory queues = new QueueDirectory(redis, settings.queues(), settings.maxQueues(), TIMEOUT);
             BacklogHistory history = new BacklogHistory(settings.history().toMillis());
-            Sessions sessions = new Sessions(settings.actionToken());
             ActionLog log = new ActionLog();
+            Sessions sessions = new Sessions(settings.actionToken(), new SignInThrottle(System::currentTimeMillis), log);
             QueueViews queueViews = new QueueViews(queues, history, TIMEOUT);
             TaskViews taskViews = new TaskViews(queues);
+            ScheduleViews scheduleViews = new ScheduleViews(queues);
             Actions actions = new Actions(queues, log);
-            ConsoleHttp http = new ConsoleHttp(settings.host(), settings.port());
+            ConsoleHttp http = new ConsoleHttp(settings.host(), settings.port(), settings.allowedHosts(), settings.basePath());
+            String cookiePath = "; Path=" + settings.basePath();
+            http.hideInErrors(secrets(settings));
             String shownRedis = redis.toString();
             http.route("GET", "session", r -> {
                 Map<String, Object> out = session(sessions.readOnly(), sessions.current(r));
@@ -60,16 +65,17 @@ public final class Console implements AutoCloseable {
             })
                     .route("POST", "session", r -> {
                         JsonNode body = r.json();
-                        Sessions.SignedIn in = sessions.signIn(body.path("token").asText(null), body.path("name").asText(null));
+                        Sessions.SignedIn in = sessions.signIn(body.path("token").asText(null), body.path("name").asText(null),
+                                r.remoteAddress());
                         // behind a TLS-terminating Ingress the cookie must not travel over plain HTTP
                         boolean https = "https".equalsIgnoreCase(r.header("X-Forwarded-Proto"));
                         r.exchange().getResponseHeaders().add("Set-Cookie",
-                                Sessions.COOKIE + "=" + in.cookie() + "; Path=/; HttpOnly; SameSite=Strict" + (https ? "; Secure" : ""));
+                                Sessions.COOKIE + "=" + in.cookie() + cookiePath + "; HttpOnly; SameSite=Strict" + (https ? "; Secure" : ""));
                         return session(sessions.readOnly(), in.session());
                     })
                     .route("DELETE", "session", r -> {
                         sessions.signOut(r);
-                        r.exchange().getResponseHeaders().add("Set-Cookie", Sessions.COOKIE + "=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict");
+                        r.exchange().getResponseHeaders().add("Set-Cookie", Sessions.COOKIE + "=" + cookiePath + "; Max-Age=0; HttpOnly; SameSite=Strict");
                         return Map.of("signedIn", false, "readOnly", sessions.readOnly());
                     })
                     .route("GET", "overview", r -> {
@@ -79,6 +85,7 @@ public final class Console implements AutoCloseable {
                         return queueViews.overview();
                     })
                     .route("GET", "queues/[^/]+", r -> queueViews.queue(r.segment(1)))
+                    .route("GET", "queues/[^/]+/schedules", r -> scheduleViews.list(r.segment(1)))
                     .route("GET", "queues/[^/]+/tasks", r -> taskViews.browse(r.segment(1), TaskViews.query(r)))
                     .route("GET", "queues/[^/]+/tasks/[^/]+", r -> taskViews.task(r.segment(1), r.segment(3)))
                     .route("POST", "queues/[^/]+/actions/[^/]+", r -> {
@@ -99,6 +106,20 @@ public final class Console implements AutoCloseable {
         }
     }
 
+    /** The Redis password (as written in the URL and decoded) and the action token. */
+    static java.util.List<String> secrets(ConsoleSettings settings) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("://[^:/@]*:([^@/]+)@").matcher(settings.redisUrl());
+        if (m.find()) {
+            out.add(m.group(1));
+            out.add(java.net.URLDecoder.decode(m.group(1).replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8));
+        }
+        if (settings.actionToken() != null) {
+            out.add(settings.actionToken());
+        }
+        return out;
+    }
+
     /** The sign-in state the page needs; the CSRF token goes only to the holder of the session cookie. */
     private static Map<String, Object> session(boolean readOnly, Sessions.Session s) {
         Map<String, Object> out = new LinkedHashMap<>();
@@ -115,7 +136,7 @@ public final class Console implements AutoCloseable {
 
     public String url() {
         String host = settings.host().equals("0.0.0.0") ? "localhost" : settings.host();
-        return "http://" + host + ":" + port() + "/";
+        return "http://" + host + ":" + port() + settings.basePath();
     }
 
     /** The rolling history the plots show. */

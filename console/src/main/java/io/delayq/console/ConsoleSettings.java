@@ -14,14 +14,46 @@ import java.util.Map;
  * How a console runs. {@code actionToken} null or blank: read-only (every action answers 403).
  * {@code queues} empty: the console lists every queue it finds ({@code dq:{*}:meta}).
  *
- * @param sampleEvery how often the rolling history samples each queue's backlog
- * @param history     how much history it keeps (the plot's width)
+ * @param sampleEvery  how often the rolling history samples each queue's backlog
+ * @param history      how much history it keeps (the plot's width)
+ * @param allowedHosts Host header values it answers to ({@code name} any port, {@code name:port} that port);
+ *                     empty: loopback names only when bound to loopback, any name otherwise
+ * @param basePath     the path it is served under, e.g. {@code /delayq/} behind an Ingress path (absolute, ends with '/')
+ * @param maxQueues    most queues a {@code SCAN} lists (beyond it the list says it is truncated)
  */
 public record ConsoleSettings(String redisUrl, String host, int port, String actionToken, List<String> queues,
-                              Duration sampleEvery, Duration history) {
+                              Duration sampleEvery, Duration history, List<String> allowedHosts, String basePath, int maxQueues) {
     public static final int DEFAULT_PORT = 8090;
+    public static final int DEFAULT_MAX_QUEUES = 500;
+    /** Segments of letters, digits and - _ ~ . (not starting with a dot: no "." or ".." segment). */
+    private static final java.util.regex.Pattern PATH = java.util.regex.Pattern.compile("/([A-Za-z0-9_~-][A-Za-z0-9._~-]*/)*");
+    private static final java.util.regex.Pattern HOST = java.util.regex.Pattern.compile(
+            "(\\*|[a-z0-9]([-a-z0-9.]*[a-z0-9])?|\\[[0-9a-f:.]+\\])(:[0-9]{1,5})?");
+
+    public ConsoleSettings(String redisUrl, String host, int port, String actionToken, List<String> queues, Duration sampleEvery,
+                           Duration history) {
+        this(redisUrl, host, port, actionToken, queues, sampleEvery, history, List.of(), "/", DEFAULT_MAX_QUEUES);
+    }
 
     public ConsoleSettings {
+        allowedHosts = List.copyOf(allowedHosts == null ? List.of() : allowedHosts.stream().map(h -> h.trim().toLowerCase(java.util.Locale.ROOT))
+                .filter(h -> !h.isEmpty()).toList());
+        for (String h : allowedHosts) {
+            if (!HOST.matcher(h).matches()) {
+                throw new InvalidInputException("DELAYQ_CONSOLE_ALLOWED_HOSTS", "'" + h + "' is not a host name, host:port, [IPv6] or *");
+            }
+        }
+        basePath = basePath == null || basePath.isBlank() ? "/" : basePath.trim();
+        if (!basePath.endsWith("/")) {
+            basePath = basePath + "/";
+        }
+        if (!PATH.matcher(basePath).matches()) {
+            throw new InvalidInputException("DELAYQ_CONSOLE_PATH", "must be an absolute path of plain segments (letters, digits, - _ ~ ., "
+                    + "no '.' or '..'), e.g. /delayq/, got '" + basePath + "'");
+        }
+        if (maxQueues < 1 || maxQueues > 100_000) {
+            throw new InvalidInputException("DELAYQ_CONSOLE_MAX_QUEUES", "must be between 1 and 100000, got " + maxQueues);
+        }
         if (redisUrl == null || redisUrl.isBlank()) {
             throw new InvalidInputException("DELAYQ_REDIS_URL", "a Redis URL is required");
         }
@@ -50,17 +82,26 @@ public record ConsoleSettings(String redisUrl, String host, int port, String act
             // in the cluster the URL has no password: the Secret fills these two, as for the workers
             url = RedisUrls.withCredentials(url, first(env, "DELAYQ_REDIS_USERNAME"), first(env, "DELAYQ_REDIS_PASSWORD"));
         }
-        String port = env.getOrDefault("DELAYQ_CONSOLE_PORT", String.valueOf(DEFAULT_PORT));
-        int p;
-        try {
-            p = Integer.parseInt(port.trim());
-        } catch (NumberFormatException e) {
-            throw new InvalidInputException("DELAYQ_CONSOLE_PORT", "must be a whole number, got '" + port + "'");
+        return new ConsoleSettings(url, env.getOrDefault("DELAYQ_CONSOLE_HOST", "127.0.0.1"),
+                whole(env, "DELAYQ_CONSOLE_PORT", DEFAULT_PORT), env.get("DELAYQ_CONSOLE_TOKEN"), list(env, "DELAYQ_CONSOLE_QUEUES"),
+                duration(env, "DELAYQ_CONSOLE_SAMPLE_EVERY", "10s"), duration(env, "DELAYQ_CONSOLE_HISTORY", "1h"),
+                list(env, "DELAYQ_CONSOLE_ALLOWED_HOSTS"), env.get("DELAYQ_CONSOLE_PATH"), whole(env, "DELAYQ_CONSOLE_MAX_QUEUES", DEFAULT_MAX_QUEUES));
+    }
+
+    private static List<String> list(Map<String, String> env, String name) {
+        return Arrays.stream(env.getOrDefault(name, "").split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    private static int whole(Map<String, String> env, String name, int fallback) {
+        String text = env.get(name);
+        if (text == null || text.isBlank()) {
+            return fallback;
         }
-        String queues = env.getOrDefault("DELAYQ_CONSOLE_QUEUES", "");
-        return new ConsoleSettings(url, env.getOrDefault("DELAYQ_CONSOLE_HOST", "127.0.0.1"), p, env.get("DELAYQ_CONSOLE_TOKEN"),
-                Arrays.stream(queues.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList(),
-                duration(env, "DELAYQ_CONSOLE_SAMPLE_EVERY", "10s"), duration(env, "DELAYQ_CONSOLE_HISTORY", "1h"));
+        try {
+            return Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw new InvalidInputException(name, "must be a whole number, got '" + text + "'");
+        }
     }
 
     private static Duration duration(Map<String, String> env, String name, String fallback) {

@@ -125,8 +125,120 @@ class ConsoleApiTest {
         f = ConsoleFixture.start(redis, withPassword, null);
         HttpResponse<String> overview = get("api/overview");
         assertThat(overview.statusCode()).isEqualTo(200);
-        assertThat(overview.body()).doesNotContain("hunter2-secret");
+        assertThat(overview.body()).doesNotContain("hunter2-secret").contains("***");
         assertThat(json(overview).get("queues")).extracting(q -> q.get("name").asText()).containsExactly("coupons", SampleQueue.QUEUE);
+
+        HttpResponse<String> session = get("api/session");
+        assertThat(json(session).get("redis").asText()).contains("***").doesNotContain("hunter2-secret");
+
+        // a Redis failure (a shard key of the wrong type: stats.lua fails) answers 502 without the password
+        f.raw().commands().hset("dq:{wrongtype}:meta", java.util.Map.of("shards", "1", "protocol", "2")).get();
+        f.raw().commands().set("dq:{wrongtype:0}:due", "not a sorted set").get();
+        HttpResponse<String> failed = get("api/queues/wrongtype");
+        assertThat(failed.statusCode()).as(failed.body()).isEqualTo(502);
+        assertThat(json(failed).at("/error/field").asText()).isEqualTo("redis");
+        assertThat(failed.body()).doesNotContain("hunter2-secret").doesNotContain("\tat ");
+        // and an error that quotes what Redis holds cannot leak it either
+        f.raw().commands().hset("dq:{quoting}:meta", java.util.Map.of("shards", "hunter2-secret", "protocol", "2")).get();
+        HttpResponse<String> quoting = get("api/queues/quoting");
+        assertThat(quoting.statusCode()).isEqualTo(502);
+        assertThat(quoting.body()).doesNotContain("hunter2-secret").contains("shards='***'");
+    }
+
+    @Test
+    void oneBrokenQueueLeavesTheOthersOverviewAndHistoryIntact() throws Exception {
+        // sorts first, so that a sampler stopping at the first failure would record nothing for the others
+        redis.admin().commands().hset("dq:{broken}:meta", java.util.Map.of("shards", "many", "protocol", "2")).get();
+        f = ConsoleFixture.start(redis, ConsoleFixture.TOKEN);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                .until(() -> f.historySamples(SampleQueue.QUEUE) >= 2 && f.historySamples("coupons") >= 2);
+        assertThat(f.historySamples("broken")).isZero();
+        HttpResponse<String> overview = get("api/overview");
+        assertThat(overview.statusCode()).as(overview.body()).isEqualTo(200);
+        JsonNode queues = json(overview).get("queues");
+        assertThat(queues).extracting(q -> q.get("name").asText()).containsExactly("broken", "coupons", SampleQueue.QUEUE);
+        assertThat(queues.get(0).get("error").asText()).contains("shards='many', not a number");
+        assertThat(queues.get(1).get("scheduled").asLong()).isEqualTo(ConsoleFixture.COUPONS);
+    }
+
+    @Test
+    void aQueueListCutByTheCapSaysItIsTruncated() throws Exception {
+        f = ConsoleFixture.start(redis, redis.url(), null, new ConsoleFixture.Options(java.util.List.of(), "/", 1));
+        JsonNode overview = json(get("api/overview"));
+        assertThat(overview.get("queues")).extracting(q -> q.get("name").asText()).containsExactly("coupons");
+        assertThat(overview.get("truncated").asBoolean()).isTrue();
+        assertThat(overview.get("truncatedWhy").asText()).contains("more than 1 queues found (DELAYQ_CONSOLE_MAX_QUEUES)");
+
+        f.close();
+        f = ConsoleFixture.start(redis, redis.url(), null, new ConsoleFixture.Options(java.util.List.of(), "/", 2));
+        assertThat(json(get("api/overview")).get("truncated").asBoolean()).isFalse();
+    }
+
+    @Test
+    void failedSignInsAreAuditedWithoutTheTokenAndSlowTheAddressDown() throws Exception {
+        f = ConsoleFixture.start(redis, ConsoleFixture.TOKEN);
+        for (int i = 1; i <= io.delayq.console.safety.SignInThrottle.FREE_FAILURES + 1; i++) {
+            HttpResponse<String> r = post("api/session", "{\"token\":\"guess-" + i + "-xyzzy\",\"name\":\"mallory\"}");
+            assertThat(r.statusCode()).as("guess %d", i).isEqualTo(401);
+        }
+        HttpResponse<String> blocked = post("api/session", "{\"token\":\"" + ConsoleFixture.TOKEN + "\",\"name\":\"mallory\"}");
+        assertThat(blocked.statusCode()).as("even the right token waits").isEqualTo(429);
+        assertThat(blocked.headers().firstValue("Retry-After")).hasValue("1");
+        assertThat(json(blocked).at("/error/message").asText()).startsWith("too many failed sign-ins from 127.0.0.1");
+        assertThat(blocked.headers().firstValue("Set-Cookie")).isEmpty();
+
+        String audit = get("api/audit").body();
+        JsonNode last = json(get("api/audit")).get("actions").get(0);
+        assertThat(last.get("action").asText()).isEqualTo("sign-in");
+        assertThat(last.get("who").asText()).isEqualTo("mallory@127.0.0.1");
+        assertThat(last.get("result").asText()).startsWith("refused: wrong token (6 in a row from this address; next try in 1 s)");
+        assertThat(json(get("api/audit")).get("actions")).hasSize(6);
+        assertThat(audit).doesNotContain("xyzzy").doesNotContain(ConsoleFixture.TOKEN);
+    }
+
+    @Test
+    void anAllowedHostsListDecidesWhichHostNamesAreAnswered() throws Exception {
+        f = ConsoleFixture.start(redis, redis.url(), null, new ConsoleFixture.Options(java.util.List.of("delayq.example.com", "127.0.0.1"), "/",
+                ConsoleSettings.DEFAULT_MAX_QUEUES));
+        int port = URI.create(f.url()).getPort();
+        assertThat(raw("/api/overview", "delayq.example.com")).startsWith("HTTP/1.1 200");
+        assertThat(raw("/api/overview", "DELAYQ.example.com:443")).as("any port of a name listed without one").startsWith("HTTP/1.1 200");
+        assertThat(raw("/api/overview", "127.0.0.1:" + port)).startsWith("HTTP/1.1 200");
+        String refused = raw("/api/overview", "localhost:" + port);
+        assertThat(refused).startsWith("HTTP/1.1 421").contains("DELAYQ_CONSOLE_ALLOWED_HOSTS (delayq.example.com, 127.0.0.1)")
+                .doesNotContain("shop-orders");
+        assertThat(raw("/api/overview", "evil.example")).startsWith("HTTP/1.1 421");
+        assertThat(raw("/api/healthz", "10.1.2.3:8090")).as("the kubelet's probe asks with the pod IP").startsWith("HTTP/1.1 200");
+        assertThat(raw("/api/readyz", "10.1.2.3:8090")).startsWith("HTTP/1.1 200");
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ConsoleSettings.fromEnv(java.util.Map.of("DELAYQ_REDIS_URL", redis.url(),
+                "DELAYQ_CONSOLE_ALLOWED_HOSTS", "ok.example,not a host"))).hasMessage("DELAYQ_CONSOLE_ALLOWED_HOSTS: 'not a host' is not a host name, host:port, [IPv6] or *");
+    }
+
+    @Test
+    void underAPathPrefixEveryLinkAndCallStaysUnderIt() throws Exception {
+        f = ConsoleFixture.start(redis, redis.url(), ConsoleFixture.TOKEN, new ConsoleFixture.Options(java.util.List.of(), "/ops/delayq/",
+                ConsoleSettings.DEFAULT_MAX_QUEUES));
+        assertThat(f.url()).endsWith("/ops/delayq/");
+        HttpResponse<String> index = get("");
+        assertThat(index.statusCode()).isEqualTo(200);
+        assertThat(index.body()).contains("src=\"app.js\"").contains("href=\"app.css\"").doesNotContain("=\"/");
+        assertThat(get("app.js").body()).contains("fetch('api/'").doesNotContain("fetch('/");
+        assertThat(get("api/overview").statusCode()).isEqualTo(200);
+        HttpResponse<String> in = post("api/session", "{\"token\":\"" + ConsoleFixture.TOKEN + "\",\"name\":\"alice\"}");
+        assertThat(in.headers().firstValue("Set-Cookie").orElseThrow()).contains("Path=/ops/delayq/;");
+        String root = "http://127.0.0.1:" + URI.create(f.url()).getPort();
+        HttpResponse<String> bare = http.send(HttpRequest.newBuilder(URI.create(root + "/ops/delayq")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(bare.statusCode()).isEqualTo(308);
+        assertThat(bare.headers().firstValue("Location")).hasValue("/ops/delayq/");
+        HttpResponse<String> outside = http.send(HttpRequest.newBuilder(URI.create(root + "/api/overview")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(outside.statusCode()).isEqualTo(404);
+        assertThat(outside.body()).contains("href=\"/ops/delayq/\"");
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ConsoleSettings.fromEnv(java.util.Map.of("DELAYQ_REDIS_URL", redis.url(),
+                "DELAYQ_CONSOLE_PATH", "/ops/../admin"))).hasMessageStartingWith("DELAYQ_CONSOLE_PATH: must be an absolute path");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ConsoleSettings.fromEnv(java.util.Map.of("DELAYQ_REDIS_URL", redis.url(),
+                "DELAYQ_CONSOLE_PATH", "delayq"))).hasMessageStartingWith("DELAYQ_CONSOLE_PATH: must be an absolute path");
     }
 
     /** Signs in; answers the Cookie and X-CSRF-Token header pairs an action needs. */
@@ -198,5 +310,46 @@ class ConsoleApiTest {
         for (String ok : new String[] {"127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port}) {
             assertThat(raw("/api/overview", ok)).as(ok).startsWith("HTTP/1.1 200").contains("shop-orders");
         }
+    }
+
+    @Test
+    void schedulesAreListedAndPausedThroughTheConfirmationAndTheAudit() throws Exception {
+        f = ConsoleFixture.start(redis, ConsoleFixture.TOKEN);
+        JsonNode list = json(get("api/queues/shop-orders/schedules")).get("schedules");
+        assertThat(list).extracting(s -> s.get("name").asText()).containsExactly(SampleQueue.SCHEDULE, ConsoleFixture.MANAGED_SCHEDULE);
+        io.delayq.schedule.ScheduleStatus stored = f.orders().schedules().get(SampleQueue.SCHEDULE).orElseThrow();
+        JsonNode books = list.get(0);
+        assertThat(books.get("cron").asText()).isEqualTo("5 0 * * *");
+        assertThat(books.get("timeZone").asText()).isEqualTo("Asia/Shanghai");
+        assertThat(books.get("nextFire").asLong()).isEqualTo(stored.nextFire().toEpochMilli());
+        assertThat(books.get("lastFired").isNull()).isTrue();
+        assertThat(books.get("lastOutcome").asText()).isEqualTo("none");
+        assertThat(books.get("paused").asBoolean()).isFalse();
+
+        String[] auth = signIn();
+        String action = "api/queues/shop-orders/actions/schedule-pause";
+        HttpResponse<String> preview = post(action, "{\"name\":\"" + SampleQueue.SCHEDULE + "\"}", auth);
+        assertThat(json(preview).get("message").asText()).startsWith("Pause schedule 'close-books' (5 0 * * *, Asia/Shanghai)?");
+        assertThat(f.orders().schedules().get(SampleQueue.SCHEDULE).orElseThrow().definition().paused()).as("a preview touches nothing").isFalse();
+        HttpResponse<String> done = post(action, "{\"name\":\"" + SampleQueue.SCHEDULE + "\",\"confirm\":true}", auth);
+        assertThat(done.statusCode()).as(done.body()).isEqualTo(200);
+        io.delayq.schedule.ScheduleStatus paused = f.orders().schedules().get(SampleQueue.SCHEDULE).orElseThrow();
+        assertThat(paused.definition().paused()).isTrue();
+        assertThat(paused.revision()).isEqualTo(stored.revision() + 1);
+        assertThat(json(get("api/queues/shop-orders/schedules")).at("/schedules/0/nextFire").isNull()).as("paused: no next fire").isTrue();
+        JsonNode audit = json(get("api/audit")).get("actions").get(0);
+        assertThat(audit.get("action").asText()).isEqualTo("schedule-pause");
+        assertThat(audit.get("target").asText()).isEqualTo("schedule close-books");
+        assertThat(audit.get("who").asText()).isEqualTo("alice@127.0.0.1");
+
+        HttpResponse<String> again = post(action, "{\"name\":\"" + SampleQueue.SCHEDULE + "\",\"confirm\":true}", auth);
+        assertThat(again.statusCode()).isEqualTo(409);
+        HttpResponse<String> managed = post(action, "{\"name\":\"" + ConsoleFixture.MANAGED_SCHEDULE + "\"}", auth);
+        assertThat(managed.statusCode()).isEqualTo(409);
+        assertThat(json(managed).at("/error/message").asText()).contains("managed by the operator").contains("spec.schedules");
+        assertThat(post(action, "{\"name\":\"no-such\"}", auth).statusCode()).isEqualTo(404);
+        assertThat(json(post(action, "{\"name\":\"Bad Name\"}", auth)).at("/error/field").asText()).isEqualTo("name");
+        assertThat(post("api/queues/shop-orders/actions/schedule-resume", "{\"name\":\"close-books\",\"confirm\":true}").statusCode())
+                .as("no session").isEqualTo(401);
     }
 }

@@ -18,6 +18,15 @@ import java.util.List;
 public final class ConsoleFixture implements AutoCloseable {
     public static final String TOKEN = "test-token-0123456789";
     static final int SCHEDULED = 300;
+    /** Tasks of the second queue, {@code coupons} (2 shards), all scheduled hours ahead. */
+    public static final int COUPONS = 3;
+    /** A schedule of the sample queue written as the operator writes those of a DelayQueue resource. */
+    public static final String MANAGED_SCHEDULE = "recheck-unpaid";
+    /** Two workers in the presence registry, as workers write it (worker_beat.lua): shards 0-3 and 4-7. */
+    public static final String WORKER_LOW = "worker-low-1a2b3c";
+    public static final String WORKER_HIGH = "worker-high-4d5e6f";
+    /** The in-flight task whose lease {@link #WORKER_LOW} or {@link #WORKER_HIGH} reports holding (with its token). */
+    public static final String HELD = "coupon-expire-77";
     /** A short history (sampled every second), so that a test's plot has a visible line. */
     public static final Duration HISTORY = Duration.ofSeconds(30);
 
@@ -25,7 +34,10 @@ public final class ConsoleFixture implements AutoCloseable {
     final RedisEndpoint raw;
     final DelayQueueClient orders;
 
-    private ConsoleFixture(Console console, RedisEndpoint raw, DelayQueueClient orders) {
+    private final SampleQueue.Counts filled;
+
+    private ConsoleFixture(Console console, RedisEndpoint raw, DelayQueueClient orders, SampleQueue.Counts filled) {
+        this.filled = filled;
         this.console = console;
         this.raw = raw;
         this.orders = orders;
@@ -36,23 +48,58 @@ public final class ConsoleFixture implements AutoCloseable {
     }
 
     public static ConsoleFixture start(RedisServerExtension redis, String consoleUrl, String token) throws Exception {
+        return start(redis, consoleUrl, token, new Options(List.of(), "/", ConsoleSettings.DEFAULT_MAX_QUEUES));
+    }
+
+    /** The settings a test varies: allowed Host names, the path prefix, the cap on listed queues. */
+    public record Options(List<String> allowedHosts, String basePath, int maxQueues) {
+    }
+
+    public static ConsoleFixture start(RedisServerExtension redis, String consoleUrl, String token, Options o) throws Exception {
         RedisEndpoint raw = RedisEndpoint.connect(redis.url());
-        SampleQueue.fill(raw, SCHEDULED);
+        SampleQueue.Counts filled = SampleQueue.fill(raw, SCHEDULED);
         try (DelayQueueClient coupons = DelayQueueClient.builder().redis(raw).queue("coupons").shards(2).build()) {
             List<TaskSpec> specs = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < COUPONS; i++) {
                 specs.add(TaskSpec.of("coupon-" + i).after(Duration.ofHours(2 + i)));
             }
             coupons.enqueueAll(specs);
         }
+        try (DelayQueueClient c = DelayQueueClient.builder().redis(raw).queue(SampleQueue.QUEUE).shards(SampleQueue.SHARDS).build()) {
+            // one the operator wrote from a DelayQueue's spec.schedules: the console leaves it to the resource
+            c.schedules().put(io.delayq.schedule.CronSchedule.of(MANAGED_SCHEDULE, "*/10 * * * *").managedBy("operator"));
+        }
+        registerWorkers(raw);
         Console console = Console.start(new ConsoleSettings(consoleUrl, "127.0.0.1", 0, token, List.of(),
-                Duration.ofSeconds(1), HISTORY));
+                Duration.ofSeconds(1), HISTORY, o.allowedHosts(), o.basePath(), o.maxQueues()));
         DelayQueueClient orders = DelayQueueClient.builder().redis(raw).queue(SampleQueue.QUEUE).shards(SampleQueue.SHARDS).build();
-        return new ConsoleFixture(console, raw, orders);
+        return new ConsoleFixture(console, raw, orders, filled);
+    }
+
+    /** Heartbeats of two workers (long TTL, so they stay alive through a test); the owner of {@link #HELD}'s shard reports its lease. */
+    static void registerWorkers(RedisEndpoint raw) {
+        io.delayq.queue.QueueProtocol p = new io.delayq.queue.QueueProtocol(raw, SampleQueue.QUEUE, SampleQueue.SHARDS);
+        int shard = p.shardOf(HELD);
+        Double token = DelayQueueClient.awaitStage(raw.commands().zscore(p.keys(shard).inflight(), HELD), Duration.ofSeconds(5));
+        io.delayq.presence.PresenceRegistry r = new io.delayq.presence.PresenceRegistry(raw, SampleQueue.QUEUE, Duration.ofSeconds(5));
+        List<io.delayq.presence.PresenceRegistry.HeldLease> held = List.of(new io.delayq.presence.PresenceRegistry.HeldLease(HELD, token.longValue()));
+        r.beat(WORKER_LOW, new io.delayq.shard.ShardRange(0, 3), "0.1.0-SNAPSHOT", "node-a", Duration.ofMinutes(10), shard <= 3 ? 1 : 0,
+                shard <= 3 ? held : List.of());
+        r.beat(WORKER_HIGH, new io.delayq.shard.ShardRange(4, 7), "0.1.0-SNAPSHOT", "node-b", Duration.ofMinutes(10), shard > 3 ? 1 : 0,
+                shard > 3 ? held : List.of());
     }
 
     public String url() {
-        return "http://127.0.0.1:" + console.port() + "/";
+        return "http://127.0.0.1:" + console.port() + console.settings().basePath();
+    }
+
+    /** The counts the sample queue was filled with, which the pages must show. */
+    public SampleQueue.Counts filled() {
+        return filled;
+    }
+
+    public RedisEndpoint raw() {
+        return raw;
     }
 
     /** A due time in Redis, read directly: the due sets of the id's shard. */
@@ -116,6 +163,11 @@ public final class ConsoleFixture implements AutoCloseable {
 
     public String attempts(String id) {
         return DelayQueueClient.awaitStage(raw.commands().hget(orders.protocol().keys(orders.protocol().shardOf(id)).attempts(), id), Duration.ofSeconds(5));
+    }
+
+    /** Whether a shard's claims are paused: field {@code at} of its pause hash (which also keeps the last call's epoch). */
+    public boolean shardPaused(int shard) {
+        return DelayQueueClient.awaitStage(raw.commands().hexists(orders.protocol().keys(shard).paused(), "at"), Duration.ofSeconds(5));
     }
 
     public boolean exists(String key) {

@@ -90,6 +90,21 @@ class ConsoleChartTest {
     }
 
     @Test
+    void theIngressPathAndHostReachTheConsole() {
+        JsonNode c = HelmChart.of(scratch).render(console(Map.of("ingress", Map.of("enabled", true, "host", "delayq.example.com", "path", "/ops/delayq"))))
+                .get("Deployment", NAME).at("/spec/template/spec/containers/0");
+        assertThat(c.at("/readinessProbe/httpGet/path").asText()).as("the probes under the prefix too").isEqualTo("/ops/delayq/api/readyz");
+        assertThat(c.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/ops/delayq/api/healthz");
+        assertThat(env(c, "DELAYQ_CONSOLE_PATH").path("value").asText()).isEqualTo("/ops/delayq");
+        assertThat(env(c, "DELAYQ_CONSOLE_ALLOWED_HOSTS").path("value").asText().split(",")).containsExactly("delayq.example.com", NAME,
+                NAME + ".delayq-system", NAME + ".delayq-system.svc", NAME + ".delayq-system.svc.cluster.local", "localhost", "127.0.0.1");
+        JsonNode own = HelmChart.of(scratch).render(console(Map.of("allowedHosts", List.of("ops.example.com:8443"))))
+                .get("Deployment", NAME).at("/spec/template/spec/containers/0");
+        assertThat(env(own, "DELAYQ_CONSOLE_ALLOWED_HOSTS").path("value").asText()).isEqualTo("ops.example.com:8443");
+        assertThat(env(own, "DELAYQ_CONSOLE_PATH").path("value").asText()).isEqualTo("/");
+    }
+
+    @Test
     void lintsStrictlyWithTheConsoleAndItsIngress() {
         LintResult r = HelmChart.of(scratch).lint(console(Map.of("ingress", Map.of("enabled", true, "host", "delayq.example.com"))));
         assertThat(r.isFailed()).as("%s", r.getMessages()).isFalse();
@@ -105,7 +120,11 @@ class ConsoleChartTest {
                 Arguments.of(console(Map.of("port", 80)), List.of("console.port", "Must be greater than or equal to 1024")),
                 Arguments.of(console(Map.of("replicaCount", 2)), List.of("console", "replicaCount")),
                 Arguments.of(console(Map.of("sampleEvery", "often")), List.of("console.sampleEvery", "Does not match pattern")),
-                Arguments.of(console(Map.of("ingress", Map.of("enabled", true))), List.of("console.ingress.host is required")));
+                Arguments.of(console(Map.of("ingress", Map.of("enabled", true))), List.of("console.ingress.host is required")),
+                Arguments.of(console(Map.of("ingress", Map.of("path", "delayq"))), List.of("console.ingress.path", "Does not match pattern")),
+                Arguments.of(console(Map.of("ingress", Map.of("path", "/ops/../admin"))), List.of("console.ingress.path", "Does not match pattern")),
+                Arguments.of(console(Map.of("ingress", Map.of("path", "//evil.example/"))), List.of("console.ingress.path", "Does not match pattern")),
+                Arguments.of(console(Map.of("allowedHosts", List.of("not a host"))), List.of("console.allowedHosts.0", "Does not match pattern")));
     }
 
     @ParameterizedTest

@@ -24,6 +24,8 @@ import io.delayq.worker.settle.Settler;
 import io.delayq.worker.wake.MarkerWatcher;
 import io.delayq.worker.schedule.ScheduleMetrics;
 import io.delayq.worker.schedule.SchedulePlanning;
+import io.delayq.worker.presence.PresenceHeartbeat;
+import io.delayq.presence.PresenceRegistry;
 import io.delayq.client.AsyncDelayQueueClient;
 import io.delayq.schedule.ScheduleStore;
 import io.delayq.schedule.Schedules;
@@ -82,6 +84,7 @@ public final class Worker implements AutoCloseable {
     private final ClaimLoop claimLoop;
     private final Thread claimThread;
     private final List<MarkerWatcher> watchers = new ArrayList<>();
+    private volatile PresenceHeartbeat presence;
     private final ScheduledExecutorService timers;
     private final ScheduledExecutorService planningTimer;
     private final ProbeServer ops;
@@ -188,6 +191,15 @@ public final class Worker implements AutoCloseable {
             scheduleJittered(planningTimer, planning, planning::nextDelayMillis);
         }
         timers.scheduleWithFixedDelay(guard(this::refreshBacklog), 0, BACKLOG_REFRESH.toMillis(), TimeUnit.MILLISECONDS);
+        String host = PresenceHeartbeat.hostName();
+        presence = new PresenceHeartbeat(new PresenceHeartbeat.Params(new PresenceRegistry(redis, config.queue(), REDIS_TIMEOUT),
+                PresenceHeartbeat.newId(host), config.range(), io.delayq.cli.Version.version(), host, inflight, PresenceHeartbeat.INTERVAL));
+        timers.scheduleWithFixedDelay(guard(presence), 0, PresenceHeartbeat.INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** This worker's id in the queue's presence registry (the console's worker list), null before it started. */
+    public String presenceId() {
+        return presence == null ? null : presence.id();
     }
 
     /** Standalone Redis takes one BZPOPMIN over all markers; Cluster needs one per shard (a slot each). */
@@ -320,6 +332,9 @@ public final class Worker implements AutoCloseable {
         watchers.forEach(MarkerWatcher::close);
         if (timers != null) {
             timers.shutdownNow();
+        }
+        if (presence != null && redis != null) {
+            presence.leave();
         }
         if (planningTimer != null) {
             planningTimer.shutdownNow();

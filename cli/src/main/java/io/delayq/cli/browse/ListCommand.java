@@ -12,6 +12,7 @@ import io.delayq.cli.text.Instants;
 import io.delayq.cli.text.Json;
 import io.delayq.cli.text.OutputFormat;
 import io.delayq.cli.text.Table;
+import io.delayq.cli.text.TerminalText;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -81,7 +82,7 @@ public class ListCommand extends QueueCommand {
         Table t = new Table(List.of("id", "shard", scoreName, "", "prio", "attempts", query.state() == BrowseState.DEAD ? "last error" : "payload"),
                 false, true, false, false, true, true, false);
         for (BrowsedTask task : page.tasks()) {
-            t.row(task.id(), task.shard(), Instants.utc(task.score()), Instants.relative(task.score(), page.serverNow()), task.priority(),
+            t.row(TerminalText.safe(task.id()), task.shard(), Instants.utc(task.score()), Instants.relative(task.score(), page.serverNow()), task.priority(),
                     task.attempts(), clip(query.state() == BrowseState.DEAD ? task.lastError() : task.payloadPreview()));
         }
         if (!page.tasks().isEmpty()) {
@@ -100,8 +101,9 @@ public class ListCommand extends QueueCommand {
         if (s == null) {
             return "";
         }
-        String one = s.replace('\n', ' ');
-        return one.length() > 60 ? one.substring(0, 59) + "…" : one;
+        // clipped before escaping, so that an escape is never cut in half
+        String one = s.length() > 60 ? s.substring(0, 59) : s;
+        return TerminalText.safe(one.replace('\n', ' ')) + (one.length() < s.length() ? "…" : "");
     }
 
     static Map<String, Object> json(BrowsePage page) {

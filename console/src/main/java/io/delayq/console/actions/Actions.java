@@ -53,8 +53,10 @@ public final class Actions {
             case "dead-purge" -> dead(c, body, confirm, who, false);
             case "pause" -> pause(c, confirm, who, true);
             case "resume" -> pause(c, confirm, who, false);
+            case "schedule-pause" -> schedule(c, required(body, "name"), confirm, who, true);
+            case "schedule-resume" -> schedule(c, required(body, "name"), confirm, who, false);
             default -> throw ApiException.notFound("action", "no action '" + action
-                    + "' (cancel, reschedule, run-now, dead-replay, dead-purge, pause, resume)");
+                    + "' (cancel, reschedule, run-now, dead-replay, dead-purge, pause, resume, schedule-pause, schedule-resume)");
         };
     }
 
@@ -206,7 +208,45 @@ public final class Actions {
         }
         PauseState s = pause ? c.pause("console:" + who) : c.resume("console:" + who);
         log.record(who, q, pause ? "pause" : "resume", "queue " + q, s.paused() ? "paused" : "running");
+        if (s.paused() != pause) {
+            // someone else's later call won (pause epochs): say what the queue is now, not what was asked
+            return done(pause ? "pause" : "resume", "Queue '" + q + "' is " + (s.paused() ? "paused (by " + s.by() + ")" : "running")
+                    + ": a later " + (pause ? "resume" : "pause") + " by someone else overtook this one.", 0);
+        }
         return done(pause ? "pause" : "resume", (pause ? "Paused" : "Resumed") + " queue '" + q + "'.", shards);
+    }
+
+    /** Pauses or resumes one recurring schedule, through core's Schedules (a revision-checked put of its definition). */
+    private Map<String, Object> schedule(DelayQueueClient c, String name, boolean confirm, String who, boolean pause) {
+        io.delayq.schedule.Schedules schedules = c.schedules();
+        io.delayq.schedule.ScheduleStatus s = schedules.get(io.delayq.schedule.CronSchedule.requireName(name)).orElseThrow(() ->
+                ApiException.notFound("name", "no schedule '" + name + "' in queue '" + c.protocol().queue() + "'"));
+        io.delayq.schedule.CronSchedule d = s.definition();
+        String action = pause ? "schedule-pause" : "schedule-resume";
+        if ("operator".equals(d.managedBy())) {
+            // the operator writes the resource's schedules back on every reconcile: a pause here would not last
+            throw new ApiException(409, "name", "schedule '" + name + "' is declared in the DelayQueue resource (managed by the operator), "
+                    + "which would undo this on its next reconcile: set suspend: " + pause + " on it in spec.schedules instead");
+        }
+        if (d.paused() == pause) {
+            throw new ApiException(409, "name", "schedule '" + name + "' is already " + (pause ? "paused" : "active"));
+        }
+        String what = "schedule '" + name + "' (" + d.cron() + ", " + d.timeZone() + ")";
+        if (!confirm) {
+            return preview(action, pause
+                    ? "Pause " + what + "? No occurrence fires until it is resumed: the workers' next planning turn cancels the "
+                    + "occurrences it had enqueued ahead (those not yet claimed); one already running finishes."
+                    : "Resume " + what + "? What it missed while paused follows its misfire policy (" + d.misfirePolicy().wire() + ").", 1,
+                    List.of(name));
+        }
+        io.delayq.schedule.PutResult r = pause ? schedules.pause(name) : schedules.resume(name);
+        log.record(who, c.protocol().queue(), action, "schedule " + name, r.status().name().toLowerCase(java.util.Locale.ROOT)
+                + " (revision " + r.revision() + ")");
+        if (r.status() == io.delayq.schedule.PutResult.Status.CONFLICT) {
+            throw new ApiException(409, "name", "schedule '" + name + "' kept changing while it was " + (pause ? "paused" : "resumed")
+                    + "; nothing was written: try again");
+        }
+        return done(action, (pause ? "Paused" : "Resumed") + " schedule '" + name + "'.", 1);
     }
 
     private static void requireKnown(DelayQueueClient c, TaskInfo info) {

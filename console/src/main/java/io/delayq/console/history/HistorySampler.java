@@ -36,16 +36,24 @@ public final class HistorySampler implements AutoCloseable {
     }
 
     void sampleAll() {
+        java.util.List<String> names;
         try {
-            for (String q : settings.queues().names()) {
+            names = settings.queues().names();
+        } catch (RuntimeException e) {
+            // a Redis hiccup leaves a gap in the plot; the next tick tries again
+            LOG.warn("history sample failed: cannot list the queues: {}", e.toString());
+            return;
+        }
+        for (String q : names) {
+            // one queue whose meta or keys are broken must not cost the others their history
+            try {
                 QueueStats stats = settings.queues().client(q).stats();
                 long at = stats.shards().stream().mapToLong(s -> s.serverNow()).max().orElse(System.currentTimeMillis());
                 settings.history().add(q, new Sample(at, stats.scheduled(), stats.due(), stats.inflight(), stats.dead(),
                         stats.oldestOverdueMillis()));
+            } catch (RuntimeException e) {
+                LOG.warn("history sample of queue '{}' failed: {}", q, e.toString());
             }
-        } catch (RuntimeException e) {
-            // a Redis hiccup leaves a gap in the plot; the next tick tries again
-            LOG.warn("history sample failed: {}", e.toString());
         }
     }
 

@@ -4,6 +4,7 @@ package io.delayq.console.http;
 public class ApiException extends RuntimeException {
     private final int status;
     private final String field;
+    private long retryAfterSeconds = -1;
 
     public ApiException(int status, String field, String message) {
         super(message);
@@ -13,6 +14,16 @@ public class ApiException extends RuntimeException {
 
     public int status() {
         return status;
+    }
+
+    /** Sent as Retry-After (429). */
+    public ApiException retryAfterSeconds(long seconds) {
+        this.retryAfterSeconds = seconds;
+        return this;
+    }
+
+    public long retryAfterSeconds() {
+        return retryAfterSeconds;
     }
 
     public String field() {

@@ -51,8 +51,18 @@ public final class ConsoleHttp implements AutoCloseable {
     private final List<Entry> routes = new ArrayList<>();
     private final HttpServer server;
     private final ExecutorService threads;
+    private final List<String> allowedHosts;
+    private final String basePath;
+    private volatile List<String> secrets = List.of();
 
-    public ConsoleHttp(String host, int port) throws IOException {
+    /**
+     * @param allowedHosts Host header values answered ({@code name}: any port; {@code name:port}; {@code *}: any);
+     *                     empty: loopback names when bound to loopback, else any
+     * @param basePath     the path prefix everything is served under ({@code /} or {@code /delayq/})
+     */
+    public ConsoleHttp(String host, int port, List<String> allowedHosts, String basePath) throws IOException {
+        this.allowedHosts = List.copyOf(allowedHosts);
+        this.basePath = basePath;
         this.server = HttpServer.create(new InetSocketAddress(host, port), 64);
         this.threads = Executors.newFixedThreadPool(8, r -> {
             Thread t = new Thread(r, "delayq-console-http");
@@ -69,6 +79,12 @@ public final class ConsoleHttp implements AutoCloseable {
         return this;
     }
 
+    /** Strings never to appear in an answer (the Redis password, the action token): replaced by *** in every error message. */
+    public ConsoleHttp hideInErrors(List<String> values) {
+        this.secrets = values.stream().filter(v -> v != null && v.length() >= 3).toList();
+        return this;
+    }
+
     public void start() {
         server.start();
     }
@@ -80,14 +96,28 @@ public final class ConsoleHttp implements AutoCloseable {
     private void serve(HttpExchange ex) throws IOException {
         try (ex) {
             security(ex);
-            if (!hostAllowed(ex.getRequestHeaders().getFirst("Host"))) {
-                // DNS rebinding: a foreign page whose name now points at 127.0.0.1 sends its own name as Host
-                byte[] refused = JSON.writeValueAsBytes(error(421, "Host", "this console answers only to 127.0.0.1, localhost or [::1] on port "
-                        + port() + " (it is bound to loopback)"));
+            String full = ex.getRequestURI().getRawPath();
+            if (!full.startsWith(basePath)) {
+                if ((full + "/").equals(basePath) || full.equals("/")) {
+                    // "/delayq" and "/" lead to the console's own root, so that relative links resolve under it
+                    ex.getResponseHeaders().set("Location", basePath);
+                    send(ex, 308, "text/plain; charset=utf-8", ("see " + basePath).getBytes(StandardCharsets.UTF_8));
+                } else {
+                    notFoundPage(ex, full);
+                }
+                return;
+            }
+            String path = "/" + full.substring(basePath.length());
+            // the probes say nothing about the queues: the kubelet asks with the pod's IP as Host
+            boolean probe = path.equals("/api/healthz") || path.equals("/api/readyz");
+            if (!probe && !hostAllowed(ex.getRequestHeaders().getFirst("Host"))) {
+                // DNS rebinding: a foreign page whose name now points at this console sends its own name as Host
+                byte[] refused = JSON.writeValueAsBytes(error(421, "Host", allowedHosts.isEmpty()
+                        ? "this console answers only to 127.0.0.1, localhost or [::1] on port " + port() + " (it is bound to loopback)"
+                        : "this console answers only to the host names in DELAYQ_CONSOLE_ALLOWED_HOSTS (" + String.join(", ", allowedHosts) + ")"));
                 send(ex, 421, "application/json; charset=utf-8", refused);
                 return;
             }
-            String path = ex.getRequestURI().getRawPath();
             if (path.startsWith("/api/")) {
                 api(ex, path.substring(5));
             } else {
@@ -98,13 +128,36 @@ public final class ConsoleHttp implements AutoCloseable {
         }
     }
 
-    /** Bound to loopback, only a loopback name may be asked for; bound elsewhere (a Service, an Ingress), any. */
-    private boolean hostAllowed(String host) {
+    /**
+     * With an allowed-hosts list, only those names; without one: bound to loopback, only a loopback name
+     * on our port; bound elsewhere (a Service, an Ingress), any.
+     */
+    boolean hostAllowed(String host) {
+        String h = host == null ? null : host.toLowerCase(java.util.Locale.ROOT);
+        if (!allowedHosts.isEmpty()) {
+            if (h == null) {
+                return false;
+            }
+            for (String a : allowedHosts) {
+                boolean hasPort = a.startsWith("[") ? a.contains("]:") : a.contains(":");
+                if (a.equals("*") || a.equals(h) || !hasPort && a.equals(withoutPort(h))) {
+                    return true;
+                }
+            }
+            return false;
+        }
         if (!server.getAddress().getAddress().isLoopbackAddress()) {
             return true;
         }
         int port = port();
-        return host != null && List.of("127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port).contains(host.toLowerCase(java.util.Locale.ROOT));
+        return h != null && List.of("127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port).contains(h);
+    }
+
+    /** {@code name:port} → {@code name}; {@code [::1]:8090} → {@code [::1]}. */
+    static String withoutPort(String host) {
+        int close = host.lastIndexOf(']');
+        int colon = host.lastIndexOf(':');
+        return colon > close && (close >= 0 || host.indexOf(':') == colon) ? host.substring(0, colon) : host;
     }
 
     private static void security(HttpExchange ex) {
@@ -147,6 +200,9 @@ public final class ConsoleHttp implements AutoCloseable {
             body = match.route.handle(new Request(ex, segments));
         } catch (ApiException e) {
             status = e.status();
+            if (e.retryAfterSeconds() >= 0) {
+                ex.getResponseHeaders().set("Retry-After", String.valueOf(e.retryAfterSeconds()));
+            }
             body = error(status, e.field(), e.getMessage());
         } catch (InvalidInputException e) {
             status = 400;
@@ -164,11 +220,29 @@ public final class ConsoleHttp implements AutoCloseable {
             body = error(status, null, "internal error (logged by the console)");
         }
         byte[] bytes = JSON.writeValueAsBytes(body);
+        if (status >= 400 && !secrets.isEmpty()) {
+            // a driver's message can quote what it was given; an error answer never repeats a secret
+            bytes = JSON.writeValueAsBytes(scrubbed(body));
+        }
         ex.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
         ex.sendResponseHeaders(status, bytes.length);
         try (OutputStream out = ex.getResponseBody()) {
             out.write(bytes);
         }
+    }
+
+    @SuppressWarnings("unchecked")
+    private Object scrubbed(Object body) {
+        if (body instanceof Map<?, ?> m && m.get("error") instanceof Map<?, ?> e) {
+            Map<String, Object> copy = new LinkedHashMap<>((Map<String, Object>) e);
+            String msg = String.valueOf(copy.get("message"));
+            for (String secret : secrets) {
+                msg = msg.replace(secret, "***");
+            }
+            copy.put("message", io.delayq.redis.RedisEndpoint.redact(msg));
+            return Map.of("error", copy);
+        }
+        return body;
     }
 
     private static Map<String, Object> error(int status, String field, String message) {
@@ -198,11 +272,11 @@ public final class ConsoleHttp implements AutoCloseable {
         }
     }
 
-    private static void notFoundPage(HttpExchange ex, String path) throws IOException {
-        String safe = path.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
-        String html = "<!doctype html><meta charset=utf-8><title>Not found · delayq console</title><link rel=stylesheet href=/app.css>"
-                + "<main><div class=\"error\" role=\"alert\"><h1>Not found</h1><p>There is no page at <code>" + safe
-                + "</code>.</p><p><a href=\"/\">All queues</a></p></div></main>";
+    private void notFoundPage(HttpExchange ex, String path) throws IOException {
+        String safe = path.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        String html = "<!doctype html><meta charset=utf-8><title>Not found · delayq console</title><link rel=stylesheet href=\"" + basePath
+                + "app.css\"><main><div class=\"error\" role=\"alert\"><h1>Not found</h1><p>There is no page at <code>" + safe
+                + "</code>.</p><p><a href=\"" + basePath + "\">All queues</a></p></div></main>";
         send(ex, 404, "text/html; charset=utf-8", html.getBytes(StandardCharsets.UTF_8));
     }
 

@@ -23,18 +23,28 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class QueueDirectory implements AutoCloseable {
     private static final Duration CACHE = Duration.ofSeconds(15);
-    private static final int MAX_SCAN_CALLS = 200;
+    /** SCAN calls per listing (COUNT 1000 each): 200,000 keys looked at, at most. */
+    static final int MAX_SCAN_CALLS = 200;
+
+    /**
+     * What a listing found. {@code truncated}: the list stopped at the cap on queues or on SCAN calls,
+     * so more queues may exist than it names (name them in DELAYQ_CONSOLE_QUEUES to see them).
+     */
+    public record Listing(List<String> names, boolean truncated, String why) {
+    }
 
     private final RedisEndpoint redis;
     private final List<String> configured;
+    private final int maxQueues;
     private final Duration timeout;
     private final Map<String, DelayQueueClient> clients = new ConcurrentHashMap<>();
-    private volatile List<String> found = List.of();
+    private volatile Listing found = new Listing(List.of(), false, null);
     private volatile long foundAt;
 
-    public QueueDirectory(RedisEndpoint redis, List<String> configured, Duration timeout) {
+    public QueueDirectory(RedisEndpoint redis, List<String> configured, int maxQueues, Duration timeout) {
         this.redis = redis;
         this.configured = configured;
+        this.maxQueues = maxQueues;
         this.timeout = timeout;
     }
 
@@ -44,8 +54,13 @@ public final class QueueDirectory implements AutoCloseable {
 
     /** Names of the queues to show, sorted. */
     public List<String> names() {
+        return listing().names();
+    }
+
+    /** The queues to show and whether the list is complete. */
+    public Listing listing() {
         if (!configured.isEmpty()) {
-            return configured;
+            return new Listing(configured, false, null);
         }
         long now = System.nanoTime();
         if (foundAt == 0 || now - foundAt > CACHE.toNanos()) {
@@ -60,12 +75,14 @@ public final class QueueDirectory implements AutoCloseable {
         foundAt = 0;
     }
 
-    private List<String> scan() {
+    private Listing scan() {
         TreeSet<String> names = new TreeSet<>();
         ScanCursor cursor = ScanCursor.INITIAL;
         ScanArgs args = ScanArgs.Builder.matches("dq:{*}:meta").limit(1000);
-        for (int i = 0; i < MAX_SCAN_CALLS && !cursor.isFinished(); i++) {
+        int calls = 0;
+        while (!cursor.isFinished() && calls < MAX_SCAN_CALLS && names.size() <= maxQueues) {
             KeyScanCursor<String> page = DelayQueueClient.awaitStage(redis.commands().scan(cursor, args), timeout);
+            calls++;
             for (String key : page.getKeys()) {
                 String name = key.substring(4, key.length() - 6);
                 if (QueueName.isValid(name)) {
@@ -74,7 +91,16 @@ public final class QueueDirectory implements AutoCloseable {
             }
             cursor = page;
         }
-        return new ArrayList<>(names);
+        List<String> sorted = new ArrayList<>(names);
+        if (sorted.size() > maxQueues) {
+            return new Listing(List.copyOf(sorted.subList(0, maxQueues)), true, "more than " + maxQueues + " queues found (DELAYQ_CONSOLE_MAX_QUEUES); "
+                    + "the first " + maxQueues + " seen, by name, are shown");
+        }
+        if (!cursor.isFinished()) {
+            return new Listing(sorted, true, "the search for queues stopped after " + calls + " SCAN calls (" + calls * 1000L
+                    + " keys looked at) before the end of the key space");
+        }
+        return new Listing(sorted, false, null);
     }
 
     /** The client of a queue that exists in Redis; an unknown or malformed name answers 404 / 400. */

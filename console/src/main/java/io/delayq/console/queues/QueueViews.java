@@ -6,6 +6,8 @@ import io.delayq.client.DelayQueueClient;
 import io.delayq.console.history.BacklogHistory;
 import io.delayq.console.history.Sample;
 import io.delayq.pause.PauseState;
+import io.delayq.presence.PresenceRegistry;
+import io.delayq.presence.WorkerPresence;
 import io.delayq.shard.ShardKeys;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.ScoredValue;
@@ -33,20 +35,33 @@ public final class QueueViews {
     public Map<String, Object> overview() {
         List<Map<String, Object>> rows = new ArrayList<>();
         long now = 0;
-        for (String name : queues.names()) {
-            DelayQueueClient c = queues.client(name);
-            QueueStats stats = c.stats();
-            PauseState pause = c.pauseState();
-            Map<String, Object> row = totals(name, c.protocol().shards(), stats, pause);
-            row.put("history", history(name));
-            rows.add(row);
-            now = Math.max(now, stats.shards().stream().mapToLong(ShardStats::serverNow).max().orElse(0));
+        QueueDirectory.Listing listing = queues.listing();
+        for (String name : listing.names()) {
+            try {
+                DelayQueueClient c = queues.client(name);
+                QueueStats stats = c.stats();
+                PauseState pause = c.pauseState();
+                Map<String, Object> row = totals(name, c.protocol().shards(), stats, pause);
+                row.put("history", history(name));
+                rows.add(row);
+                now = Math.max(now, stats.shards().stream().mapToLong(ShardStats::serverNow).max().orElse(0));
+            } catch (RuntimeException e) {
+                // one broken queue (a hand-edited meta, a key of the wrong type) is shown as such, the others as usual
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("name", name);
+                row.put("error", e instanceof io.delayq.console.http.ApiException || e instanceof io.delayq.DelayQueueException
+                        || e instanceof io.lettuce.core.RedisException ? e.getMessage() : "internal error (logged by the console)");
+                row.put("history", history(name));
+                rows.add(row);
+            }
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("redis", queues.redis().toString());
         out.put("serverTime", now);
         out.put("historyWindowMs", history.windowMs());
         out.put("queues", rows);
+        out.put("truncated", listing.truncated());
+        out.put("truncatedWhy", listing.why());
         return out;
     }
 
@@ -64,6 +79,20 @@ public final class QueueViews {
         row.put("pausedBy", pause.by());
         row.put("pausedShards", stats.pausedShards());
         return row;
+    }
+
+    static Map<String, Object> worker(WorkerPresence w) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", w.id());
+        m.put("host", w.host());
+        m.put("shardFrom", w.shards().from());
+        m.put("shardTo", w.shards().to());
+        m.put("version", w.version());
+        m.put("startedAt", w.startedAt());
+        m.put("heartbeatAt", w.heartbeatAt());
+        m.put("ttlMs", w.ttlMs());
+        m.put("held", w.held());
+        return m;
     }
 
     private List<long[]> history(String name) {
@@ -91,6 +120,9 @@ public final class QueueViews {
             leases.add(redis.zrangeWithScores(k.inflight(), 0, 0).toCompletableFuture());
             rates.add(redis.hmget(k.rate(), "tokens", "at").toCompletableFuture());
         }
+        long serverNow = stats.shards().stream().mapToLong(ShardStats::serverNow).max().orElse(0);
+        List<WorkerPresence> workers = new PresenceRegistry(queues.redis(), name, timeout).alive(serverNow);
+        out.put("workers", workers.stream().map(QueueViews::worker).toList());
         List<Map<String, Object>> shards = new ArrayList<>();
         for (int i = 0; i < stats.shards().size(); i++) {
             ShardStats s = stats.shards().get(i);
@@ -102,6 +134,7 @@ public final class QueueViews {
             row.put("dead", s.dead());
             row.put("oldestOverdueMs", s.oldestOverdueMillis());
             row.put("paused", s.paused());
+            row.put("workers", workers.stream().filter(w -> w.owns(s.shard())).map(WorkerPresence::id).toList());
             List<ScoredValue<String>> first = DelayQueueClient.awaitStage(leases.get(i), timeout);
             row.put("nextLeaseExpiry", first.isEmpty() ? -1 : (long) first.get(0).getScore());
             List<KeyValue<String, String>> bucket = DelayQueueClient.awaitStage(rates.get(i), timeout);

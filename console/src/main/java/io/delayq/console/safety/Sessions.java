@@ -28,9 +28,13 @@ public final class Sessions {
 
     private final byte[] token;
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+    private final SignInThrottle throttle;
+    private final io.delayq.console.actions.ActionLog log;
 
-    public Sessions(String actionToken) {
+    public Sessions(String actionToken, SignInThrottle throttle, io.delayq.console.actions.ActionLog log) {
         this.token = actionToken == null ? null : actionToken.getBytes(StandardCharsets.UTF_8);
+        this.throttle = throttle;
+        this.log = log;
     }
 
     public boolean readOnly() {
@@ -41,18 +45,31 @@ public final class Sessions {
     public record SignedIn(String cookie, Session session) {
     }
 
-    /** Checks the token (in constant time) and opens a session. */
-    public SignedIn signIn(String offeredToken, String user) {
+    /**
+     * Checks the token (in constant time) and opens a session. Refused sign-ins go to the audit log with
+     * the address and name (never what was offered as the token), and slow that address down.
+     */
+    public SignedIn signIn(String offeredToken, String user, String address) {
         if (readOnly()) {
             throw ApiException.forbidden("this console is read-only: no action token is configured (DELAYQ_CONSOLE_TOKEN)");
+        }
+        long wait = throttle.waitMs(address);
+        if (wait > 0) {
+            throw new ApiException(429, "token", "too many failed sign-ins from " + address + ": try again in " + (wait + 999) / 1000 + " s")
+                    .retryAfterSeconds((wait + 999) / 1000);
         }
         if (user == null || user.isBlank() || user.length() > 64 || !user.matches("[\\p{L}\\p{N} ._@-]+")) {
             throw ApiException.badRequest("name", "must be 1 to 64 letters, digits, spaces or . _ @ - (it is recorded with every action)");
         }
         byte[] offered = offeredToken == null ? new byte[0] : offeredToken.getBytes(StandardCharsets.UTF_8);
         if (!MessageDigest.isEqual(digest(offered), digest(token))) {
+            int n = throttle.failed(address);
+            long next = throttle.waitMs(address);
+            log.record(user.trim() + "@" + address, "-", "sign-in", "session", "refused: wrong token (" + n + " in a row from this address"
+                    + (next > 0 ? "; next try in " + (next + 999) / 1000 + " s" : "") + ")");
             throw new ApiException(401, "token", "the action token is not the configured one");
         }
+        throttle.succeeded(address);
         String id = random();
         Session s = new Session(user.trim(), random(), System.nanoTime() + LIFETIME.toNanos());
         sessions.put(id, s);

@@ -7,6 +7,7 @@ import io.delayq.client.DelayQueueClient;
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.schedule.CronSchedule;
 import io.delayq.task.Priority;
 import io.delayq.task.TaskSpec;
 
@@ -17,11 +18,13 @@ import java.util.List;
 /**
  * Something to look at in a console started without a Redis of its own: queue {@code shop-orders}
  * with tasks in every state (scheduled over the next hours, overdue, in flight under a long lease,
- * dead with their errors). Built with the real scripts, as a worker would leave them.
+ * dead with their errors) and a recurring schedule. Built with the real scripts, as a worker would leave them.
  */
 public final class SampleQueue {
     public static final String QUEUE = "shop-orders";
     public static final int SHARDS = 8;
+    /** The sample queue's recurring schedule: daily at 00:05 Asia/Shanghai. */
+    public static final String SCHEDULE = "close-books";
 
     private SampleQueue() {
     }
@@ -65,6 +68,8 @@ public final class SampleQueue {
                         .payload("{\"action\":\"cancel-if-unpaid\",\"order\":" + (9_000 + i) + "}"));
             }
             c.enqueueAll(overdue);
+            // a recurring schedule (its occurrences appear once a worker plans them)
+            c.schedules().put(CronSchedule.of(SCHEDULE, "5 0 * * *").timeZone("Asia/Shanghai").payload("{\"action\":\"close-day\"}"));
             return new Counts(scheduled, overdue.size(), running.size(), failing.size());
         }
     }

@@ -9,6 +9,8 @@ import io.delayq.client.DelayQueueClient;
 import io.delayq.console.http.ApiException;
 import io.delayq.console.http.Request;
 import io.delayq.console.queues.QueueDirectory;
+import io.delayq.presence.PresenceRegistry;
+import io.delayq.presence.WorkerPresence;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskRecord;
 
@@ -118,9 +120,37 @@ public final class TaskViews {
             out.put("payload", null);
             out.put("recordProblem", e.getMessage());
         }
-        // protocol 2 records a lease's expiry (its fencing token), not which worker holds it
         out.put("leaseExpiresAt", info.state() == TaskInfo.State.IN_FLIGHT ? info.score() : null);
+        if (info.state() == TaskInfo.State.IN_FLIGHT) {
+            out.put("lease", holder(queue, info));
+        }
         out.put("serverTime", info.serverNow());
+        return out;
+    }
+
+    /**
+     * Who holds an in-flight task's lease. The in-flight set keeps only the lease's expiry (its fencing
+     * token); each worker reports the leases it holds, with their tokens, at its heartbeat: a reported
+     * token equal to the in-flight score names the holder of this very claim. Otherwise the page says
+     * so, and names the live workers owning the shard (one of them, or a worker gone since, holds it).
+     */
+    private Map<String, Object> holder(String queue, TaskInfo info) {
+        PresenceRegistry registry = new PresenceRegistry(queues.redis(), queue, java.time.Duration.ofSeconds(5));
+        List<WorkerPresence> owners = registry.alive(info.serverNow()).stream().filter(w -> w.owns(info.shard())).toList();
+        Map<String, List<PresenceRegistry.HeldLease>> held = registry.held(owners.stream().map(WorkerPresence::id).toList());
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("owners", owners.stream().map(WorkerPresence::id).toList());
+        for (WorkerPresence w : owners) {
+            boolean match = held.getOrDefault(w.id(), List.of()).stream()
+                    .anyMatch(h -> h.taskId().equals(info.id()) && h.token() == info.score());
+            if (match) {
+                out.put("holder", w.id());
+                out.put("holderHost", w.host());
+                out.put("reportedAt", w.heartbeatAt());
+                return out;
+            }
+        }
+        out.put("holder", null);
         return out;
     }
 }

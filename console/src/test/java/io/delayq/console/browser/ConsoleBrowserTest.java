@@ -88,7 +88,9 @@ class ConsoleBrowserTest {
         long due = sum(s -> f.zcount(keys(s), now));
         long inflight = sum(s -> f.zcard(keys(s).inflight()));
         long dead = sum(s -> f.zcard(keys(s).dead()));
-        assertThat(List.of(waiting - due, due, inflight, dead)).containsExactly(300L, 40L, 2L, 24L);
+        SampleQueue.Counts filled = f.filled();
+        assertThat(List.of(waiting - due, due, inflight, dead)).as("Redis holds what the fixture put there")
+                .containsExactly((long) filled.scheduled(), (long) filled.due(), (long) filled.inflight(), (long) filled.dead());
         // a few history samples (every second here), so that the plot has a line
         await().atMost(Duration.ofSeconds(10)).until(() -> f.historySamples(Q) >= 3);
 
@@ -101,7 +103,7 @@ class ConsoleBrowserTest {
         assertThat(cell(row, "dead")).isEqualTo(String.valueOf(dead));
         assertThat(cell(row, "overdue")).matches("\\d+s");
         assertThat(cell(row, "paused")).isEqualTo("running");
-        assertThat(cell(browser.find("tr[data-queue='coupons']"), "scheduled")).isEqualTo("3");
+        assertThat(cell(browser.find("tr[data-queue='coupons']"), "scheduled")).isEqualTo(String.valueOf(ConsoleFixture.COUPONS));
         assertThat(browser.all("svg.chart polyline")).hasSizeGreaterThanOrEqualTo(2);
         assertThat(browser.text("#read-only, #session")).doesNotContain("read-only");
         browser.fitPage(1280);
@@ -122,9 +124,29 @@ class ConsoleBrowserTest {
             assertThat(cell(row, "dead")).isEqualTo(String.valueOf(f.zcard(keys(s.shard()).dead())));
             assertThat(cell(row, "inflight")).isEqualTo(String.valueOf(f.zcard(keys(s.shard()).inflight())));
             assertThat(cell(row, "due")).isEqualTo(String.valueOf(f.zcount(keys(s.shard()), f.serverNow())));
+            assertThat(cell(row, "workers")).isEqualTo(s.shard() <= 3 ? ConsoleFixture.WORKER_LOW : ConsoleFixture.WORKER_HIGH);
         }
-        assertThat(browser.text("#t-dead b")).isEqualTo("24");
-        assertThat(browser.text("#t-inflight b")).isEqualTo("2");
+        // the presence registry as the workers wrote it: ranges, version, leases held
+        List<io.delayq.presence.WorkerPresence> alive = new io.delayq.presence.PresenceRegistry(f.raw(), Q, Duration.ofSeconds(5)).alive(f.serverNow());
+        assertThat(alive).hasSize(2);
+        for (io.delayq.presence.WorkerPresence w : alive) {
+            WebElement row = browser.find("#workers tr[data-worker='" + w.id() + "']");
+            assertThat(cell(row, "shards")).isEqualTo(w.shards().from() + "–" + w.shards().to());
+            assertThat(cell(row, "version")).isEqualTo(w.version());
+            assertThat(cell(row, "held")).isEqualTo(String.valueOf(w.held()));
+        }
+        // the recurring schedules, as core's Schedules reads them
+        for (io.delayq.schedule.ScheduleStatus sch : f.orders().schedules().list()) {
+            WebElement row = browser.find("#schedules tr[data-schedule='" + sch.name() + "']");
+            assertThat(cell(row, "cron")).isEqualTo(sch.definition().cron());
+            assertThat(cell(row, "zone")).isEqualTo(sch.definition().timeZone());
+            assertThat(row.findElement(org.openqa.selenium.By.cssSelector("[data-col='next']")).getAttribute("data-ms"))
+                    .isEqualTo(String.valueOf(sch.nextFire().toEpochMilli()));
+            assertThat(cell(row, "outcome")).isEqualTo(sch.lastOutcome().wire());
+            assertThat(cell(row, "state")).startsWith(sch.definition().paused() ? "paused" : "active");
+        }
+        assertThat(browser.text("#t-dead b")).isEqualTo(String.valueOf(f.filled().dead()));
+        assertThat(browser.text("#t-inflight b")).isEqualTo(String.valueOf(f.filled().inflight()));
         assertThat(browser.find("#pause").isEnabled()).as("not signed in: actions are disabled").isFalse();
         browser.fitPage(1280);
         browser.screenshot(SHOTS.resolve("console-queue.png"));
@@ -135,7 +157,7 @@ class ConsoleBrowserTest {
         browser.open(page("#/q/" + Q + "/tasks?state=scheduled&prefix=order-100&limit=5"));
 
         assertThat(ids()).containsExactly("order-10000", "order-10001", "order-10002", "order-10003", "order-10004");
-        assertThat(browser.text("#summary")).startsWith("5 shown · 300 scheduled (before the id prefix filter 'order-100')");
+        assertThat(browser.text("#summary")).startsWith("5 shown · " + f.filled().scheduled() + " scheduled (before the id prefix filter 'order-100')");
         String before = browser.readyMark();
         browser.find("#next").click();
         browser.waitRendered(before);
@@ -160,6 +182,15 @@ class ConsoleBrowserTest {
         browser.screenshot(SHOTS.resolve("console-tasks.png"));
     }
 
+    /** Every dead letter of the sample queue, read from its shards' dead sets. */
+    private List<String> deadIds() {
+        List<String> out = new java.util.ArrayList<>();
+        for (int shard = 0; shard < SampleQueue.SHARDS; shard++) {
+            out.addAll(io.delayq.client.DelayQueueClient.awaitStage(f.raw().commands().zrange(keys(shard).dead(), 0, -1), Duration.ofSeconds(5)));
+        }
+        return out;
+    }
+
     private List<String> ids() {
         return browser.all("#tasks tbody tr").stream().map(r -> r.getAttribute("data-id")).toList();
     }
@@ -175,9 +206,45 @@ class ConsoleBrowserTest {
         browser.fitPage(1280);
         browser.screenshot(SHOTS.resolve("console-task.png"));
 
-        browser.open(page("#/q/" + Q + "/task/coupon-expire-77"));
+        browser.open(page("#/q/" + Q + "/task/" + ConsoleFixture.HELD));
         assertThat(browser.text("#task-state")).isEqualTo("inflight");
         assertThat(browser.text("#record")).contains("lease").contains("expires");
+        String holder = f.orders().protocol().shardOf(ConsoleFixture.HELD) <= 3 ? ConsoleFixture.WORKER_LOW : ConsoleFixture.WORKER_HIGH;
+        assertThat(browser.text("#task-holder")).startsWith(holder + " (").contains("reported with this lease's token");
+
+        // the other in-flight task: no worker reported its lease, the page says so and names the shard's owners
+        String other = "coupon-expire-78";
+        int shard = f.orders().protocol().shardOf(other);
+        browser.open(page("#/q/" + Q + "/task/" + other));
+        assertThat(browser.text("#task-holder")).startsWith("not reported by a live worker")
+                .contains("workers owning shard " + shard + ": " + (shard <= 3 ? ConsoleFixture.WORKER_LOW : ConsoleFixture.WORKER_HIGH));
+    }
+
+    @Test
+    void aScheduleIsPausedAndResumedThroughTheConfirmation() throws Exception {
+        signIn();
+        browser.open(page("#/q/" + Q));
+        String name = SampleQueue.SCHEDULE;
+        String said = browser.confirm("#schedule-pause-" + name, false);
+        assertThat(said).contains("Pause schedule '" + name + "'");
+        assertThat(f.orders().schedules().get(name).orElseThrow().definition().paused()).as("declined: nothing changed").isFalse();
+
+        browser.confirm("#schedule-pause-" + name, true);
+        assertThat(browser.text("#notice")).isEqualTo("Paused schedule '" + name + "'.");
+        assertThat(f.orders().schedules().get(name).orElseThrow().definition().paused()).isTrue();
+        assertThat(cell(browser.find("#schedules tr[data-schedule='" + name + "']"), "state")).isEqualTo("paused");
+        assertThat(cell(browser.find("#schedules tr[data-schedule='" + name + "']"), "next")).isEqualTo("–");
+
+        said = browser.confirm("#schedule-resume-" + name, true);
+        assertThat(said).contains("Resume schedule '" + name + "'").contains("misfire policy (fireOnceNow)");
+        assertThat(f.orders().schedules().get(name).orElseThrow().definition().paused()).isFalse();
+        assertThat(browser.all("#schedules tr[data-schedule='" + ConsoleFixture.MANAGED_SCHEDULE + "'] button"))
+                .as("a schedule of a DelayQueue resource is changed in the resource").isEmpty();
+
+        browser.open(page("#/"));
+        List<String> audit = browser.all("#audit tbody tr").stream().map(WebElement::getText).toList();
+        assertThat(audit.get(0)).contains("schedule-resume").contains("schedule " + name);
+        assertThat(audit.get(1)).contains("schedule-pause");
     }
 
     @Test
@@ -222,31 +289,34 @@ class ConsoleBrowserTest {
         assertThat(f.dueScore("payout-500")).isLessThanOrEqualTo((double) f.serverNow());
         assertThat(f.attempts("payout-500")).as("attempts reset").isNull();
 
+        List<String> matching = deadIds().stream().filter(id -> id.startsWith("payout-51")).sorted().toList();
+        long purged = matching.size();
+        assertThat(purged).as("the fixture's dead letters include some with the prefix").isPositive();
         browser.open(page("#/q/" + Q + "/tasks?state=dead&prefix=payout-51"));
         browser.find("#purge-matching").click();
         browser.find("#confirm[open] #confirm-message");
         browser.fitPage(1280);
         browser.screenshot(SHOTS.resolve("console-confirm.png"));
-        assertThat(browser.text("#confirm-message")).contains("Purge 10 dead letters (id prefix 'payout-51')");
-        assertThat(browser.text("#confirm-sample")).contains("payout-510").contains("payout-519");
+        assertThat(browser.text("#confirm-message")).contains("Purge " + purged + " dead letters (id prefix 'payout-51')");
+        assertThat(browser.text("#confirm-sample")).contains(matching.get(0)).contains(matching.get(matching.size() - 1));
         String mark = browser.readyMark();
         browser.find("#confirm-yes").click();
         browser.waitRendered(mark);
-        assertThat(browser.text("#notice")).isEqualTo("Purged 10 dead letters.");
-        for (int i = 510; i < 520; i++) {
-            assertThat(f.isDead("payout-" + i)).isFalse();
-            assertThat(f.hasRecord("payout-" + i)).isFalse();
+        assertThat(browser.text("#notice")).isEqualTo("Purged " + purged + " dead letters.");
+        for (String id : matching) {
+            assertThat(f.isDead(id)).isFalse();
+            assertThat(f.hasRecord(id)).isFalse();
         }
         assertThat(f.isDead("payout-509")).isTrue();
         assertThat(f.isDead("payout-520")).isTrue();
         long left = sum(s -> f.zcard(keys(s).dead()));
-        assertThat(left).isEqualTo(13);
+        assertThat(left).isEqualTo(f.filled().dead() - 1 - purged);
 
         browser.open(page("#/q/" + Q));
         said = browser.confirm("#replay-all", true);
-        assertThat(said).contains("Replay 13 dead letters (all dead letters)");
+        assertThat(said).contains("Replay " + left + " dead letters (all dead letters)");
         assertThat(sum(s -> f.zcard(keys(s).dead()))).isZero();
-        assertThat(f.dueScore("payout-523")).isNotNull();
+        assertThat(f.dueScore("payout-520")).as("replayed: due again").isNotNull();
         assertThat(browser.text("#t-dead b")).isEqualTo("0");
     }
 
@@ -256,9 +326,9 @@ class ConsoleBrowserTest {
         browser.open(page("#/q/" + Q));
 
         String said = browser.confirm("#pause", true);
-        assertThat(said).contains("Pause queue 'shop-orders' (8 shards)?");
+        assertThat(said).contains("Pause queue 'shop-orders' (" + SampleQueue.SHARDS + " shards)?");
         for (int s = 0; s < SampleQueue.SHARDS; s++) {
-            assertThat(f.exists(keys(s).paused())).as("shard %d", s).isTrue();
+            assertThat(f.shardPaused(s)).as("shard %d", s).isTrue();
         }
         assertThat(f.metaField("pausedBy")).isEqualTo("console:alice@127.0.0.1");
         assertThat(browser.text("#paused-note")).contains("by console:alice@127.0.0.1");
@@ -267,7 +337,7 @@ class ConsoleBrowserTest {
 
         browser.confirm("#resume", true);
         for (int s = 0; s < SampleQueue.SHARDS; s++) {
-            assertThat(f.exists(keys(s).paused())).as("shard %d", s).isFalse();
+            assertThat(f.shardPaused(s)).as("shard %d", s).isFalse();
         }
         assertThat(f.metaField("paused")).isNull();
         assertThat(browser.find("#pause").isEnabled()).isTrue();
@@ -277,6 +347,27 @@ class ConsoleBrowserTest {
         assertThat(audit).hasSize(2);
         assertThat(audit.get(0)).contains("alice@127.0.0.1").contains("resume");
         assertThat(audit.get(1)).contains("alice@127.0.0.1").contains("pause").contains("queue shop-orders");
+    }
+
+    @Test
+    void underAPathPrefixThePagesLinksAndActionsWork() throws Exception {
+        // as behind an Ingress with path /ops/delayq/ (DELAYQ_CONSOLE_PATH, the chart's console.ingress.path)
+        f.close();
+        redis.admin().commands().flushall().get();
+        f = ConsoleFixture.start(redis, redis.url(), ConsoleFixture.TOKEN, new ConsoleFixture.Options(List.of(), "/ops/delayq/",
+                io.delayq.console.ConsoleSettings.DEFAULT_MAX_QUEUES));
+        assertThat(f.url()).endsWith("/ops/delayq/");
+        signIn();
+        assertThat(browser.find("tr[data-queue='" + Q + "']").isDisplayed()).isTrue();
+        String before = browser.readyMark();
+        browser.find("tr[data-queue='" + Q + "'] a").click();
+        browser.waitRendered(before);
+        assertThat(browser.driver().getCurrentUrl()).contains("/ops/delayq/#/q/" + Q);
+        assertThat(browser.text("#t-due b")).isEqualTo(String.valueOf(f.filled().due()));
+        browser.confirm("#pause", true);
+        assertThat(f.orders().pauseState().paused()).as("the action went to /ops/delayq/api/… with the session cookie").isTrue();
+        Number styled = (Number) browser.driver().executeScript("return document.styleSheets.length && document.styleSheets[0].cssRules.length");
+        assertThat(styled.intValue()).as("the style sheet loaded from under the prefix").isPositive();
     }
 
     @Test
@@ -303,7 +394,7 @@ class ConsoleBrowserTest {
         browser.open(page("#/q/" + Q));
         Number width = (Number) browser.driver().executeScript("return document.documentElement.scrollWidth");
         assertThat(width.intValue()).as("no sideways scrolling of the page (wide tables scroll in their own box)").isLessThanOrEqualTo(390);
-        assertThat(browser.text("#t-due b")).isEqualTo("40");
+        assertThat(browser.text("#t-due b")).isEqualTo(String.valueOf(f.filled().due()));
         browser.screenshot(SHOTS.resolve("console-phone.png"));
     }
 
@@ -323,6 +414,6 @@ class ConsoleBrowserTest {
         assertThat(browser.driver().switchTo().activeElement().getAttribute("id")).as("the safe choice has the focus").isEqualTo("confirm-no");
         browser.driver().switchTo().activeElement().sendKeys(org.openqa.selenium.Keys.ESCAPE);
         browser.find("#notice");
-        assertThat(f.exists(keys(0).paused())).isFalse();
+        assertThat(f.shardPaused(0)).isFalse();
     }
 }

@@ -1,0 +1,24 @@
+package io.delayq.presence;
+
+import io.delayq.shard.ShardRange;
+
+/**
+ * One worker as the presence registry ({@code dq:{q}:workers}) holds it.
+ *
+ * @param startedAt   Redis time of its first heartbeat, epoch ms
+ * @param heartbeatAt Redis time of its latest heartbeat, epoch ms
+ * @param ttlMs       how long after its latest heartbeat it counts as alive
+ * @param held        how many leases it held at that heartbeat
+ */
+public record WorkerPresence(String id, ShardRange shards, String version, String host, long startedAt, long heartbeatAt, long ttlMs,
+                             int held) {
+
+    /** Alive at Redis time {@code now}: its heartbeat plus TTL is still ahead. */
+    public boolean aliveAt(long now) {
+        return heartbeatAt + ttlMs >= now;
+    }
+
+    public boolean owns(int shard) {
+        return shard >= shards.from() && shard <= shards.to();
+    }
+}
