@@ -46,4 +46,22 @@ public final class DurationText {
             return null;
         }
     }
+
+    /** The shortest exact text {@link #parse} reads back: {@code 14d}, {@code 2h}, {@code 5m}, {@code 30s}, {@code 500ms}. */
+    public static String format(Duration d) {
+        long ms = d.toMillis();
+        if (ms % 86_400_000 == 0 && ms > 0) {
+            return ms / 86_400_000 + "d";
+        }
+        if (ms % 3_600_000 == 0 && ms > 0) {
+            return ms / 3_600_000 + "h";
+        }
+        if (ms % 60_000 == 0 && ms > 0) {
+            return ms / 60_000 + "m";
+        }
+        if (ms % 1000 == 0) {
+            return ms / 1000 + "s";
+        }
+        return ms + "ms";
+    }
 }

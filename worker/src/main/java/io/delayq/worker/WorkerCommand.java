@@ -1,8 +1,9 @@
 package io.delayq.worker;
 
 import io.delayq.DelayQueueException;
-import io.delayq.worker.config.ConfigException;
-import io.delayq.worker.config.Durations;
+import io.delayq.DurationText;
+import io.delayq.settings.ConfigException;
+import io.delayq.settings.WorkerSettings;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.delivery.Deliveries;
 import org.slf4j.Logger;
@@ -29,7 +30,7 @@ public final class WorkerCommand {
         long skew;
         try {
             config = WorkerConfig.fromEnv(env);
-            skew = clockSkew(env.get("DELAYQ_CLOCK_SKEW"));
+            skew = clockSkew(env.get(WorkerSettings.CLOCK_SKEW.name()));
         } catch (ConfigException e) {
             System.err.println("delayq worker: invalid configuration: " + e.getMessage());
             return 2;
@@ -69,9 +70,9 @@ public final class WorkerCommand {
             return 0;
         }
         boolean negative = text.trim().startsWith("-");
-        Duration d = Durations.parse(negative ? text.trim().substring(1) : text);
+        Duration d = DurationText.parse(negative ? text.trim().substring(1) : text);
         if (d == null) {
-            throw new ConfigException("DELAYQ_CLOCK_SKEW", "must be a duration like 1h or -30s, got '" + text + "'");
+            throw new ConfigException(WorkerSettings.CLOCK_SKEW.name(), "must be a duration like 1h or -30s, got '" + text + "'");
         }
         return negative ? -d.toMillis() : d.toMillis();
     }

@@ -1,5 +1,6 @@
 package io.delayq.worker.config;
 
+import io.delayq.settings.ConfigException;
 import io.delayq.claim.RateLimit;
 import io.delayq.shard.ShardRange;
 import org.junit.jupiter.api.Test;
