@@ -28,6 +28,8 @@ public final class WorkerSettings {
     public static final int MAX_ATTEMPTS = 1000;
     public static final String DEFAULT_BACKOFF_INITIAL = "1s";
     public static final String DEFAULT_BACKOFF_MAX = "5m";
+    public static final double DEFAULT_BACKOFF_MULTIPLIER = 2.0;
+    public static final double DEFAULT_JITTER = 0.2;
     public static final String DEFAULT_DEAD_LETTER_MAX_AGE = "14d";
     public static final long DEFAULT_DEAD_LETTER_MAX_COUNT = 100_000;
     public static final String DEFAULT_WEBHOOK_TIMEOUT = "10s";
@@ -67,8 +69,8 @@ public final class WorkerSettings {
     public static final Setting.Span RETRY_BACKOFF_INITIAL = Setting.Span.of("DELAYQ_RETRY_BACKOFF_INITIAL", DEFAULT_BACKOFF_INITIAL, "0s", "7d");
     /** At least {@link #RETRY_BACKOFF_INITIAL} (checked by the worker). */
     public static final Setting.Span RETRY_BACKOFF_MAX = Setting.Span.of("DELAYQ_RETRY_BACKOFF_MAX", DEFAULT_BACKOFF_MAX, "0s", "30d");
-    public static final Setting.Decimal RETRY_BACKOFF_MULTIPLIER = new Setting.Decimal("DELAYQ_RETRY_BACKOFF_MULTIPLIER", 2.0, 1.0, 100.0);
-    public static final Setting.Decimal RETRY_JITTER = new Setting.Decimal("DELAYQ_RETRY_JITTER", 0.2, 0.0, 1.0);
+    public static final Setting.Decimal RETRY_BACKOFF_MULTIPLIER = new Setting.Decimal("DELAYQ_RETRY_BACKOFF_MULTIPLIER", DEFAULT_BACKOFF_MULTIPLIER, 1.0, 100.0);
+    public static final Setting.Decimal RETRY_JITTER = new Setting.Decimal("DELAYQ_RETRY_JITTER", DEFAULT_JITTER, 0.0, 1.0);
 
     public static final Setting.Whole DEAD_LETTER_MAX_COUNT = new Setting.Whole("DELAYQ_DEAD_LETTER_MAX_COUNT", DEFAULT_DEAD_LETTER_MAX_COUNT, 0, Long.MAX_VALUE);
     public static final Setting.Span DEAD_LETTER_MAX_AGE = Setting.Span.of("DELAYQ_DEAD_LETTER_MAX_AGE", DEFAULT_DEAD_LETTER_MAX_AGE, "0s", "3650d");

@@ -102,7 +102,7 @@ public final class Worker implements AutoCloseable {
                 .commandLatencyRecorder(new MicrometerCommandLatencyRecorder(registry, MicrometerOptions.create()))
                 .build();
         try {
-            this.redis = RedisEndpoint.connect(config.redisUrl(), resources, REDIS_TIMEOUT);
+            this.redis = RedisEndpoint.connect(config.redisUrl(), resources, REDIS_TIMEOUT, config.redisTlsCa());
         } catch (RuntimeException e) {
             resources.shutdown();
             throw e;

@@ -13,12 +13,17 @@ import io.delayq.shard.ShardRange;
 import io.delayq.worker.delivery.HandlerPath;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
 import static io.delayq.settings.WorkerSettings.*;
 
-/** Everything a worker needs to know, validated once at start. */
+/**
+ * Everything a worker needs to know, validated once at start. The variables' names, defaults and
+ * bounds are the worker contract's ({@link WorkerSettings}); the rules between variables are here.
+ * {@code redisTlsCa} is null when unset: {@code RedisEndpoint} then falls back to the JVM's trust.
+ */
 public record WorkerConfig(
         String redisUrl,
         String queue,
@@ -43,7 +48,8 @@ public record WorkerConfig(
         Duration handlerTimeout,
         HandlerPath handlerPath,
         Duration scheduleInterval,
-        PlanRules scheduleRules) {
+        PlanRules scheduleRules,
+        Path redisTlsCa) {
 
     /** {@link #httpPort()} of a worker that serves no HTTP endpoint (an embedded worker's default). */
     public static final int NO_HTTP = -1;
@@ -135,7 +141,8 @@ public record WorkerConfig(
                 handlerTimeout(s),
                 HandlerPath.of(s.string(HANDLER_PATH)),
                 s.get(SCHEDULE_INTERVAL),
-                scheduleRules(s));
+                scheduleRules(s),
+                s.has(REDIS_TLS_CA) ? Path.of(s.string(REDIS_TLS_CA)) : null);
     }
 
     /**
