@@ -5,6 +5,7 @@ import io.delayq.claim.RateLimit;
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.queue.QueueName;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.redis.RedisUrls;
 import io.delayq.schedule.PlanRules;
 import io.delayq.settings.ConfigException;
 import io.delayq.settings.Settings;
@@ -78,7 +79,11 @@ public record WorkerConfig(
             throw new ConfigException(REDIS_URL.name(), "must start with redis://, rediss://, redis-sentinel:// or redis-cluster:// "
                     + "(e.g. redis://redis:6379), got '" + RedisEndpoint.redact(url) + "'");
         }
-        url = withCredentials(url, s.string(REDIS_USERNAME), s.string(REDIS_PASSWORD));
+        if (s.has(REDIS_USERNAME) && !s.has(REDIS_PASSWORD)) {
+            // Lettuce would read a user-info without ':' as a password: a user alone cannot be expressed
+            throw new ConfigException(REDIS_USERNAME.name(), "needs " + REDIS_PASSWORD.name() + " too (Redis authenticates a user by its password)");
+        }
+        url = RedisUrls.withCredentials(url, s.string(REDIS_USERNAME), s.string(REDIS_PASSWORD));
         String queue;
         try {
             queue = QueueName.require(s.required(QUEUE.name(), "the queue name"));
@@ -168,34 +173,6 @@ public record WorkerConfig(
             throw new ConfigException(HANDLER_TIMEOUT.name(), "must be 0s (no deadline) or at least 100ms, got " + DurationText.format(d));
         }
         return d;
-    }
-
-    /** Credentials from their own variables (a Kubernetes Secret) win over those in the URL. */
-    static String withCredentials(String url, String user, String password) {
-        if (user == null && password == null) {
-            return url;
-        }
-        int scheme = url.indexOf("://");
-        if (scheme < 0) {
-            throw new ConfigException("DELAYQ_REDIS_URL", "must look like redis://host:port, got '" + RedisEndpoint.redact(url) + "'");
-        }
-        String rest = url.substring(scheme + 3);
-        String urlUser = "";
-        int at = rest.lastIndexOf('@');
-        if (at >= 0) {
-            String info = rest.substring(0, at);
-            int colon = info.indexOf(':');
-            urlUser = colon >= 0 ? info.substring(0, colon) : info;
-            rest = rest.substring(at + 1);
-        }
-        // only what the variables give is overridden: a user named in the URL stays when the Secret holds just a password
-        String userPart = user != null ? encode(user) : urlUser;
-        String userInfo = userPart + (password == null ? "" : ":" + encode(password)) + "@";
-        return url.substring(0, scheme + 3) + userInfo + rest;
-    }
-
-    private static String encode(String s) {
-        return java.net.URLEncoder.encode(s, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     /** A one-line summary for the start-up log, with no secret in it. */
