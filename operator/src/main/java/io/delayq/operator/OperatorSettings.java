@@ -1,7 +1,7 @@
 package io.delayq.operator;
 
-import io.delayq.operator.resource.Durations;
 
+import io.delayq.DurationText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -131,7 +131,7 @@ public record OperatorSettings(Set<String> watchNamespaces, boolean leaderElecti
     }
 
     private static Duration duration(Map<String, String> env, String name, String fallback) {
-        Duration d = Durations.parse(env.getOrDefault(name, fallback), name);
+        Duration d = DurationText.require(name, env.getOrDefault(name, fallback));
         if (d.isZero() || d.isNegative()) {
             throw new IllegalArgumentException(name + " must be longer than zero, got '" + env.get(name) + "'");
         }

@@ -1,6 +1,5 @@
 package io.delayq.operator;
 
-import io.delayq.operator.resource.Durations;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -10,18 +9,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class DurationsAndSettingsTest {
-
-    @Test
-    void parsesTheWorkersDurationSyntax() {
-        assertThat(Durations.parse("500ms", "f")).isEqualTo(Duration.ofMillis(500));
-        assertThat(Durations.parse("30s", "f")).isEqualTo(Duration.ofSeconds(30));
-        assertThat(Durations.parse("5m", "f")).isEqualTo(Duration.ofMinutes(5));
-        assertThat(Durations.parse("2h", "f")).isEqualTo(Duration.ofHours(2));
-        assertThat(Durations.parse("14d", "f")).isEqualTo(Duration.ofDays(14));
-        assertThat(Durations.parse("PT1M30S", "f")).isEqualTo(Duration.ofSeconds(90));
-        assertThatThrownBy(() -> Durations.parse("soon", "spec.lease")).hasMessageContaining("spec.lease").hasMessageContaining("'soon'");
-        assertThatThrownBy(() -> Durations.parse("P", "spec.lease")).hasMessageContaining("spec.lease");
-    }
 
     @Test
     void settingsHaveDefaults() {
