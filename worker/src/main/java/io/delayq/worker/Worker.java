@@ -3,6 +3,7 @@ package io.delayq.worker;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.redis.Replies;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.handler.TaskHandler;
 import io.delayq.worker.delivery.Deliveries;
@@ -109,9 +110,9 @@ public final class Worker implements AutoCloseable {
         }
         try {
             this.protocol = new QueueProtocol(redis, config.queue(), config.shards());
-            DelayQueueClient.awaitStage(protocol.verifyMeta(), REDIS_TIMEOUT);
+            Replies.await(protocol.verifyMeta(), REDIS_TIMEOUT);
             this.health = new RedisHealth(redis);
-            DelayQueueClient.awaitStage(protocol.scripts().loadAll(), REDIS_TIMEOUT);
+            Replies.await(protocol.scripts().loadAll(), REDIS_TIMEOUT);
             health.scriptsLoaded();
             this.delivery = deliveryFactory.apply(redis);
         } catch (RuntimeException e) {
