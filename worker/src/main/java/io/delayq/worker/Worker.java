@@ -32,6 +32,7 @@ import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
 import io.lettuce.core.metrics.MicrometerOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -121,6 +122,9 @@ public final class Worker implements AutoCloseable {
             throw e;
         }
         this.metrics = new WorkerMetrics(registry, config.queue(), config.range());
+        FunctionCounter.builder("delayq.redis.failures", health, RedisHealth::failures)
+                .description("Redis calls that failed without an answer (time-outs, lost connections)").tag("queue", config.queue())
+                .register(registry);
         this.settler = new Settler(protocol, inflight, metrics, config.retry(), config.deadLetters(), config.lease());
         this.handlers = new HandlerPool(config.concurrency(), HANDLER_RAMP_AFTER_NANOS, named("delayq-handler", false));
         ServerClock clock = new ServerClock(wallClock);
