@@ -2,6 +2,8 @@ package io.delayq.operator.reconcile;
 
 import io.delayq.backlog.QueueStats;
 import io.delayq.operator.metrics.QueueMetrics;
+import io.delayq.operator.problem.Problem;
+import io.delayq.operator.problem.Reason;
 import io.delayq.operator.redis.ProbeResult;
 import io.delayq.operator.redis.QueueProbe;
 import io.delayq.operator.resource.DelayQueue;
@@ -11,7 +13,6 @@ import io.delayq.operator.status.Conditions;
 import io.delayq.operator.status.CrashingWorkers;
 import io.delayq.operator.status.Notice;
 import io.delayq.operator.status.Notices;
-import io.delayq.operator.status.Problem;
 import io.delayq.operator.status.StatusComposer;
 import io.delayq.operator.status.StatusInput;
 import io.delayq.operator.schedules.DesiredSchedules;
@@ -127,7 +128,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
 
         Map<String, Deployment> actual = context.getSecondaryResourcesAsStream(Deployment.class)
                 .collect(Collectors.toMap(d -> d.getMetadata().getName(), d -> d, (a, b) -> a, LinkedHashMap::new));
-        DesiredWorkers desired = DesiredWorkers.compute(dq, look, actual, secrets.versions(), workerImage, now);
+        DesiredWorkers desired = DesiredWorkers.compute(dq, ranges, look, actual, secrets.versions(), workerImage, now);
         DesiredStateHolder.put(context, desired);
         deployments.reconcile(dq, context);
         metricsService.reconcile(dq, context);
@@ -169,7 +170,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         try {
             return ScheduleSync.apply(schedules.get(), wanted);
         } catch (RuntimeException e) {
-            problems.add(new Problem(Problem.REDIS_UNAVAILABLE, "cannot write the schedules to Redis: " + e.getMessage()));
+            problems.add(new Problem(Reason.REDIS_UNAVAILABLE, "cannot write the schedules to Redis: " + e.getMessage()));
             return null;
         }
     }
@@ -210,9 +211,9 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         after.setObservedGeneration(generation);
         List<io.fabric8.kubernetes.api.model.Condition> was = before == null ? List.of() : before.getConditions();
         after.setConditions(new ArrayList<>(List.of(
-                Conditions.next(was, Conditions.READY, false, Problem.INVALID_SPEC, message, generation, now),
-                Conditions.next(was, Conditions.DEGRADED, true, Problem.INVALID_SPEC, message, generation, now))));
-        Problem problem = new Problem(Problem.INVALID_SPEC, message);
+                Conditions.next(was, Conditions.READY, false, Reason.INVALID_SPEC.text(), message, generation, now),
+                Conditions.next(was, Conditions.DEGRADED, true, Reason.INVALID_SPEC.text(), message, generation, now))));
+        Problem problem = new Problem(Reason.INVALID_SPEC, message);
         for (Notice notice : Notices.between(before, after, List.of(problem), List.of())) {
             KubernetesEvents.record(client, dq, notice, now);
         }

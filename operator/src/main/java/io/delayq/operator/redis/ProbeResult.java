@@ -1,7 +1,7 @@
 package io.delayq.operator.redis;
 
 import io.delayq.backlog.QueueStats;
-import io.delayq.operator.status.Problem;
+import io.delayq.operator.problem.Problem;
 import io.delayq.shard.ShardRange;
 
 import java.util.Map;

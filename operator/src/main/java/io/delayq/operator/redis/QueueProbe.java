@@ -1,7 +1,8 @@
 package io.delayq.operator.redis;
 
 import io.delayq.backlog.QueueStats;
-import io.delayq.operator.status.Problem;
+import io.delayq.operator.problem.Problem;
+import io.delayq.operator.problem.Reason;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.queue.ShardCountMismatchException;
 import io.delayq.redis.RedisEndpoint;
@@ -78,7 +79,7 @@ public final class QueueProbe implements AutoCloseable {
             }
             return new ProbeResult(backlog, connection.facts, null);
         } catch (ShardCountMismatchException e) {
-            return ProbeResult.failed(new Problem(Problem.SHARD_COUNT_MISMATCH, credentials.scrub(e.getMessage())));
+            return ProbeResult.failed(new Problem(Reason.SHARD_COUNT_MISMATCH, credentials.scrub(e.getMessage())));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return ProbeResult.failed(unavailable(url, credentials, e));
@@ -129,7 +130,7 @@ public final class QueueProbe implements AutoCloseable {
         String message = "cannot read the queue from Redis at " + RedisEndpoint.redact(url) + ": " + why;
         // Only the URL is redacted here: the regex would also eat text after it; the error texts
         // themselves never hold the URL's user-info, and any password in them is scrubbed.
-        return new Problem(Problem.REDIS_UNAVAILABLE, credentials.scrub(message));
+        return new Problem(Reason.REDIS_UNAVAILABLE, credentials.scrub(message));
     }
 
     private static String describe(Throwable e) {

@@ -2,6 +2,7 @@ package io.delayq.operator.status;
 
 import io.delayq.backlog.QueueStats;
 import io.delayq.operator.autoscaling.ScalingDecision;
+import io.delayq.operator.problem.Problem;
 import io.delayq.operator.resource.BacklogStatus;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.DelayQueueStatus;
@@ -92,7 +93,7 @@ public final class StatusComposer {
 
         Condition degraded = problems.isEmpty()
                 ? Conditions.next(before, Conditions.DEGRADED, false, "AsExpected", "", generation, now)
-                : Conditions.next(before, Conditions.DEGRADED, true, problems.get(0).reason(),
+                : Conditions.next(before, Conditions.DEGRADED, true, problems.get(0).reasonText(),
                         problems.stream().map(Problem::message).collect(Collectors.joining("; ")), generation, now);
 
         Condition paused = suspended
@@ -110,7 +111,7 @@ public final class StatusComposer {
         if (suspended) {
             ready = Conditions.next(before, Conditions.READY, false, "Suspended", "the DelayQueue is suspended", generation, now);
         } else if (!problems.isEmpty()) {
-            ready = Conditions.next(before, Conditions.READY, false, problems.get(0).reason(), problems.get(0).message(), generation, now);
+            ready = Conditions.next(before, Conditions.READY, false, problems.get(0).reasonText(), problems.get(0).message(), generation, now);
         } else if (!notRolledOut.isEmpty()) {
             ready = Conditions.next(before, Conditions.READY, false, "WorkersNotReady",
                     "worker Deployments not yet ready: " + String.join(", ", notRolledOut), generation, now);

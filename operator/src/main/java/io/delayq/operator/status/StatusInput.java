@@ -1,6 +1,7 @@
 package io.delayq.operator.status;
 
 import io.delayq.operator.autoscaling.ScalingDecision;
+import io.delayq.operator.problem.Problem;
 import io.delayq.operator.redis.ProbeResult;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.shard.ShardRange;

@@ -2,8 +2,9 @@ package io.delayq.operator.redis;
 
 import io.delayq.backlog.QueueStats;
 import io.delayq.client.DelayQueueClient;
-import io.delayq.operator.status.Problem;
 import io.delayq.localredis.LocalRedisServer;
+import io.delayq.operator.problem.Problem;
+import io.delayq.operator.problem.Reason;
 import io.delayq.shard.ShardRange;
 import io.delayq.shard.Sharding;
 import io.delayq.task.TaskSpec;
@@ -57,7 +58,7 @@ class QueueProbeTest {
         assertThat(result.backlog().get(RANGES.get(0)).oldestOverdueMillis()).isGreaterThanOrEqualTo(59_000);
         assertThat(result.facts().maxmemoryPolicy()).isEqualTo("noeviction");
         assertThat(result.facts().persistence()).as("test servers run with --save '' --appendonly no").isEqualTo("off");
-        assertThat(result.facts().warnings()).extracting(Problem::reason).containsExactly("RedisPersistenceOff");
+        assertThat(result.facts().warnings()).extracting(Problem::reasonText).containsExactly("RedisPersistenceOff");
         assertThat(result.facts().problems()).isEmpty();
     }
 
@@ -69,7 +70,7 @@ class QueueProbeTest {
 
         ProbeResult result = probe.probe("shop/orders", redis.url(), RedisCredentials.NONE, "orders", 8, RANGES);
 
-        assertThat(result.problem().reason()).isEqualTo(Problem.SHARD_COUNT_MISMATCH);
+        assertThat(result.problem().reason()).isEqualTo(Reason.SHARD_COUNT_MISMATCH);
         assertThat(result.problem().message()).contains("16");
     }
 
@@ -79,7 +80,7 @@ class QueueProbeTest {
 
         ProbeResult result = probe.probe("shop/orders", url, new RedisCredentials("app", "hunter2"), "orders", 8, RANGES);
 
-        assertThat(result.problem().reason()).isEqualTo(Problem.REDIS_UNAVAILABLE);
+        assertThat(result.problem().reason()).isEqualTo(Reason.REDIS_UNAVAILABLE);
         assertThat(result.problem().message()).contains("127.0.0.1").doesNotContain("hunter2");
         assertThat(result.backlog()).isEmpty();
     }
@@ -92,7 +93,7 @@ class QueueProbeTest {
             assertThat(result.facts().maxmemoryPolicy()).isEqualTo("allkeys-lru");
             assertThat(result.facts().persistence()).isEqualTo("aof");
             assertThat(result.facts().problems()).singleElement().satisfies(p -> {
-                assertThat(p.reason()).isEqualTo(Problem.UNSAFE_EVICTION_POLICY);
+                assertThat(p.reason()).isEqualTo(Reason.UNSAFE_EVICTION_POLICY);
                 assertThat(p.message()).contains("allkeys-lru", "noeviction");
             });
         }
@@ -124,7 +125,7 @@ class QueueProbeTest {
         try {
             ProbeResult result = probe.probe("shop/orders", redis.url(), new RedisCredentials(null, "wrong-password"), "orders", 8, RANGES);
 
-            assertThat(result.problem().reason()).isEqualTo(Problem.REDIS_UNAVAILABLE);
+            assertThat(result.problem().reason()).isEqualTo(Reason.REDIS_UNAVAILABLE);
             assertThat(result.problem().message()).doesNotContain("wrong-password").doesNotContain("right-password");
         } finally {
             try (var admin = io.delayq.redis.RedisEndpoint.connect(new RedisCredentials(null, "right-password").applyTo(redis.url()))) {

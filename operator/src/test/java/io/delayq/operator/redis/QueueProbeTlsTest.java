@@ -1,6 +1,6 @@
 package io.delayq.operator.redis;
 
-import io.delayq.operator.status.Problem;
+import io.delayq.operator.problem.Reason;
 import io.delayq.operator.testing.TlsRedis;
 import io.delayq.shard.ShardRange;
 import org.junit.jupiter.api.AfterEach;
@@ -55,7 +55,7 @@ class QueueProbeTlsTest {
     void withoutTheCaTheServerIsNotTrusted() {
         ProbeResult result = probe.probe("shop/orders", redis.tlsUrl(), RedisCredentials.NONE, null, "orders", 4, RANGES);
 
-        assertThat(result.problem().reason()).isEqualTo(Problem.REDIS_UNAVAILABLE);
+        assertThat(result.problem().reason()).isEqualTo(Reason.REDIS_UNAVAILABLE);
         assertThat(result.problem().message()).contains("rediss://127.0.0.1");
     }
 
@@ -65,7 +65,7 @@ class QueueProbeTlsTest {
         ProbeResult right = probe.probe("shop/orders", redis.tlsUrl(), RedisCredentials.NONE, redis.caPem(), "orders", 4, RANGES);
 
         assertThat(wrong.problem()).as("a CA that signed nothing here").isNotNull()
-                .satisfies(p -> assertThat(p.reason()).isEqualTo(Problem.REDIS_UNAVAILABLE));
+                .satisfies(p -> assertThat(p.reason()).isEqualTo(Reason.REDIS_UNAVAILABLE));
         assertThat(right.problem()).isNull();
         assertThat(System.getProperty("delayq.redis.tls.ca")).as("nothing process-wide is set").isNull();
     }

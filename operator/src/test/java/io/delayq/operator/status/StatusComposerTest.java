@@ -3,6 +3,8 @@ package io.delayq.operator.status;
 import io.delayq.backlog.QueueStats;
 import io.delayq.backlog.ShardStats;
 import io.delayq.operator.autoscaling.ScalingDecision;
+import io.delayq.operator.problem.Problem;
+import io.delayq.operator.problem.Reason;
 import io.delayq.operator.redis.ProbeResult;
 import io.delayq.operator.redis.RedisFacts;
 import io.delayq.operator.resource.DelayQueue;
@@ -101,7 +103,7 @@ class StatusComposerTest {
 
     @Test
     void aProblemMeansDegradedWithItsReason() {
-        Problem down = new Problem(Problem.REDIS_UNAVAILABLE, "cannot read the queue from Redis at redis://r:6379: refused");
+        Problem down = new Problem(Reason.REDIS_UNAVAILABLE, "cannot read the queue from Redis at redis://r:6379: refused");
 
         DelayQueueStatus s = compose(DelayQueues.orders(), deployments(2), ProbeResult.failed(down), List.of(down));
 
@@ -116,7 +118,7 @@ class StatusComposerTest {
     void withoutANewReadingTheLastKnownBacklogStays() {
         DelayQueue dq = DelayQueues.orders();
         dq.setStatus(compose(dq, deployments(2), probe(3, 4), List.of()));
-        Problem down = new Problem(Problem.REDIS_UNAVAILABLE, "down");
+        Problem down = new Problem(Reason.REDIS_UNAVAILABLE, "down");
 
         DelayQueueStatus s = compose(dq, deployments(2), ProbeResult.failed(down), List.of(down));
 
