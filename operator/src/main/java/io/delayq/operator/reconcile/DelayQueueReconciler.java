@@ -4,8 +4,8 @@ import io.delayq.backlog.QueueStats;
 import io.delayq.operator.metrics.QueueMetrics;
 import io.delayq.operator.problem.Problem;
 import io.delayq.operator.problem.Reason;
-import io.delayq.operator.redis.ProbeResult;
-import io.delayq.operator.redis.QueueProbe;
+import io.delayq.operator.redis.QueueReading;
+import io.delayq.operator.redis.QueueReader;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.DelayQueueStatus;
 import io.delayq.operator.sharding.ShardPlan;
@@ -65,14 +65,14 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
     private final WorkerDeploymentsResource deployments = new WorkerDeploymentsResource();
     private final MetricsServiceResource metricsService = new MetricsServiceResource();
     private final DisruptionBudgetResource disruptionBudget = new DisruptionBudgetResource();
-    private final QueueProbe probe;
+    private final QueueReader reader;
     private final QueueMetrics metrics;
     private final Clock clock;
     private final Duration backlogInterval;
     private final String workerImage;
 
-    public DelayQueueReconciler(QueueProbe probe, QueueMetrics metrics, Clock clock, Duration backlogInterval, String workerImage) {
-        this.probe = probe;
+    public DelayQueueReconciler(QueueReader reader, QueueMetrics metrics, Clock clock, Duration backlogInterval, String workerImage) {
+        this.reader = reader;
         this.metrics = metrics;
         this.clock = clock;
         this.backlogInterval = backlogInterval;
@@ -104,8 +104,8 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
 
         Function<String, Secret> lookup = name -> client.secrets().inNamespace(namespace).withName(name).get();
         SecretCheck secrets = SecretCheck.of(dq, lookup);
-        ProbeResult look = secrets.redisSecretsUsable()
-                ? probe.probe(key(dq), dq.getSpec().getRedis().getUrl(), secrets.credentials(), secrets.tlsCa(), dq.queueName(),
+        QueueReading look = secrets.redisSecretsUsable()
+                ? reader.read(key(dq), dq.getSpec().getRedis().getUrl(), secrets.credentials(), secrets.tlsCa(), dq.queueName(),
                         dq.getSpec().getShards(), ranges)
                 : null;
 
@@ -159,11 +159,11 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
      * Writes the resource's schedules to Redis (the one truth the workers plan from) and reads back
      * their state; null when Redis could not be read this time.
      */
-    private List<ScheduleStatus> syncSchedules(DelayQueue dq, ProbeResult look, DesiredSchedules wanted, List<Problem> problems) {
+    private List<ScheduleStatus> syncSchedules(DelayQueue dq, QueueReading look, DesiredSchedules wanted, List<Problem> problems) {
         if (look == null || look.problem() != null) {
             return null;
         }
-        var schedules = probe.schedules(key(dq));
+        var schedules = reader.schedules(key(dq));
         if (schedules.isEmpty()) {
             return null;
         }
@@ -220,7 +220,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         return patchIfChanged(dq, context, before, after);
     }
 
-    private void exportMetrics(DelayQueue dq, List<ShardRange> ranges, ProbeResult look) {
+    private void exportMetrics(DelayQueue dq, List<ShardRange> ranges, QueueReading look) {
         String namespace = dq.getMetadata().getNamespace();
         String name = dq.getMetadata().getName();
         if (look == null || look.backlog().isEmpty()) {
@@ -247,7 +247,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
     }
 
     private void forget(DelayQueue dq) {
-        probe.forget(key(dq));
+        reader.forget(key(dq));
         metrics.remove(dq.getMetadata().getNamespace(), dq.getMetadata().getName());
     }
 

@@ -3,7 +3,7 @@ package io.delayq.operator.workers;
 import io.delayq.operator.autoscaling.Autoscaler;
 import io.delayq.operator.autoscaling.ScalingDecision;
 import io.delayq.operator.autoscaling.ScalingInput;
-import io.delayq.operator.redis.ProbeResult;
+import io.delayq.operator.redis.QueueReading;
 import io.delayq.operator.resource.AutoscalingSpec;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.DelayQueueStatus;
@@ -34,10 +34,10 @@ public record DesiredWorkers(Map<String, Deployment> deployments, Map<String, Sc
     /**
      * @param ranges         the shard split ({@code ShardPlan.ranges}), computed once per reconciliation
      * @param actual         the worker Deployments that exist now, by name (their replica counts feed autoscaling)
-     * @param probe          the last look at Redis (backlog), or null when there was none
+     * @param reading        the last look at Redis (backlog), or null when there was none
      * @param secretVersions resourceVersion of the Secrets the pods read, by name
      */
-    public static DesiredWorkers compute(DelayQueue dq, List<ShardRange> ranges, ProbeResult probe, Map<String, Deployment> actual,
+    public static DesiredWorkers compute(DelayQueue dq, List<ShardRange> ranges, QueueReading reading, Map<String, Deployment> actual,
                                          SortedMap<String, String> secretVersions, String defaultImage, Instant now) {
         AutoscalingSpec policy = Objects.requireNonNullElseGet(dq.getSpec().getAutoscaling(), AutoscalingSpec::new);
         Map<String, Deployment> deployments = new LinkedHashMap<>();
@@ -46,8 +46,8 @@ public record DesiredWorkers(Map<String, Deployment> deployments, Map<String, Sc
             String name = WorkerNames.deployment(dq.getMetadata().getName(), range);
             Optional<WorkerDeploymentStatus> before = previous(dq.getStatus(), name);
             Deployment existing = actual.get(name);
-            OptionalLong due = probe == null ? OptionalLong.empty()
-                    : probe.backlogOf(range).map(s -> OptionalLong.of(s.due())).orElse(OptionalLong.empty());
+            OptionalLong due = reading == null ? OptionalLong.empty()
+                    : reading.backlogOf(range).map(s -> OptionalLong.of(s.due())).orElse(OptionalLong.empty());
             ScalingInput input = new ScalingInput(due,
                     existing == null || existing.getSpec() == null ? null : existing.getSpec().getReplicas(),
                     before.map(WorkerDeploymentStatus::getScaleDownPendingSince).map(Instant::parse).orElse(null),

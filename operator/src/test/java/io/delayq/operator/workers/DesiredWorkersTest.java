@@ -2,7 +2,7 @@ package io.delayq.operator.workers;
 
 import io.delayq.backlog.QueueStats;
 import io.delayq.backlog.ShardStats;
-import io.delayq.operator.redis.ProbeResult;
+import io.delayq.operator.redis.QueueReading;
 import io.delayq.operator.redis.RedisFacts;
 import io.delayq.operator.resource.AutoscalingMode;
 import io.delayq.operator.resource.DelayQueue;
@@ -25,19 +25,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DesiredWorkersTest {
     private static final Instant NOW = Instant.parse("2030-01-01T00:00:00Z");
 
-    private static DesiredWorkers compute(DelayQueue dq, ProbeResult probe) {
-        return DesiredWorkers.compute(dq, ranges(dq), probe, Map.of(), new TreeMap<>(), "img", NOW);
+    private static DesiredWorkers compute(DelayQueue dq, QueueReading reading) {
+        return DesiredWorkers.compute(dq, ranges(dq), reading, Map.of(), new TreeMap<>(), "img", NOW);
     }
 
     private static List<ShardRange> ranges(DelayQueue dq) {
         return ShardPlan.ranges(dq.getSpec().getShards(), dq.getSpec().getShardsPerWorker());
     }
 
-    static ProbeResult backlog(Map<ShardRange, Long> dueByRange) {
+    static QueueReading backlog(Map<ShardRange, Long> dueByRange) {
         Map<ShardRange, QueueStats> stats = new LinkedHashMap<>();
         dueByRange.forEach((range, due) -> stats.put(range,
                 new QueueStats("orders", List.of(new ShardStats(range.from(), 0, 0, due, 0, 0, -1)))));
-        return new ProbeResult(stats, new RedisFacts("7.2", "noeviction", "aof"), null);
+        return new QueueReading(stats, new RedisFacts("7.2", "noeviction", "aof"), null);
     }
 
     @Test

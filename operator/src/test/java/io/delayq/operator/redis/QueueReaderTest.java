@@ -21,16 +21,16 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The operator's look at Redis, against a real redis-server. */
-class QueueProbeTest {
+class QueueReaderTest {
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 
     private static final List<ShardRange> RANGES = List.of(new ShardRange(0, 3), new ShardRange(4, 7));
-    private final QueueProbe probe = new QueueProbe(Duration.ofSeconds(2), Clock.systemUTC());
+    private final QueueReader reader = new QueueReader(Duration.ofSeconds(2), Clock.systemUTC());
 
     @AfterEach
     void close() {
-        probe.close();
+        reader.close();
     }
 
     @Test
@@ -49,7 +49,7 @@ class QueueProbeTest {
             }
         }
 
-        ProbeResult result = probe.probe("shop/orders", redis.url(), RedisCredentials.NONE, "orders", 8, RANGES);
+        QueueReading result = reader.read("shop/orders", redis.url(), RedisCredentials.NONE, "orders", 8, RANGES);
 
         assertThat(result.problem()).isNull();
         assertThat(result.backlog().get(RANGES.get(0)).due()).isEqualTo(dueLow);
@@ -68,7 +68,7 @@ class QueueProbeTest {
             // the first user of the queue recorded 16 shards
         }
 
-        ProbeResult result = probe.probe("shop/orders", redis.url(), RedisCredentials.NONE, "orders", 8, RANGES);
+        QueueReading result = reader.read("shop/orders", redis.url(), RedisCredentials.NONE, "orders", 8, RANGES);
 
         assertThat(result.problem().reason()).isEqualTo(Reason.SHARD_COUNT_MISMATCH);
         assertThat(result.problem().message()).contains("16");
@@ -78,7 +78,7 @@ class QueueProbeTest {
     void anUnreachableRedisIsAProblemWithTheUrlButNoPassword() {
         String url = "redis://127.0.0.1:" + LocalRedisServer.freePort();
 
-        ProbeResult result = probe.probe("shop/orders", url, new RedisCredentials("app", "hunter2"), "orders", 8, RANGES);
+        QueueReading result = reader.read("shop/orders", url, new RedisCredentials("app", "hunter2"), "orders", 8, RANGES);
 
         assertThat(result.problem().reason()).isEqualTo(Reason.REDIS_UNAVAILABLE);
         assertThat(result.problem().message()).contains("127.0.0.1").doesNotContain("hunter2");
@@ -88,7 +88,7 @@ class QueueProbeTest {
     @Test
     void anEvictionPolicyOtherThanNoevictionIsAProblem() {
         try (LocalRedisServer lru = LocalRedisServer.start("--maxmemory-policy", "allkeys-lru", "--appendonly", "yes")) {
-            ProbeResult result = probe.probe("shop/orders", lru.url(), RedisCredentials.NONE, "orders", 8, RANGES);
+            QueueReading result = reader.read("shop/orders", lru.url(), RedisCredentials.NONE, "orders", 8, RANGES);
 
             assertThat(result.facts().maxmemoryPolicy()).isEqualTo("allkeys-lru");
             assertThat(result.facts().persistence()).isEqualTo("aof");
@@ -106,7 +106,7 @@ class QueueProbeTest {
                 io.lettuce.core.codec.StringCodec.UTF8), new io.lettuce.core.protocol.CommandArgs<>(io.lettuce.core.codec.StringCodec.UTF8)
                 .add("SETUSER").add("probe").add("on").add(">pw-of-probe").add("~*").add("+@all").add("-config").add("-info")).get();
         try {
-            ProbeResult result = probe.probe("shop/orders", redis.url(), new RedisCredentials("probe", "pw-of-probe"), "orders", 8, RANGES);
+            QueueReading result = reader.read("shop/orders", redis.url(), new RedisCredentials("probe", "pw-of-probe"), "orders", 8, RANGES);
 
             assertThat(result.problem()).isNull();
             assertThat(result.backlog()).hasSize(2);
@@ -123,7 +123,7 @@ class QueueProbeTest {
     void aWrongPasswordIsAProblemThatDoesNotShowThePassword() throws Exception {
         redis.admin().commands().configSet("requirepass", "right-password").get();
         try {
-            ProbeResult result = probe.probe("shop/orders", redis.url(), new RedisCredentials(null, "wrong-password"), "orders", 8, RANGES);
+            QueueReading result = reader.read("shop/orders", redis.url(), new RedisCredentials(null, "wrong-password"), "orders", 8, RANGES);
 
             assertThat(result.problem().reason()).isEqualTo(Reason.REDIS_UNAVAILABLE);
             assertThat(result.problem().message()).doesNotContain("wrong-password").doesNotContain("right-password");
