@@ -2,17 +2,16 @@ package io.delayq.worker;
 
 import io.delayq.DelayQueueException;
 import io.delayq.DurationText;
+import io.delayq.lifecycle.StopSignal;
 import io.delayq.settings.ConfigException;
 import io.delayq.settings.WorkerSettings;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.delivery.Deliveries;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import sun.misc.Signal;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * Runs a worker from {@code DELAYQ_*} environment variables until SIGTERM or SIGINT, then stops
@@ -53,9 +52,7 @@ public final class WorkerCommand {
 
     /** Blocks until SIGTERM or SIGINT. */
     static void awaitSignal() {
-        CountDownLatch stop = new CountDownLatch(1);
-        Signal.handle(new Signal("TERM"), s -> stop.countDown());
-        Signal.handle(new Signal("INT"), s -> stop.countDown());
+        StopSignal stop = StopSignal.install();
         try {
             stop.await();
         } catch (InterruptedException e) {

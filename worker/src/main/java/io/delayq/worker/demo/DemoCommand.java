@@ -2,6 +2,7 @@ package io.delayq.worker.demo;
 
 import io.delayq.backlog.QueueStats;
 import io.delayq.client.DelayQueueClient;
+import io.delayq.lifecycle.StopSignal;
 import io.delayq.localredis.LocalRedisServer;
 import io.delayq.settings.WorkerSettings;
 import io.delayq.task.TaskSpec;
@@ -72,9 +73,7 @@ public final class DemoCommand {
             out.println("Worker running for queue '" + QUEUE + "' (" + SHARDS + " shards). Metrics: http://localhost:" + worker.httpPort()
                     + "/metrics  health: /healthz  /readyz");
             schedule(client, round, out);
-            CountDownLatch stop = new CountDownLatch(1);
-            sun.misc.Signal.handle(new sun.misc.Signal("INT"), s -> stop.countDown());
-            sun.misc.Signal.handle(new sun.misc.Signal("TERM"), s -> stop.countDown());
+            StopSignal stop = StopSignal.install();
             if (once) {
                 boolean done = firstRound.await(60, TimeUnit.SECONDS) && drained(client);
                 printStats(client, out);
@@ -82,7 +81,7 @@ public final class DemoCommand {
                 return done ? 0 : 1;
             }
             int n = 1;
-            while (!stop.await(20, TimeUnit.SECONDS)) {
+            while (!stop.await(Duration.ofSeconds(20))) {
                 printStats(client, out);
                 schedule(client, sampleOrders(n++), out);
             }
