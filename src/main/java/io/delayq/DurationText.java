@@ -46,4 +46,39 @@ public final class DurationText {
             return null;
         }
     }
+
+    /**
+     * The duration, for a value a person wrote into {@code field} (an option, a spec field, a variable).
+     *
+     * @throws InvalidInputException naming the field, when the text is not a duration, too long, or negative
+     */
+    public static Duration require(String field, String text) {
+        Duration d = parse(text);
+        if (d == null || d == TOO_LONG) {
+            throw new InvalidInputException(field, "'" + text + "' is not a duration: use a whole number with ms, s, m, h or d "
+                    + "(500ms, 30s, 5m, 2h, 14d) or ISO-8601 (PT30S)");
+        }
+        if (d.isNegative()) {
+            throw new InvalidInputException(field, "must not be negative, got '" + text + "'");
+        }
+        return d;
+    }
+
+    /** The shortest exact text {@link #parse} reads back: {@code 14d}, {@code 2h}, {@code 5m}, {@code 30s}, {@code 500ms}. */
+    public static String format(Duration d) {
+        long ms = d.toMillis();
+        if (ms % 86_400_000 == 0 && ms > 0) {
+            return ms / 86_400_000 + "d";
+        }
+        if (ms % 3_600_000 == 0 && ms > 0) {
+            return ms / 3_600_000 + "h";
+        }
+        if (ms % 60_000 == 0 && ms > 0) {
+            return ms / 60_000 + "m";
+        }
+        if (ms % 1000 == 0) {
+            return ms / 1000 + "s";
+        }
+        return ms + "ms";
+    }
 }

@@ -9,6 +9,7 @@ import io.delayq.pause.PauseState;
 import io.delayq.pause.QueuePause;
 import io.delayq.deadletter.DeadLetterPage;
 import io.delayq.queue.QueueProtocol;
+import io.delayq.queue.ShardChunk;
 import io.delayq.task.CancelResult;
 import io.delayq.task.DuplicatePolicy;
 import io.delayq.task.EnqueueResult;
@@ -21,10 +22,7 @@ import io.delayq.task.TaskSpec;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.stream.IntStream;
@@ -80,27 +78,21 @@ public final class AsyncDelayQueueClient {
         for (TaskSpec t : ordered) {
             requirePayload(t.payload());
         }
-        Map<Integer, List<Integer>> byShard = new HashMap<>();
-        for (int i = 0; i < ordered.size(); i++) {
-            byShard.computeIfAbsent(protocol.shardOf(ordered.get(i).id()), s -> new ArrayList<>()).add(i);
-        }
+        List<Integer> indexes = IntStream.range(0, ordered.size()).boxed().toList();
         long enqueuedAt = System.currentTimeMillis();
         EnqueueResult[] results = new EnqueueResult[ordered.size()];
         List<CompletableFuture<Void>> calls = new ArrayList<>();
-        byShard.forEach((shard, indexes) -> {
-            for (int from = 0; from < indexes.size(); from += QueueProtocol.MAX_PER_CALL) {
-                List<Integer> chunk = indexes.subList(from, Math.min(indexes.size(), from + QueueProtocol.MAX_PER_CALL));
-                List<TaskSpec> specs = chunk.stream().map(ordered::get).toList();
-                CompletionStage<List<EnqueueResult>> call = replicaAcks == null
-                        ? protocol.enqueue(shard, specs, policy, enqueuedAt)
-                        : replicaAcks.enqueue(shard, specs, policy, enqueuedAt);
-                calls.add(call.thenAccept(answer -> {
-                    for (int j = 0; j < chunk.size(); j++) {
-                        results[chunk.get(j)] = answer.get(j);
-                    }
-                }).toCompletableFuture());
-            }
-        });
+        for (ShardChunk<Integer> chunk : ShardChunk.of(indexes, i -> protocol.shardOf(ordered.get(i).id()))) {
+            List<TaskSpec> specs = chunk.items().stream().map(ordered::get).toList();
+            CompletionStage<List<EnqueueResult>> call = replicaAcks == null
+                    ? protocol.enqueue(chunk.shard(), specs, policy, enqueuedAt)
+                    : replicaAcks.enqueue(chunk.shard(), specs, policy, enqueuedAt);
+            calls.add(call.thenAccept(answer -> {
+                for (int j = 0; j < chunk.items().size(); j++) {
+                    results[chunk.items().get(j)] = answer.get(j);
+                }
+            }).toCompletableFuture());
+        }
         return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).thenApply(v -> List.of(results));
     }
 
@@ -172,16 +164,10 @@ public final class AsyncDelayQueueClient {
     }
 
     private CompletionStage<Long> perShard(Collection<String> ids, ShardCall call) {
-        Map<Integer, List<String>> byShard = new LinkedHashMap<>();
-        for (String id : ids) {
-            byShard.computeIfAbsent(protocol.shardOf(TaskId.require(id)), s -> new ArrayList<>()).add(id);
-        }
         List<CompletableFuture<Long>> calls = new ArrayList<>();
-        byShard.forEach((shard, list) -> {
-            for (int from = 0; from < list.size(); from += QueueProtocol.MAX_PER_CALL) {
-                calls.add(call.run(shard, list.subList(from, Math.min(list.size(), from + QueueProtocol.MAX_PER_CALL))).toCompletableFuture());
-            }
-        });
+        for (ShardChunk<String> chunk : ShardChunk.of(ids, id -> protocol.shardOf(TaskId.require(id)))) {
+            calls.add(call.run(chunk.shard(), chunk.items()).toCompletableFuture());
+        }
         return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
                 .thenApply(v -> calls.stream().mapToLong(CompletableFuture::join).sum());
     }

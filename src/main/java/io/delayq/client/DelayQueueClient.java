@@ -1,6 +1,5 @@
 package io.delayq.client;
 
-import io.delayq.DelayQueueException;
 import io.delayq.InvalidInputException;
 import io.delayq.backlog.QueueStats;
 import io.delayq.browse.BrowsePage;
@@ -10,6 +9,7 @@ import io.delayq.deadletter.DeadLetterPage;
 import io.delayq.queue.QueueName;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.redis.Replies;
 import io.delayq.shard.Sharding;
 import io.delayq.task.CancelResult;
 import io.delayq.task.DuplicatePolicy;
@@ -18,17 +18,12 @@ import io.delayq.task.RescheduleResult;
 import io.delayq.task.Schedule;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
-import io.lettuce.core.RedisException;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The producer client of one queue:
@@ -152,24 +147,13 @@ public final class DelayQueueClient implements AutoCloseable {
 
     /** Waits for an asynchronous answer and rethrows its cause as it was raised. */
     <T> T await(CompletionStage<T> stage) {
-        return awaitStage(stage, timeout);
+        return Replies.await(stage, timeout);
     }
 
+    /** @deprecated the helper has its own home now: {@link Replies#await}. */
+    @Deprecated
     public static <T> T awaitStage(CompletionStage<T> stage, Duration timeout) {
-        try {
-            return stage.toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | CompletionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new DelayQueueException(cause.getMessage(), cause);
-        } catch (TimeoutException e) {
-            throw new RedisException("no answer from Redis within " + timeout);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new DelayQueueException("interrupted while waiting for Redis", e);
-        }
+        return Replies.await(stage, timeout);
     }
 
     @Override
@@ -260,7 +244,7 @@ public final class DelayQueueClient implements AutoCloseable {
             RedisEndpoint redis = owns ? RedisEndpoint.connect(url) : endpoint;
             try {
                 QueueProtocol protocol = new QueueProtocol(redis, queue, shards);
-                awaitStage(protocol.verifyMeta(), timeout);
+                Replies.await(protocol.verifyMeta(), timeout);
                 ReplicaAcks acks = replicaAcks > 0 ? new ReplicaAcks(redis, protocol, replicaAcks, replicaAckTimeout) : null;
                 return new DelayQueueClient(redis, owns, protocol, maxPayloadBytes, timeout, acks);
             } catch (RuntimeException e) {

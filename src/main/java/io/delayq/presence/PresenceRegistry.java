@@ -1,9 +1,9 @@
 package io.delayq.presence;
 
+import io.delayq.redis.Replies;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.delayq.client.DelayQueueClient;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.script.LuaScript;
 import io.delayq.script.ScriptRunner;
@@ -57,7 +57,7 @@ public final class PresenceRegistry {
 
     /** Writes (or refreshes) one worker's entry and the leases it holds; answers the Redis time of the heartbeat. */
     public long beat(String id, ShardRange shards, String version, String host, Duration ttl, int heldTotal, List<HeldLease> held) {
-        return DelayQueueClient.awaitStage(beatAsync(id, shards, version, host, ttl, heldTotal, held), timeout);
+        return Replies.await(beatAsync(id, shards, version, host, ttl, heldTotal, held), timeout);
     }
 
     /** As {@link #beat}, without waiting: a timer thread shared with lease renewals must not block on Redis. */
@@ -76,7 +76,7 @@ public final class PresenceRegistry {
         Duration wait = timeout.compareTo(Duration.ofSeconds(2)) < 0 ? timeout : Duration.ofSeconds(2);
         var a = redis.commands().hdel(key, id).toCompletableFuture();
         var b = redis.commands().hdel(heldKey, id).toCompletableFuture();
-        DelayQueueClient.awaitStage(java.util.concurrent.CompletableFuture.allOf(a, b), wait);
+        Replies.await(java.util.concurrent.CompletableFuture.allOf(a, b), wait);
     }
 
     /** The leases the given workers reported at their latest heartbeat, by worker id (absent: none reported). */
@@ -85,7 +85,7 @@ public final class PresenceRegistry {
         if (workerIds.isEmpty()) {
             return out;
         }
-        List<io.lettuce.core.KeyValue<String, String>> values = DelayQueueClient.awaitStage(
+        List<io.lettuce.core.KeyValue<String, String>> values = Replies.await(
                 redis.commands().hmget(heldKey, workerIds.toArray(String[]::new)), timeout);
         for (io.lettuce.core.KeyValue<String, String> kv : values) {
             if (!kv.hasValue()) {
@@ -106,7 +106,7 @@ public final class PresenceRegistry {
 
     /** The workers alive at Redis time {@code now}, by first shard then id; malformed entries are skipped. */
     public List<WorkerPresence> alive(long now) {
-        Map<String, String> all = DelayQueueClient.awaitStage(redis.commands().hgetall(key), timeout);
+        Map<String, String> all = Replies.await(redis.commands().hgetall(key), timeout);
         List<WorkerPresence> out = new ArrayList<>();
         for (Map.Entry<String, String> e : all.entrySet()) {
             WorkerPresence w = parse(e.getKey(), e.getValue());

@@ -1,6 +1,7 @@
 package io.delayq.redis;
 
 import io.delayq.InvalidInputException;
+import io.delayq.settings.WorkerSettings;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.MaintNotificationsConfig;
@@ -168,13 +169,13 @@ public final class RedisEndpoint implements AutoCloseable {
      * trust; without either, the JVM's trust store decides. The server's name is verified either way.
      */
     static SslOptions tlsOptions(String url, Path caFile) {
-        String ca = caFile != null ? caFile.toString() : System.getProperty("delayq.redis.tls.ca", System.getenv("DELAYQ_REDIS_TLS_CA"));
+        String ca = caFile != null ? caFile.toString() : System.getProperty("delayq.redis.tls.ca", System.getenv(WorkerSettings.REDIS_TLS_CA.name()));
         if (!url.startsWith("rediss") || ca == null || ca.isBlank()) {
             return SslOptions.create();
         }
         File file = new File(ca.trim());
         if (!file.isFile() || !file.canRead()) {
-            throw new InvalidInputException("DELAYQ_REDIS_TLS_CA", "must name a readable PEM file of CA certificates, got " + ca);
+            throw new InvalidInputException(WorkerSettings.REDIS_TLS_CA.name(), "must name a readable PEM file of CA certificates, got " + ca);
         }
         return SslOptions.builder().jdkSslProvider().trustManager(file).build();
     }

@@ -2,6 +2,7 @@ package io.delayq.schedule;
 
 import io.delayq.client.AsyncDelayQueueClient;
 import io.delayq.client.DelayQueueClient;
+import io.delayq.redis.Replies;
 import io.delayq.task.CancelResult;
 import io.delayq.task.DuplicatePolicy;
 import io.delayq.task.EnqueueResult;
@@ -191,6 +192,6 @@ public final class SchedulePlanner {
     }
 
     private <T> T await(java.util.concurrent.CompletionStage<T> stage) {
-        return DelayQueueClient.awaitStage(stage, timeout);
+        return Replies.await(stage, timeout);
     }
 }

@@ -1,7 +1,7 @@
 package io.delayq.schedule;
 
-import io.delayq.client.DelayQueueClient;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.redis.Replies;
 import io.delayq.script.LuaScript;
 import io.delayq.script.ScriptRunner;
 
@@ -30,44 +30,44 @@ public final class ScheduleStore {
 
     /** @param expectedRevision null: any; 0: the schedule must not exist yet */
     public PutResult put(CronSchedule schedule, Long expectedRevision) {
-        List<Object> reply = DelayQueueClient.awaitStage(scripts.<List<Object>>run(LuaScript.SCHEDULE_PUT, keys.both(),
+        List<Object> reply = Replies.await(scripts.<List<Object>>run(LuaScript.SCHEDULE_PUT, keys.both(),
                 List.of(schedule.name(), schedule.toJson(), expectedRevision == null ? "" : String.valueOf(expectedRevision))), timeout);
         return new PutResult(schedule.name(), PutResult.Status.valueOf(((String) reply.get(0)).toUpperCase(Locale.ROOT)),
                 (Long) reply.get(1), (Long) reply.get(2));
     }
 
     public boolean remove(String name) {
-        Long n = DelayQueueClient.awaitStage(scripts.<Long>run(LuaScript.SCHEDULE_REMOVE, List.of(keys.definitions()),
+        Long n = Replies.await(scripts.<Long>run(LuaScript.SCHEDULE_REMOVE, List.of(keys.definitions()),
                 List.of(CronSchedule.requireName(name))), timeout);
         return n == 1;
     }
 
     /** Compare-and-set of one schedule's planner state; "" stands for absent. */
     public boolean advance(String name, String expectedDefinition, String expectedState, String newState) {
-        Long n = DelayQueueClient.awaitStage(scripts.<Long>run(LuaScript.SCHEDULE_ADVANCE, keys.both(),
+        Long n = Replies.await(scripts.<Long>run(LuaScript.SCHEDULE_ADVANCE, keys.both(),
                 List.of(name, nz(expectedDefinition), nz(expectedState), nz(newState))), timeout);
         return n == 1;
     }
 
     public Map<String, String> definitions() {
-        return DelayQueueClient.awaitStage(redis.commands().hgetall(keys.definitions()), timeout);
+        return Replies.await(redis.commands().hgetall(keys.definitions()), timeout);
     }
 
     public Map<String, String> states() {
-        return DelayQueueClient.awaitStage(redis.commands().hgetall(keys.state()), timeout);
+        return Replies.await(redis.commands().hgetall(keys.state()), timeout);
     }
 
     public String definition(String name) {
-        return DelayQueueClient.awaitStage(redis.commands().hget(keys.definitions(), name), timeout);
+        return Replies.await(redis.commands().hget(keys.definitions(), name), timeout);
     }
 
     public String state(String name) {
-        return DelayQueueClient.awaitStage(redis.commands().hget(keys.state(), name), timeout);
+        return Replies.await(redis.commands().hget(keys.state(), name), timeout);
     }
 
     /** Redis server time in epoch ms: the planner's "now", as the scripts' TIME. */
     public long serverNow() {
-        List<String> t = DelayQueueClient.awaitStage(redis.commands().time(), timeout);
+        List<String> t = Replies.await(redis.commands().time(), timeout);
         return Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000;
     }
 

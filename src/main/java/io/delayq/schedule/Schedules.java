@@ -3,6 +3,7 @@ package io.delayq.schedule;
 import io.delayq.InvalidInputException;
 import io.delayq.client.AsyncDelayQueueClient;
 import io.delayq.client.DelayQueueClient;
+import io.delayq.redis.Replies;
 import io.delayq.task.TaskInfo;
 
 import java.time.Duration;
@@ -117,7 +118,7 @@ public final class Schedules {
     }
 
     private ScheduleStatus.Outcome outcomeOf(String id) {
-        TaskInfo info = DelayQueueClient.awaitStage(tasks.inspect(id), timeout);
+        TaskInfo info = Replies.await(tasks.inspect(id), timeout);
         return switch (info.state()) {
             case SCHEDULED -> info.attempts() > 0 ? ScheduleStatus.Outcome.RETRYING : ScheduleStatus.Outcome.PENDING;
             case IN_FLIGHT -> ScheduleStatus.Outcome.RUNNING;

@@ -1,8 +1,8 @@
 package io.delayq.claim;
 
-import io.delayq.client.DelayQueueClient;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.redis.Replies;
 import io.delayq.script.LuaScript;
 import io.delayq.shard.ShardKeys;
 import io.delayq.task.TaskSpec;
@@ -218,7 +218,7 @@ class ClaimReplayTest {
             lane.next(UUID.randomUUID().toString());
         }
         try {
-            DelayQueueClient.awaitStage(CompletableFuture.allOf(lanes.stream().map(l -> l.done).toArray(CompletableFuture[]::new)),
+            Replies.await(CompletableFuture.allOf(lanes.stream().map(l -> l.done).toArray(CompletableFuture[]::new)),
                     Duration.ofSeconds(90));
             TestQueue.sync(CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)));
         } finally {

@@ -87,7 +87,6 @@ class ReplicaAckTest {
     void aReplicaThatDoesNotConfirmInTimeFailsTheEnqueueWithAClearErrorAndARetryIsSafe() throws Exception {
         try (DelayQueueClient client = builder().replicaAcks(1, Duration.ofMillis(300)).build()) {
             replica.pause(); // SIGSTOP: connected, silent
-            long started = System.nanoTime();
             assertThatThrownBy(() -> client.enqueue(TaskSpec.of("order-1").after(Duration.ofMinutes(5))))
                     .isInstanceOfSatisfying(ReplicaAckException.class, e -> {
                         assertThat(e.required()).isEqualTo(1);
@@ -96,7 +95,7 @@ class ReplicaAckTest {
                     })
                     .hasMessageContaining("reached the primary, but only 0 of the 1 required replica(s) acknowledged it within 300 ms")
                     .hasMessageContaining("retrying is safe");
-            assertThat(Duration.ofNanos(System.nanoTime() - started)).as("WAIT gave up at its time-out").isLessThan(Duration.ofSeconds(3));
+            // a ReplicaAckException (not the client's 5 s command time-out) is what shows that WAIT gave up at its own 300 ms
 
             replica.resume();
             // the retry writes nothing new (duplicate id) and waits until the replica caught up with the first write

@@ -9,6 +9,7 @@ import io.delayq.lease.Reclaimed;
 import io.delayq.lease.RetryResult;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.redis.Replies;
 import io.delayq.shard.ShardKeys;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScoredValue;
@@ -155,7 +156,7 @@ public final class TestQueue implements AutoCloseable, BeforeEachCallback, After
     }
 
     public static <T> T sync(CompletionStage<T> stage) {
-        return DelayQueueClient.awaitStage(stage, WAIT);
+        return Replies.await(stage, WAIT);
     }
 
     /** Waits for a raw Lettuce future; failures surface as they were raised. */

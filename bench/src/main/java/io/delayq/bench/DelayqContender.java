@@ -1,6 +1,7 @@
 package io.delayq.bench;
 
 import io.delayq.client.DelayQueueClient;
+import io.delayq.redis.Replies;
 import io.delayq.task.DuplicatePolicy;
 import io.delayq.task.EnqueueResult;
 import io.delayq.task.TaskSpec;
@@ -87,7 +88,7 @@ final class DelayqContender implements Contender {
     }
 
     private static void requireAdded(CompletableFuture<List<EnqueueResult>> call) {
-        for (EnqueueResult r : DelayQueueClient.awaitStage(call, Duration.ofMinutes(2))) {
+        for (EnqueueResult r : Replies.await(call, Duration.ofMinutes(2))) {
             if (r.status() != EnqueueResult.Status.ADDED) {
                 throw new IllegalStateException("enqueue of " + r.id() + " answered " + r.status());
             }

@@ -5,6 +5,7 @@ import io.delayq.claim.ClaimedTask;
 import io.delayq.claim.RateLimit;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.localredis.LocalRedisServer;
+import io.delayq.redis.Replies;
 import io.delayq.schedule.CronSchedule;
 import io.delayq.schedule.OccurrenceId;
 import io.delayq.schedule.PlanRules;
@@ -162,7 +163,7 @@ public final class ScheduleBench {
     }
 
     private static long serverNow(DelayQueueClient client) {
-        List<String> t = DelayQueueClient.awaitStage(client.redis().commands().time(), Duration.ofSeconds(5));
+        List<String> t = Replies.await(client.redis().commands().time(), Duration.ofSeconds(5));
         return Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000;
     }
 
@@ -217,7 +218,7 @@ public final class ScheduleBench {
             while (running.get()) {
                 boolean any = false;
                 for (int s = 0; s < shards; s++) {
-                    ClaimBatch b = DelayQueueClient.awaitStage(client.protocol().claim(s, 1000, Duration.ofMinutes(5), RateLimit.NONE),
+                    ClaimBatch b = Replies.await(client.protocol().claim(s, 1000, Duration.ofMinutes(5), RateLimit.NONE),
                             Duration.ofSeconds(10));
                     if (b.tasks().isEmpty()) {
                         continue;
@@ -237,7 +238,7 @@ public final class ScheduleBench {
                         }
                     }
                     for (int i = 0; i < b.tasks().size(); i += 500) {
-                        DelayQueueClient.awaitStage(client.protocol().ack(s, b.tasks().subList(i, Math.min(b.tasks().size(), i + 500))),
+                        Replies.await(client.protocol().ack(s, b.tasks().subList(i, Math.min(b.tasks().size(), i + 500))),
                                 Duration.ofSeconds(10));
                     }
                 }

@@ -9,6 +9,7 @@ import io.delayq.console.ConsoleSettings;
 import io.delayq.console.sample.SampleQueue;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.redis.Replies;
 import io.delayq.testing.RedisServerExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -109,9 +110,9 @@ class ConsoleAclTest {
         try (RedisEndpoint asConsole = RedisEndpoint.connect(url())) {
             QueueProtocol p = new QueueProtocol(asConsole, Q, SampleQueue.SHARDS);
             int shard = p.shardOf("order-9000");
-            assertThatThrownBy(() -> DelayQueueClient.awaitStage(p.claim(shard, 10, Duration.ofSeconds(30), RateLimit.NONE), Duration.ofSeconds(5)))
+            assertThatThrownBy(() -> Replies.await(p.claim(shard, 10, Duration.ofSeconds(30), RateLimit.NONE), Duration.ofSeconds(5)))
                     .satisfies(RedisAclTest::deniedByAcl);
-            assertThatThrownBy(() -> DelayQueueClient.awaitStage(p.claim(shard, 1, Duration.ofSeconds(30), RateLimit.NONE), Duration.ofSeconds(5)))
+            assertThatThrownBy(() -> Replies.await(p.claim(shard, 1, Duration.ofSeconds(30), RateLimit.NONE), Duration.ofSeconds(5)))
                     .satisfies(RedisAclTest::deniedByAcl);
             var c = asConsole.commands();
             assertThatThrownBy(() -> c.flushall().get(5, TimeUnit.SECONDS)).satisfies(RedisAclTest::deniedByAcl);

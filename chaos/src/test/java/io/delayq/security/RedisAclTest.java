@@ -6,6 +6,7 @@ import io.delayq.claim.RateLimit;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.redis.Replies;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
@@ -137,15 +138,15 @@ class RedisAclTest {
         }
         try (RedisEndpoint operator = RedisEndpoint.connect(url("delayq-operator", OPERATOR_PASSWORD))) {
             QueueProtocol probe = new QueueProtocol(operator, QUEUE, 8);
-            DelayQueueClient.awaitStage(probe.verifyMeta(), Duration.ofSeconds(5));
-            var stats = DelayQueueClient.awaitStage(probe.stats(java.util.stream.IntStream.range(0, 8)), Duration.ofSeconds(5));
+            Replies.await(probe.verifyMeta(), Duration.ofSeconds(5));
+            var stats = Replies.await(probe.stats(java.util.stream.IntStream.range(0, 8)), Duration.ofSeconds(5));
             assertThat(stats.due() + stats.scheduled()).isEqualTo(1);
             assertThat(operator.commands().info("memory").get(5, TimeUnit.SECONDS)).contains("maxmemory_policy");
             assertThat(operator.commands().info("persistence").get(5, TimeUnit.SECONDS)).contains("aof_enabled");
             assertThat(operator.commands().configGet("save").get(5, TimeUnit.SECONDS)).containsKey("save");
             assertThat(aclLog()).isEmpty();
             int shard = probe.shardOf("order-1");
-            assertThatThrownBy(() -> DelayQueueClient.awaitStage(probe.claim(shard, 10, Duration.ofSeconds(30), RateLimit.NONE), Duration.ofSeconds(5)))
+            assertThatThrownBy(() -> Replies.await(probe.claim(shard, 10, Duration.ofSeconds(30), RateLimit.NONE), Duration.ofSeconds(5)))
                     .satisfies(RedisAclTest::deniedByAcl);
             assertThatThrownBy(() -> operator.commands().configSet("maxmemory-policy", "allkeys-lru").get(5, TimeUnit.SECONDS))
                     .satisfies(RedisAclTest::deniedByAcl);
@@ -177,18 +178,18 @@ class RedisAclTest {
             QueueProtocol asProducer = producer.protocol();
             int shard = asProducer.shardOf("order-1");
 
-            assertThatThrownBy(() -> DelayQueueClient.awaitStage(asProducer.claim(shard, 10, Duration.ofSeconds(30), RateLimit.NONE), Duration.ofSeconds(5)))
+            assertThatThrownBy(() -> Replies.await(asProducer.claim(shard, 10, Duration.ofSeconds(30), RateLimit.NONE), Duration.ofSeconds(5)))
                     .satisfies(RedisAclTest::deniedByAcl);
             assertThat(producer.inspect("order-1").state()).as("the refused claim changed nothing").isEqualTo(TaskInfo.State.SCHEDULED);
 
             QueueProtocol asWorker = new QueueProtocol(workerSide, QUEUE, 8);
-            ClaimBatch batch = DelayQueueClient.awaitStage(asWorker.claim(shard, 10, Duration.ofSeconds(30), RateLimit.NONE), Duration.ofSeconds(5));
+            ClaimBatch batch = Replies.await(asWorker.claim(shard, 10, Duration.ofSeconds(30), RateLimit.NONE), Duration.ofSeconds(5));
             ClaimedTask claimed = batch.tasks().get(0);
             // even with the right fencing token in hand, the producer cannot finish the worker's task
-            assertThatThrownBy(() -> DelayQueueClient.awaitStage(asProducer.ack(shard, List.of(claimed)), Duration.ofSeconds(5)))
+            assertThatThrownBy(() -> Replies.await(asProducer.ack(shard, List.of(claimed)), Duration.ofSeconds(5)))
                     .satisfies(RedisAclTest::deniedByAcl);
             assertThat(producer.inspect("order-1").state()).isEqualTo(TaskInfo.State.IN_FLIGHT);
-            assertThat(DelayQueueClient.awaitStage(asWorker.ack(shard, List.of(claimed)), Duration.ofSeconds(5))).containsExactly(true);
+            assertThat(Replies.await(asWorker.ack(shard, List.of(claimed)), Duration.ofSeconds(5))).containsExactly(true);
         }
         assertThat(aclLog()).extracting(e -> e.get("username")).containsOnly("delayq-producer");
     }

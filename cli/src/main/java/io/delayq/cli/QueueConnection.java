@@ -3,6 +3,7 @@ package io.delayq.cli;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.queue.ShardCountMismatchException;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.redis.Replies;
 import io.delayq.shard.ShardKeys;
 
 import java.time.Duration;
@@ -38,7 +39,7 @@ public final class QueueConnection implements AutoCloseable {
         Integer shards = settings.checkedShards();
         RedisEndpoint redis = connect(url, settings.timeout());
         try {
-            Map<String, String> meta = DelayQueueClient.awaitStage(redis.commands().hgetall(ShardKeys.meta(queue)), settings.timeout());
+            Map<String, String> meta = Replies.await(redis.commands().hgetall(ShardKeys.meta(queue)), settings.timeout());
             String recorded = meta.get("shards");
             if (recorded == null) {
                 if (!mayCreate) {
@@ -106,7 +107,7 @@ public final class QueueConnection implements AutoCloseable {
     }
 
     public <T> T await(CompletionStage<T> stage) {
-        return DelayQueueClient.awaitStage(stage, timeout);
+        return Replies.await(stage, timeout);
     }
 
     /** The Redis server clock in epoch ms: every age the CLI prints is measured against it, as the scripts do. */

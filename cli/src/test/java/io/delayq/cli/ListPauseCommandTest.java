@@ -1,5 +1,6 @@
 package io.delayq.cli;
 
+import io.delayq.redis.Replies;
 import io.delayq.shard.ShardKeys;
 import io.delayq.testing.RedisServerExtension;
 import org.junit.jupiter.api.Test;
@@ -95,6 +96,6 @@ class ListPauseCommandTest {
     }
 
     private boolean redisHasNo(String key, String field) {
-        return !io.delayq.client.DelayQueueClient.awaitStage(queue.client().redis().commands().hexists(key, field), Duration.ofSeconds(5));
+        return !Replies.await(queue.client().redis().commands().hexists(key, field), Duration.ofSeconds(5));
     }
 }

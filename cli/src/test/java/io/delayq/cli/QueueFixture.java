@@ -6,6 +6,7 @@ import io.delayq.claim.RateLimit;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.queue.QueueProtocol;
+import io.delayq.redis.Replies;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.task.TaskSpec;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -101,7 +102,7 @@ public final class QueueFixture implements AutoCloseable, BeforeEachCallback, Af
         Set<String> wanted = Set.of(ids);
         List<ClaimedTask> claimed = new ArrayList<>();
         for (int shard : Arrays.stream(ids).mapToInt(this::shardOf).distinct().toArray()) {
-            ClaimBatch batch = DelayQueueClient.awaitStage(protocol().claim(shard, 1000, lease, RateLimit.NONE), WAIT);
+            ClaimBatch batch = Replies.await(protocol().claim(shard, 1000, lease, RateLimit.NONE), WAIT);
             batch.tasks().stream().filter(t -> wanted.contains(t.id())).forEach(claimed::add);
         }
         return claimed;
@@ -110,7 +111,7 @@ public final class QueueFixture implements AutoCloseable, BeforeEachCallback, Af
     /** Makes dead letters: due now, claimed, then failed permanently with the given error (as a handler's 4xx would). */
     public void dead(String error, String... ids) {
         for (ClaimedTask t : inFlight(Duration.ofSeconds(30), ids)) {
-            DelayQueueClient.awaitStage(protocol().retry(t, Duration.ZERO, error, 5, true, DeadLetterPolicy.DEFAULT), WAIT);
+            Replies.await(protocol().retry(t, Duration.ZERO, error, 5, true, DeadLetterPolicy.DEFAULT), WAIT);
         }
     }
 

@@ -1,6 +1,5 @@
 package io.delayq.cli;
 
-import io.delayq.InvalidInputException;
 import io.delayq.cli.text.Durations;
 import io.delayq.cli.text.Instants;
 import org.junit.jupiter.api.Test;
@@ -11,28 +10,8 @@ import java.time.Instant;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The duration and instant forms the CLI accepts (the worker's forms) and how it prints them. */
+/** The instant forms the CLI accepts and how it prints durations (their parsing is core's DurationTextTest). */
 class TextFormatsTest {
-    @Test
-    void durationsInShortAndIsoForm() {
-        assertThat(Durations.parse("d", "500ms")).isEqualTo(Duration.ofMillis(500));
-        assertThat(Durations.parse("d", "30s")).isEqualTo(Duration.ofSeconds(30));
-        assertThat(Durations.parse("d", "5m")).isEqualTo(Duration.ofMinutes(5));
-        assertThat(Durations.parse("d", "2h")).isEqualTo(Duration.ofHours(2));
-        assertThat(Durations.parse("d", "14d")).isEqualTo(Duration.ofDays(14));
-        assertThat(Durations.parse("d", "PT1M30S")).isEqualTo(Duration.ofSeconds(90));
-        assertThat(Durations.parse("d", "P2D")).isEqualTo(Duration.ofDays(2));
-    }
-
-    @Test
-    void invalidDurationsNameTheFieldAndTheForms() {
-        for (String bad : new String[]{"", "5", "5 m", "-5m", "1.5h", "PT-5S", "5w", "soon"}) {
-            assertThatThrownBy(() -> Durations.parse("olderThan", bad)).as(bad)
-                    .isInstanceOf(InvalidInputException.class)
-                    .hasMessageStartingWith("olderThan: ");
-        }
-    }
-
     @Test
     void instantsWithZoneOrOffset_andEpochMillisForFiles() {
         assertThat(Instants.parse("at", "2026-12-01T10:00:00Z")).isEqualTo(Instant.parse("2026-12-01T10:00:00Z"));

@@ -14,6 +14,7 @@ import io.delayq.console.safety.Sessions;
 import io.delayq.console.tasks.TaskViews;
 import io.delayq.redis.RedisEndpoint;
 
+import io.delayq.redis.Replies;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -96,7 +97,7 @@ public final class Console implements AutoCloseable {
                     // probes: alive = the server answers; ready = Redis answers too
                     .route("GET", "healthz", r -> Map.of("status", "ok"))
                     .route("GET", "readyz", r -> Map.of("status", "ok", "redisTime",
-                            io.delayq.client.DelayQueueClient.awaitStage(redis.commands().time(), Duration.ofSeconds(2)).get(0)));
+                            Replies.await(redis.commands().time(), Duration.ofSeconds(2)).get(0)));
             HistorySampler sampler = HistorySampler.start(new HistorySampler.Settings(queues, history, settings.sampleEvery()));
             http.start();
             return new Console(settings, redis, queues, sampler, history, http);

@@ -2,6 +2,7 @@ package io.delayq.console;
 
 import io.delayq.InvalidInputException;
 import io.delayq.console.sample.SampleQueue;
+import io.delayq.lifecycle.StopSignal;
 import io.delayq.localredis.LocalRedisServer;
 import io.delayq.redis.RedisEndpoint;
 
@@ -10,7 +11,6 @@ import java.security.SecureRandom;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code delayq console}: runs the console until Ctrl-C. With a Redis URL (DELAYQ_REDIS_URL or REDIS_URL)
@@ -49,10 +49,7 @@ public final class ConsoleLauncher {
                 out.println("delayq console at " + console.url() + " for Redis " + RedisEndpoint.redact(settings.redisUrl())
                         + (settings.readOnly() ? " (read-only: set DELAYQ_CONSOLE_TOKEN to allow actions)" : " (actions need the token)")
                         + ". Ctrl-C stops it.");
-                CountDownLatch stop = new CountDownLatch(1);
-                sun.misc.Signal.handle(new sun.misc.Signal("INT"), s -> stop.countDown());
-                sun.misc.Signal.handle(new sun.misc.Signal("TERM"), s -> stop.countDown());
-                stop.await();
+                StopSignal.install().await();
                 out.println("Stopping the console.");
             }
             return 0;

@@ -105,12 +105,7 @@ public record ConsoleSettings(String redisUrl, String host, int port, String act
     }
 
     private static Duration duration(Map<String, String> env, String name, String fallback) {
-        String text = env.getOrDefault(name, fallback);
-        Duration d = DurationText.parse(text);
-        if (d == null) {
-            throw new InvalidInputException(name, "'" + text + "' is not a duration (500ms, 10s, 5m, 1h, or ISO-8601 like PT10S)");
-        }
-        return d;
+        return DurationText.require(name, env.getOrDefault(name, fallback));
     }
 
     public boolean readOnly() {

@@ -3,6 +3,7 @@ package io.delayq.console;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.console.sample.SampleQueue;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.redis.Replies;
 import io.delayq.shard.ShardKeys;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
@@ -80,7 +81,7 @@ public final class ConsoleFixture implements AutoCloseable {
     static void registerWorkers(RedisEndpoint raw) {
         io.delayq.queue.QueueProtocol p = new io.delayq.queue.QueueProtocol(raw, SampleQueue.QUEUE, SampleQueue.SHARDS);
         int shard = p.shardOf(HELD);
-        Double token = DelayQueueClient.awaitStage(raw.commands().zscore(p.keys(shard).inflight(), HELD), Duration.ofSeconds(5));
+        Double token = Replies.await(raw.commands().zscore(p.keys(shard).inflight(), HELD), Duration.ofSeconds(5));
         io.delayq.presence.PresenceRegistry r = new io.delayq.presence.PresenceRegistry(raw, SampleQueue.QUEUE, Duration.ofSeconds(5));
         List<io.delayq.presence.PresenceRegistry.HeldLease> held = List.of(new io.delayq.presence.PresenceRegistry.HeldLease(HELD, token.longValue()));
         r.beat(WORKER_LOW, new io.delayq.shard.ShardRange(0, 3), "0.1.0-SNAPSHOT", "node-a", Duration.ofMinutes(10), shard <= 3 ? 1 : 0,
@@ -106,7 +107,7 @@ public final class ConsoleFixture implements AutoCloseable {
     public Double dueScore(String id) {
         ShardKeys k = orders.protocol().keys(orders.protocol().shardOf(id));
         for (int level = 0; level < 3; level++) {
-            Double s = DelayQueueClient.awaitStage(raw.commands().zscore(k.due(level), id), Duration.ofSeconds(5));
+            Double s = Replies.await(raw.commands().zscore(k.due(level), id), Duration.ofSeconds(5));
             if (s != null) {
                 return s;
             }
@@ -116,34 +117,34 @@ public final class ConsoleFixture implements AutoCloseable {
 
     public boolean isDead(String id) {
         ShardKeys k = orders.protocol().keys(orders.protocol().shardOf(id));
-        return DelayQueueClient.awaitStage(raw.commands().zscore(k.dead(), id), Duration.ofSeconds(5)) != null;
+        return Replies.await(raw.commands().zscore(k.dead(), id), Duration.ofSeconds(5)) != null;
     }
 
     /** A dead letter put straight into its shard's dead set, as one dying now would be. */
     public void addDeadLetter(String id) {
         ShardKeys k = orders.protocol().keys(orders.protocol().shardOf(id));
-        DelayQueueClient.awaitStage(raw.commands().zadd(k.dead(), (double) serverNow(), id), Duration.ofSeconds(5));
+        Replies.await(raw.commands().zadd(k.dead(), (double) serverNow(), id), Duration.ofSeconds(5));
     }
 
     public boolean hasRecord(String id) {
         ShardKeys k = orders.protocol().keys(orders.protocol().shardOf(id));
-        return DelayQueueClient.awaitStage(raw.commands().hexists(k.record(id), id), Duration.ofSeconds(5));
+        return Replies.await(raw.commands().hexists(k.record(id), id), Duration.ofSeconds(5));
     }
 
     public long serverNow() {
-        List<String> t = DelayQueueClient.awaitStage(raw.commands().time(), Duration.ofSeconds(5));
+        List<String> t = Replies.await(raw.commands().time(), Duration.ofSeconds(5));
         return Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000;
     }
 
     public long zcard(String key) {
-        return DelayQueueClient.awaitStage(raw.commands().zcard(key), Duration.ofSeconds(5));
+        return Replies.await(raw.commands().zcard(key), Duration.ofSeconds(5));
     }
 
     /** Tasks of a shard's due sets that are due at {@code now}. */
     public long zcount(ShardKeys k, long now) {
         long n = 0;
         for (int level = 0; level < 3; level++) {
-            n += DelayQueueClient.awaitStage(raw.commands().zcount(k.due(level), io.lettuce.core.Range.create(Double.NEGATIVE_INFINITY, (double) now)),
+            n += Replies.await(raw.commands().zcount(k.due(level), io.lettuce.core.Range.create(Double.NEGATIVE_INFINITY, (double) now)),
                     Duration.ofSeconds(5));
         }
         return n;
@@ -158,24 +159,24 @@ public final class ConsoleFixture implements AutoCloseable {
     }
 
     public String lastError(String id) {
-        return DelayQueueClient.awaitStage(raw.commands().hget(orders.protocol().keys(orders.protocol().shardOf(id)).errors(), id), Duration.ofSeconds(5));
+        return Replies.await(raw.commands().hget(orders.protocol().keys(orders.protocol().shardOf(id)).errors(), id), Duration.ofSeconds(5));
     }
 
     public String attempts(String id) {
-        return DelayQueueClient.awaitStage(raw.commands().hget(orders.protocol().keys(orders.protocol().shardOf(id)).attempts(), id), Duration.ofSeconds(5));
+        return Replies.await(raw.commands().hget(orders.protocol().keys(orders.protocol().shardOf(id)).attempts(), id), Duration.ofSeconds(5));
     }
 
     /** Whether a shard's claims are paused: field {@code at} of its pause hash (which also keeps the last call's epoch). */
     public boolean shardPaused(int shard) {
-        return DelayQueueClient.awaitStage(raw.commands().hexists(orders.protocol().keys(shard).paused(), "at"), Duration.ofSeconds(5));
+        return Replies.await(raw.commands().hexists(orders.protocol().keys(shard).paused(), "at"), Duration.ofSeconds(5));
     }
 
     public boolean exists(String key) {
-        return DelayQueueClient.awaitStage(raw.commands().exists(key), Duration.ofSeconds(5)) == 1;
+        return Replies.await(raw.commands().exists(key), Duration.ofSeconds(5)) == 1;
     }
 
     public String metaField(String field) {
-        return DelayQueueClient.awaitStage(raw.commands().hget(ShardKeys.meta(SampleQueue.QUEUE), field), Duration.ofSeconds(5));
+        return Replies.await(raw.commands().hget(ShardKeys.meta(SampleQueue.QUEUE), field), Duration.ofSeconds(5));
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.delayq.backlog.QueueStats;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.health.ProbeServer;
 import io.delayq.operator.metrics.QueueMetrics;
+import io.delayq.redis.Replies;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -87,6 +88,6 @@ class HonorLabelsTest {
     }
 
     private QueueStats stats(int from, int to) {
-        return DelayQueueClient.awaitStage(client.protocol().stats(IntStream.rangeClosed(from, to)), Duration.ofSeconds(5));
+        return Replies.await(client.protocol().stats(IntStream.rangeClosed(from, to)), Duration.ofSeconds(5));
     }
 }

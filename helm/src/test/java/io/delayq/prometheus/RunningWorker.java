@@ -1,5 +1,6 @@
 package io.delayq.prometheus;
 
+import io.delayq.settings.WorkerSettings;
 import io.delayq.worker.Worker;
 import io.delayq.worker.config.WorkerConfig;
 
@@ -23,17 +24,17 @@ final class RunningWorker implements AutoCloseable {
 
     static RunningWorker start(String redisUrl, String queue, int shards, int concurrency, ScriptedDelivery delivery) {
         Map<String, String> env = new HashMap<>();
-        env.put("DELAYQ_REDIS_URL", redisUrl);
-        env.put("DELAYQ_QUEUE", queue);
-        env.put("DELAYQ_SHARDS", String.valueOf(shards));
-        env.put("DELAYQ_HTTP_PORT", "0");
-        env.put("DELAYQ_POLL_INTERVAL", "200ms");
-        env.put("DELAYQ_CONCURRENCY", String.valueOf(concurrency));
-        env.put("DELAYQ_BATCH_SIZE", String.valueOf(concurrency));
-        env.put("DELAYQ_RETRY_MAX_ATTEMPTS", "2");
-        env.put("DELAYQ_RETRY_BACKOFF_INITIAL", "100ms");
-        env.put("DELAYQ_RETRY_BACKOFF_MAX", "200ms");
-        env.put("DELAYQ_SHUTDOWN_GRACE", "1s");
+        env.put(WorkerSettings.REDIS_URL.name(), redisUrl);
+        env.put(WorkerSettings.QUEUE.name(), queue);
+        env.put(WorkerSettings.SHARDS.name(), String.valueOf(shards));
+        env.put(WorkerSettings.HTTP_PORT.name(), "0");
+        env.put(WorkerSettings.POLL_INTERVAL.name(), "200ms");
+        env.put(WorkerSettings.CONCURRENCY.name(), String.valueOf(concurrency));
+        env.put(WorkerSettings.BATCH_SIZE.name(), String.valueOf(concurrency));
+        env.put(WorkerSettings.RETRY_MAX_ATTEMPTS.name(), "2");
+        env.put(WorkerSettings.RETRY_BACKOFF_INITIAL.name(), "100ms");
+        env.put(WorkerSettings.RETRY_BACKOFF_MAX.name(), "200ms");
+        env.put(WorkerSettings.SHUTDOWN_GRACE.name(), "1s");
         return new RunningWorker(Worker.start(WorkerConfig.fromEnv(env), redis -> delivery));
     }
 

@@ -3,7 +3,7 @@ package io.delayq.operator;
 import io.delayq.health.ProbeServer;
 import io.delayq.operator.metrics.QueueMetrics;
 import io.delayq.operator.reconcile.DelayQueueReconciler;
-import io.delayq.operator.redis.QueueProbe;
+import io.delayq.operator.redis.QueueReader;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
@@ -29,14 +29,14 @@ import java.util.function.Consumer;
 
 /**
  * The running operator: the SDK's {@link Operator} with the DelayQueue reconciler, the Redis
- * probe, and the HTTP endpoint for metrics and health. {@link #main} runs it in a pod; tests start
+ * queue reader, and the HTTP endpoint for metrics and health. {@link #main} runs it in a pod; tests start
  * it in-process with {@link #start(KubernetesClient, OperatorSettings, boolean)}.
  */
 public final class DelayQueueOperator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DelayQueueOperator.class);
 
     private final Operator operator;
-    private final QueueProbe probe;
+    private final QueueReader reader;
     private final ProbeServer endpoint;
     private final JvmGcMetrics gcMetrics;
     private final LeadershipLoss leadershipLoss;
@@ -53,10 +53,10 @@ public final class DelayQueueOperator implements AutoCloseable {
         gcMetrics = new JvmGcMetrics();
         gcMetrics.bindTo(registry);
 
-        probe = new QueueProbe(settings.redisTimeout(), Clock.systemUTC());
+        reader = new QueueReader(settings.redisTimeout(), Clock.systemUTC());
         leadershipLoss = new LeadershipLoss(onLeadershipLost);
         operator = new Operator(configuration(client, settings, closeClientOnStop, registry, leadershipLoss));
-        DelayQueueReconciler reconciler = new DelayQueueReconciler(probe, new QueueMetrics(registry), Clock.systemUTC(),
+        DelayQueueReconciler reconciler = new DelayQueueReconciler(reader, new QueueMetrics(registry), Clock.systemUTC(),
                 settings.backlogInterval(), settings.workerImage());
         operator.register(reconciler, c -> {
             if (settings.watchAllNamespaces()) {
@@ -85,11 +85,11 @@ public final class DelayQueueOperator implements AutoCloseable {
                 // Losing the Lease still ends the process and Kubernetes restarts the pod, so two
                 // replicas never reconcile at the same time; LeadershipLoss does it instead of the SDK,
                 // which would also exit on a deliberate stop.
-                LeaseTiming timing = settings.leaseTiming();
+                LeaderElectionTiming timing = settings.leaderElectionTiming();
                 o.withLeaderElectionConfiguration(LeaderElectionConfigurationBuilder
-                        .aLeaderElectionConfiguration(settings.leaseName())
-                        .withLeaseNamespace(settings.leaseNamespace())
-                        .withIdentity(settings.leaseIdentity())
+                        .aLeaderElectionConfiguration(settings.leaderLeaseName())
+                        .withLeaseNamespace(settings.leaderLeaseNamespace())
+                        .withIdentity(settings.leaderIdentity())
                         .withLeaseDuration(timing.leaseDuration())
                         .withRenewDeadline(timing.renewDeadline())
                         .withRetryPeriod(timing.retryPeriod())
@@ -136,7 +136,7 @@ public final class DelayQueueOperator implements AutoCloseable {
             operator.stop();
         } finally {
             endpoint.close();
-            probe.close();
+            reader.close();
             gcMetrics.close();
         }
     }

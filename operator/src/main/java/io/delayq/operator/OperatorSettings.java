@@ -1,7 +1,7 @@
 package io.delayq.operator;
 
-import io.delayq.operator.resource.Durations;
 
+import io.delayq.DurationText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -21,7 +21,7 @@ import java.util.stream.Collectors;
  *   <li>{@code DELAYQ_LEADER_ELECTION_IDENTITY}: this replica's name in the Lease, default {@code HOSTNAME}
  *       (the pod name), else a random id</li>
  *   <li>{@code DELAYQ_LEADER_ELECTION_LEASE_DURATION}, {@code DELAYQ_LEADER_ELECTION_RENEW_DEADLINE},
- *       {@code DELAYQ_LEADER_ELECTION_RETRY_PERIOD}: the {@link LeaseTiming}, default 15s, 10s, 2s</li>
+ *       {@code DELAYQ_LEADER_ELECTION_RETRY_PERIOD}: the {@link LeaderElectionTiming}, default 15s, 10s, 2s</li>
  *   <li>{@code DELAYQ_METRICS_PORT}: port of /metrics, /healthz and /readyz, default 8080 (0 = any free port)</li>
  *   <li>{@code DELAYQ_BACKLOG_INTERVAL}: how often each queue's backlog is read, default 10s</li>
  *   <li>{@code DELAYQ_REDIS_TIMEOUT}: time-out of the operator's Redis commands, default 3s</li>
@@ -29,11 +29,11 @@ import java.util.stream.Collectors;
  *       default {@code ghcr.io/delayq/delayq-worker:<operator version>}</li>
  * </ul>
  */
-public record OperatorSettings(Set<String> watchNamespaces, boolean leaderElection, String leaseName, String leaseNamespace,
-                               String leaseIdentity, LeaseTiming leaseTiming,
+public record OperatorSettings(Set<String> watchNamespaces, boolean leaderElection, String leaderLeaseName, String leaderLeaseNamespace,
+                               String leaderIdentity, LeaderElectionTiming leaderElectionTiming,
                                int metricsPort, Duration backlogInterval, Duration redisTimeout, String workerImage) {
 
-    public static final String DEFAULT_LEASE = "delayq-operator-leader";
+    public static final String DEFAULT_LEADER_LEASE = "delayq-operator-leader";
 
     public static OperatorSettings fromEnv(Map<String, String> env) {
         String namespaces = env.getOrDefault("DELAYQ_WATCH_NAMESPACES", "");
@@ -41,10 +41,10 @@ public record OperatorSettings(Set<String> watchNamespaces, boolean leaderElecti
                 .collect(Collectors.toUnmodifiableSet());
         return new OperatorSettings(watch,
                 bool(env, "DELAYQ_LEADER_ELECTION", false),
-                env.getOrDefault("DELAYQ_LEADER_ELECTION_LEASE", DEFAULT_LEASE),
+                env.getOrDefault("DELAYQ_LEADER_ELECTION_LEASE", DEFAULT_LEADER_LEASE),
                 blankToNull(env.get("DELAYQ_LEADER_ELECTION_NAMESPACE")),
                 blankToNull(env.get("DELAYQ_LEADER_ELECTION_IDENTITY")),
-                leaseTiming(env),
+                leaderElectionTiming(env),
                 port(env, "DELAYQ_METRICS_PORT", 8080),
                 duration(env, "DELAYQ_BACKLOG_INTERVAL", "10s"),
                 duration(env, "DELAYQ_REDIS_TIMEOUT", "3s"),
@@ -52,11 +52,11 @@ public record OperatorSettings(Set<String> watchNamespaces, boolean leaderElecti
     }
 
     public OperatorSettings withMetricsPort(int port) {
-        return new OperatorSettings(watchNamespaces, leaderElection, leaseName, leaseNamespace, leaseIdentity, leaseTiming, port, backlogInterval, redisTimeout, workerImage);
+        return new OperatorSettings(watchNamespaces, leaderElection, leaderLeaseName, leaderLeaseNamespace, leaderIdentity, leaderElectionTiming, port, backlogInterval, redisTimeout, workerImage);
     }
 
     public OperatorSettings withBacklogInterval(Duration interval) {
-        return new OperatorSettings(watchNamespaces, leaderElection, leaseName, leaseNamespace, leaseIdentity, leaseTiming, metricsPort, interval, redisTimeout, workerImage);
+        return new OperatorSettings(watchNamespaces, leaderElection, leaderLeaseName, leaderLeaseNamespace, leaderIdentity, leaderElectionTiming, metricsPort, interval, redisTimeout, workerImage);
     }
 
     public boolean watchAllNamespaces() {
@@ -77,11 +77,11 @@ public record OperatorSettings(Set<String> watchNamespaces, boolean leaderElecti
         }
     }
 
-    private static LeaseTiming leaseTiming(Map<String, String> env) {
+    private static LeaderElectionTiming leaderElectionTiming(Map<String, String> env) {
         String durationName = "DELAYQ_LEADER_ELECTION_LEASE_DURATION";
         String deadlineName = "DELAYQ_LEADER_ELECTION_RENEW_DEADLINE";
         String retryName = "DELAYQ_LEADER_ELECTION_RETRY_PERIOD";
-        LeaseTiming defaults = LeaseTiming.DEFAULT;
+        LeaderElectionTiming defaults = LeaderElectionTiming.DEFAULT;
         Duration lease = duration(env, durationName, defaults.leaseDuration().toSeconds() + "s");
         Duration deadline = duration(env, deadlineName, defaults.renewDeadline().toSeconds() + "s");
         Duration retry = duration(env, retryName, defaults.retryPeriod().toSeconds() + "s");
@@ -93,13 +93,13 @@ public record OperatorSettings(Set<String> watchNamespaces, boolean leaderElecti
             throw new IllegalArgumentException(deadlineName + " must be shorter than " + durationName
                     + " (a leader must give up before a follower may take the Lease), got " + deadline + " and " + lease);
         }
-        long slowestRetryMillis = retry.toMillis() + (long) Math.ceil(retry.toMillis() * LeaseTiming.RETRY_JITTER);
+        long slowestRetryMillis = retry.toMillis() + (long) Math.ceil(retry.toMillis() * LeaderElectionTiming.RETRY_JITTER);
         if (deadline.toMillis() <= slowestRetryMillis) {
             throw new IllegalArgumentException(deadlineName + " must be longer than " + retryName + " with its jitter ("
-                    + (1 + LeaseTiming.RETRY_JITTER) + " × " + retry + " = " + Duration.ofMillis(slowestRetryMillis)
+                    + (1 + LeaderElectionTiming.RETRY_JITTER) + " × " + retry + " = " + Duration.ofMillis(slowestRetryMillis)
                     + "), got " + deadline);
         }
-        return new LeaseTiming(lease, deadline, retry);
+        return new LeaderElectionTiming(lease, deadline, retry);
     }
 
     private static boolean bool(Map<String, String> env, String name, boolean fallback) {
@@ -131,7 +131,7 @@ public record OperatorSettings(Set<String> watchNamespaces, boolean leaderElecti
     }
 
     private static Duration duration(Map<String, String> env, String name, String fallback) {
-        Duration d = Durations.parse(env.getOrDefault(name, fallback), name);
+        Duration d = DurationText.require(name, env.getOrDefault(name, fallback));
         if (d.isZero() || d.isNegative()) {
             throw new IllegalArgumentException(name + " must be longer than zero, got '" + env.get(name) + "'");
         }

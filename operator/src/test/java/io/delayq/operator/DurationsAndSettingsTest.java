@@ -1,6 +1,5 @@
 package io.delayq.operator;
 
-import io.delayq.operator.resource.Durations;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -12,18 +11,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class DurationsAndSettingsTest {
 
     @Test
-    void parsesTheWorkersDurationSyntax() {
-        assertThat(Durations.parse("500ms", "f")).isEqualTo(Duration.ofMillis(500));
-        assertThat(Durations.parse("30s", "f")).isEqualTo(Duration.ofSeconds(30));
-        assertThat(Durations.parse("5m", "f")).isEqualTo(Duration.ofMinutes(5));
-        assertThat(Durations.parse("2h", "f")).isEqualTo(Duration.ofHours(2));
-        assertThat(Durations.parse("14d", "f")).isEqualTo(Duration.ofDays(14));
-        assertThat(Durations.parse("PT1M30S", "f")).isEqualTo(Duration.ofSeconds(90));
-        assertThatThrownBy(() -> Durations.parse("soon", "spec.lease")).hasMessageContaining("spec.lease").hasMessageContaining("'soon'");
-        assertThatThrownBy(() -> Durations.parse("P", "spec.lease")).hasMessageContaining("spec.lease");
-    }
-
-    @Test
     void settingsHaveDefaults() {
         OperatorSettings s = OperatorSettings.fromEnv(Map.of());
 
@@ -31,8 +18,8 @@ class DurationsAndSettingsTest {
         assertThat(s.leaderElection()).isFalse();
         assertThat(s.metricsPort()).isEqualTo(8080);
         assertThat(s.backlogInterval()).isEqualTo(Duration.ofSeconds(10));
-        assertThat(s.leaseIdentity()).isNull();
-        assertThat(s.leaseTiming()).isEqualTo(LeaseTiming.DEFAULT);
+        assertThat(s.leaderIdentity()).isNull();
+        assertThat(s.leaderElectionTiming()).isEqualTo(LeaderElectionTiming.DEFAULT);
         assertThat(s.workerImage()).startsWith("ghcr.io/delayq/delayq-worker:").doesNotContain("${");
     }
 
@@ -44,7 +31,7 @@ class DurationsAndSettingsTest {
 
         assertThat(s.watchNamespaces()).containsExactlyInAnyOrder("shop", "wallet");
         assertThat(s.leaderElection()).isTrue();
-        assertThat(s.leaseNamespace()).isEqualTo("delayq-system");
+        assertThat(s.leaderLeaseNamespace()).isEqualTo("delayq-system");
         assertThat(s.metricsPort()).isEqualTo(9090);
         assertThat(s.backlogInterval()).isEqualTo(Duration.ofSeconds(30));
     }
@@ -60,17 +47,17 @@ class DurationsAndSettingsTest {
     }
 
     @Test
-    void leaseTimingComesFromTheEnvironment() {
+    void leaderElectionTimingComesFromTheEnvironment() {
         OperatorSettings s = OperatorSettings.fromEnv(Map.of("DELAYQ_LEADER_ELECTION_LEASE_DURATION", "4s",
                 "DELAYQ_LEADER_ELECTION_RENEW_DEADLINE", "3s", "DELAYQ_LEADER_ELECTION_RETRY_PERIOD", "500ms",
                 "DELAYQ_LEADER_ELECTION_IDENTITY", " operator-1 "));
 
-        assertThat(s.leaseTiming()).isEqualTo(new LeaseTiming(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(500)));
-        assertThat(s.leaseIdentity()).isEqualTo("operator-1");
+        assertThat(s.leaderElectionTiming()).isEqualTo(new LeaderElectionTiming(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(500)));
+        assertThat(s.leaderIdentity()).isEqualTo("operator-1");
     }
 
     @Test
-    void badLeaseTimingNamesTheVariableAndTheRule() {
+    void badLeaderElectionTimingNamesTheVariableAndTheRule() {
         assertThatThrownBy(() -> OperatorSettings.fromEnv(Map.of("DELAYQ_LEADER_ELECTION_LEASE_DURATION", "soon")))
                 .hasMessageContaining("DELAYQ_LEADER_ELECTION_LEASE_DURATION").hasMessageContaining("'soon'");
         assertThatThrownBy(() -> OperatorSettings.fromEnv(Map.of("DELAYQ_LEADER_ELECTION_RETRY_PERIOD", "0s")))

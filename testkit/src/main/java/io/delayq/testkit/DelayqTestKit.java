@@ -4,6 +4,7 @@ import io.delayq.client.DelayQueueClient;
 import io.delayq.handler.TaskHandler;
 import io.delayq.localredis.LocalRedisServer;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.settings.WorkerEnv;
 import io.delayq.task.EnqueueResult;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
@@ -24,6 +25,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
+
+import static io.delayq.settings.WorkerSettings.*;
 
 /**
  * Runs the handler under test the way the fleet runs it: a real {@code redis-server} (the one on PATH, or the
@@ -65,15 +68,15 @@ public final class DelayqTestKit<H extends TaskHandler> implements BeforeAllCall
     private DelayqTestKit(Supplier<H> handlers, String... redisArgs) {
         this.handlers = Objects.requireNonNull(handlers, "handlers");
         this.redisArgs = redisArgs.clone();
-        settings.put("DELAYQ_POLL_INTERVAL", "100ms");
-        settings.put("DELAYQ_LEASE", "5s");
-        settings.put("DELAYQ_CONCURRENCY", "4");
-        settings.put("DELAYQ_RETRY_MAX_ATTEMPTS", "3");
-        settings.put("DELAYQ_RETRY_BACKOFF_INITIAL", "200ms");
-        settings.put("DELAYQ_RETRY_BACKOFF_MULTIPLIER", "2");
-        settings.put("DELAYQ_RETRY_BACKOFF_MAX", "2s");
-        settings.put("DELAYQ_RETRY_JITTER", "0");
-        settings.put("DELAYQ_SHUTDOWN_GRACE", "2s");
+        settings.put(POLL_INTERVAL.name(), "100ms");
+        settings.put(LEASE.name(), "5s");
+        settings.put(CONCURRENCY.name(), "4");
+        settings.put(RETRY_MAX_ATTEMPTS.name(), "3");
+        settings.put(RETRY_BACKOFF_INITIAL.name(), "200ms");
+        settings.put(RETRY_BACKOFF_MULTIPLIER.name(), "2");
+        settings.put(RETRY_BACKOFF_MAX.name(), "2s");
+        settings.put(RETRY_JITTER.name(), "0");
+        settings.put(SHUTDOWN_GRACE.name(), "2s");
     }
 
     /** A kit running a new handler from {@code handlers} in every test. */
@@ -161,9 +164,7 @@ public final class DelayqTestKit<H extends TaskHandler> implements BeforeAllCall
     private void startWorker(Map<String, String> overrides) {
         Map<String, String> env = new LinkedHashMap<>(settings);
         env.putAll(overrides);
-        env.put("DELAYQ_REDIS_URL", redis.url());
-        env.put("DELAYQ_QUEUE", queue);
-        env.put("DELAYQ_SHARDS", String.valueOf(shards));
+        env.putAll(WorkerEnv.of(redis.url(), queue, shards).toMap());
         handler = handlers.get();
         recorder = new RecordingHandler(handler);
         worker = Worker.startEmbedded(WorkerConfig.embedded(env), recorder);

@@ -3,6 +3,7 @@ package io.delayq.worker;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.redis.Replies;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.handler.TaskHandler;
 import io.delayq.worker.delivery.Deliveries;
@@ -33,6 +34,7 @@ import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
 import io.lettuce.core.metrics.MicrometerOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -105,16 +107,16 @@ public final class Worker implements AutoCloseable {
                 .commandLatencyRecorder(new MicrometerCommandLatencyRecorder(registry, MicrometerOptions.create()))
                 .build();
         try {
-            this.redis = RedisEndpoint.connect(config.redisUrl(), resources, REDIS_TIMEOUT);
+            this.redis = RedisEndpoint.connect(config.redisUrl(), resources, REDIS_TIMEOUT, config.redisTlsCa());
         } catch (RuntimeException e) {
             resources.shutdown();
             throw e;
         }
         try {
             this.protocol = new QueueProtocol(redis, config.queue(), config.shards());
-            DelayQueueClient.awaitStage(protocol.verifyMeta(), REDIS_TIMEOUT);
+            Replies.await(protocol.verifyMeta(), REDIS_TIMEOUT);
             this.health = new RedisHealth(redis);
-            DelayQueueClient.awaitStage(protocol.scripts().loadAll(), REDIS_TIMEOUT);
+            Replies.await(protocol.scripts().loadAll(), REDIS_TIMEOUT);
             health.scriptsLoaded();
             this.delivery = deliveryFactory.apply(redis);
         } catch (RuntimeException e) {
@@ -123,6 +125,9 @@ public final class Worker implements AutoCloseable {
             throw e;
         }
         this.metrics = new WorkerMetrics(registry, config.queue(), config.range());
+        FunctionCounter.builder("delayq.redis.failures", health, RedisHealth::failures)
+                .description("Redis calls that failed without an answer (time-outs, lost connections)").tag("queue", config.queue())
+                .register(registry);
         this.settler = new Settler(protocol, inflight, metrics, config.retry(), config.deadLetters(), config.lease());
         this.handlers = new HandlerPool(config.concurrency(), HANDLER_RAMP_AFTER_NANOS, named("delayq-handler", false));
         ServerClock clock = new ServerClock(wallClock);

@@ -1,17 +1,17 @@
 package io.delayq.worker;
 
 import io.delayq.DelayQueueException;
-import io.delayq.worker.config.ConfigException;
-import io.delayq.worker.config.Durations;
+import io.delayq.DurationText;
+import io.delayq.lifecycle.StopSignal;
+import io.delayq.settings.ConfigException;
+import io.delayq.settings.WorkerSettings;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.delivery.Deliveries;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import sun.misc.Signal;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * Runs a worker from {@code DELAYQ_*} environment variables until SIGTERM or SIGINT, then stops
@@ -29,7 +29,7 @@ public final class WorkerCommand {
         long skew;
         try {
             config = WorkerConfig.fromEnv(env);
-            skew = clockSkew(env.get("DELAYQ_CLOCK_SKEW"));
+            skew = clockSkew(env.get(WorkerSettings.CLOCK_SKEW.name()));
         } catch (ConfigException e) {
             System.err.println("delayq worker: invalid configuration: " + e.getMessage());
             return 2;
@@ -52,9 +52,7 @@ public final class WorkerCommand {
 
     /** Blocks until SIGTERM or SIGINT. */
     static void awaitSignal() {
-        CountDownLatch stop = new CountDownLatch(1);
-        Signal.handle(new Signal("TERM"), s -> stop.countDown());
-        Signal.handle(new Signal("INT"), s -> stop.countDown());
+        StopSignal stop = StopSignal.install();
         try {
             stop.await();
         } catch (InterruptedException e) {
@@ -69,9 +67,9 @@ public final class WorkerCommand {
             return 0;
         }
         boolean negative = text.trim().startsWith("-");
-        Duration d = Durations.parse(negative ? text.trim().substring(1) : text);
+        Duration d = DurationText.parse(negative ? text.trim().substring(1) : text);
         if (d == null) {
-            throw new ConfigException("DELAYQ_CLOCK_SKEW", "must be a duration like 1h or -30s, got '" + text + "'");
+            throw new ConfigException(WorkerSettings.CLOCK_SKEW.name(), "must be a duration like 1h or -30s, got '" + text + "'");
         }
         return negative ? -d.toMillis() : d.toMillis();
     }

@@ -5,6 +5,7 @@ import io.delayq.console.Console;
 import io.delayq.console.ConsoleSettings;
 import io.delayq.localredis.LocalRedisServer;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.redis.Replies;
 import io.delayq.task.TaskSpec;
 
 import java.net.URI;
@@ -114,7 +115,7 @@ public final class ConsoleBench {
     }
 
     private static String memory(RedisEndpoint raw) {
-        String info = DelayQueueClient.awaitStage(raw.commands().info("memory"), Duration.ofSeconds(5));
+        String info = Replies.await(raw.commands().info("memory"), Duration.ofSeconds(5));
         return info.lines().filter(l -> l.startsWith("used_memory_human:")).findFirst().map(l -> l.substring(18)).orElse("?");
     }
 }

@@ -9,6 +9,7 @@ import io.delayq.chaos.recorder.Execution;
 import io.delayq.chaos.recorder.ExecutionLog;
 import io.delayq.client.DelayQueueClient;
 
+import io.delayq.settings.WorkerSettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,18 +25,18 @@ final class QueueSupport {
 
     static Map<String, String> workerEnv(String redisUrl, String queue, int shards, Duration lease) {
         Map<String, String> env = new HashMap<>();
-        env.put("DELAYQ_REDIS_URL", redisUrl);
-        env.put("DELAYQ_QUEUE", queue);
-        env.put("DELAYQ_SHARDS", String.valueOf(shards));
-        env.put("DELAYQ_DELIVERY", "handler");
-        env.put("DELAYQ_HANDLER", "io.delayq.chaos.recorder.RecordingHandler");
-        env.put("DELAYQ_LEASE", lease.toMillis() + "ms");
-        env.put("DELAYQ_POLL_INTERVAL", "500ms");
-        env.put("DELAYQ_CONCURRENCY", "16");
-        env.put("DELAYQ_BATCH_SIZE", "100");
-        env.put("DELAYQ_SHUTDOWN_GRACE", "10s");
+        env.put(WorkerSettings.REDIS_URL.name(), redisUrl);
+        env.put(WorkerSettings.QUEUE.name(), queue);
+        env.put(WorkerSettings.SHARDS.name(), String.valueOf(shards));
+        env.put(WorkerSettings.DELIVERY.name(), "handler");
+        env.put(WorkerSettings.HANDLER.name(), "io.delayq.chaos.recorder.RecordingHandler");
+        env.put(WorkerSettings.LEASE.name(), lease.toMillis() + "ms");
+        env.put(WorkerSettings.POLL_INTERVAL.name(), "500ms");
+        env.put(WorkerSettings.CONCURRENCY.name(), "16");
+        env.put(WorkerSettings.BATCH_SIZE.name(), "100");
+        env.put(WorkerSettings.SHUTDOWN_GRACE.name(), "10s");
         // a task that keeps losing its worker must not be dead-lettered in a chaos run: the run counts executions
-        env.put("DELAYQ_RETRY_MAX_ATTEMPTS", "20");
+        env.put(WorkerSettings.RETRY_MAX_ATTEMPTS.name(), "20");
         return env;
     }
 

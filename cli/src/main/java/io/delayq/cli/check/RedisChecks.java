@@ -2,9 +2,9 @@ package io.delayq.cli.check;
 
 import io.delayq.cli.CliException;
 import io.delayq.cli.QueueConnection;
-import io.delayq.client.DelayQueueClient;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.redis.Replies;
 import io.delayq.script.LuaScript;
 import io.delayq.shard.ShardKeyTypes;
 import io.delayq.shard.ShardKeys;
@@ -234,7 +234,7 @@ final class RedisChecks {
     }
 
     private <T> T await(CompletionStage<T> stage) {
-        return DelayQueueClient.awaitStage(stage, timeout);
+        return Replies.await(stage, timeout);
     }
 
     private static String message(Throwable e) {

@@ -1,5 +1,6 @@
 package io.delayq.cli.text;
 
+import io.delayq.DurationText;
 import io.delayq.InvalidInputException;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
@@ -11,7 +12,7 @@ public final class DurationConverter implements ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
         try {
-            return Durations.parse("duration", value);
+            return DurationText.require("duration", value);
         } catch (InvalidInputException e) {
             throw new TypeConversionException(e.getMessage().substring("duration: ".length()));
         }

@@ -4,6 +4,7 @@ import io.delayq.client.DelayQueueClient;
 import io.delayq.console.http.ApiException;
 import io.delayq.queue.QueueName;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.redis.Replies;
 import io.delayq.shard.ShardKeys;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
@@ -81,7 +82,7 @@ public final class QueueDirectory implements AutoCloseable {
         ScanArgs args = ScanArgs.Builder.matches("dq:{*}:meta").limit(1000);
         int calls = 0;
         while (!cursor.isFinished() && calls < MAX_SCAN_CALLS && names.size() <= maxQueues) {
-            KeyScanCursor<String> page = DelayQueueClient.awaitStage(redis.commands().scan(cursor, args), timeout);
+            KeyScanCursor<String> page = Replies.await(redis.commands().scan(cursor, args), timeout);
             calls++;
             for (String key : page.getKeys()) {
                 String name = key.substring(4, key.length() - 6);
@@ -115,7 +116,7 @@ public final class QueueDirectory implements AutoCloseable {
         if (!configured.isEmpty() && !configured.contains(queue)) {
             throw ApiException.notFound("queue", "no queue '" + queue + "' in this console (it shows " + String.join(", ", configured) + ")");
         }
-        String shards = DelayQueueClient.awaitStage(redis.commands().hget(ShardKeys.meta(queue), "shards"), timeout);
+        String shards = Replies.await(redis.commands().hget(ShardKeys.meta(queue), "shards"), timeout);
         if (shards == null) {
             throw ApiException.notFound("queue", "no queue '" + queue + "' in Redis (no hash " + ShardKeys.meta(queue) + ")");
         }

@@ -8,6 +8,7 @@ import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.schedule.CronSchedule;
+import io.delayq.redis.Replies;
 import io.delayq.task.Priority;
 import io.delayq.task.TaskSpec;
 
@@ -50,9 +51,9 @@ public final class SampleQueue {
             String[] errors = {"HTTP 503 from https://payments.internal/payouts", "connect timed out after 10000 ms", "HTTP 410 Gone: account closed"};
             int n = 0;
             for (int s = 0; s < SHARDS; s++) {
-                ClaimBatch b = DelayQueueClient.awaitStage(p.claim(s, 500, Duration.ofMinutes(5), RateLimit.NONE), Duration.ofSeconds(10));
+                ClaimBatch b = Replies.await(p.claim(s, 500, Duration.ofMinutes(5), RateLimit.NONE), Duration.ofSeconds(10));
                 for (ClaimedTask t : b.tasks()) {
-                    DelayQueueClient.awaitStage(p.retry(t, Duration.ZERO, errors[n++ % errors.length], 1, true, DeadLetterPolicy.DEFAULT),
+                    Replies.await(p.retry(t, Duration.ZERO, errors[n++ % errors.length], 1, true, DeadLetterPolicy.DEFAULT),
                             Duration.ofSeconds(10));
                 }
             }
@@ -60,7 +61,7 @@ public final class SampleQueue {
                     TaskSpec.of("coupon-expire-78").after(Duration.ZERO).payload("{\"coupon\":\"C-78\"}"));
             c.enqueueAll(running);
             for (TaskSpec t : running) {
-                DelayQueueClient.awaitStage(p.claim(p.shardOf(t.id()), 10, Duration.ofMinutes(30), RateLimit.NONE), Duration.ofSeconds(10));
+                Replies.await(p.claim(p.shardOf(t.id()), 10, Duration.ofMinutes(30), RateLimit.NONE), Duration.ofSeconds(10));
             }
             List<TaskSpec> overdue = new ArrayList<>();
             for (int i = 0; i < 40; i++) {

@@ -1,5 +1,6 @@
 package io.delayq.console.browser;
 
+import io.delayq.redis.Replies;
 import io.delayq.backlog.ShardStats;
 import io.delayq.console.ConsoleFixture;
 import io.delayq.console.sample.SampleQueue;
@@ -186,7 +187,7 @@ class ConsoleBrowserTest {
     private List<String> deadIds() {
         List<String> out = new java.util.ArrayList<>();
         for (int shard = 0; shard < SampleQueue.SHARDS; shard++) {
-            out.addAll(io.delayq.client.DelayQueueClient.awaitStage(f.raw().commands().zrange(keys(shard).dead(), 0, -1), Duration.ofSeconds(5)));
+            out.addAll(io.delayq.redis.Replies.await(f.raw().commands().zrange(keys(shard).dead(), 0, -1), Duration.ofSeconds(5)));
         }
         return out;
     }

@@ -1,8 +1,8 @@
 package io.delayq.operator.autoscaling;
 
+import io.delayq.DurationText;
 import io.delayq.operator.resource.AutoscalingMode;
 import io.delayq.operator.resource.AutoscalingSpec;
-import io.delayq.operator.resource.Durations;
 
 import java.time.Duration;
 
@@ -50,7 +50,7 @@ public final class Autoscaler {
         if (wanted == current) {
             return new ScalingDecision(current, null, in.lastScaleTime());
         }
-        Duration window = Durations.parse(policy.getScaleDownStabilization(), "spec.autoscaling.scaleDownStabilization");
+        Duration window = DurationText.require("spec.autoscaling.scaleDownStabilization", policy.getScaleDownStabilization());
         if (in.scaleDownPendingSince() == null) {
             return new ScalingDecision(current, in.now(), in.lastScaleTime());
         }

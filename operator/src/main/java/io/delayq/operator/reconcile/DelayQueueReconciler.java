@@ -2,8 +2,10 @@ package io.delayq.operator.reconcile;
 
 import io.delayq.backlog.QueueStats;
 import io.delayq.operator.metrics.QueueMetrics;
-import io.delayq.operator.redis.ProbeResult;
-import io.delayq.operator.redis.QueueProbe;
+import io.delayq.operator.problem.Problem;
+import io.delayq.operator.problem.Reason;
+import io.delayq.operator.redis.QueueReading;
+import io.delayq.operator.redis.QueueReader;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.DelayQueueStatus;
 import io.delayq.operator.sharding.ShardPlan;
@@ -11,7 +13,6 @@ import io.delayq.operator.status.Conditions;
 import io.delayq.operator.status.CrashingWorkers;
 import io.delayq.operator.status.Notice;
 import io.delayq.operator.status.Notices;
-import io.delayq.operator.status.Problem;
 import io.delayq.operator.status.StatusComposer;
 import io.delayq.operator.status.StatusInput;
 import io.delayq.operator.schedules.DesiredSchedules;
@@ -64,14 +65,14 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
     private final WorkerDeploymentsResource deployments = new WorkerDeploymentsResource();
     private final MetricsServiceResource metricsService = new MetricsServiceResource();
     private final DisruptionBudgetResource disruptionBudget = new DisruptionBudgetResource();
-    private final QueueProbe probe;
+    private final QueueReader reader;
     private final QueueMetrics metrics;
     private final Clock clock;
     private final Duration backlogInterval;
     private final String workerImage;
 
-    public DelayQueueReconciler(QueueProbe probe, QueueMetrics metrics, Clock clock, Duration backlogInterval, String workerImage) {
-        this.probe = probe;
+    public DelayQueueReconciler(QueueReader reader, QueueMetrics metrics, Clock clock, Duration backlogInterval, String workerImage) {
+        this.reader = reader;
         this.metrics = metrics;
         this.clock = clock;
         this.backlogInterval = backlogInterval;
@@ -103,8 +104,8 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
 
         Function<String, Secret> lookup = name -> client.secrets().inNamespace(namespace).withName(name).get();
         SecretCheck secrets = SecretCheck.of(dq, lookup);
-        ProbeResult look = secrets.redisSecretsUsable()
-                ? probe.probe(key(dq), dq.getSpec().getRedis().getUrl(), secrets.credentials(), secrets.tlsCa(), dq.queueName(),
+        QueueReading look = secrets.redisSecretsUsable()
+                ? reader.read(key(dq), dq.getSpec().getRedis().getUrl(), secrets.credentials(), secrets.tlsCa(), dq.queueName(),
                         dq.getSpec().getShards(), ranges)
                 : null;
 
@@ -127,7 +128,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
 
         Map<String, Deployment> actual = context.getSecondaryResourcesAsStream(Deployment.class)
                 .collect(Collectors.toMap(d -> d.getMetadata().getName(), d -> d, (a, b) -> a, LinkedHashMap::new));
-        DesiredWorkers desired = DesiredWorkers.compute(dq, look, actual, secrets.versions(), workerImage, now);
+        DesiredWorkers desired = DesiredWorkers.compute(dq, ranges, look, actual, secrets.versions(), workerImage, now);
         DesiredStateHolder.put(context, desired);
         deployments.reconcile(dq, context);
         metricsService.reconcile(dq, context);
@@ -158,18 +159,18 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
      * Writes the resource's schedules to Redis (the one truth the workers plan from) and reads back
      * their state; null when Redis could not be read this time.
      */
-    private List<ScheduleStatus> syncSchedules(DelayQueue dq, ProbeResult look, DesiredSchedules wanted, List<Problem> problems) {
+    private List<ScheduleStatus> syncSchedules(DelayQueue dq, QueueReading look, DesiredSchedules wanted, List<Problem> problems) {
         if (look == null || look.problem() != null) {
             return null;
         }
-        var schedules = probe.schedules(key(dq));
+        var schedules = reader.schedules(key(dq));
         if (schedules.isEmpty()) {
             return null;
         }
         try {
             return ScheduleSync.apply(schedules.get(), wanted);
         } catch (RuntimeException e) {
-            problems.add(new Problem(Problem.REDIS_UNAVAILABLE, "cannot write the schedules to Redis: " + e.getMessage()));
+            problems.add(new Problem(Reason.REDIS_UNAVAILABLE, "cannot write the schedules to Redis: " + e.getMessage()));
             return null;
         }
     }
@@ -210,16 +211,16 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         after.setObservedGeneration(generation);
         List<io.fabric8.kubernetes.api.model.Condition> was = before == null ? List.of() : before.getConditions();
         after.setConditions(new ArrayList<>(List.of(
-                Conditions.next(was, Conditions.READY, false, Problem.INVALID_SPEC, message, generation, now),
-                Conditions.next(was, Conditions.DEGRADED, true, Problem.INVALID_SPEC, message, generation, now))));
-        Problem problem = new Problem(Problem.INVALID_SPEC, message);
+                Conditions.next(was, Conditions.READY, false, Reason.INVALID_SPEC.text(), message, generation, now),
+                Conditions.next(was, Conditions.DEGRADED, true, Reason.INVALID_SPEC.text(), message, generation, now))));
+        Problem problem = new Problem(Reason.INVALID_SPEC, message);
         for (Notice notice : Notices.between(before, after, List.of(problem), List.of())) {
             KubernetesEvents.record(client, dq, notice, now);
         }
         return patchIfChanged(dq, context, before, after);
     }
 
-    private void exportMetrics(DelayQueue dq, List<ShardRange> ranges, ProbeResult look) {
+    private void exportMetrics(DelayQueue dq, List<ShardRange> ranges, QueueReading look) {
         String namespace = dq.getMetadata().getNamespace();
         String name = dq.getMetadata().getName();
         if (look == null || look.backlog().isEmpty()) {
@@ -246,7 +247,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
     }
 
     private void forget(DelayQueue dq) {
-        probe.forget(key(dq));
+        reader.forget(key(dq));
         metrics.remove(dq.getMetadata().getNamespace(), dq.getMetadata().getName());
     }
 

@@ -1,6 +1,7 @@
 package io.delayq.operator.reconcile;
 
 import io.delayq.operator.resource.DelayQueue;
+import io.delayq.operator.workers.WorkerDisruptionBudget;
 import io.delayq.operator.workers.WorkerLabels;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -17,7 +18,7 @@ public class DisruptionBudgetResource extends CRUDKubernetesDependentResource<Po
 
     @Override
     protected PodDisruptionBudget desired(DelayQueue primary, Context<DelayQueue> context) {
-        return DesiredStateHolder.get(context).disruptionBudget();
+        return WorkerDisruptionBudget.desired(primary);
     }
 
     @Override

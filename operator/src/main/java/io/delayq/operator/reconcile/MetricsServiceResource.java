@@ -2,6 +2,7 @@ package io.delayq.operator.reconcile;
 
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.workers.WorkerLabels;
+import io.delayq.operator.workers.WorkerMetricsService;
 import io.fabric8.kubernetes.api.model.Service;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -17,7 +18,7 @@ public class MetricsServiceResource extends CRUDKubernetesDependentResource<Serv
 
     @Override
     protected Service desired(DelayQueue primary, Context<DelayQueue> context) {
-        return DesiredStateHolder.get(context).metricsService();
+        return WorkerMetricsService.desired(primary);
     }
 
     @Override

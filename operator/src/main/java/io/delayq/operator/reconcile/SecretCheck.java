@@ -1,5 +1,7 @@
 package io.delayq.operator.reconcile;
 
+import io.delayq.operator.problem.Problem;
+import io.delayq.operator.problem.Reason;
 import io.delayq.operator.redis.RedisCredentials;
 import io.delayq.operator.resource.CredentialsSecretRef;
 import io.delayq.operator.resource.DelayQueue;
@@ -7,7 +9,6 @@ import io.delayq.operator.resource.DeliverySpec;
 import io.delayq.operator.resource.DeliveryType;
 import io.delayq.operator.resource.SecretKeyRef;
 import io.delayq.operator.resource.TlsCaSecretRef;
-import io.delayq.operator.status.Problem;
 import io.fabric8.kubernetes.api.model.Secret;
 
 import java.io.ByteArrayInputStream;
@@ -86,7 +87,7 @@ public record SecretCheck(SortedMap<String, String> versions, RedisCredentials c
                     usable = false;
                 } else if (!holdsCertificates(tlsCa)) {
                     // Said here, by field: the workers would only crash-loop on it and the operator report a TLS error.
-                    problems.add(new Problem(Problem.SECRET_KEY_INVALID, "Secret '" + caRef.getName() + "' key '" + key
+                    problems.add(new Problem(Reason.SECRET_KEY_INVALID, "Secret '" + caRef.getName() + "' key '" + key
                             + "' (spec.redis.tlsCaSecret.key) holds no PEM certificate: it must contain the CA certificate(s), "
                             + "-----BEGIN CERTIFICATE----- blocks"));
                     tlsCa = null;
@@ -113,12 +114,12 @@ public record SecretCheck(SortedMap<String, String> versions, RedisCredentials c
     }
 
     private static Problem missing(String field, String secret, String namespace) {
-        return new Problem(Problem.SECRET_MISSING, "Secret '" + secret + "' (" + field + ") does not exist in namespace '"
+        return new Problem(Reason.SECRET_MISSING, "Secret '" + secret + "' (" + field + ") does not exist in namespace '"
                 + namespace + "'; worker pods cannot start until it does");
     }
 
     private static Problem missingKey(String field, String secret, String key) {
-        return new Problem(Problem.SECRET_KEY_MISSING, "Secret '" + secret + "' has no key '" + key + "' (" + field + ")");
+        return new Problem(Reason.SECRET_KEY_MISSING, "Secret '" + secret + "' has no key '" + key + "' (" + field + ")");
     }
 
     /** Whether the text holds at least one X.509 certificate (PEM or DER), as the TLS trust manager will read it. */

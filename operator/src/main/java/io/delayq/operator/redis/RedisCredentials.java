@@ -1,5 +1,7 @@
 package io.delayq.operator.redis;
 
+import io.delayq.redis.RedisUrls;
+
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -15,14 +17,9 @@ public record RedisCredentials(String username, String password) {
         return password != null;
     }
 
-    /** The URL with the credentials in its user-info part, percent-encoded. */
+    /** The URL with the credentials in its user-info part, as the worker puts them there ({@link RedisUrls}). */
     public String applyTo(String url) {
-        if (!present()) {
-            return url;
-        }
-        int scheme = url.indexOf("://");
-        String user = username == null ? "" : encode(username);
-        return url.substring(0, scheme + 3) + user + ":" + encode(password) + "@" + url.substring(scheme + 3);
+        return RedisUrls.withCredentials(url, username, password);
     }
 
     /** Replaces every occurrence of the password in a text meant for status, events or logs. */

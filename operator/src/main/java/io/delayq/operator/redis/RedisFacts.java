@@ -1,6 +1,7 @@
 package io.delayq.operator.redis;
 
-import io.delayq.operator.status.Problem;
+import io.delayq.operator.problem.Problem;
+import io.delayq.operator.problem.Reason;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,7 @@ public record RedisFacts(String version, String maxmemoryPolicy, String persiste
     public List<Problem> warnings() {
         List<Problem> warnings = new ArrayList<>();
         if ("off".equals(persistence)) {
-            warnings.add(new Problem("RedisPersistenceOff",
+            warnings.add(new Problem(Reason.REDIS_PERSISTENCE_OFF,
                     "Redis persistence is off (no RDB snapshots, no AOF): a Redis restart loses every queued task"));
         }
         return warnings;
@@ -33,7 +34,7 @@ public record RedisFacts(String version, String maxmemoryPolicy, String persiste
         if (!evictionUnsafe()) {
             return List.of();
         }
-        return List.of(new Problem(Problem.UNSAFE_EVICTION_POLICY, "Redis maxmemory-policy is " + maxmemoryPolicy
+        return List.of(new Problem(Reason.UNSAFE_EVICTION_POLICY, "Redis maxmemory-policy is " + maxmemoryPolicy
                 + ": under memory pressure Redis may evict queued tasks; set maxmemory-policy to noeviction"));
     }
 }

@@ -11,10 +11,13 @@ import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.model.annotation.SpecReplicas;
 
+import static io.delayq.settings.WorkerSettings.*;
+
 /**
  * What the user asks for. Java field initializers repeat the schema's {@code @Default}s because
  * the operator also reads resources that no API server defaulted (the tests' mock server, or a
- * resource created before a default was added); {@code CrdDefaultsTest} keeps the two in step.
+ * resource created before a default was added); both take the worker contract's constants
+ * ({@link io.delayq.settings.WorkerSettings}), and {@code CrdDefaultsTest} keeps the two in step.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "!has(self.shardsPerWorker) || self.shardsPerWorker <= self.shards",
@@ -27,7 +30,7 @@ import io.fabric8.kubernetes.model.annotation.SpecReplicas;
         message = "spec.worker.image is required when spec.delivery.type is Handler (the default): the stock worker image carries no TaskHandler; "
                 + "name an image built with yours (see examples/order-timeout-handler), or set spec.delivery.type to Webhook or Stream")
 public class DelayQueueSpec {
-    public static final int MAX_SHARDS = 1024;
+    public static final int MAX_SHARDS = io.delayq.shard.Sharding.MAX_SHARDS;
 
     @JsonPropertyDescription("Name of the queue in Redis (a lower-case DNS label of at most 40 characters). Defaults to metadata.name.")
     @Pattern(Patterns.DNS_LABEL)
@@ -55,36 +58,36 @@ public class DelayQueueSpec {
     private Integer replicas = 1;
 
     @JsonPropertyDescription("Most tasks a worker claims in one script call (1-1000).")
-    @Default("100")
+    @Default("" + DEFAULT_BATCH_SIZE)
     @Min(1)
-    @Max(1000)
-    private int batchSize = 100;
+    @Max(MAX_BATCH_SIZE)
+    private int batchSize = DEFAULT_BATCH_SIZE;
 
     @JsonPropertyDescription("Longest a worker sleeps between claims when nothing wakes it earlier, e.g. 1s or 500ms.")
-    @Default("1s")
+    @Default(DEFAULT_POLL_INTERVAL)
     @Pattern(Durations.PATTERN)
-    private String pollInterval = "1s";
+    private String pollInterval = DEFAULT_POLL_INTERVAL;
 
     @JsonPropertyDescription("How long a claimed task belongs to its worker before it is handed out again, e.g. 30s.")
-    @Default("30s")
+    @Default(DEFAULT_LEASE)
     @Pattern(Durations.PATTERN)
-    private String lease = "30s";
+    private String lease = DEFAULT_LEASE;
 
     @JsonPropertyDescription("Tasks each worker pod handles at once (1-4096).")
-    @Default("16")
+    @Default("" + DEFAULT_CONCURRENCY)
     @Min(1)
-    @Max(4096)
-    private int concurrency = 16;
+    @Max(MAX_CONCURRENCY)
+    private int concurrency = DEFAULT_CONCURRENCY;
 
     @JsonPropertyDescription("How long a stopping worker may finish in-flight tasks, e.g. 30s.")
-    @Default("30s")
+    @Default(DEFAULT_SHUTDOWN_GRACE)
     @Pattern(Durations.PATTERN)
-    private String shutdownGrace = "30s";
+    private String shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
 
     @JsonPropertyDescription("A handler still running after this is interrupted and its task retried, e.g. 30m; 0s = no deadline.")
-    @Default("30m")
+    @Default(DEFAULT_HANDLER_TIMEOUT)
     @Pattern(Durations.PATTERN)
-    private String handlerTimeout = "30m";
+    private String handlerTimeout = DEFAULT_HANDLER_TIMEOUT;
 
     @JsonPropertyDescription("Retry policy for failed deliveries.")
     private RetrySpec retry = new RetrySpec();
@@ -114,6 +117,9 @@ public class DelayQueueSpec {
             message = "spec.schedules[].name must be unique in the DelayQueue")
     private java.util.List<ScheduleSpec> schedules;
 
+    @JsonPropertyDescription("How the workers plan the occurrences of spec.schedules; absent fields keep the worker's defaults (docs/schedules.md).")
+    private SchedulePlannerSpec schedulePlanner;
+
     @JsonPropertyDescription("Scale every worker Deployment to zero; queued tasks wait in Redis.")
     @Default("false")
     private boolean suspend;
@@ -124,6 +130,14 @@ public class DelayQueueSpec {
 
     public void setSchedules(java.util.List<ScheduleSpec> schedules) {
         this.schedules = schedules;
+    }
+
+    public SchedulePlannerSpec getSchedulePlanner() {
+        return schedulePlanner;
+    }
+
+    public void setSchedulePlanner(SchedulePlannerSpec schedulePlanner) {
+        this.schedulePlanner = schedulePlanner;
     }
 
     public String getQueueName() {

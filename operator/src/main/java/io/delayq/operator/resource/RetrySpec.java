@@ -7,36 +7,38 @@ import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 
+import static io.delayq.settings.WorkerSettings.*;
+
 /** Backoff between delivery attempts; after maxAttempts a task goes to the dead-letter set. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class RetrySpec {
     @JsonPropertyDescription("Attempts before a task is dead-lettered (counted at claim time).")
-    @Default("5")
+    @Default("" + DEFAULT_MAX_ATTEMPTS)
     @Min(1)
-    @Max(1000)
-    private int maxAttempts = 5;
+    @Max(MAX_ATTEMPTS)
+    private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
 
     @JsonPropertyDescription("Delay before the first retry, e.g. 1s.")
-    @Default("1s")
+    @Default(DEFAULT_BACKOFF_INITIAL)
     @Pattern(Durations.PATTERN)
-    private String initialBackoff = "1s";
+    private String initialBackoff = DEFAULT_BACKOFF_INITIAL;
 
     @JsonPropertyDescription("Longest delay between retries, e.g. 5m.")
-    @Default("5m")
+    @Default(DEFAULT_BACKOFF_MAX)
     @Pattern(Durations.PATTERN)
-    private String maxBackoff = "5m";
+    private String maxBackoff = DEFAULT_BACKOFF_MAX;
 
     @JsonPropertyDescription("Factor between consecutive delays (1-10).")
-    @Default("2.0")
+    @Default("" + DEFAULT_BACKOFF_MULTIPLIER)
     @Min(1)
     @Max(10)
-    private double multiplier = 2.0;
+    private double multiplier = DEFAULT_BACKOFF_MULTIPLIER;
 
     @JsonPropertyDescription("Random spread of each delay, as a fraction (0-1).")
-    @Default("0.2")
+    @Default("" + DEFAULT_JITTER)
     @Min(0)
     @Max(1)
-    private double jitter = 0.2;
+    private double jitter = DEFAULT_JITTER;
 
     public int getMaxAttempts() {
         return maxAttempts;

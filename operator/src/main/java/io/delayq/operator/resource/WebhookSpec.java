@@ -7,6 +7,8 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 
+import static io.delayq.settings.WorkerSettings.*;
+
 /** HTTP POST of each task: 2xx acks, 429/5xx/time-out retries, other 4xx dead-letters. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class WebhookSpec {
@@ -17,9 +19,9 @@ public class WebhookSpec {
     private String url;
 
     @JsonPropertyDescription("Request time-out, e.g. 10s.")
-    @Default("10s")
+    @Default(DEFAULT_WEBHOOK_TIMEOUT)
     @Pattern(Durations.PATTERN)
-    private String timeout = "10s";
+    private String timeout = DEFAULT_WEBHOOK_TIMEOUT;
 
     @JsonPropertyDescription("Secret key whose value signs each request (HMAC header); passed to workers by secretKeyRef.")
     private SecretKeyRef signingSecret;

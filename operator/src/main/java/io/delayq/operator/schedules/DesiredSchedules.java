@@ -1,9 +1,10 @@
 package io.delayq.operator.schedules;
 
 import io.delayq.InvalidInputException;
+import io.delayq.operator.problem.Problem;
+import io.delayq.operator.problem.Reason;
 import io.delayq.operator.resource.DelayQueueSpec;
 import io.delayq.operator.resource.ScheduleSpec;
-import io.delayq.operator.status.Problem;
 import io.delayq.schedule.CronSchedule;
 import io.delayq.schedule.MisfirePolicy;
 
@@ -37,7 +38,7 @@ public record DesiredSchedules(List<CronSchedule> schedules, List<String> declar
                         s.getMisfirePolicy() == null ? null : MisfirePolicy.fromWire(s.getMisfirePolicy().name()),
                         s.getMisfireLimit(), s.isSuspend(), OWNER));
             } catch (InvalidInputException e) {
-                problems.add(new Problem(Problem.INVALID_SCHEDULE, "spec.schedules[" + s.getName() + "]." + e.getMessage()
+                problems.add(new Problem(Reason.INVALID_SCHEDULE, "spec.schedules[" + s.getName() + "]." + e.getMessage()
                         + "; the schedule is not applied (Redis keeps its previous definition, if any)"));
             }
         }

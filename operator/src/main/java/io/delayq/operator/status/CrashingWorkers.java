@@ -1,5 +1,7 @@
 package io.delayq.operator.status;
 
+import io.delayq.operator.problem.Problem;
+import io.delayq.operator.problem.Reason;
 import io.delayq.operator.redis.RedisCredentials;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -52,7 +54,7 @@ public final class CrashingWorkers {
             }
         }
         List<Problem> problems = new ArrayList<>();
-        podsByMessage.forEach((message, names) -> problems.add(new Problem(Problem.WORKER_CRASH_LOOP,
+        podsByMessage.forEach((message, names) -> problems.add(new Problem(Reason.WORKER_CRASH_LOOP,
                 (names.size() == 1 ? "worker pod " + names.get(0) + " is" : names.size() + " worker pods (" + String.join(", ", names) + ") are")
                         + " in CrashLoopBackOff: " + message)));
         return problems;

@@ -1,5 +1,6 @@
 package io.delayq.operator.status;
 
+import io.delayq.operator.problem.Problem;
 import io.delayq.operator.resource.DelayQueueStatus;
 import io.delayq.operator.resource.WorkerDeploymentStatus;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -27,10 +28,10 @@ public final class Notices {
         Optional<Condition> degradedBefore = Conditions.find(was, Conditions.DEGRADED).filter(c -> "True".equals(c.getStatus()));
         if (!problems.isEmpty()) {
             String message = problems.stream().map(Problem::message).collect(Collectors.joining("; "));
-            boolean changed = degradedBefore.map(c -> !Objects.equals(c.getReason(), problems.get(0).reason())
+            boolean changed = degradedBefore.map(c -> !Objects.equals(c.getReason(), problems.get(0).reasonText())
                     || !Objects.equals(c.getMessage(), message)).orElse(true);
             if (changed) {
-                problems.forEach(p -> notices.add(Notice.warning(p.reason(), p.message())));
+                problems.forEach(p -> notices.add(Notice.warning(p.reasonText(), p.message())));
             }
         } else if (degradedBefore.isPresent()) {
             notices.add(Notice.normal("Recovered", "no longer degraded (was " + degradedBefore.get().getReason() + ")"));
@@ -38,7 +39,7 @@ public final class Notices {
 
         List<String> warnedBefore = before == null || before.getRedis() == null || before.getRedis().getWarnings() == null
                 ? List.of() : before.getRedis().getWarnings();
-        warnings.stream().filter(w -> !warnedBefore.contains(w.message())).forEach(w -> notices.add(Notice.warning(w.reason(), w.message())));
+        warnings.stream().filter(w -> !warnedBefore.contains(w.message())).forEach(w -> notices.add(Notice.warning(w.reasonText(), w.message())));
 
         boolean pausedBefore = Conditions.isTrue(was, Conditions.PAUSED);
         boolean pausedAfter = Conditions.isTrue(after.getConditions(), Conditions.PAUSED);

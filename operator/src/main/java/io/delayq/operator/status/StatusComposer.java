@@ -2,6 +2,7 @@ package io.delayq.operator.status;
 
 import io.delayq.backlog.QueueStats;
 import io.delayq.operator.autoscaling.ScalingDecision;
+import io.delayq.operator.problem.Problem;
 import io.delayq.operator.resource.BacklogStatus;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.DelayQueueStatus;
@@ -39,7 +40,7 @@ public final class StatusComposer {
         status.setQueue(dq.queueName());
         status.setSelector(WorkerLabels.asSelector(WorkerLabels.allWorkers(name)));
 
-        boolean backlogKnown = in.probe() != null && !in.probe().backlog().isEmpty();
+        boolean backlogKnown = in.reading() != null && !in.reading().backlog().isEmpty();
         List<WorkerDeploymentStatus> workers = new ArrayList<>();
         List<String> notRolledOut = new ArrayList<>();
         int desiredPods = 0;
@@ -59,7 +60,7 @@ public final class StatusComposer {
             w.setLastScaleTime(decision.lastScaleTime() == null ? null : decision.lastScaleTime().toString());
             w.setScaleDownPendingSince(decision.scaleDownPendingSince() == null ? null : decision.scaleDownPendingSince().toString());
             if (backlogKnown) {
-                in.probe().backlogOf(range).ifPresent(stats -> w.setBacklog(backlog(stats, in.now())));
+                in.reading().backlogOf(range).ifPresent(stats -> w.setBacklog(backlog(stats, in.now())));
             } else {
                 previousWorker(previous, deploymentName).map(WorkerDeploymentStatus::getBacklog).ifPresent(w::setBacklog);
             }
@@ -92,7 +93,7 @@ public final class StatusComposer {
 
         Condition degraded = problems.isEmpty()
                 ? Conditions.next(before, Conditions.DEGRADED, false, "AsExpected", "", generation, now)
-                : Conditions.next(before, Conditions.DEGRADED, true, problems.get(0).reason(),
+                : Conditions.next(before, Conditions.DEGRADED, true, problems.get(0).reasonText(),
                         problems.stream().map(Problem::message).collect(Collectors.joining("; ")), generation, now);
 
         Condition paused = suspended
@@ -110,7 +111,7 @@ public final class StatusComposer {
         if (suspended) {
             ready = Conditions.next(before, Conditions.READY, false, "Suspended", "the DelayQueue is suspended", generation, now);
         } else if (!problems.isEmpty()) {
-            ready = Conditions.next(before, Conditions.READY, false, problems.get(0).reason(), problems.get(0).message(), generation, now);
+            ready = Conditions.next(before, Conditions.READY, false, problems.get(0).reasonText(), problems.get(0).message(), generation, now);
         } else if (!notRolledOut.isEmpty()) {
             ready = Conditions.next(before, Conditions.READY, false, "WorkersNotReady",
                     "worker Deployments not yet ready: " + String.join(", ", notRolledOut), generation, now);
@@ -182,11 +183,11 @@ public final class StatusComposer {
     private static RedisStatus redis(DelayQueue dq, StatusInput in, DelayQueueStatus previous) {
         RedisStatus r = new RedisStatus();
         r.setUrl(RedisEndpoint.redact(dq.getSpec().getRedis().getUrl()));
-        if (in.probe() != null && in.probe().facts() != null) {
-            r.setVersion(in.probe().facts().version());
-            r.setMaxmemoryPolicy(in.probe().facts().maxmemoryPolicy());
-            r.setPersistence(in.probe().facts().persistence());
-            List<String> warnings = in.probe().facts().warnings().stream().map(Problem::message).toList();
+        if (in.reading() != null && in.reading().facts() != null) {
+            r.setVersion(in.reading().facts().version());
+            r.setMaxmemoryPolicy(in.reading().facts().maxmemoryPolicy());
+            r.setPersistence(in.reading().facts().persistence());
+            List<String> warnings = in.reading().facts().warnings().stream().map(Problem::message).toList();
             r.setWarnings(warnings.isEmpty() ? null : warnings);
         } else if (previous.getRedis() != null) {
             r.setVersion(previous.getRedis().getVersion());

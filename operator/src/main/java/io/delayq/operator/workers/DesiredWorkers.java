@@ -3,16 +3,13 @@ package io.delayq.operator.workers;
 import io.delayq.operator.autoscaling.Autoscaler;
 import io.delayq.operator.autoscaling.ScalingDecision;
 import io.delayq.operator.autoscaling.ScalingInput;
-import io.delayq.operator.redis.ProbeResult;
+import io.delayq.operator.redis.QueueReading;
 import io.delayq.operator.resource.AutoscalingSpec;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.DelayQueueStatus;
 import io.delayq.operator.resource.WorkerDeploymentStatus;
-import io.delayq.operator.sharding.ShardPlan;
 import io.delayq.shard.ShardRange;
-import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -24,25 +21,24 @@ import java.util.OptionalLong;
 import java.util.SortedMap;
 
 /**
- * Everything a DelayQueue should own, computed in one go from the resource and what was observed:
- * a pure function, so that every rule of the desired state is unit-tested without a client.
+ * The worker Deployments a DelayQueue should own, one per shard range, with their replica counts,
+ * computed from the resource and what was observed: a pure function, unit-tested without a client.
+ * The other owned objects have their own pure functions ({@link WorkerMetricsService#desired},
+ * {@link WorkerDisruptionBudget#desired}), which depend on the resource alone.
  *
  * @param deployments desired worker Deployments by name, in shard order
  * @param decisions   the replica decision behind each Deployment, by name
  */
-public record DesiredWorkers(List<ShardRange> ranges, Map<String, Deployment> deployments,
-                             Map<String, ScalingDecision> decisions, Service metricsService,
-                             PodDisruptionBudget disruptionBudget) {
+public record DesiredWorkers(Map<String, Deployment> deployments, Map<String, ScalingDecision> decisions) {
 
     /**
+     * @param ranges         the shard split ({@code ShardPlan.ranges}), computed once per reconciliation
      * @param actual         the worker Deployments that exist now, by name (their replica counts feed autoscaling)
-     * @param probe          the last look at Redis (backlog), or null when there was none
+     * @param reading        the last look at Redis (backlog), or null when there was none
      * @param secretVersions resourceVersion of the Secrets the pods read, by name
-     * @throws IllegalArgumentException naming the spec field when the shard split is impossible
      */
-    public static DesiredWorkers compute(DelayQueue dq, ProbeResult probe, Map<String, Deployment> actual,
+    public static DesiredWorkers compute(DelayQueue dq, List<ShardRange> ranges, QueueReading reading, Map<String, Deployment> actual,
                                          SortedMap<String, String> secretVersions, String defaultImage, Instant now) {
-        List<ShardRange> ranges = ShardPlan.ranges(dq.getSpec().getShards(), dq.getSpec().getShardsPerWorker());
         AutoscalingSpec policy = Objects.requireNonNullElseGet(dq.getSpec().getAutoscaling(), AutoscalingSpec::new);
         Map<String, Deployment> deployments = new LinkedHashMap<>();
         Map<String, ScalingDecision> decisions = new LinkedHashMap<>();
@@ -50,8 +46,8 @@ public record DesiredWorkers(List<ShardRange> ranges, Map<String, Deployment> de
             String name = WorkerNames.deployment(dq.getMetadata().getName(), range);
             Optional<WorkerDeploymentStatus> before = previous(dq.getStatus(), name);
             Deployment existing = actual.get(name);
-            OptionalLong due = probe == null ? OptionalLong.empty()
-                    : probe.backlogOf(range).map(s -> OptionalLong.of(s.due())).orElse(OptionalLong.empty());
+            OptionalLong due = reading == null ? OptionalLong.empty()
+                    : reading.backlogOf(range).map(s -> OptionalLong.of(s.due())).orElse(OptionalLong.empty());
             ScalingInput input = new ScalingInput(due,
                     existing == null || existing.getSpec() == null ? null : existing.getSpec().getReplicas(),
                     before.map(WorkerDeploymentStatus::getScaleDownPendingSince).map(Instant::parse).orElse(null),
@@ -61,7 +57,7 @@ public record DesiredWorkers(List<ShardRange> ranges, Map<String, Deployment> de
             decisions.put(name, decision);
             deployments.put(name, WorkerDeployment.desired(dq, range, decision.replicas(), secretVersions, defaultImage));
         }
-        return new DesiredWorkers(ranges, deployments, decisions, WorkerMetricsService.desired(dq), WorkerDisruptionBudget.desired(dq));
+        return new DesiredWorkers(deployments, decisions);
     }
 
     private static Optional<WorkerDeploymentStatus> previous(DelayQueueStatus status, String name) {

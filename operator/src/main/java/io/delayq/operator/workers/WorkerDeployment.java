@@ -1,8 +1,8 @@
 package io.delayq.operator.workers;
 
+import io.delayq.DurationText;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.DelayQueueSpec;
-import io.delayq.operator.resource.Durations;
 import io.delayq.operator.resource.WorkerSpec;
 import io.delayq.shard.ShardRange;
 import io.fabric8.kubernetes.api.model.Container;
@@ -101,7 +101,7 @@ public final class WorkerDeployment {
         annotations.put("prometheus.io/port", String.valueOf(WorkerEnvironment.HTTP_PORT));
         annotations.put("prometheus.io/path", "/metrics");
 
-        Duration grace = Durations.parse(spec.getShutdownGrace(), "spec.shutdownGrace");
+        Duration grace = DurationText.require("spec.shutdownGrace", spec.getShutdownGrace());
         return new PodTemplateSpecBuilder()
                 .withNewMetadata().withLabels(labels).withAnnotations(annotations).endMetadata()
                 .withNewSpec()

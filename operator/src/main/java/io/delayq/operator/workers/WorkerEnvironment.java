@@ -8,6 +8,9 @@ import io.delayq.operator.resource.DeliverySpec;
 import io.delayq.operator.resource.DeliveryType;
 import io.delayq.operator.resource.RateLimitSpec;
 import io.delayq.operator.resource.RetrySpec;
+import io.delayq.operator.resource.SchedulePlannerSpec;
+import io.delayq.settings.Setting;
+import io.delayq.settings.WorkerSettings;
 import io.delayq.shard.ShardRange;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
@@ -16,13 +19,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
+import static io.delayq.settings.WorkerSettings.*;
+
 /**
- * The worker's configuration as environment variables, following the worker contract. Secret
+ * The worker's configuration as environment variables, named by the worker contract
+ * ({@link WorkerSettings}); {@code WorkerContractRoundTripTest} feeds the result to the worker. Secret
  * values are referenced with {@code secretKeyRef} and never read or copied here: the pod spec,
  * and so the Deployment, the config hash and every log line, holds only Secret names and keys.
  */
 public final class WorkerEnvironment {
-    public static final int HTTP_PORT = 8080;
+    public static final int HTTP_PORT = WorkerSettings.DEFAULT_HTTP_PORT;
     public static final String RESERVED_PREFIX = "DELAYQ_";
 
     private WorkerEnvironment() {
@@ -31,50 +37,56 @@ public final class WorkerEnvironment {
     public static List<EnvVar> of(DelayQueue dq, ShardRange range) {
         DelayQueueSpec spec = dq.getSpec();
         List<EnvVar> env = new ArrayList<>();
-        add(env, "DELAYQ_REDIS_URL", spec.getRedis().getUrl());
+        add(env, REDIS_URL, spec.getRedis().getUrl());
         CredentialsSecretRef credentials = spec.getRedis().getCredentialsSecret();
         if (credentials != null) {
             if (credentials.getUsernameKey() != null) {
-                env.add(fromSecret("DELAYQ_REDIS_USERNAME", credentials.getName(), credentials.getUsernameKey()));
+                env.add(fromSecret(REDIS_USERNAME, credentials.getName(), credentials.getUsernameKey()));
             }
-            env.add(fromSecret("DELAYQ_REDIS_PASSWORD", credentials.getName(),
+            env.add(fromSecret(REDIS_PASSWORD, credentials.getName(),
                     Objects.requireNonNullElse(credentials.getPasswordKey(), "password")));
         }
         if (RedisTlsCa.of(dq).isPresent()) {
-            add(env, "DELAYQ_REDIS_TLS_CA", RedisTlsCa.FILE);
+            add(env, REDIS_TLS_CA, RedisTlsCa.FILE);
         }
-        add(env, "DELAYQ_QUEUE", dq.queueName());
-        add(env, "DELAYQ_SHARDS", spec.getShards());
-        add(env, "DELAYQ_SHARD_FROM", range.from());
-        add(env, "DELAYQ_SHARD_TO", range.to());
-        add(env, "DELAYQ_BATCH_SIZE", spec.getBatchSize());
-        add(env, "DELAYQ_POLL_INTERVAL", spec.getPollInterval());
-        add(env, "DELAYQ_LEASE", spec.getLease());
-        add(env, "DELAYQ_CONCURRENCY", spec.getConcurrency());
-        add(env, "DELAYQ_HANDLER_TIMEOUT", spec.getHandlerTimeout());
+        add(env, QUEUE, dq.queueName());
+        add(env, SHARDS, spec.getShards());
+        add(env, SHARD_FROM, range.from());
+        add(env, SHARD_TO, range.to());
+        add(env, BATCH_SIZE, spec.getBatchSize());
+        add(env, POLL_INTERVAL, spec.getPollInterval());
+        add(env, LEASE, spec.getLease());
+        add(env, CONCURRENCY, spec.getConcurrency());
+        add(env, HANDLER_TIMEOUT, spec.getHandlerTimeout());
 
         RetrySpec retry = Objects.requireNonNullElseGet(spec.getRetry(), RetrySpec::new);
-        add(env, "DELAYQ_RETRY_MAX_ATTEMPTS", retry.getMaxAttempts());
-        add(env, "DELAYQ_RETRY_BACKOFF_INITIAL", retry.getInitialBackoff());
-        add(env, "DELAYQ_RETRY_BACKOFF_MAX", retry.getMaxBackoff());
-        add(env, "DELAYQ_RETRY_BACKOFF_MULTIPLIER", retry.getMultiplier());
-        add(env, "DELAYQ_RETRY_JITTER", retry.getJitter());
+        add(env, RETRY_MAX_ATTEMPTS, retry.getMaxAttempts());
+        add(env, RETRY_BACKOFF_INITIAL, retry.getInitialBackoff());
+        add(env, RETRY_BACKOFF_MAX, retry.getMaxBackoff());
+        add(env, RETRY_BACKOFF_MULTIPLIER, retry.getMultiplier());
+        add(env, RETRY_JITTER, retry.getJitter());
 
         DeadLetterSpec dead = Objects.requireNonNullElseGet(spec.getDeadLetter(), DeadLetterSpec::new);
-        add(env, "DELAYQ_DEAD_LETTER_MAX_COUNT", dead.getMaxCount());
-        add(env, "DELAYQ_DEAD_LETTER_MAX_AGE", dead.getMaxAge());
+        add(env, DEAD_LETTER_MAX_COUNT, dead.getMaxCount());
+        add(env, DEAD_LETTER_MAX_AGE, dead.getMaxAge());
 
         RateLimitSpec rate = spec.getRateLimit();
         if (rate != null && rate.getPerSecond() != null) {
-            add(env, "DELAYQ_RATE_LIMIT", rate.getPerSecond());
+            add(env, RATE_LIMIT, rate.getPerSecond());
             if (rate.getBurst() != null) {
-                add(env, "DELAYQ_RATE_BURST", rate.getBurst());
+                add(env, RATE_BURST, rate.getBurst());
             }
         }
 
         deliveryEnv(env, Objects.requireNonNullElseGet(spec.getDelivery(), DeliverySpec::new));
-        add(env, "DELAYQ_HTTP_PORT", HTTP_PORT);
-        add(env, "DELAYQ_SHUTDOWN_GRACE", spec.getShutdownGrace());
+        add(env, WorkerSettings.HTTP_PORT, HTTP_PORT);
+        add(env, SHUTDOWN_GRACE, spec.getShutdownGrace());
+        SchedulePlannerSpec planner = spec.getSchedulePlanner();
+        if (planner != null) {
+            add(env, SCHEDULE_INTERVAL, planner.getInterval());
+            add(env, SCHEDULE_HORIZON, planner.getHorizon());
+            add(env, SCHEDULE_MISFIRE_THRESHOLD, planner.getMisfireThreshold());
+        }
 
         // The user's own variables come last; DELAYQ_* ones are refused by the CRD, and dropped
         // here too so that a resource written past validation cannot override the contract.
@@ -88,42 +100,43 @@ public final class WorkerEnvironment {
 
     private static void deliveryEnv(List<EnvVar> env, DeliverySpec delivery) {
         DeliveryType type = Objects.requireNonNullElse(delivery.getType(), DeliveryType.Handler);
-        add(env, "DELAYQ_DELIVERY", type.workerValue());
+        add(env, DELIVERY, type.workerValue());
         switch (type) {
             case Handler -> {
-                if (delivery.getHandler() != null && delivery.getHandler().getClassName() != null) {
-                    add(env, "DELAYQ_HANDLER", delivery.getHandler().getClassName());
+                if (delivery.getHandler() != null) {
+                    add(env, HANDLER, delivery.getHandler().getClassName());
+                    add(env, HANDLER_PATH, delivery.getHandler().getPath());
                 }
             }
             case Webhook -> {
                 if (delivery.getWebhook() != null) {
-                    add(env, "DELAYQ_WEBHOOK_URL", delivery.getWebhook().getUrl());
-                    add(env, "DELAYQ_WEBHOOK_TIMEOUT", delivery.getWebhook().getTimeout());
+                    add(env, WEBHOOK_URL, delivery.getWebhook().getUrl());
+                    add(env, WEBHOOK_TIMEOUT, delivery.getWebhook().getTimeout());
                     if (delivery.getWebhook().getSigningSecret() != null) {
-                        env.add(fromSecret("DELAYQ_WEBHOOK_SECRET", delivery.getWebhook().getSigningSecret().getName(),
+                        env.add(fromSecret(WEBHOOK_SECRET, delivery.getWebhook().getSigningSecret().getName(),
                                 delivery.getWebhook().getSigningSecret().getKey()));
                     }
                 }
             }
             case Stream -> {
                 if (delivery.getStream() != null) {
-                    add(env, "DELAYQ_STREAM_KEY", delivery.getStream().getKey());
+                    add(env, STREAM_KEY, delivery.getStream().getKey());
                     if (delivery.getStream().getMaxLength() != null) {
-                        add(env, "DELAYQ_STREAM_MAXLEN", delivery.getStream().getMaxLength());
+                        add(env, STREAM_MAXLEN, delivery.getStream().getMaxLength());
                     }
                 }
             }
         }
     }
 
-    private static void add(List<EnvVar> env, String name, Object value) {
+    private static void add(List<EnvVar> env, Setting setting, Object value) {
         if (value != null) {
-            env.add(new EnvVarBuilder().withName(name).withValue(String.valueOf(value)).build());
+            env.add(new EnvVarBuilder().withName(setting.name()).withValue(String.valueOf(value)).build());
         }
     }
 
-    private static EnvVar fromSecret(String name, String secret, String key) {
-        return new EnvVarBuilder().withName(name)
+    private static EnvVar fromSecret(Setting setting, String secret, String key) {
+        return new EnvVarBuilder().withName(setting.name())
                 .withNewValueFrom().withNewSecretKeyRef().withName(secret).withKey(key).withOptional(false).endSecretKeyRef().endValueFrom()
                 .build();
     }

@@ -161,7 +161,7 @@ class LeaderElectionMockClusterTest {
     }
 
     private Lease lease() {
-        return client.resources(Lease.class).inNamespace(LEASE_NAMESPACE).withName(OperatorSettings.DEFAULT_LEASE).get();
+        return client.resources(Lease.class).inNamespace(LEASE_NAMESPACE).withName(OperatorSettings.DEFAULT_LEADER_LEASE).get();
     }
 
     private Optional<String> holder() {

@@ -1,5 +1,6 @@
 package io.delayq.operator.reconcile;
 
+import io.delayq.operator.problem.Reason;
 import io.delayq.operator.resource.CredentialsSecretRef;
 import io.delayq.operator.resource.DeliverySpec;
 import io.delayq.operator.resource.DeliveryType;
@@ -7,7 +8,6 @@ import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.SecretKeyRef;
 import io.delayq.operator.resource.TlsCaSecretRef;
 import io.delayq.operator.resource.WebhookSpec;
-import io.delayq.operator.status.Problem;
 import io.delayq.operator.testing.DelayQueues;
 import io.delayq.operator.testing.FixtureCa;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -54,7 +54,7 @@ class SecretCheckTest {
 
         assertThat(check.redisSecretsUsable()).isFalse();
         assertThat(check.problems()).singleElement().satisfies(p -> {
-            assertThat(p.reason()).isEqualTo(Problem.SECRET_MISSING);
+            assertThat(p.reason()).isEqualTo(Reason.SECRET_MISSING);
             assertThat(p.message()).contains("shop-redis", "spec.redis.credentialsSecret.name", "namespace 'shop'");
         });
     }
@@ -65,7 +65,7 @@ class SecretCheckTest {
 
         assertThat(check.redisSecretsUsable()).isFalse();
         assertThat(check.problems()).singleElement().satisfies(p -> {
-            assertThat(p.reason()).isEqualTo(Problem.SECRET_KEY_MISSING);
+            assertThat(p.reason()).isEqualTo(Reason.SECRET_KEY_MISSING);
             assertThat(p.message()).contains("'user'", "spec.redis.credentialsSecret.usernameKey");
         });
     }
@@ -118,7 +118,7 @@ class SecretCheckTest {
         assertThat(check.redisSecretsUsable()).as("without the CA the TLS handshake would only fail").isFalse();
         assertThat(check.tlsCa()).isNull();
         assertThat(check.problems()).singleElement().satisfies(p -> {
-            assertThat(p.reason()).isEqualTo(Problem.SECRET_MISSING);
+            assertThat(p.reason()).isEqualTo(Reason.SECRET_MISSING);
             assertThat(p.message()).contains("redis-ca", "spec.redis.tlsCaSecret.name", "namespace 'shop'");
         });
     }
@@ -131,7 +131,7 @@ class SecretCheckTest {
         assertThat(check.redisSecretsUsable()).isFalse();
         assertThat(check.versions()).containsEntry("redis-ca", "3");
         assertThat(check.problems()).singleElement().satisfies(p -> {
-            assertThat(p.reason()).isEqualTo(Problem.SECRET_KEY_MISSING);
+            assertThat(p.reason()).isEqualTo(Reason.SECRET_KEY_MISSING);
             assertThat(p.message()).contains("'bundle.pem'", "spec.redis.tlsCaSecret.key");
         });
     }
@@ -143,7 +143,7 @@ class SecretCheckTest {
         assertThat(check.redisSecretsUsable()).isFalse();
         assertThat(check.tlsCa()).isNull();
         assertThat(check.problems()).singleElement().satisfies(p -> {
-            assertThat(p.reason()).isEqualTo(Problem.SECRET_KEY_INVALID);
+            assertThat(p.reason()).isEqualTo(Reason.SECRET_KEY_INVALID);
             assertThat(p.message()).contains("redis-ca", "'ca.crt'", "spec.redis.tlsCaSecret.key", "PEM certificate")
                     .doesNotContain("NONSENSE");
         });

@@ -1,10 +1,11 @@
 package io.delayq.operator.schedules;
 
+import io.delayq.operator.problem.Problem;
+import io.delayq.operator.problem.Reason;
 import io.delayq.operator.resource.DelayQueueSpec;
 import io.delayq.operator.resource.ScheduleMisfirePolicy;
 import io.delayq.operator.resource.ScheduleSpec;
 import io.delayq.operator.resource.ScheduleStatusEntry;
-import io.delayq.operator.status.Problem;
 import io.delayq.schedule.CronSchedule;
 import io.delayq.schedule.MisfirePolicy;
 import io.delayq.schedule.ScheduleStatus;
@@ -57,7 +58,7 @@ class DesiredSchedulesTest {
 
         assertThat(desired.schedules()).extracting(CronSchedule::name).containsExactly("good");
         assertThat(desired.declared()).containsExactly("bad", "good", "zoned");
-        assertThat(desired.problems()).extracting(Problem::reason).containsOnly(Problem.INVALID_SCHEDULE);
+        assertThat(desired.problems()).extracting(Problem::reason).containsOnly(Reason.INVALID_SCHEDULE);
         assertThat(desired.problems()).extracting(Problem::message).satisfiesExactly(
                 m -> assertThat(m).startsWith("spec.schedules[bad].cron: \"61 * * * *\" is not a valid expression"),
                 m -> assertThat(m).startsWith("spec.schedules[zoned].timeZone: must be an IANA time zone"));

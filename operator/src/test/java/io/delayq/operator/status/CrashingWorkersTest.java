@@ -1,5 +1,7 @@
 package io.delayq.operator.status;
 
+import io.delayq.operator.problem.Problem;
+import io.delayq.operator.problem.Reason;
 import io.delayq.operator.redis.RedisCredentials;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -29,7 +31,7 @@ class CrashingWorkersTest {
     @Test
     void aCrashLoopingPodIsAProblemCarryingItsExitCodeAndLastMessage() {
         assertThat(CrashingWorkers.of(List.of(running("orders-0-3-a"), crashing("orders-4-7-b", 2, NO_HANDLER + "\n"))))
-                .containsExactly(new Problem("WorkerCrashLoop", "worker pod orders-4-7-b is in CrashLoopBackOff: exit 2: " + NO_HANDLER));
+                .containsExactly(new Problem(Reason.WORKER_CRASH_LOOP, "worker pod orders-4-7-b is in CrashLoopBackOff: exit 2: " + NO_HANDLER));
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.delayq.operator.status;
 
+import io.delayq.operator.problem.Problem;
+import io.delayq.operator.problem.Reason;
 import io.delayq.operator.resource.DelayQueueStatus;
 import io.delayq.operator.resource.RedisStatus;
 import io.delayq.operator.resource.WorkerDeploymentStatus;
@@ -14,14 +16,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class NoticesTest {
     private static final Instant NOW = Instant.parse("2030-01-01T00:00:00Z");
-    private static final Problem DOWN = new Problem(Problem.REDIS_UNAVAILABLE, "cannot read the queue: refused");
-    private static final Problem PERSISTENCE = new Problem("RedisPersistenceOff", "Redis persistence is off");
+    private static final Problem DOWN = new Problem(Reason.REDIS_UNAVAILABLE, "cannot read the queue: refused");
+    private static final Problem PERSISTENCE = new Problem(Reason.REDIS_PERSISTENCE_OFF, "Redis persistence is off");
 
     private static DelayQueueStatus status(Problem problem, boolean paused, int replicas, List<String> warnings) {
         DelayQueueStatus s = new DelayQueueStatus();
         List<Condition> c = new ArrayList<>();
         c.add(problem == null ? Conditions.next(List.of(), "Degraded", false, "AsExpected", "", 1, NOW)
-                : Conditions.next(List.of(), "Degraded", true, problem.reason(), problem.message(), 1, NOW));
+                : Conditions.next(List.of(), "Degraded", true, problem.reasonText(), problem.message(), 1, NOW));
         c.add(Conditions.next(List.of(), "Paused", paused, paused ? "Suspended" : "Running", "", 1, NOW));
         s.setConditions(c);
         WorkerDeploymentStatus w = new WorkerDeploymentStatus();

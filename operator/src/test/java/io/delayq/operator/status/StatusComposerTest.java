@@ -3,7 +3,9 @@ package io.delayq.operator.status;
 import io.delayq.backlog.QueueStats;
 import io.delayq.backlog.ShardStats;
 import io.delayq.operator.autoscaling.ScalingDecision;
-import io.delayq.operator.redis.ProbeResult;
+import io.delayq.operator.problem.Problem;
+import io.delayq.operator.problem.Reason;
+import io.delayq.operator.redis.QueueReading;
 import io.delayq.operator.redis.RedisFacts;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.DelayQueueStatus;
@@ -42,16 +44,16 @@ class StatusComposerTest {
         return m;
     }
 
-    private static ProbeResult probe(long dueLow, long dueHigh) {
+    private static QueueReading reading(long dueLow, long dueHigh) {
         Map<ShardRange, QueueStats> backlog = new LinkedHashMap<>();
         backlog.put(RANGES.get(0), new QueueStats("orders", List.of(
                 new ShardStats(0, 10_000, 5, dueLow, 1, 0, 4_000), new ShardStats(1, 10_000, 0, 0, 0, 2, -1))));
         backlog.put(RANGES.get(1), new QueueStats("orders", List.of(new ShardStats(4, 10_000, 7, dueHigh, 0, 0, 9_000))));
-        return new ProbeResult(backlog, new RedisFacts("7.2.4", "noeviction", "off"), null);
+        return new QueueReading(backlog, new RedisFacts("7.2.4", "noeviction", "off"), null);
     }
 
-    private static DelayQueueStatus compose(DelayQueue dq, Map<String, Deployment> actual, ProbeResult probe, List<Problem> problems) {
-        return StatusComposer.compose(new StatusInput(dq, RANGES, actual, TWO_EACH, probe, problems, NOW));
+    private static DelayQueueStatus compose(DelayQueue dq, Map<String, Deployment> actual, QueueReading reading, List<Problem> problems) {
+        return StatusComposer.compose(new StatusInput(dq, RANGES, actual, TWO_EACH, reading, problems, NOW));
     }
 
     private static Condition condition(DelayQueueStatus s, String type) {
@@ -60,7 +62,7 @@ class StatusComposerTest {
 
     @Test
     void allWorkersReadyAndNoProblemMeansReady() {
-        DelayQueueStatus s = compose(DelayQueues.orders(), deployments(2), probe(3, 4), List.of());
+        DelayQueueStatus s = compose(DelayQueues.orders(), deployments(2), reading(3, 4), List.of());
 
         assertThat(condition(s, "Ready").getStatus()).isEqualTo("True");
         assertThat(condition(s, "Ready").getReason()).isEqualTo("WorkersReady");
@@ -75,7 +77,7 @@ class StatusComposerTest {
 
     @Test
     void backlogIsSummedPerDeploymentAndInTotal() {
-        DelayQueueStatus s = compose(DelayQueues.orders(), deployments(2), probe(3, 4), List.of());
+        DelayQueueStatus s = compose(DelayQueues.orders(), deployments(2), reading(3, 4), List.of());
 
         assertThat(s.getBacklog().getDue()).isEqualTo(7);
         assertThat(s.getBacklog().getScheduled()).isEqualTo(12);
@@ -90,7 +92,7 @@ class StatusComposerTest {
 
     @Test
     void podsNotYetReadyMeanProgressing() {
-        DelayQueueStatus s = compose(DelayQueues.orders(), deployments(1), probe(0, 0), List.of());
+        DelayQueueStatus s = compose(DelayQueues.orders(), deployments(1), reading(0, 0), List.of());
 
         assertThat(condition(s, "Ready").getStatus()).isEqualTo("False");
         assertThat(condition(s, "Ready").getReason()).isEqualTo("WorkersNotReady");
@@ -101,9 +103,9 @@ class StatusComposerTest {
 
     @Test
     void aProblemMeansDegradedWithItsReason() {
-        Problem down = new Problem(Problem.REDIS_UNAVAILABLE, "cannot read the queue from Redis at redis://r:6379: refused");
+        Problem down = new Problem(Reason.REDIS_UNAVAILABLE, "cannot read the queue from Redis at redis://r:6379: refused");
 
-        DelayQueueStatus s = compose(DelayQueues.orders(), deployments(2), ProbeResult.failed(down), List.of(down));
+        DelayQueueStatus s = compose(DelayQueues.orders(), deployments(2), QueueReading.failed(down), List.of(down));
 
         assertThat(condition(s, "Degraded").getStatus()).isEqualTo("True");
         assertThat(condition(s, "Degraded").getReason()).isEqualTo("RedisUnavailable");
@@ -115,10 +117,10 @@ class StatusComposerTest {
     @Test
     void withoutANewReadingTheLastKnownBacklogStays() {
         DelayQueue dq = DelayQueues.orders();
-        dq.setStatus(compose(dq, deployments(2), probe(3, 4), List.of()));
-        Problem down = new Problem(Problem.REDIS_UNAVAILABLE, "down");
+        dq.setStatus(compose(dq, deployments(2), reading(3, 4), List.of()));
+        Problem down = new Problem(Reason.REDIS_UNAVAILABLE, "down");
 
-        DelayQueueStatus s = compose(dq, deployments(2), ProbeResult.failed(down), List.of(down));
+        DelayQueueStatus s = compose(dq, deployments(2), QueueReading.failed(down), List.of(down));
 
         assertThat(s.getBacklog().getDue()).isEqualTo(7);
         assertThat(s.getWorkerDeployments().get(0).getBacklog().getDue()).isEqualTo(3);
@@ -133,7 +135,7 @@ class StatusComposerTest {
         Map<String, Deployment> scaledDown = Map.of("orders-worker-0-3", deployment("orders-worker-0-3", 0, 0),
                 "orders-worker-4-7", deployment("orders-worker-4-7", 0, 0));
 
-        DelayQueueStatus s = StatusComposer.compose(new StatusInput(dq, RANGES, scaledDown, zero, probe(1, 1), List.of(), NOW));
+        DelayQueueStatus s = StatusComposer.compose(new StatusInput(dq, RANGES, scaledDown, zero, reading(1, 1), List.of(), NOW));
 
         assertThat(condition(s, "Paused").getStatus()).isEqualTo("True");
         assertThat(condition(s, "Paused").getReason()).isEqualTo("Suspended");
@@ -146,11 +148,11 @@ class StatusComposerTest {
     @Test
     void transitionTimeMovesOnlyWhenAConditionFlips() {
         DelayQueue dq = DelayQueues.orders();
-        dq.setStatus(compose(dq, deployments(2), probe(0, 0), List.of()));
+        dq.setStatus(compose(dq, deployments(2), reading(0, 0), List.of()));
         Instant later = NOW.plus(Duration.ofMinutes(10));
 
-        DelayQueueStatus same = StatusComposer.compose(new StatusInput(dq, RANGES, deployments(2), TWO_EACH, probe(0, 0), List.of(), later));
-        DelayQueueStatus flipped = StatusComposer.compose(new StatusInput(dq, RANGES, deployments(1), TWO_EACH, probe(0, 0), List.of(), later));
+        DelayQueueStatus same = StatusComposer.compose(new StatusInput(dq, RANGES, deployments(2), TWO_EACH, reading(0, 0), List.of(), later));
+        DelayQueueStatus flipped = StatusComposer.compose(new StatusInput(dq, RANGES, deployments(1), TWO_EACH, reading(0, 0), List.of(), later));
 
         assertThat(condition(same, "Ready").getLastTransitionTime()).isEqualTo(NOW.toString());
         assertThat(condition(flipped, "Ready").getLastTransitionTime()).isEqualTo(later.toString());

@@ -40,7 +40,9 @@ class WorkerEnvironmentTest {
                 .containsEntry("DELAYQ_RETRY_JITTER", "0.2").containsEntry("DELAYQ_DEAD_LETTER_MAX_COUNT", "100000")
                 .containsEntry("DELAYQ_DEAD_LETTER_MAX_AGE", "14d").containsEntry("DELAYQ_DELIVERY", "handler")
                 .containsEntry("DELAYQ_SHUTDOWN_GRACE", "30s").containsEntry("DELAYQ_HTTP_PORT", "8080");
-        assertThat(env).doesNotContainKeys("DELAYQ_RATE_LIMIT", "DELAYQ_REDIS_PASSWORD", "DELAYQ_WEBHOOK_URL");
+        // unset optional fields write nothing, so the worker's own defaults apply and an operator upgrade rolls no pod
+        assertThat(env).doesNotContainKeys("DELAYQ_RATE_LIMIT", "DELAYQ_REDIS_PASSWORD", "DELAYQ_WEBHOOK_URL", "DELAYQ_HANDLER_PATH",
+                "DELAYQ_SCHEDULE_INTERVAL", "DELAYQ_SCHEDULE_HORIZON", "DELAYQ_SCHEDULE_MISFIRE_THRESHOLD");
     }
 
     @Test

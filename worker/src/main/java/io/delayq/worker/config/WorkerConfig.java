@@ -1,19 +1,30 @@
 package io.delayq.worker.config;
 
+import io.delayq.DurationText;
 import io.delayq.claim.RateLimit;
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.queue.QueueName;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.redis.RedisUrls;
 import io.delayq.schedule.PlanRules;
+import io.delayq.settings.ConfigException;
+import io.delayq.settings.Settings;
+import io.delayq.settings.WorkerSettings;
 import io.delayq.shard.ShardRange;
-import io.delayq.shard.Sharding;
 import io.delayq.worker.delivery.HandlerPath;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
-/** Everything a worker needs to know, validated once at start. */
+import static io.delayq.settings.WorkerSettings.*;
+
+/**
+ * Everything a worker needs to know, validated once at start. The variables' names, defaults and
+ * bounds are the worker contract's ({@link WorkerSettings}); the rules between variables are here.
+ * {@code redisTlsCa} is null when unset: {@code RedisEndpoint} then falls back to the JVM's trust.
+ */
 public record WorkerConfig(
         String redisUrl,
         String queue,
@@ -38,19 +49,16 @@ public record WorkerConfig(
         Duration handlerTimeout,
         HandlerPath handlerPath,
         Duration scheduleInterval,
-        PlanRules scheduleRules) {
+        PlanRules scheduleRules,
+        Path redisTlsCa) {
 
     /** {@link #httpPort()} of a worker that serves no HTTP endpoint (an embedded worker's default). */
     public static final int NO_HTTP = -1;
 
-    /** asynq's default too: long enough for real work, short enough that a hung handler does not hold a task for good. */
-    public static final Duration DEFAULT_HANDLER_TIMEOUT = Duration.ofMinutes(30);
-
-    private static final Duration MS = Duration.ofMillis(1);
 
     /** Reads and validates {@code DELAYQ_*} variables; each error names its variable. The HTTP port defaults to 8080. */
     public static WorkerConfig fromEnv(Map<String, String> env) {
-        return read(env, 8080);
+        return read(env, WorkerSettings.DEFAULT_HTTP_PORT);
     }
 
     /**
@@ -63,80 +71,83 @@ public record WorkerConfig(
 
     private static WorkerConfig read(Map<String, String> env, int defaultHttpPort) {
         Settings s = Settings.from(env);
-        String url = s.string("DELAYQ_REDIS_URL", s.string("REDIS_URL", null));
+        String url = s.string(REDIS_URL.name(), s.string(REDIS_URL_FALLBACK));
         if (url == null) {
-            throw new ConfigException("DELAYQ_REDIS_URL", "is required (e.g. redis://redis:6379)");
+            throw new ConfigException(REDIS_URL.name(), "is required (e.g. redis://redis:6379)");
         }
         if (!url.matches("(redis|rediss|redis-sentinel|rediss-sentinel|redis-cluster|rediss-cluster)://.+")) {
-            throw new ConfigException("DELAYQ_REDIS_URL", "must start with redis://, rediss://, redis-sentinel:// or redis-cluster:// "
+            throw new ConfigException(REDIS_URL.name(), "must start with redis://, rediss://, redis-sentinel:// or redis-cluster:// "
                     + "(e.g. redis://redis:6379), got '" + RedisEndpoint.redact(url) + "'");
         }
-        url = withCredentials(url, s.string("DELAYQ_REDIS_USERNAME", null), s.string("DELAYQ_REDIS_PASSWORD", null));
+        if (s.has(REDIS_USERNAME) && !s.has(REDIS_PASSWORD)) {
+            // Lettuce would read a user-info without ':' as a password: a user alone cannot be expressed
+            throw new ConfigException(REDIS_USERNAME.name(), "needs " + REDIS_PASSWORD.name() + " too (Redis authenticates a user by its password)");
+        }
+        url = RedisUrls.withCredentials(url, s.string(REDIS_USERNAME), s.string(REDIS_PASSWORD));
         String queue;
         try {
-            queue = QueueName.require(s.required("DELAYQ_QUEUE", "the queue name"));
+            queue = QueueName.require(s.required(QUEUE.name(), "the queue name"));
         } catch (io.delayq.InvalidInputException e) {
-            throw new ConfigException("DELAYQ_QUEUE", e.getMessage().substring(e.field().length() + 2));
+            throw new ConfigException(QUEUE.name(), e.getMessage().substring(e.field().length() + 2));
         }
-        int shards = s.integer("DELAYQ_SHARDS", 0, 1, Sharding.MAX_SHARDS);
+        int shards = s.getInt(SHARDS);
         if (shards == 0) {
-            throw new ConfigException("DELAYQ_SHARDS", "is required (the queue's shard count, 1 to " + Sharding.MAX_SHARDS + ")");
+            throw new ConfigException(SHARDS.name(), "is required (the queue's shard count, 1 to " + SHARDS.max() + ")");
         }
-        int from = s.integer("DELAYQ_SHARD_FROM", 0, 0, shards - 1);
-        int to = s.integer("DELAYQ_SHARD_TO", shards - 1, 0, shards - 1);
+        int from = s.integer(SHARD_FROM.name(), 0, 0, shards - 1);
+        int to = s.integer(SHARD_TO.name(), shards - 1, 0, shards - 1);
         if (to < from) {
-            throw new ConfigException("DELAYQ_SHARD_TO", "must be at least DELAYQ_SHARD_FROM (" + from + "), got " + to);
+            throw new ConfigException(SHARD_TO.name(), "must be at least " + SHARD_FROM.name() + " (" + from + "), got " + to);
         }
-        int batch = s.integer("DELAYQ_BATCH_SIZE", 100, 1, 1000);
-        Duration poll = s.duration("DELAYQ_POLL_INTERVAL", Duration.ofSeconds(1), Duration.ofMillis(10), Duration.ofMinutes(10));
-        Duration lease = s.duration("DELAYQ_LEASE", Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofHours(12));
-        int concurrency = s.integer("DELAYQ_CONCURRENCY", 16, 1, 4096);
+        int batch = s.getInt(BATCH_SIZE);
+        Duration poll = s.get(POLL_INTERVAL);
+        Duration lease = s.get(LEASE);
+        int concurrency = s.getInt(CONCURRENCY);
         RetryPolicy retry = new RetryPolicy(
-                s.integer("DELAYQ_RETRY_MAX_ATTEMPTS", 5, 1, 1000),
-                s.duration("DELAYQ_RETRY_BACKOFF_INITIAL", Duration.ofSeconds(1), Duration.ZERO, Duration.ofDays(7)),
-                s.duration("DELAYQ_RETRY_BACKOFF_MAX", Duration.ofMinutes(5), Duration.ZERO, Duration.ofDays(30)),
-                s.decimal("DELAYQ_RETRY_BACKOFF_MULTIPLIER", 2.0, 1.0, 100.0),
-                s.decimal("DELAYQ_RETRY_JITTER", 0.2, 0.0, 1.0));
+                s.getInt(RETRY_MAX_ATTEMPTS),
+                s.get(RETRY_BACKOFF_INITIAL),
+                s.get(RETRY_BACKOFF_MAX),
+                s.get(RETRY_BACKOFF_MULTIPLIER),
+                s.get(RETRY_JITTER));
         if (retry.max().compareTo(retry.initial()) < 0) {
-            throw new ConfigException("DELAYQ_RETRY_BACKOFF_MAX", "must be at least DELAYQ_RETRY_BACKOFF_INITIAL (" + Durations.format(retry.initial()) + ")");
+            throw new ConfigException(RETRY_BACKOFF_MAX.name(), "must be at least " + RETRY_BACKOFF_INITIAL.name() + " (" + DurationText.format(retry.initial()) + ")");
         }
-        DeadLetterPolicy dead = new DeadLetterPolicy(
-                s.longValue("DELAYQ_DEAD_LETTER_MAX_COUNT", DeadLetterPolicy.DEFAULT.maxCount(), 0, Long.MAX_VALUE),
-                s.duration("DELAYQ_DEAD_LETTER_MAX_AGE", DeadLetterPolicy.DEFAULT.maxAge(), Duration.ZERO, Duration.ofDays(3650)));
-        double rate = s.decimal("DELAYQ_RATE_LIMIT", 0, 0, 1_000_000);
-        int burst = s.integer("DELAYQ_RATE_BURST", rate > 0 ? (int) Math.max(1, Math.ceil(rate)) : 0, rate > 0 ? 1 : 0, 10_000_000);
-        DeliveryKind delivery = s.choice("DELAYQ_DELIVERY", DeliveryKind.class, DeliveryKind.HANDLER);
+        DeadLetterPolicy dead = new DeadLetterPolicy(s.get(DEAD_LETTER_MAX_COUNT), s.get(DEAD_LETTER_MAX_AGE));
+        double rate = s.get(RATE_LIMIT);
+        int burst = s.integer(RATE_BURST.name(), rate > 0 ? (int) Math.max(1, Math.ceil(rate)) : 0, rate > 0 ? 1 : 0, (int) RATE_BURST.max());
+        DeliveryKind delivery = s.choice(DELIVERY.name(), DeliveryKind.class, DeliveryKind.HANDLER);
         URI webhook = null;
-        String webhookText = s.string("DELAYQ_WEBHOOK_URL", null);
+        String webhookText = s.string(WEBHOOK_URL);
         if (delivery == DeliveryKind.WEBHOOK && webhookText == null) {
-            throw new ConfigException("DELAYQ_WEBHOOK_URL", "is required when DELAYQ_DELIVERY=webhook");
+            throw new ConfigException(WEBHOOK_URL.name(), "is required when " + DELIVERY.name() + "=webhook");
         }
         if (webhookText != null) {
             try {
                 webhook = URI.create(webhookText);
             } catch (IllegalArgumentException e) {
-                throw new ConfigException("DELAYQ_WEBHOOK_URL", "must be an http(s) URL, got '" + webhookText + "'");
+                throw new ConfigException(WEBHOOK_URL.name(), "must be an http(s) URL, got '" + webhookText + "'");
             }
             if (webhook.getScheme() == null || !(webhook.getScheme().equals("http") || webhook.getScheme().equals("https")) || webhook.getHost() == null) {
-                throw new ConfigException("DELAYQ_WEBHOOK_URL", "must be an http(s) URL with a host, got '" + webhookText + "'");
+                throw new ConfigException(WEBHOOK_URL.name(), "must be an http(s) URL with a host, got '" + webhookText + "'");
             }
         }
-        String streamKey = s.string("DELAYQ_STREAM_KEY", null);
+        String streamKey = s.string(STREAM_KEY);
         if (delivery == DeliveryKind.STREAM && streamKey == null) {
-            throw new ConfigException("DELAYQ_STREAM_KEY", "is required when DELAYQ_DELIVERY=stream (e.g. orders:ready)");
+            throw new ConfigException(STREAM_KEY.name(), "is required when " + DELIVERY.name() + "=stream (e.g. orders:ready)");
         }
         return new WorkerConfig(url, queue, shards, new ShardRange(from, to), batch, poll, lease, concurrency, retry, dead,
                 rate > 0 ? new RateLimit(rate, burst) : RateLimit.NONE, delivery,
-                s.string("DELAYQ_HANDLER", null), webhook,
-                s.duration("DELAYQ_WEBHOOK_TIMEOUT", Duration.ofSeconds(10), MS, Duration.ofMinutes(30)),
-                s.string("DELAYQ_WEBHOOK_SECRET", null), streamKey,
-                s.longValue("DELAYQ_STREAM_MAXLEN", 0, 0, Long.MAX_VALUE),
-                s.string("DELAYQ_HTTP_PORT", null) == null ? defaultHttpPort : s.integer("DELAYQ_HTTP_PORT", 8080, 0, 65535),
-                s.duration("DELAYQ_SHUTDOWN_GRACE", Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1)),
+                s.string(HANDLER), webhook,
+                s.get(WEBHOOK_TIMEOUT),
+                s.string(WEBHOOK_SECRET), streamKey,
+                s.get(STREAM_MAXLEN),
+                s.has(HTTP_PORT) ? s.getInt(HTTP_PORT) : defaultHttpPort,
+                s.get(SHUTDOWN_GRACE),
                 handlerTimeout(s),
-                HandlerPath.of(s.string(HandlerPath.VARIABLE, null)),
-                s.duration("DELAYQ_SCHEDULE_INTERVAL", Duration.ofSeconds(5), Duration.ZERO, Duration.ofMinutes(10)),
-                scheduleRules(s));
+                HandlerPath.of(s.string(HANDLER_PATH)),
+                s.get(SCHEDULE_INTERVAL),
+                scheduleRules(s),
+                s.has(REDIS_TLS_CA) ? Path.of(s.string(REDIS_TLS_CA)) : null);
     }
 
     /**
@@ -144,63 +155,35 @@ public record WorkerConfig(
      * occurrences enqueued DELAYQ_SCHEDULE_HORIZON ahead, later than DELAYQ_SCHEDULE_MISFIRE_THRESHOLD missed.
      */
     private static PlanRules scheduleRules(Settings s) {
-        Duration interval = s.duration("DELAYQ_SCHEDULE_INTERVAL", Duration.ofSeconds(5), Duration.ZERO, Duration.ofMinutes(10));
-        Duration horizon = s.duration("DELAYQ_SCHEDULE_HORIZON", Duration.ofMinutes(2), Duration.ofSeconds(2), Duration.ofDays(1));
+        Duration interval = s.get(SCHEDULE_INTERVAL);
+        Duration horizon = s.get(SCHEDULE_HORIZON);
         if (horizon.compareTo(interval.multipliedBy(2).plusSeconds(1)) < 0) {
-            throw new ConfigException("DELAYQ_SCHEDULE_HORIZON", "must be at least twice DELAYQ_SCHEDULE_INTERVAL plus 1s ("
-                    + Durations.format(interval.multipliedBy(2).plusSeconds(1)) + "), so that occurrences are enqueued before they are due, got "
-                    + Durations.format(horizon));
+            throw new ConfigException(SCHEDULE_HORIZON.name(), "must be at least twice " + SCHEDULE_INTERVAL.name() + " plus 1s ("
+                    + DurationText.format(interval.multipliedBy(2).plusSeconds(1)) + "), so that occurrences are enqueued before they are due, got "
+                    + DurationText.format(horizon));
         }
-        Duration threshold = s.duration("DELAYQ_SCHEDULE_MISFIRE_THRESHOLD", Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofDays(1));
+        Duration threshold = s.get(SCHEDULE_MISFIRE_THRESHOLD);
         return new PlanRules(horizon, threshold, PlanRules.defaults().maxPerTurn());
     }
 
     /** 0s turns the deadline off; otherwise at least 100 ms (the deadline is checked a few times per period). */
     private static Duration handlerTimeout(Settings s) {
-        Duration d = s.duration("DELAYQ_HANDLER_TIMEOUT", DEFAULT_HANDLER_TIMEOUT, Duration.ZERO, Duration.ofDays(7));
+        Duration d = s.get(HANDLER_TIMEOUT);
         if (!d.isZero() && d.compareTo(Duration.ofMillis(100)) < 0) {
-            throw new ConfigException("DELAYQ_HANDLER_TIMEOUT", "must be 0s (no deadline) or at least 100ms, got " + Durations.format(d));
+            throw new ConfigException(HANDLER_TIMEOUT.name(), "must be 0s (no deadline) or at least 100ms, got " + DurationText.format(d));
         }
         return d;
     }
 
-    /** Credentials from their own variables (a Kubernetes Secret) win over those in the URL. */
-    static String withCredentials(String url, String user, String password) {
-        if (user == null && password == null) {
-            return url;
-        }
-        int scheme = url.indexOf("://");
-        if (scheme < 0) {
-            throw new ConfigException("DELAYQ_REDIS_URL", "must look like redis://host:port, got '" + RedisEndpoint.redact(url) + "'");
-        }
-        String rest = url.substring(scheme + 3);
-        String urlUser = "";
-        int at = rest.lastIndexOf('@');
-        if (at >= 0) {
-            String info = rest.substring(0, at);
-            int colon = info.indexOf(':');
-            urlUser = colon >= 0 ? info.substring(0, colon) : info;
-            rest = rest.substring(at + 1);
-        }
-        // only what the variables give is overridden: a user named in the URL stays when the Secret holds just a password
-        String userPart = user != null ? encode(user) : urlUser;
-        String userInfo = userPart + (password == null ? "" : ":" + encode(password)) + "@";
-        return url.substring(0, scheme + 3) + userInfo + rest;
-    }
-
-    private static String encode(String s) {
-        return java.net.URLEncoder.encode(s, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
-    }
-
     /** A one-line summary for the start-up log, with no secret in it. */
     public String describe() {
-        return "queue=" + queue + " shards=" + shards + " range=" + range + " batch=" + batchSize + " poll=" + Durations.format(pollInterval)
-                + " lease=" + Durations.format(lease) + " handlerTimeout=" + (handlerTimeout.isZero() ? "none" : Durations.format(handlerTimeout))
+        return "queue=" + queue + " shards=" + shards + " range=" + range + " batch=" + batchSize + " poll=" + DurationText.format(pollInterval)
+                + " lease=" + DurationText.format(lease) + " handlerTimeout=" + (handlerTimeout.isZero() ? "none" : DurationText.format(handlerTimeout))
                 + " concurrency=" + concurrency + " maxAttempts=" + retry.maxAttempts()
                 + " delivery=" + delivery.name().toLowerCase() + (webhookUrl != null ? " webhook=" + webhookUrl : "")
                 + (streamKey != null ? " stream=" + streamKey : "") + (rateLimit.enabled() ? " rate=" + rateLimit.perSecond() + "/s" : "")
                 + " redis=" + RedisEndpoint.redact(redisUrl) + (httpPort == NO_HTTP ? " http=off" : " http=:" + httpPort)
-                + (scheduleInterval.isZero() ? " schedules=off" : " schedules=every " + Durations.format(scheduleInterval)
-                + " horizon " + Durations.format(scheduleRules.horizon()));
+                + (scheduleInterval.isZero() ? " schedules=off" : " schedules=every " + DurationText.format(scheduleInterval)
+                + " horizon " + DurationText.format(scheduleRules.horizon()));
     }
 }

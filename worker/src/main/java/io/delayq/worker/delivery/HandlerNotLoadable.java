@@ -1,6 +1,6 @@
 package io.delayq.worker.delivery;
 
-import io.delayq.worker.config.ConfigException;
+import io.delayq.settings.ConfigException;
 
 /**
  * No handler could be loaded: none found, the named class missing or broken, a handler jar unreadable. The

@@ -1,5 +1,7 @@
 package io.delayq.worker.delivery;
 
+import io.delayq.settings.WorkerSettings;
+
 import java.io.File;
 import java.io.IOException;
 import java.net.MalformedURLException;
@@ -23,7 +25,7 @@ import java.util.stream.Stream;
  * worker's, so the worker's own classes and the handler API win over a copy bundled in a handler jar.
  */
 public final class HandlerPath {
-    public static final String VARIABLE = "DELAYQ_HANDLER_PATH";
+    public static final String VARIABLE = WorkerSettings.HANDLER_PATH.name();
     public static final Path DEFAULT = Path.of("/app/handlers");
 
     private final List<Path> entries;

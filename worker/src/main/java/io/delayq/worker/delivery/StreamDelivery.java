@@ -1,7 +1,7 @@
 package io.delayq.worker.delivery;
 
 import io.delayq.handler.Task;
-import io.delayq.client.DelayQueueClient;
+import io.delayq.redis.Replies;
 import io.lettuce.core.XAddArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
@@ -40,7 +40,7 @@ public final class StreamDelivery implements Delivery {
             args.maxlen(maxLen).approximateTrimming();
         }
         try {
-            DelayQueueClient.awaitStage(redis.xadd(stream, args, fields), timeout);
+            Replies.await(redis.xadd(stream, args, fields), timeout);
             return Outcome.DONE;
         } catch (RuntimeException e) {
             return new Outcome.Retry("XADD to stream " + stream + " failed: " + Outcome.describe(e), null);

@@ -2,7 +2,9 @@ package io.delayq.worker.demo;
 
 import io.delayq.backlog.QueueStats;
 import io.delayq.client.DelayQueueClient;
+import io.delayq.lifecycle.StopSignal;
 import io.delayq.localredis.LocalRedisServer;
+import io.delayq.settings.WorkerSettings;
 import io.delayq.task.TaskSpec;
 import io.delayq.worker.Worker;
 import io.delayq.worker.config.WorkerConfig;
@@ -37,7 +39,7 @@ public final class DemoCommand {
     public static int run(String[] args, Map<String, String> env) {
         boolean once = List.of(args).contains("--once");
         PrintStream out = System.out;
-        String url = env.getOrDefault("DELAYQ_REDIS_URL", env.get("REDIS_URL"));
+        String url = env.getOrDefault(WorkerSettings.REDIS_URL.name(), env.get(WorkerSettings.REDIS_URL_FALLBACK.name()));
         LocalRedisServer local = null;
         if (url == null || url.isBlank()) {
             local = LocalRedisServer.start();
@@ -50,15 +52,15 @@ public final class DemoCommand {
         CountDownLatch firstRound = new CountDownLatch(1);
         List<TaskSpec> round = sampleOrders(0);
         Map<String, String> cfg = new HashMap<>();
-        cfg.put("DELAYQ_REDIS_URL", url);
-        cfg.put("DELAYQ_QUEUE", QUEUE);
-        cfg.put("DELAYQ_SHARDS", String.valueOf(SHARDS));
-        cfg.put("DELAYQ_CONCURRENCY", "8");
-        cfg.put("DELAYQ_RETRY_MAX_ATTEMPTS", String.valueOf(MAX_ATTEMPTS));
-        cfg.put("DELAYQ_RETRY_BACKOFF_INITIAL", "1s");
-        cfg.put("DELAYQ_RETRY_BACKOFF_MAX", "4s");
-        cfg.put("DELAYQ_POLL_INTERVAL", "5s");
-        cfg.put("DELAYQ_HTTP_PORT", String.valueOf(portOr(8080)));
+        cfg.put(WorkerSettings.REDIS_URL.name(), url);
+        cfg.put(WorkerSettings.QUEUE.name(), QUEUE);
+        cfg.put(WorkerSettings.SHARDS.name(), String.valueOf(SHARDS));
+        cfg.put(WorkerSettings.CONCURRENCY.name(), "8");
+        cfg.put(WorkerSettings.RETRY_MAX_ATTEMPTS.name(), String.valueOf(MAX_ATTEMPTS));
+        cfg.put(WorkerSettings.RETRY_BACKOFF_INITIAL.name(), "1s");
+        cfg.put(WorkerSettings.RETRY_BACKOFF_MAX.name(), "4s");
+        cfg.put(WorkerSettings.POLL_INTERVAL.name(), "5s");
+        cfg.put(WorkerSettings.HTTP_PORT.name(), String.valueOf(portOr(8080)));
         WorkerConfig config = WorkerConfig.fromEnv(cfg);
         DemoHandler handler = new DemoHandler(out, id -> {
             settled.add(id);
@@ -71,9 +73,7 @@ public final class DemoCommand {
             out.println("Worker running for queue '" + QUEUE + "' (" + SHARDS + " shards). Metrics: http://localhost:" + worker.httpPort()
                     + "/metrics  health: /healthz  /readyz");
             schedule(client, round, out);
-            CountDownLatch stop = new CountDownLatch(1);
-            sun.misc.Signal.handle(new sun.misc.Signal("INT"), s -> stop.countDown());
-            sun.misc.Signal.handle(new sun.misc.Signal("TERM"), s -> stop.countDown());
+            StopSignal stop = StopSignal.install();
             if (once) {
                 boolean done = firstRound.await(60, TimeUnit.SECONDS) && drained(client);
                 printStats(client, out);
@@ -81,7 +81,7 @@ public final class DemoCommand {
                 return done ? 0 : 1;
             }
             int n = 1;
-            while (!stop.await(20, TimeUnit.SECONDS)) {
+            while (!stop.await(Duration.ofSeconds(20))) {
                 printStats(client, out);
                 schedule(client, sampleOrders(n++), out);
             }

@@ -1,6 +1,6 @@
 package io.delayq.worker.lease;
 
-import io.delayq.worker.config.Durations;
+import io.delayq.DurationText;
 import io.delayq.worker.delivery.Outcome;
 import io.delayq.worker.metrics.WorkerMetrics;
 import io.delayq.worker.settle.Settler;
@@ -40,7 +40,7 @@ public final class HandlerDeadline implements Runnable {
         for (Leased l : registry.all()) {
             long since = l.runningSinceNanos();
             if (since != 0 && now - since > timeout.toNanos()) {
-                String error = "handler did not finish within " + Durations.format(timeout) + " (DELAYQ_HANDLER_TIMEOUT); its thread was interrupted";
+                String error = "handler did not finish within " + DurationText.format(timeout) + " (DELAYQ_HANDLER_TIMEOUT); its thread was interrupted";
                 if (settler.abandon(l, new Outcome.Retry(error, null))) {
                     metrics.handlerTimedOut();
                     LOG.warn("task {} on shard {}: {}", l.id(), l.task().shard(), error);

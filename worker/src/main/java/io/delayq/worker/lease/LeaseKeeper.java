@@ -2,14 +2,13 @@ package io.delayq.worker.lease;
 
 import io.delayq.claim.ClaimedTask;
 import io.delayq.queue.QueueProtocol;
+import io.delayq.queue.ShardChunk;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -35,31 +34,30 @@ public final class LeaseKeeper implements Runnable {
     @Override
     public void run() {
         long threshold = System.nanoTime() - interval().toNanos();
-        Map<Integer, List<Leased>> due = new HashMap<>();
+        List<Leased> due = new ArrayList<>();
         for (Leased l : registry.all()) {
             if (l.lastRenewedNanos() <= threshold && l.beginExtend()) {
-                due.computeIfAbsent(l.task().shard(), s -> new ArrayList<>()).add(l);
+                due.add(l);
             }
         }
-        due.forEach((shard, list) -> {
-            for (int from = 0; from < list.size(); from += QueueProtocol.MAX_PER_CALL) {
-                List<Leased> chunk = list.subList(from, Math.min(list.size(), from + QueueProtocol.MAX_PER_CALL));
-                List<ClaimedTask> tasks = chunk.stream().map(Leased::task).toList();
-                String requestId = UUID.randomUUID().toString();
-                protocol.extend(shard, tasks, lease, requestId)
-                        // the extension may have run although its answer was lost: ask once more under the
-                        // same request id, which answers the tokens of that run instead of "lease lost"
-                        .exceptionallyComposeAsync(e -> protocol.extend(shard, tasks, lease, requestId))
-                        .whenComplete((tokens, error) -> {
-                            for (int i = 0; i < chunk.size(); i++) {
-                                // on a Redis error keep the old token: the ack will tell whether the lease survived
-                                chunk.get(i).endExtend(error == null ? tokens.get(i) : chunk.get(i).task().token());
-                            }
-                            if (error != null) {
-                                LOG.debug("lease extension failed on shard {}: {}", shard, error.toString());
-                            }
-                        });
-            }
-        });
+        for (ShardChunk<Leased> shardChunk : ShardChunk.of(due, l -> l.task().shard())) {
+            int shard = shardChunk.shard();
+            List<Leased> chunk = shardChunk.items();
+            List<ClaimedTask> tasks = chunk.stream().map(Leased::task).toList();
+            String requestId = UUID.randomUUID().toString();
+            protocol.extend(shard, tasks, lease, requestId)
+                    // the extension may have run although its answer was lost: ask once more under the
+                    // same request id, which answers the tokens of that run instead of "lease lost"
+                    .exceptionallyComposeAsync(e -> protocol.extend(shard, tasks, lease, requestId))
+                    .whenComplete((tokens, error) -> {
+                        for (int i = 0; i < chunk.size(); i++) {
+                            // on a Redis error keep the old token: the ack will tell whether the lease survived
+                            chunk.get(i).endExtend(error == null ? tokens.get(i) : chunk.get(i).task().token());
+                        }
+                        if (error != null) {
+                            LOG.debug("lease extension failed on shard {}: {}", shard, error.toString());
+                        }
+                    });
+        }
     }
 }

@@ -4,6 +4,7 @@ import io.delayq.claim.ClaimedTask;
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.lease.RetryResult;
 import io.delayq.queue.QueueProtocol;
+import io.delayq.queue.ShardChunk;
 import io.delayq.worker.config.RetryPolicy;
 import io.delayq.worker.delivery.Outcome;
 import io.delayq.worker.lease.InflightRegistry;
@@ -14,9 +15,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -177,31 +176,26 @@ public final class Settler implements AutoCloseable {
     }
 
     private void ack(List<Leased> round, long waitMillis) {
-        Map<Integer, List<Leased>> byShard = new HashMap<>();
-        for (Leased l : round) {
-            byShard.computeIfAbsent(l.task().shard(), s -> new ArrayList<>()).add(l);
-        }
         List<CompletableFuture<Void>> calls = new ArrayList<>();
-        byShard.forEach((shard, list) -> {
-            for (int from = 0; from < list.size(); from += QueueProtocol.MAX_PER_CALL) {
-                List<Leased> chunk = list.subList(from, Math.min(list.size(), from + QueueProtocol.MAX_PER_CALL));
-                calls.add(protocol.ack(shard, chunk.stream().map(Leased::task).toList()).<Void>handle((acked, e) -> {
-                    if (e != null) {
-                        LOG.warn("ack of {} task(s) on shard {} failed, they will be re-delivered after their lease: {}",
-                                chunk.size(), shard, e.toString());
-                    } else {
-                        int ok = 0;
-                        for (Boolean b : acked) {
-                            ok += b ? 1 : 0;
-                        }
-                        metrics.acked(ok);
-                        metrics.leaseLost(acked.size() - ok);
+        for (ShardChunk<Leased> shardChunk : ShardChunk.of(round, l -> l.task().shard())) {
+            int shard = shardChunk.shard();
+            List<Leased> chunk = shardChunk.items();
+            calls.add(protocol.ack(shard, chunk.stream().map(Leased::task).toList()).<Void>handle((acked, e) -> {
+                if (e != null) {
+                    LOG.warn("ack of {} task(s) on shard {} failed, they will be re-delivered after their lease: {}",
+                            chunk.size(), shard, e.toString());
+                } else {
+                    int ok = 0;
+                    for (Boolean b : acked) {
+                        ok += b ? 1 : 0;
                     }
-                    chunk.forEach(this::finished);
-                    return null;
-                }).toCompletableFuture());
-            }
-        });
+                    metrics.acked(ok);
+                    metrics.leaseLost(acked.size() - ok);
+                }
+                chunk.forEach(this::finished);
+                return null;
+            }).toCompletableFuture());
+        }
         try {
             CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(waitMillis, TimeUnit.MILLISECONDS);
         } catch (TimeoutException slowShard) {

@@ -1,6 +1,7 @@
 package io.delayq.worker.config;
 
 import io.delayq.claim.RateLimit;
+import io.delayq.settings.ConfigException;
 import io.delayq.shard.ShardRange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -258,6 +259,13 @@ class WorkerConfigTest {
                 .isEqualTo("redis-cluster://app:pw@n1:7000,n2:7001");
         assertThat(WorkerConfig.fromEnv(with("DELAYQ_REDIS_PASSWORD", "topsecret")).describe())
                 .doesNotContain("topsecret").contains("redis://:***@redis:6379");
+    }
+
+    @Test
+    void aUsernameWithoutAPasswordIsRefused() {
+        assertThatThrownBy(() -> WorkerConfig.fromEnv(with("DELAYQ_REDIS_USERNAME", "app")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("DELAYQ_REDIS_USERNAME: needs DELAYQ_REDIS_PASSWORD too (Redis authenticates a user by its password)");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.delayq.worker.dispatch;
 
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.settings.WorkerEnv;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
 import io.delayq.worker.config.WorkerConfig;
@@ -15,10 +16,11 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+
+import static io.delayq.settings.WorkerSettings.*;
 
 /**
  * Real workers for a test, started the way the process starts them ({@code WorkerConfig.fromEnv}
@@ -61,20 +63,17 @@ public final class RunningWorkers implements AutoCloseable, BeforeEachCallback, 
 
     /** The variables every test starts from; tests put their own on top. */
     public static Map<String, String> env(String redisUrl, String queue, int shards) {
-        Map<String, String> env = new HashMap<>();
-        env.put("DELAYQ_REDIS_URL", redisUrl);
-        env.put("DELAYQ_QUEUE", queue);
-        env.put("DELAYQ_SHARDS", String.valueOf(shards));
-        env.put("DELAYQ_HTTP_PORT", "0");
-        env.put("DELAYQ_POLL_INTERVAL", "200ms");
-        env.put("DELAYQ_LEASE", "5s");
-        env.put("DELAYQ_CONCURRENCY", "4");
-        env.put("DELAYQ_RETRY_MAX_ATTEMPTS", "5");
-        env.put("DELAYQ_RETRY_BACKOFF_INITIAL", "100ms");
-        env.put("DELAYQ_RETRY_BACKOFF_MAX", "400ms");
-        env.put("DELAYQ_RETRY_JITTER", "0");
-        env.put("DELAYQ_SHUTDOWN_GRACE", "2s");
-        return env;
+        return WorkerEnv.of(redisUrl, queue, shards)
+                .set(HTTP_PORT, 0)
+                .set(POLL_INTERVAL, "200ms")
+                .set(LEASE, "5s")
+                .set(CONCURRENCY, 4)
+                .set(RETRY_MAX_ATTEMPTS, 5)
+                .set(RETRY_BACKOFF_INITIAL, "100ms")
+                .set(RETRY_BACKOFF_MAX, "400ms")
+                .set(RETRY_JITTER, 0)
+                .set(SHUTDOWN_GRACE, "2s")
+                .toMap();
     }
 
     public Worker start(Map<String, String> env, Function<RedisEndpoint, Delivery> delivery) {

@@ -1,5 +1,6 @@
 package io.delayq.worker.fleet;
 
+import io.delayq.settings.WorkerSettings;
 import io.delayq.worker.Worker;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.delivery.HandlerDelivery;
@@ -25,10 +26,10 @@ final class Fleet implements AutoCloseable {
 
     static Map<String, String> env(String redisUrl, String queue, int shards) {
         Map<String, String> env = new HashMap<>();
-        env.put("DELAYQ_REDIS_URL", redisUrl);
-        env.put("DELAYQ_QUEUE", queue);
-        env.put("DELAYQ_SHARDS", String.valueOf(shards));
-        env.put("DELAYQ_HTTP_PORT", "0");
+        env.put(WorkerSettings.REDIS_URL.name(), redisUrl);
+        env.put(WorkerSettings.QUEUE.name(), queue);
+        env.put(WorkerSettings.SHARDS.name(), String.valueOf(shards));
+        env.put(WorkerSettings.HTTP_PORT.name(), "0");
         return env;
     }
 

@@ -110,6 +110,7 @@ class MetricsEndpointTest {
         assertThat(m.value("delayq_claim_batch_size_sum", queueLabel)).isEqualTo(10.0);
         assertThat(m.value("delayq_claim_batch_size_count", queueLabel)).isGreaterThanOrEqualTo(1.0);
         assertThat(m.find("delayq_consecutive_failures", queueLabel)).hasSize(1);
+        assertThat(m.value("delayq_redis_failures_total", queueLabel)).as("Redis answered every call").isZero();
         assertThat(m.value("delayq_worker_info", Map.of("queue", Q, "shard_from", "0", "shard_to", "1"))).isEqualTo(1.0);
 
         assertThat(m.find("lettuce_command_completion_seconds_count", Map.of("command", "EVALSHA")))

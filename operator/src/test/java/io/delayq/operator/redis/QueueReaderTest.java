@@ -2,8 +2,9 @@ package io.delayq.operator.redis;
 
 import io.delayq.backlog.QueueStats;
 import io.delayq.client.DelayQueueClient;
-import io.delayq.operator.status.Problem;
 import io.delayq.localredis.LocalRedisServer;
+import io.delayq.operator.problem.Problem;
+import io.delayq.operator.problem.Reason;
 import io.delayq.shard.ShardRange;
 import io.delayq.shard.Sharding;
 import io.delayq.task.TaskSpec;
@@ -20,16 +21,16 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The operator's look at Redis, against a real redis-server. */
-class QueueProbeTest {
+class QueueReaderTest {
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 
     private static final List<ShardRange> RANGES = List.of(new ShardRange(0, 3), new ShardRange(4, 7));
-    private final QueueProbe probe = new QueueProbe(Duration.ofSeconds(2), Clock.systemUTC());
+    private final QueueReader reader = new QueueReader(Duration.ofSeconds(2), Clock.systemUTC());
 
     @AfterEach
     void close() {
-        probe.close();
+        reader.close();
     }
 
     @Test
@@ -48,7 +49,7 @@ class QueueProbeTest {
             }
         }
 
-        ProbeResult result = probe.probe("shop/orders", redis.url(), RedisCredentials.NONE, "orders", 8, RANGES);
+        QueueReading result = reader.read("shop/orders", redis.url(), RedisCredentials.NONE, "orders", 8, RANGES);
 
         assertThat(result.problem()).isNull();
         assertThat(result.backlog().get(RANGES.get(0)).due()).isEqualTo(dueLow);
@@ -57,7 +58,7 @@ class QueueProbeTest {
         assertThat(result.backlog().get(RANGES.get(0)).oldestOverdueMillis()).isGreaterThanOrEqualTo(59_000);
         assertThat(result.facts().maxmemoryPolicy()).isEqualTo("noeviction");
         assertThat(result.facts().persistence()).as("test servers run with --save '' --appendonly no").isEqualTo("off");
-        assertThat(result.facts().warnings()).extracting(Problem::reason).containsExactly("RedisPersistenceOff");
+        assertThat(result.facts().warnings()).extracting(Problem::reasonText).containsExactly("RedisPersistenceOff");
         assertThat(result.facts().problems()).isEmpty();
     }
 
@@ -67,9 +68,9 @@ class QueueProbeTest {
             // the first user of the queue recorded 16 shards
         }
 
-        ProbeResult result = probe.probe("shop/orders", redis.url(), RedisCredentials.NONE, "orders", 8, RANGES);
+        QueueReading result = reader.read("shop/orders", redis.url(), RedisCredentials.NONE, "orders", 8, RANGES);
 
-        assertThat(result.problem().reason()).isEqualTo(Problem.SHARD_COUNT_MISMATCH);
+        assertThat(result.problem().reason()).isEqualTo(Reason.SHARD_COUNT_MISMATCH);
         assertThat(result.problem().message()).contains("16");
     }
 
@@ -77,9 +78,9 @@ class QueueProbeTest {
     void anUnreachableRedisIsAProblemWithTheUrlButNoPassword() {
         String url = "redis://127.0.0.1:" + LocalRedisServer.freePort();
 
-        ProbeResult result = probe.probe("shop/orders", url, new RedisCredentials("app", "hunter2"), "orders", 8, RANGES);
+        QueueReading result = reader.read("shop/orders", url, new RedisCredentials("app", "hunter2"), "orders", 8, RANGES);
 
-        assertThat(result.problem().reason()).isEqualTo(Problem.REDIS_UNAVAILABLE);
+        assertThat(result.problem().reason()).isEqualTo(Reason.REDIS_UNAVAILABLE);
         assertThat(result.problem().message()).contains("127.0.0.1").doesNotContain("hunter2");
         assertThat(result.backlog()).isEmpty();
     }
@@ -87,12 +88,12 @@ class QueueProbeTest {
     @Test
     void anEvictionPolicyOtherThanNoevictionIsAProblem() {
         try (LocalRedisServer lru = LocalRedisServer.start("--maxmemory-policy", "allkeys-lru", "--appendonly", "yes")) {
-            ProbeResult result = probe.probe("shop/orders", lru.url(), RedisCredentials.NONE, "orders", 8, RANGES);
+            QueueReading result = reader.read("shop/orders", lru.url(), RedisCredentials.NONE, "orders", 8, RANGES);
 
             assertThat(result.facts().maxmemoryPolicy()).isEqualTo("allkeys-lru");
             assertThat(result.facts().persistence()).isEqualTo("aof");
             assertThat(result.facts().problems()).singleElement().satisfies(p -> {
-                assertThat(p.reason()).isEqualTo(Problem.UNSAFE_EVICTION_POLICY);
+                assertThat(p.reason()).isEqualTo(Reason.UNSAFE_EVICTION_POLICY);
                 assertThat(p.message()).contains("allkeys-lru", "noeviction");
             });
         }
@@ -105,7 +106,7 @@ class QueueProbeTest {
                 io.lettuce.core.codec.StringCodec.UTF8), new io.lettuce.core.protocol.CommandArgs<>(io.lettuce.core.codec.StringCodec.UTF8)
                 .add("SETUSER").add("probe").add("on").add(">pw-of-probe").add("~*").add("+@all").add("-config").add("-info")).get();
         try {
-            ProbeResult result = probe.probe("shop/orders", redis.url(), new RedisCredentials("probe", "pw-of-probe"), "orders", 8, RANGES);
+            QueueReading result = reader.read("shop/orders", redis.url(), new RedisCredentials("probe", "pw-of-probe"), "orders", 8, RANGES);
 
             assertThat(result.problem()).isNull();
             assertThat(result.backlog()).hasSize(2);
@@ -122,9 +123,9 @@ class QueueProbeTest {
     void aWrongPasswordIsAProblemThatDoesNotShowThePassword() throws Exception {
         redis.admin().commands().configSet("requirepass", "right-password").get();
         try {
-            ProbeResult result = probe.probe("shop/orders", redis.url(), new RedisCredentials(null, "wrong-password"), "orders", 8, RANGES);
+            QueueReading result = reader.read("shop/orders", redis.url(), new RedisCredentials(null, "wrong-password"), "orders", 8, RANGES);
 
-            assertThat(result.problem().reason()).isEqualTo(Problem.REDIS_UNAVAILABLE);
+            assertThat(result.problem().reason()).isEqualTo(Reason.REDIS_UNAVAILABLE);
             assertThat(result.problem().message()).doesNotContain("wrong-password").doesNotContain("right-password");
         } finally {
             try (var admin = io.delayq.redis.RedisEndpoint.connect(new RedisCredentials(null, "right-password").applyTo(redis.url()))) {

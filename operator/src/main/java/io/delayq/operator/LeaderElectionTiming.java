@@ -8,10 +8,10 @@ import java.time.Duration;
  * {@code leaseDuration}; both retry every {@code retryPeriod}. {@link OperatorSettings#fromEnv} checks
  * the rules Fabric8's elector enforces, so a bad value fails with the variable's name at start-up.
  */
-public record LeaseTiming(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
+public record LeaderElectionTiming(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
 
     /** The SDK's defaults (JOSDK 5.2): a new leader within about 15 s of the old one's last renewal. */
-    public static final LeaseTiming DEFAULT = new LeaseTiming(Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2));
+    public static final LeaderElectionTiming DEFAULT = new LeaderElectionTiming(Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2));
 
     /**
      * Fabric8 waits up to {@code retryPeriod × (1 + 1.2)} between attempts (jitter), and refuses a

@@ -1,4 +1,4 @@
-package io.delayq.worker.config;
+package io.delayq.settings;
 
 import io.delayq.InvalidInputException;
 

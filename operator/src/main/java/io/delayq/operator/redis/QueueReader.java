@@ -1,7 +1,8 @@
 package io.delayq.operator.redis;
 
 import io.delayq.backlog.QueueStats;
-import io.delayq.operator.status.Problem;
+import io.delayq.operator.problem.Problem;
+import io.delayq.operator.problem.Reason;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.queue.ShardCountMismatchException;
 import io.delayq.redis.RedisEndpoint;
@@ -29,9 +30,9 @@ import java.util.concurrent.TimeoutException;
  * checked against) the queue's meta hash on the first look, and the server's safety facts are
  * re-read every {@link #FACTS_TTL}, not on every check.
  */
-public final class QueueProbe implements AutoCloseable {
+public final class QueueReader implements AutoCloseable {
     static final Duration FACTS_TTL = Duration.ofMinutes(1);
-    private static final Logger LOG = LoggerFactory.getLogger(QueueProbe.class);
+    private static final Logger LOG = LoggerFactory.getLogger(QueueReader.class);
 
     private final ClientResources resources = DefaultClientResources.create();
     private final Map<String, Connection> connections = new ConcurrentHashMap<>();
@@ -39,28 +40,28 @@ public final class QueueProbe implements AutoCloseable {
     private final Duration timeout;
     private final Clock clock;
 
-    public QueueProbe(Duration timeout, Clock clock) {
+    public QueueReader(Duration timeout, Clock clock) {
         this.timeout = timeout;
         this.clock = clock;
         this.inspector = new RedisInspector(timeout);
     }
 
     /** A look at a Redis whose certificate, if any, the JVM's trust store vouches for. */
-    public ProbeResult probe(String key, String url, RedisCredentials credentials, String queue, int shards, List<ShardRange> ranges) {
-        return probe(key, url, credentials, null, queue, shards, ranges);
+    public QueueReading read(String key, String url, RedisCredentials credentials, String queue, int shards, List<ShardRange> ranges) {
+        return read(key, url, credentials, null, queue, shards, ranges);
     }
 
     /**
      * @param key   identifies the DelayQueue (namespace/name) whose connection to use
      * @param tlsCa PEM CA certificate(s) to trust for a {@code rediss} URL (spec.redis.tlsCaSecret), or null
      */
-    public ProbeResult probe(String key, String url, RedisCredentials credentials, String tlsCa, String queue, int shards,
+    public QueueReading read(String key, String url, RedisCredentials credentials, String tlsCa, String queue, int shards,
                              List<ShardRange> ranges) {
         Connection connection;
         try {
             connection = connection(key, url, credentials, tlsCa, queue, shards);
         } catch (RuntimeException e) {
-            return ProbeResult.failed(unavailable(url, credentials, e));
+            return QueueReading.failed(unavailable(url, credentials, e));
         }
         try {
             if (!connection.metaVerified) {
@@ -76,16 +77,16 @@ public final class QueueProbe implements AutoCloseable {
                 connection.facts = inspector.inspect(connection.endpoint.commands());
                 connection.factsAt = now;
             }
-            return new ProbeResult(backlog, connection.facts, null);
+            return new QueueReading(backlog, connection.facts, null);
         } catch (ShardCountMismatchException e) {
-            return ProbeResult.failed(new Problem(Problem.SHARD_COUNT_MISMATCH, credentials.scrub(e.getMessage())));
+            return QueueReading.failed(new Problem(Reason.SHARD_COUNT_MISMATCH, credentials.scrub(e.getMessage())));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return ProbeResult.failed(unavailable(url, credentials, e));
+            return QueueReading.failed(unavailable(url, credentials, e));
         } catch (RuntimeException | TimeoutException e) {
             // Drop the connection: the next check connects afresh instead of queueing on a dead one.
             forget(key);
-            return ProbeResult.failed(unavailable(url, credentials, e));
+            return QueueReading.failed(unavailable(url, credentials, e));
         }
     }
 
@@ -129,7 +130,7 @@ public final class QueueProbe implements AutoCloseable {
         String message = "cannot read the queue from Redis at " + RedisEndpoint.redact(url) + ": " + why;
         // Only the URL is redacted here: the regex would also eat text after it; the error texts
         // themselves never hold the URL's user-info, and any password in them is scrubbed.
-        return new Problem(Problem.REDIS_UNAVAILABLE, credentials.scrub(message));
+        return new Problem(Reason.REDIS_UNAVAILABLE, credentials.scrub(message));
     }
 
     private static String describe(Throwable e) {
@@ -145,7 +146,7 @@ public final class QueueProbe implements AutoCloseable {
     }
 
     /**
-     * The recurring schedules of the queue behind the DelayQueue's connection, once a probe opened it
+     * The recurring schedules of the queue behind the DelayQueue's connection, once a read opened it
      * (and checked the meta); empty before that or after the connection was dropped.
      */
     public java.util.Optional<io.delayq.schedule.Schedules> schedules(String key) {

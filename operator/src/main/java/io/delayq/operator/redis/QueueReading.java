@@ -1,7 +1,7 @@
 package io.delayq.operator.redis;
 
 import io.delayq.backlog.QueueStats;
-import io.delayq.operator.status.Problem;
+import io.delayq.operator.problem.Problem;
 import io.delayq.shard.ShardRange;
 
 import java.util.Map;
@@ -11,10 +11,10 @@ import java.util.Optional;
  * One look at a queue in Redis: the backlog of each worker's shard range, the server's safety
  * facts, or the problem that prevented the look.
  */
-public record ProbeResult(Map<ShardRange, QueueStats> backlog, RedisFacts facts, Problem problem) {
+public record QueueReading(Map<ShardRange, QueueStats> backlog, RedisFacts facts, Problem problem) {
 
-    public static ProbeResult failed(Problem problem) {
-        return new ProbeResult(Map.of(), null, problem);
+    public static QueueReading failed(Problem problem) {
+        return new QueueReading(Map.of(), null, problem);
     }
 
     public Optional<QueueStats> backlogOf(ShardRange range) {

@@ -1,6 +1,6 @@
 package io.delayq.operator.redis;
 
-import io.delayq.operator.status.Problem;
+import io.delayq.operator.problem.Reason;
 import io.delayq.operator.testing.TlsRedis;
 import io.delayq.shard.ShardRange;
 import org.junit.jupiter.api.AfterEach;
@@ -24,9 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The operator's backlog check over {@code rediss://} to a real redis-server whose certificate a
  * private CA signed: it trusts exactly the CA of each DelayQueue's spec.redis.tlsCaSecret.
  */
-class QueueProbeTlsTest {
+class QueueReaderTlsTest {
     private static final List<ShardRange> RANGES = List.of(new ShardRange(0, 1), new ShardRange(2, 3));
-    private final QueueProbe probe = new QueueProbe(Duration.ofSeconds(3), Clock.systemUTC());
+    private final QueueReader reader = new QueueReader(Duration.ofSeconds(3), Clock.systemUTC());
     private TlsRedis redis;
 
     @BeforeEach
@@ -36,7 +36,7 @@ class QueueProbeTlsTest {
 
     @AfterEach
     void stop() {
-        probe.close();
+        reader.close();
         if (redis != null) {
             redis.close();
         }
@@ -44,7 +44,7 @@ class QueueProbeTlsTest {
 
     @Test
     void trustsThePrivateCaFromTheSpec() throws IOException {
-        ProbeResult result = probe.probe("shop/orders", redis.tlsUrl(), RedisCredentials.NONE, redis.caPem(), "orders", 4, RANGES);
+        QueueReading result = reader.read("shop/orders", redis.tlsUrl(), RedisCredentials.NONE, redis.caPem(), "orders", 4, RANGES);
 
         assertThat(result.problem()).isNull();
         assertThat(result.backlog()).containsOnlyKeys(RANGES);
@@ -53,27 +53,27 @@ class QueueProbeTlsTest {
 
     @Test
     void withoutTheCaTheServerIsNotTrusted() {
-        ProbeResult result = probe.probe("shop/orders", redis.tlsUrl(), RedisCredentials.NONE, null, "orders", 4, RANGES);
+        QueueReading result = reader.read("shop/orders", redis.tlsUrl(), RedisCredentials.NONE, null, "orders", 4, RANGES);
 
-        assertThat(result.problem().reason()).isEqualTo(Problem.REDIS_UNAVAILABLE);
+        assertThat(result.problem().reason()).isEqualTo(Reason.REDIS_UNAVAILABLE);
         assertThat(result.problem().message()).contains("rediss://127.0.0.1");
     }
 
     @Test
     void eachDelayQueueTrustsItsOwnCaAndNothingLeaksIntoTheProcess() throws IOException {
-        ProbeResult wrong = probe.probe("shop/other", redis.tlsUrl(), RedisCredentials.NONE, redis.otherCaPem(), "other", 4, RANGES);
-        ProbeResult right = probe.probe("shop/orders", redis.tlsUrl(), RedisCredentials.NONE, redis.caPem(), "orders", 4, RANGES);
+        QueueReading wrong = reader.read("shop/other", redis.tlsUrl(), RedisCredentials.NONE, redis.otherCaPem(), "other", 4, RANGES);
+        QueueReading right = reader.read("shop/orders", redis.tlsUrl(), RedisCredentials.NONE, redis.caPem(), "orders", 4, RANGES);
 
         assertThat(wrong.problem()).as("a CA that signed nothing here").isNotNull()
-                .satisfies(p -> assertThat(p.reason()).isEqualTo(Problem.REDIS_UNAVAILABLE));
+                .satisfies(p -> assertThat(p.reason()).isEqualTo(Reason.REDIS_UNAVAILABLE));
         assertThat(right.problem()).isNull();
         assertThat(System.getProperty("delayq.redis.tls.ca")).as("nothing process-wide is set").isNull();
     }
 
     @Test
     void aCorrectedCaReplacesTheConnection() throws IOException {
-        ProbeResult before = probe.probe("shop/orders", redis.tlsUrl(), RedisCredentials.NONE, redis.otherCaPem(), "orders", 4, RANGES);
-        ProbeResult after = probe.probe("shop/orders", redis.tlsUrl(), RedisCredentials.NONE, redis.caPem(), "orders", 4, RANGES);
+        QueueReading before = reader.read("shop/orders", redis.tlsUrl(), RedisCredentials.NONE, redis.otherCaPem(), "orders", 4, RANGES);
+        QueueReading after = reader.read("shop/orders", redis.tlsUrl(), RedisCredentials.NONE, redis.caPem(), "orders", 4, RANGES);
 
         assertThat(before.problem()).isNotNull();
         assertThat(after.problem()).isNull();
@@ -83,13 +83,13 @@ class QueueProbeTlsTest {
     void theCaFileLivesAsLongAsItsConnection() throws IOException {
         Set<Path> before = caFiles();
 
-        ProbeResult result = probe.probe("shop/orders", redis.tlsUrl(), RedisCredentials.NONE, redis.caPem(), "orders", 4, RANGES);
+        QueueReading result = reader.read("shop/orders", redis.tlsUrl(), RedisCredentials.NONE, redis.caPem(), "orders", 4, RANGES);
         Set<Path> created = new HashSet<>(caFiles());
         created.removeAll(before);
 
         assertThat(result.problem()).isNull();
         assertThat(created).singleElement().satisfies(file -> assertThat(Files.readString(file)).isEqualTo(redis.caPem()));
-        probe.forget("shop/orders");
+        reader.forget("shop/orders");
         assertThat(created).allSatisfy(file -> assertThat(file).doesNotExist());
     }
 
@@ -97,7 +97,7 @@ class QueueProbeTlsTest {
     void aPlainTextUrlWritesNoCaFile() throws IOException {
         Set<Path> before = caFiles();
 
-        probe.probe("shop/plain", "redis://127.0.0.1:1", RedisCredentials.NONE, redis.caPem(), "orders", 4, RANGES);
+        reader.read("shop/plain", "redis://127.0.0.1:1", RedisCredentials.NONE, redis.caPem(), "orders", 4, RANGES);
 
         assertThat(caFiles()).isEqualTo(before);
     }

@@ -1,4 +1,6 @@
-package io.delayq.worker.config;
+package io.delayq.settings;
+
+import io.delayq.DurationText;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -11,7 +13,7 @@ import java.util.Properties;
 import java.util.function.Predicate;
 
 /**
- * Raw configuration values by variable name: the environment, over an optional properties file
+ * The worker's configuration values by variable name: the environment, over an optional properties file
  * named by {@code DELAYQ_CONFIG_FILE} (same keys). Typed getters validate and name the variable
  * and the rule in their errors.
  */
@@ -24,23 +26,48 @@ public final class Settings {
 
     public static Settings from(Map<String, String> env) {
         Map<String, String> merged = new HashMap<>();
-        String file = env.get("DELAYQ_CONFIG_FILE");
+        String file = env.get(WorkerSettings.CONFIG_FILE.name());
         if (file != null && !file.isBlank()) {
             Properties p = new Properties();
             try (Reader r = Files.newBufferedReader(Path.of(file))) {
                 p.load(r);
             } catch (IOException e) {
-                throw new ConfigException("DELAYQ_CONFIG_FILE", "must name a readable properties file, cannot read " + file + ": " + e.getMessage());
+                throw new ConfigException(WorkerSettings.CONFIG_FILE.name(), "must name a readable properties file, cannot read " + file + ": " + e.getMessage());
             }
             p.forEach((k, v) -> merged.put(k.toString(), v.toString()));
         }
         env.forEach((k, v) -> {
             // an empty variable (a template that left it unset) does not hide the file's value
-            if ((k.startsWith("DELAYQ_") || k.equals("REDIS_URL")) && v != null && !v.isBlank()) {
+            if ((k.startsWith("DELAYQ_") || k.equals(WorkerSettings.REDIS_URL_FALLBACK.name())) && v != null && !v.isBlank()) {
                 merged.put(k, v);
             }
         });
         return new Settings(merged);
+    }
+
+    public String string(Setting.Text setting) {
+        return string(setting.name(), null);
+    }
+
+    public long get(Setting.Whole setting) {
+        return longValue(setting.name(), setting.fallback(), setting.min(), setting.max());
+    }
+
+    public int getInt(Setting.Whole setting) {
+        return integer(setting.name(), setting.intFallback(), (int) setting.min(), (int) Math.min(Integer.MAX_VALUE, setting.max()));
+    }
+
+    public double get(Setting.Decimal setting) {
+        return decimal(setting.name(), setting.fallback(), setting.min(), setting.max());
+    }
+
+    public Duration get(Setting.Span setting) {
+        return duration(setting.name(), setting.fallback(), setting.min(), setting.max());
+    }
+
+    /** Whether the variable (or the file's key) is set to a non-blank value. */
+    public boolean has(Setting setting) {
+        return string(setting.name(), null) != null;
     }
 
     public String string(String name, String fallback) {
@@ -99,12 +126,12 @@ public final class Settings {
         if (v == null) {
             return fallback;
         }
-        Duration d = Durations.parse(v);
+        Duration d = DurationText.parse(v);
         if (d == null) {
             throw new ConfigException(name, "must be a duration like 500ms, 30s, 5m, 2h, 14d or PT30S, got '" + v + "'");
         }
         if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
-            throw new ConfigException(name, "must be between " + Durations.format(min) + " and " + Durations.format(max) + ", got " + v);
+            throw new ConfigException(name, "must be between " + DurationText.format(min) + " and " + DurationText.format(max) + ", got " + v);
         }
         return d;
     }

@@ -1,0 +1,38 @@
+package io.delayq.redis;
+
+import io.delayq.DelayQueueException;
+import io.lettuce.core.RedisException;
+
+import java.time.Duration;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** Waiting for an asynchronous Redis answer, for every blocking caller (the client, the schedule store, the CLI, the console, the worker). */
+public final class Replies {
+    private Replies() {
+    }
+
+    /**
+     * The answer, waited for at most {@code timeout}; its failure is rethrown as it was raised (a
+     * checked cause wrapped in a {@link DelayQueueException}), a time-out is a {@link RedisException}.
+     */
+    public static <T> T await(CompletionStage<T> stage, Duration timeout) {
+        try {
+            return stage.toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | CompletionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new DelayQueueException(cause.getMessage(), cause);
+        } catch (TimeoutException e) {
+            throw new RedisException("no answer from Redis within " + timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DelayQueueException("interrupted while waiting for Redis", e);
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package io.delayq.settings;
+
+import io.delayq.shard.Sharding;
+
+import java.util.List;
+
+/**
+ * The worker contract: every {@code DELAYQ_*} variable a worker reads, with its default and bounds.
+ * The worker reads through these ({@code WorkerConfig.fromEnv}), the operator writes by these names
+ * ({@code WorkerEnvironment}) and its {@code DelayQueueSpec} takes its schema defaults and bounds from
+ * the constants below, and test and benchmark env builders name variables from here; a round-trip
+ * test in the operator feeds what the operator writes into the worker.
+ *
+ * <p>The {@code DEFAULT_*} / {@code MAX_*} constants are compile-time constants so that the CRD
+ * annotations ({@code @Default}, {@code @Max}) can use them.
+ */
+public final class WorkerSettings {
+    public static final int DEFAULT_BATCH_SIZE = 100;
+    public static final int MAX_BATCH_SIZE = 1000;
+    public static final int DEFAULT_CONCURRENCY = 16;
+    public static final int MAX_CONCURRENCY = 4096;
+    public static final String DEFAULT_POLL_INTERVAL = "1s";
+    public static final String DEFAULT_LEASE = "30s";
+    public static final String DEFAULT_SHUTDOWN_GRACE = "30s";
+    /** asynq's default too: long enough for real work, short enough that a hung handler does not hold a task for good. */
+    public static final String DEFAULT_HANDLER_TIMEOUT = "30m";
+    public static final int DEFAULT_MAX_ATTEMPTS = 5;
+    public static final int MAX_ATTEMPTS = 1000;
+    public static final String DEFAULT_BACKOFF_INITIAL = "1s";
+    public static final String DEFAULT_BACKOFF_MAX = "5m";
+    public static final double DEFAULT_BACKOFF_MULTIPLIER = 2.0;
+    public static final double DEFAULT_JITTER = 0.2;
+    public static final String DEFAULT_DEAD_LETTER_MAX_AGE = "14d";
+    public static final long DEFAULT_DEAD_LETTER_MAX_COUNT = 100_000;
+    public static final String DEFAULT_WEBHOOK_TIMEOUT = "10s";
+    public static final int DEFAULT_HTTP_PORT = 8080;
+    public static final String DEFAULT_SCHEDULE_INTERVAL = "5s";
+    public static final String DEFAULT_SCHEDULE_HORIZON = "2m";
+    public static final String DEFAULT_SCHEDULE_MISFIRE_THRESHOLD = "1m";
+
+    /** A properties file with the same keys; the environment wins over it. */
+    public static final Setting.Text CONFIG_FILE = new Setting.Text("DELAYQ_CONFIG_FILE");
+
+    public static final Setting.Text REDIS_URL = new Setting.Text("DELAYQ_REDIS_URL");
+    /** Read when {@link #REDIS_URL} is unset (the usual name outside delayq). */
+    public static final Setting.Text REDIS_URL_FALLBACK = new Setting.Text("REDIS_URL");
+    public static final Setting.Text REDIS_USERNAME = new Setting.Text("DELAYQ_REDIS_USERNAME");
+    public static final Setting.Text REDIS_PASSWORD = new Setting.Text("DELAYQ_REDIS_PASSWORD");
+    /** A PEM file of CA certificates for {@code rediss://}. */
+    public static final Setting.Text REDIS_TLS_CA = new Setting.Text("DELAYQ_REDIS_TLS_CA");
+
+    public static final Setting.Text QUEUE = new Setting.Text("DELAYQ_QUEUE");
+    /** Required: 0 stands for "not given". */
+    public static final Setting.Whole SHARDS = new Setting.Whole("DELAYQ_SHARDS", 0, 1, Sharding.MAX_SHARDS);
+    /** Bounded by the shard count at run time: {@code 0 .. shards - 1}, the first shard by default. */
+    public static final Setting.Whole SHARD_FROM = new Setting.Whole("DELAYQ_SHARD_FROM", 0, 0, Sharding.MAX_SHARDS - 1);
+    /** Bounded by the shard count at run time: {@code SHARD_FROM .. shards - 1}, the last shard by default. */
+    public static final Setting.Whole SHARD_TO = new Setting.Whole("DELAYQ_SHARD_TO", Sharding.MAX_SHARDS - 1, 0, Sharding.MAX_SHARDS - 1);
+
+    public static final Setting.Whole BATCH_SIZE = new Setting.Whole("DELAYQ_BATCH_SIZE", DEFAULT_BATCH_SIZE, 1, MAX_BATCH_SIZE);
+    public static final Setting.Span POLL_INTERVAL = Setting.Span.of("DELAYQ_POLL_INTERVAL", DEFAULT_POLL_INTERVAL, "10ms", "10m");
+    public static final Setting.Span LEASE = Setting.Span.of("DELAYQ_LEASE", DEFAULT_LEASE, "100ms", "12h");
+    public static final Setting.Whole CONCURRENCY = new Setting.Whole("DELAYQ_CONCURRENCY", DEFAULT_CONCURRENCY, 1, MAX_CONCURRENCY);
+    /** {@code 0s} turns the deadline off; otherwise at least 100ms (checked by the worker). */
+    public static final Setting.Span HANDLER_TIMEOUT = Setting.Span.of("DELAYQ_HANDLER_TIMEOUT", DEFAULT_HANDLER_TIMEOUT, "0s", "7d");
+    public static final Setting.Span SHUTDOWN_GRACE = Setting.Span.of("DELAYQ_SHUTDOWN_GRACE", DEFAULT_SHUTDOWN_GRACE, "0s", "1h");
+
+    public static final Setting.Whole RETRY_MAX_ATTEMPTS = new Setting.Whole("DELAYQ_RETRY_MAX_ATTEMPTS", DEFAULT_MAX_ATTEMPTS, 1, MAX_ATTEMPTS);
+    public static final Setting.Span RETRY_BACKOFF_INITIAL = Setting.Span.of("DELAYQ_RETRY_BACKOFF_INITIAL", DEFAULT_BACKOFF_INITIAL, "0s", "7d");
+    /** At least {@link #RETRY_BACKOFF_INITIAL} (checked by the worker). */
+    public static final Setting.Span RETRY_BACKOFF_MAX = Setting.Span.of("DELAYQ_RETRY_BACKOFF_MAX", DEFAULT_BACKOFF_MAX, "0s", "30d");
+    public static final Setting.Decimal RETRY_BACKOFF_MULTIPLIER = new Setting.Decimal("DELAYQ_RETRY_BACKOFF_MULTIPLIER", DEFAULT_BACKOFF_MULTIPLIER, 1.0, 100.0);
+    public static final Setting.Decimal RETRY_JITTER = new Setting.Decimal("DELAYQ_RETRY_JITTER", DEFAULT_JITTER, 0.0, 1.0);
+
+    public static final Setting.Whole DEAD_LETTER_MAX_COUNT = new Setting.Whole("DELAYQ_DEAD_LETTER_MAX_COUNT", DEFAULT_DEAD_LETTER_MAX_COUNT, 0, Long.MAX_VALUE);
+    public static final Setting.Span DEAD_LETTER_MAX_AGE = Setting.Span.of("DELAYQ_DEAD_LETTER_MAX_AGE", DEFAULT_DEAD_LETTER_MAX_AGE, "0s", "3650d");
+
+    /** Tasks per second across the fleet; 0 = no limit. */
+    public static final Setting.Decimal RATE_LIMIT = new Setting.Decimal("DELAYQ_RATE_LIMIT", 0, 0, 1_000_000);
+    /** Default {@code ceil(rate)}; at least 1 when a rate is set (checked by the worker). */
+    public static final Setting.Whole RATE_BURST = new Setting.Whole("DELAYQ_RATE_BURST", 0, 0, 10_000_000);
+
+    /** {@code handler} (default), {@code webhook} or {@code stream}. */
+    public static final Setting.Text DELIVERY = new Setting.Text("DELAYQ_DELIVERY");
+    public static final Setting.Text HANDLER = new Setting.Text("DELAYQ_HANDLER");
+    /** {@code :}-separated handler jars and folders of jars; unset: {@code /app/handlers} if it exists. */
+    public static final Setting.Text HANDLER_PATH = new Setting.Text("DELAYQ_HANDLER_PATH");
+    public static final Setting.Text WEBHOOK_URL = new Setting.Text("DELAYQ_WEBHOOK_URL");
+    public static final Setting.Span WEBHOOK_TIMEOUT = Setting.Span.of("DELAYQ_WEBHOOK_TIMEOUT", DEFAULT_WEBHOOK_TIMEOUT, "1ms", "30m");
+    public static final Setting.Text WEBHOOK_SECRET = new Setting.Text("DELAYQ_WEBHOOK_SECRET");
+    public static final Setting.Text STREAM_KEY = new Setting.Text("DELAYQ_STREAM_KEY");
+    /** 0 = no trimming. */
+    public static final Setting.Whole STREAM_MAXLEN = new Setting.Whole("DELAYQ_STREAM_MAXLEN", 0, 0, Long.MAX_VALUE);
+
+    /** Default {@link #DEFAULT_HTTP_PORT} for a worker process, none for an embedded worker; 0 = a free port. */
+    public static final Setting.Whole HTTP_PORT = new Setting.Whole("DELAYQ_HTTP_PORT", DEFAULT_HTTP_PORT, 0, 65535);
+
+    /** {@code 0s}: this worker plans no schedule. */
+    public static final Setting.Span SCHEDULE_INTERVAL = Setting.Span.of("DELAYQ_SCHEDULE_INTERVAL", DEFAULT_SCHEDULE_INTERVAL, "0s", "10m");
+    /** At least twice the interval plus 1s (checked by the worker). */
+    public static final Setting.Span SCHEDULE_HORIZON = Setting.Span.of("DELAYQ_SCHEDULE_HORIZON", DEFAULT_SCHEDULE_HORIZON, "2s", "1d");
+    public static final Setting.Span SCHEDULE_MISFIRE_THRESHOLD =
+            Setting.Span.of("DELAYQ_SCHEDULE_MISFIRE_THRESHOLD", DEFAULT_SCHEDULE_MISFIRE_THRESHOLD, "1s", "1d");
+
+    /** A testing hook: pretend the local clock is off by this much ({@code 1h}, {@code -30s}); firing must not change. */
+    public static final Setting.Text CLOCK_SKEW = new Setting.Text("DELAYQ_CLOCK_SKEW");
+
+    /** Every variable of the contract, in the order of the documentation. */
+    public static final List<Setting> ALL = List.of(CONFIG_FILE, REDIS_URL, REDIS_URL_FALLBACK, REDIS_USERNAME, REDIS_PASSWORD, REDIS_TLS_CA,
+            QUEUE, SHARDS, SHARD_FROM, SHARD_TO, BATCH_SIZE, POLL_INTERVAL, LEASE, CONCURRENCY, HANDLER_TIMEOUT, SHUTDOWN_GRACE,
+            RETRY_MAX_ATTEMPTS, RETRY_BACKOFF_INITIAL, RETRY_BACKOFF_MAX, RETRY_BACKOFF_MULTIPLIER, RETRY_JITTER,
+            DEAD_LETTER_MAX_COUNT, DEAD_LETTER_MAX_AGE, RATE_LIMIT, RATE_BURST,
+            DELIVERY, HANDLER, HANDLER_PATH, WEBHOOK_URL, WEBHOOK_TIMEOUT, WEBHOOK_SECRET, STREAM_KEY, STREAM_MAXLEN,
+            HTTP_PORT, SCHEDULE_INTERVAL, SCHEDULE_HORIZON, SCHEDULE_MISFIRE_THRESHOLD, CLOCK_SKEW);
+
+    private WorkerSettings() {
+    }
+}
