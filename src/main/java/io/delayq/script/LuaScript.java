@@ -37,7 +37,8 @@ public enum LuaScript {
     SHARD_PAUSE("shard_pause", ScriptOutputType.INTEGER),
     SCHEDULE_PUT("schedule_put", ScriptOutputType.MULTI),
     SCHEDULE_REMOVE("schedule_remove", ScriptOutputType.INTEGER),
-    SCHEDULE_ADVANCE("schedule_advance", ScriptOutputType.INTEGER);
+    SCHEDULE_ADVANCE("schedule_advance", ScriptOutputType.INTEGER),
+    SCHEDULE_TAKE("schedule_take", ScriptOutputType.MULTI);
 
     private static final Pattern INCLUDE = Pattern.compile("(?m)^--@include (\\S+)$");
 
