@@ -22,7 +22,9 @@ local now = server_now()
 local ONCE_KEEP_MS = 7 * 86400000
 local ONCE = KEYS[11]
 if mode == 'once' then
-  redis.call('ZREMRANGEBYSCORE', ONCE, '-inf', now - ONCE_KEEP_MS)
+  -- age out, bounded: at most twice what this call can add, so the set shrinks back after a burst
+  local old = redis.call('ZRANGEBYSCORE', ONCE, '-inf', now - ONCE_KEEP_MS, 'LIMIT', 0, 100 + 2 * n)
+  if #old > 0 then redis.call('ZREM', ONCE, unpack(old)) end
 end
 local soonest
 local out = { now }
