@@ -192,49 +192,58 @@ public final class SchedulePlanner {
             }
             return null;
         }
+        // each compare-and-set expects the exact string read (or last written), never a re-serialisation
         if (state != null && !state.owed().isEmpty()) {
-            PlanState settled = pay(state, now, t);
-            if (!store.advance(name, rawDef, rawState, settled.toJson())) {
-                c.stale++;
-                return null;
-            }
-            state = settled;
-            rawState = settled.toJson();
+            state = advanced(name, rawDef, rawState, pay(state, now, t), NextPlanning.LEAVE, c);
+            rawState = state == null ? null : state.toJson();
+        } else if (state == null) {
+            state = advanced(name, rawDef, null, PlanRules.fresh(def), NextPlanning.LEAVE, c);
+            rawState = state == null ? null : state.toJson();
         }
-        if (state == null) {
-            PlanState fresh = PlanRules.fresh(def);
-            if (!store.advance(name, rawDef, null, fresh.toJson())) {
-                c.stale++;
-                return null;
-            }
-            state = fresh;
-            rawState = fresh.toJson();
-        } else if (def == null || state.revision() != def.revision()) {
-            long boundary = def == null ? now : def.updatedAt();
-            long latestFired = -1;
-            StoredSchedule old = state.stored();
-            for (long at : rules.retireCandidates(state, boundary)) {
-                CancelResult r = await(tasks.cancel(old.occurrence(at).id()));
-                if (r == CancelResult.CANCELLED) {
-                    c.cancelled++;
-                } else if (at <= now) {
-                    latestFired = Math.max(latestFired, at); // claimed (or acked) before the cancel came
-                }
-            }
-            if (def == null) {
-                if (!store.advance(name, null, rawState, null, index.indexed() ? NextPlanning.DROP : NextPlanning.LEAVE)) {
-                    c.stale++;
-                }
-                return null;
-            }
-            PlanState retired = rules.retired(state, def, latestFired);
-            if (!store.advance(name, rawDef, rawState, retired.toJson())) {
-                c.stale++;
-                return null;
-            }
-            state = retired;
-            rawState = retired.toJson();
+        if (state != null && (def == null || state.revision() != def.revision())) {
+            state = retire(name, def, rawDef, state, rawState, now, c);
+            rawState = state == null ? null : state.toJson();
         }
+        return state == null ? null : plan(name, def, rawDef, state, rawState, indexed, now, c, t);
+    }
+
+    /** @return {@code next} when the compare-and-set from {@code rawState} wrote it; null when stale */
+    private PlanState advanced(String name, String rawDef, String rawState, PlanState next, NextPlanning index, Counters c) {
+        if (store.advance(name, rawDef, rawState, next.toJson(), index)) {
+            return next;
+        }
+        c.stale++;
+        return null;
+    }
+
+    /**
+     * Cancels the old revision's occurrences after the change; the state for the new definition, or
+     * null when the schedule is gone (its state deleted) or another planner moved first.
+     */
+    private PlanState retire(String name, StoredSchedule def, String rawDef, PlanState state, String rawState, long now, Counters c) {
+        long boundary = def == null ? now : def.updatedAt();
+        long latestFired = -1;
+        StoredSchedule old = state.stored();
+        for (long at : rules.retireCandidates(state, boundary)) {
+            CancelResult r = await(tasks.cancel(old.occurrence(at).id()));
+            if (r == CancelResult.CANCELLED) {
+                c.cancelled++;
+            } else if (at <= now) {
+                latestFired = Math.max(latestFired, at); // claimed (or acked) before the cancel came
+            }
+        }
+        if (def == null) {
+            if (!store.advance(name, null, rawState, null, index.indexed() ? NextPlanning.DROP : NextPlanning.LEAVE)) {
+                c.stale++;
+            }
+            return null;
+        }
+        return advanced(name, rawDef, rawState, rules.retired(state, def, latestFired), NextPlanning.LEAVE, c);
+    }
+
+    /** Plans an up-to-date state: ahead, compare-and-set with what is owed, then pays it. */
+    private Result plan(String name, StoredSchedule def, String rawDef, PlanState state, String rawState, Long indexed, long now,
+                        Counters c, Tally t) {
         Optional<PlanRules.Plan> planned = rules.plan(def, state, now);
         if (planned.isEmpty()) {
             long next = rules.nextPlanning(def, state, now, index.maxIdle());
