@@ -1,7 +1,10 @@
 -- enqueue: schedule one task or a batch of tasks on one shard.
 -- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
+-- KEYS[11]: "once" mode only: dq:{q:i}:once, ZSET id -> ms it was added in that mode (kept ONCE_KEEP_MS)
 -- ARGV[1]: duplicate mode: "reject" (default) | "replace" | "keep-earlier" | "future-only" (as reject,
---          and a task not due after the server's now is not added: result "past")
+--          and a task not due after the server's now is not added: result "past") | "once" (as reject,
+--          and an id added in this mode before is a "duplicate" even after it was acked and is gone:
+--          the recurring-task planner fires owed occurrences this way, so firing again is harmless)
 -- ARGV[2]: n, the number of tasks that follow
 -- ARGV[3 + 5k ..]: per task: id, timing ("at" = epoch ms | "in" = delay ms from server now),
 --                  ms, record (TaskRecord.encode: compact or JSON), priority level (0..2)
@@ -15,6 +18,14 @@
 local mode = ARGV[1]
 local n = tonumber(ARGV[2])
 local now = server_now()
+-- a week: far longer than any planner takes to come back to an occurrence it owes (it drops older ones)
+local ONCE_KEEP_MS = 7 * 86400000
+local ONCE = KEYS[11]
+if mode == 'once' then
+  -- age out, bounded: at most twice what this call can add, so the set shrinks back after a burst
+  local old = redis.call('ZRANGEBYSCORE', ONCE, '-inf', now - ONCE_KEEP_MS, 'LIMIT', 0, 100 + 2 * n)
+  if #old > 0 then redis.call('ZREM', ONCE, unpack(old)) end
+end
 local soonest
 local out = { now }
 
@@ -49,6 +60,8 @@ for k = 0, n - 1 do
   local result
   if mode == 'future-only' and due <= now then
     result = 'past'
+  elseif mode == 'once' and redis.call('ZSCORE', ONCE, id) then
+    result, due = 'duplicate', score or due
   elseif state == nil then
     schedule(id, key, due, record, level)
     result = 'added'
@@ -76,6 +89,9 @@ for k = 0, n - 1 do
     end
   else
     result, due = 'duplicate', score
+  end
+  if mode == 'once' then
+    redis.call('ZADD', ONCE, 'NX', now, id)
   end
   out[#out + 1] = result
   out[#out + 1] = due

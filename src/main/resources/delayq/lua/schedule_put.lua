@@ -3,6 +3,8 @@
 -- occurrences planned for an older definition are recognisable by their id and get cancelled.
 -- KEYS[1]: dq:{q}:schedules        HASH name -> "<revision>|<updatedAt ms>|<definition JSON>"
 -- KEYS[2]: dq:{q}:schedules:state  HASH name -> planner state JSON (read for its "rev" only)
+-- KEYS[3]: dq:{q}:schedules:due    ZSET name -> when a planner must next look at it (ms): a change
+--                                  gets 0, due for planning at once whatever a planner takes as now
 -- ARGV[1]: name
 -- ARGV[2]: definition JSON, canonical (CronSchedule.toJson): equal definitions are equal strings
 -- ARGV[3]: expected current revision, for read-modify-write callers (pause, resume); "" = any,
@@ -35,6 +37,7 @@ if state then
   if planned >= next_rev then next_rev = planned + 1 end
 end
 redis.call('HSET', KEYS[1], name, next_rev .. '|' .. now .. '|' .. json)
+redis.call('ZADD', KEYS[3], 0, name)
 if old then
   return { 'changed', next_rev, now }
 end

@@ -118,7 +118,12 @@ public final class QueueProtocol {
             args.add(t.record(enqueuedAt).encode());
             args.add(String.valueOf(t.priority()));
         }
-        return scripts.<List<Object>>run(LuaScript.ENQUEUE, keys(shard).scriptKeys(), args).thenApply(reply -> {
+        List<String> enqueueKeys = keys(shard).scriptKeys();
+        if (policy == DuplicatePolicy.ONCE) {
+            enqueueKeys = new ArrayList<>(enqueueKeys);
+            enqueueKeys.add(keys(shard).once());
+        }
+        return scripts.<List<Object>>run(LuaScript.ENQUEUE, enqueueKeys, args).thenApply(reply -> {
             List<EnqueueResult> results = new ArrayList<>(tasks.size());
             for (int i = 0; i < tasks.size(); i++) {
                 results.add(EnqueueResult.fromWire(tasks.get(i).id(), (String) reply.get(1 + 2 * i), asLong(reply.get(2 + 2 * i))));

@@ -73,6 +73,29 @@ public record PlanRules(Duration horizon, Duration misfireThreshold, int maxPerT
                 last == null ? 0 : last.revision(), state.missed(), state.late(), def.raw());
     }
 
+    /**
+     * When a planner must next look at the schedule (epoch ms): once its next occurrence after the
+     * cursor comes within the horizon, and at the latest {@code maxIdle} after now — which bounds how
+     * long a change that did not go through the index (a version before it) stays unseen. At or before
+     * now when the last step stopped short of the horizon (its per-turn bound).
+     */
+    public long nextPlanning(StoredSchedule def, PlanState state, long now, Duration maxIdle) {
+        long latest = now + maxIdle.toMillis();
+        CronSchedule d = def.definition();
+        if (d.paused()) {
+            return latest;
+        }
+        long from = state.cursor();
+        if (d.start() != null) {
+            from = Math.max(from, d.start().toEpochMilli() - 1);
+        }
+        Optional<Instant> next = d.times().next(Instant.ofEpochMilli(from));
+        if (next.isEmpty() || (d.end() != null && next.get().isAfter(d.end()))) {
+            return latest;
+        }
+        return Math.min(latest, next.get().toEpochMilli() - horizon.toMillis());
+    }
+
     /** The next step for an up-to-date state, or empty when nothing is due for planning. */
     public Optional<Plan> plan(StoredSchedule def, PlanState state, long now) {
         CronSchedule d = def.definition();

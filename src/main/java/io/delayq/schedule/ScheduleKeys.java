@@ -19,7 +19,16 @@ public record ScheduleKeys(String queue) {
         return "dq:{" + queue + "}:schedules:state";
     }
 
-    public List<String> both() {
-        return List.of(definitions(), state());
+    /**
+     * ZSET name → when a planner must next look at the schedule (epoch ms): a planning turn reads only
+     * the schedules due here, not every definition.
+     */
+    public String index() {
+        return "dq:{" + queue + "}:schedules:due";
+    }
+
+    /** Definitions, states and index: the KEYS of schedule_put and schedule_advance. */
+    public List<String> all() {
+        return List.of(definitions(), state(), index());
     }
 }

@@ -129,6 +129,11 @@ public final class Schedules {
 
     /** A planner over these schedules (the worker runs one on a timer). */
     public SchedulePlanner planner(PlanRules rules) {
-        return new SchedulePlanner(tasks, store, rules, timeout);
+        return planner(rules, IndexRules.defaults());
+    }
+
+    /** A planner that finds the schedules to plan as {@code index} says (the benchmark's baseline reads every one). */
+    public SchedulePlanner planner(PlanRules rules, IndexRules index) {
+        return new SchedulePlanner(tasks, store, rules, index, timeout);
     }
 }

@@ -38,7 +38,8 @@ public enum LuaScript {
     SCHEDULE_PUT("schedule_put", ScriptOutputType.MULTI),
     SCHEDULE_REMOVE("schedule_remove", ScriptOutputType.INTEGER),
     SCHEDULE_ADVANCE("schedule_advance", ScriptOutputType.INTEGER),
-    WORKER_BEAT("worker_beat", ScriptOutputType.MULTI);
+    WORKER_BEAT("worker_beat", ScriptOutputType.MULTI),
+    SCHEDULE_TAKE("schedule_take", ScriptOutputType.MULTI);
 
     private static final Pattern INCLUDE = Pattern.compile("(?m)^--@include (\\S+)$");
 

@@ -67,6 +67,11 @@ public record ShardKeys(String queue, int shard) {
         return key("paused");
     }
 
+    /** ZSET id -> ms: ids enqueued with {@link io.delayq.task.DuplicatePolicy#ONCE}, kept a week (enqueue.lua's KEYS[11]). */
+    public String once() {
+        return key("once");
+    }
+
     public String claimRequest(String requestId) {
         return key("claim:" + requestId);
     }

@@ -13,7 +13,13 @@ public enum DuplicatePolicy {
      * recurring-task planner enqueues an occurrence this way, so a planner that stalled cannot create an
      * occurrence again after it fired and was acked (a task that is not due yet cannot have fired).
      */
-    FUTURE_ONLY("future-only");
+    FUTURE_ONLY("future-only"),
+    /**
+     * As REJECT, and an id enqueued with this policy before (within a week, kept in the shard's
+     * {@code dq:{q:i}:once} set) is a duplicate even after it was acked and is gone: the recurring-task
+     * planner fires owed due-now occurrences this way, so firing one again after a crash is harmless.
+     */
+    ONCE("once");
 
     private final String wire;
 

@@ -94,4 +94,44 @@ class PlanRulesTest {
         assertThat(p.ahead()).containsExactly(T + 3000, T + 4000, T + 5000, T + 6000);
         assertThat(RULES.plan(def, p.next(), T + 60_000)).isEmpty();
     }
+
+    @Test
+    void theNextPlanningTimeIsWhenTheNextOccurrenceComesWithinTheHorizonAndNeverLaterThanMaxIdle() {
+        Duration maxIdle = Duration.ofMinutes(10);
+        StoredSchedule tick = stored(1, T, CronSchedule.of("tick", "*/2 * * * * *"));
+        PlanState planned = RULES.plan(tick, PlanRules.fresh(tick), T).orElseThrow().next();
+        assertThat(RULES.nextPlanning(tick, planned, T, maxIdle)).as("T+12 s, less the 10 s horizon").isEqualTo(T + 2000);
+
+        StoredSchedule daily = stored(1, T, CronSchedule.of("daily", "0 3 * * *"));
+        assertThat(RULES.nextPlanning(daily, PlanRules.fresh(daily), T, maxIdle)).isEqualTo(T + maxIdle.toMillis());
+        StoredSchedule soon = stored(1, T, CronSchedule.of("soon", "5 0 * * *"));
+        assertThat(RULES.nextPlanning(soon, PlanRules.fresh(soon), T, maxIdle)).as("00:05 less the horizon")
+                .isEqualTo(T + 300_000 - 10_000);
+
+        StoredSchedule paused = stored(2, T, CronSchedule.of("tick", "*/2 * * * * *").paused(true));
+        assertThat(RULES.nextPlanning(paused, planned, T, maxIdle)).isEqualTo(T + maxIdle.toMillis());
+        StoredSchedule ended = stored(1, T, CronSchedule.of("tick", "*/2 * * * * *").window(null, Instant.ofEpochMilli(T + 10_000)));
+        assertThat(RULES.nextPlanning(ended, planned, T, maxIdle)).as("no occurrence after its end").isEqualTo(T + maxIdle.toMillis());
+        StoredSchedule later = stored(1, T, CronSchedule.of("tick", "*/2 * * * * *").window(Instant.ofEpochMilli(T + 60_000), null));
+        assertThat(RULES.nextPlanning(later, PlanRules.fresh(later), T, maxIdle)).as("its first occurrence, at its start")
+                .isEqualTo(T + 60_000 - 10_000);
+
+        PlanRules small = new PlanRules(Duration.ofSeconds(10), Duration.ofSeconds(5), 2);
+        PlanState cut = small.plan(tick, PlanRules.fresh(tick), T).orElseThrow().next();
+        assertThat(small.nextPlanning(tick, cut, T, maxIdle)).as("a step cut short by its bound is due again at once")
+                .isLessThanOrEqualTo(T);
+    }
+
+    @Test
+    void aStateWrittenBeforeOwedExistedReadsAsSettledAndAnOwingStateRoundTrips() {
+        StoredSchedule def = stored(1, T, CronSchedule.of("tick", "* * * * * *"));
+        String old = "{\"rev\":1,\"cursor\":" + T + ",\"since\":" + (T + 1) + ",\"last\":-1,\"lastRev\":0,\"missed\":0,\"late\":0,\"def\":"
+                + com.fasterxml.jackson.databind.node.TextNode.valueOf(def.raw()) + "}";
+        PlanState parsed = PlanState.parse(old);
+        assertThat(parsed.owed()).isEmpty();
+        assertThat(parsed.toJson()).isEqualTo(old);
+        PlanState owing = parsed.owing(List.of(T + 1000, T + 2000), T);
+        assertThat(PlanState.parse(owing.toJson())).isEqualTo(owing);
+        assertThat(owing.settled(2)).extracting(PlanState::owed, PlanState::missed).containsExactly(List.of(), 2L);
+    }
 }

@@ -7,6 +7,7 @@ import io.delayq.client.DelayQueueClient;
 import io.delayq.localredis.LocalRedisServer;
 import io.delayq.redis.Replies;
 import io.delayq.schedule.CronSchedule;
+import io.delayq.schedule.IndexRules;
 import io.delayq.schedule.OccurrenceId;
 import io.delayq.schedule.PlanRules;
 import io.delayq.schedule.SchedulePlanner;
@@ -28,8 +29,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * Recurring tasks at scale: N schedules each firing every minute (all at second 0, cron's worst
  * case), planned by P planners as the worker fleet would, delivered by a claim-and-ack loop. Prints,
  * per phase, Redis CPU per minute, Redis memory, and the lag of every occurrence (claim time minus
- * occurrence instant), beside a baseline measured in the same run: the same N tasks per minute
- * enqueued by a producer (no schedules), through the same consumer. No pass or fail. Usage:
+ * occurrence instant), beside baselines measured in the same run: the same N tasks per minute
+ * enqueued by a producer (no schedules), through the same consumer; and the planners reading every
+ * schedule on every turn ({@link IndexRules#readEverything()}, the planner before the index of next
+ * planning times) beside the indexed planners. No pass or fail. Usage:
  * <pre>
  *   bench/schedules.sh [--schedules 10000] [--minutes 3] [--planners 2] [--shards 16]
  * </pre>
@@ -60,16 +63,22 @@ public final class ScheduleBench {
             System.out.println("redis " + probe.version() + " (" + server.origin() + ")");
             Phase baseline = baseline(client, probe, schedules, minutes, shards);
             probe.flushAll();
-            Phase scheduled = scheduled(client, probe, schedules, minutes, planners, shards);
+            Phase everything = scheduled(client, probe, schedules, minutes, planners, shards, IndexRules.readEverything(),
+                    "every turn reads all");
+            probe.flushAll();
+            Phase indexed = scheduled(client, probe, schedules, minutes, planners, shards, IndexRules.defaults(), "indexed");
             System.out.println();
-            System.out.printf("%-28s %14s %16s %14s %10s %10s %10s %10s %8s%n", "phase", "tasks fired", "redis cpu ms/min",
+            System.out.printf("%-52s %14s %16s %14s %10s %10s %10s %10s %8s%n", "phase", "tasks fired", "redis cpu ms/min",
                     "memory MiB", "lag p50", "lag p99", "lag max", "early", "dupes");
-            for (Phase p : List.of(baseline, scheduled)) {
-                System.out.printf("%-28s %14d %16.0f %14.1f %8d ms %8d ms %8d ms %10d %8d%n", p.name, p.fired, p.cpuMillisPerMinute,
+            for (Phase p : List.of(baseline, everything, indexed)) {
+                System.out.printf("%-52s %14d %16.0f %14.1f %8d ms %8d ms %8d ms %10d %8d%n", p.name, p.fired, p.cpuMillisPerMinute,
                         p.memoryBytes / 1048576.0, p.lagP50, p.lagP99, p.lagMax, p.early, p.duplicates);
             }
-            System.out.printf("%nschedule definitions + planner state: %.1f MiB (%.0f bytes per schedule); %s%n",
-                    scheduled.scheduleKeyBytes / 1048576.0, (double) scheduled.scheduleKeyBytes / schedules, scheduled.notes);
+            System.out.println();
+            for (Phase p : List.of(everything, indexed)) {
+                System.out.printf("%s: schedule keys (definitions, planner state, index) %.1f MiB (%.0f bytes per schedule); %s%n", p.name,
+                        p.scheduleKeyBytes / 1048576.0, (double) p.scheduleKeyBytes / schedules, p.notes);
+            }
         }
     }
 
@@ -107,8 +116,8 @@ public final class ScheduleBench {
         return consumer.phase("baseline: producer, no schedules", n * (long) minutes, before.until(after), probe.usedMemory(), 0, "");
     }
 
-    private static Phase scheduled(DelayQueueClient client, RedisProbe probe, int n, int minutes, int plannerCount, int shards)
-            throws Exception {
+    private static Phase scheduled(DelayQueueClient client, RedisProbe probe, int n, int minutes, int plannerCount, int shards,
+                                   IndexRules index, String label) throws Exception {
         long memoryBefore = probe.usedMemory();
         long t0 = System.nanoTime();
         for (int i = 0; i < n; i++) {
@@ -119,13 +128,14 @@ public final class ScheduleBench {
         AtomicLong turns = new AtomicLong();
         AtomicLong turnMillis = new AtomicLong();
         AtomicLong maxTurnMillis = new AtomicLong();
+        AtomicLong touched = new AtomicLong();
         List<Thread> threads = new ArrayList<>();
         for (int p = 0; p < plannerCount; p++) {
-            SchedulePlanner planner = client.schedules().planner(PlanRules.defaults());
+            SchedulePlanner planner = client.schedules().planner(PlanRules.defaults(), index);
             Thread t = new Thread(() -> {
                 while (running.get()) {
                     long s = System.nanoTime();
-                    planner.turn();
+                    touched.addAndGet(planner.turn().schedules());
                     long ms = (System.nanoTime() - s) / 1_000_000;
                     turns.incrementAndGet();
                     turnMillis.addAndGet(ms);
@@ -139,7 +149,8 @@ public final class ScheduleBench {
         Consumer consumer = new Consumer(client, shards, true);
         long firstMinute = nextMinute(client) + 60_000; // the planners' first turn plans the next two minutes
         waitUntil(client, firstMinute - 5_000);
-        long scheduleKeys = probe.memoryUsage("dq:{" + QUEUE + "}:schedules") + probe.memoryUsage("dq:{" + QUEUE + "}:schedules:state");
+        long scheduleKeys = probe.memoryUsage("dq:{" + QUEUE + "}:schedules") + probe.memoryUsage("dq:{" + QUEUE + "}:schedules:state")
+                + probe.memoryUsage("dq:{" + QUEUE + "}:schedules:due");
         RedisProbe.Snapshot before = probe.snapshot();
         consumer.from(firstMinute);
         consumer.start();
@@ -152,9 +163,10 @@ public final class ScheduleBench {
         for (Thread t : threads) {
             t.join();
         }
-        String notes = String.format("%d planning turns, %.0f ms mean, %d ms max; memory before the schedules %.1f MiB",
-                turns.get(), turnMillis.get() / (double) Math.max(1, turns.get()), maxTurnMillis.get(), memoryBefore / 1048576.0);
-        return consumer.phase("schedules: " + plannerCount + " planners", n * (long) minutes, before.until(after), memory, scheduleKeys, notes);
+        String notes = String.format("%d planning turns, %.0f ms mean, %d ms max, %.0f schedules read per turn; memory before the schedules %.1f MiB",
+                turns.get(), turnMillis.get() / (double) Math.max(1, turns.get()), maxTurnMillis.get(),
+                touched.get() / (double) Math.max(1, turns.get()), memoryBefore / 1048576.0);
+        return consumer.phase("schedules, " + plannerCount + " planners, " + label, n * (long) minutes, before.until(after), memory, scheduleKeys, notes);
     }
 
     private static long nextMinute(DelayQueueClient client) {

@@ -153,6 +153,35 @@ class RedisAclTest {
         }
     }
 
+    /**
+     * Recurring schedules with the documented users: the operator writes one (schedule_put), the
+     * producer lists, pauses and removes; the worker's planner takes schedules from the index, reads
+     * them, enqueues occurrences ahead and the due-now ones in the once mode.
+     */
+    @Test
+    void schedulesArePlannedAndFiredWithTheDocumentedUsers() throws Exception {
+        Set<String> handled = ConcurrentHashMap.newKeySet();
+        try (RedisEndpoint operator = RedisEndpoint.connect(url("delayq-operator", OPERATOR_PASSWORD));
+             DelayQueueClient producer = producer()) {
+            Replies.await(new QueueProtocol(operator, QUEUE, 8).verifyMeta(), Duration.ofSeconds(5));
+            new io.delayq.schedule.ScheduleStore(operator, QUEUE, Duration.ofSeconds(5))
+                    .put(io.delayq.schedule.CronSchedule.of("tick", "* * * * * *"), null);
+            producer.schedules().put(io.delayq.schedule.CronSchedule.of("rare", "0 3 1 1 *"));
+            Map<String, String> env = workerEnv();
+            env.put("DELAYQ_SCHEDULE_INTERVAL", "200ms");
+            env.put("DELAYQ_SCHEDULE_HORIZON", "2s");
+            try (Worker worker = Worker.start(WorkerConfig.fromEnv(env), r -> new HandlerDelivery(task -> handled.add(task.id())))) {
+                await().atMost(Duration.ofSeconds(20)).until(() -> handled.size() >= 3);
+                producer.schedules().pause("rare");
+                producer.schedules().remove("tick");
+                await().atMost(Duration.ofSeconds(10)).until(() -> producer.schedules().store().states().keySet().equals(Set.of("rare")));
+            }
+            assertThat(producer.schedules().list()).extracting(s -> s.name()).containsExactly("rare");
+        }
+        assertThat(handled).allSatisfy(id -> assertThat(id).startsWith("sched:tick:1:"));
+        assertThat(aclLog()).as("commands Redis denied to the documented users").isEmpty();
+    }
+
     /** docs/security.md: "replace ~dq:* by ~dq:{orders}:* ~dq:{orders:*" to confine a user to one queue. */
     @Test
     void aUserCanBeConfinedToOneQueue() throws Exception {

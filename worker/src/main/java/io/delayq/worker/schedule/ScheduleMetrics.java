@@ -2,32 +2,42 @@ package io.delayq.worker.schedule;
 
 import io.delayq.schedule.CronSchedule;
 import io.delayq.schedule.OccurrenceId;
+import io.delayq.schedule.PlanState;
 import io.delayq.schedule.SchedulePlanner;
+import io.delayq.schedule.StoredSchedule;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * {@code delayq_schedule_*}: per schedule, occurrences this worker enqueued, missed (skipped by the
- * misfire policy) and late; the last fired and the expected (latest due by the cron) occurrence as
- * timestamps, so that an alert sees a schedule that stopped firing. Every worker exports the same
- * gauges (they read Redis); counters count what this worker's planner did, so their sum over the
- * fleet counts each occurrence once.
+ * misfire policy) and late; the last fired, the expected (latest due by the cron) and the next
+ * occurrence as timestamps, so that an alert sees a schedule that stopped firing. Counters count what
+ * this worker's planner did, so their sum over the fleet counts each occurrence once.
+ * <p>
+ * A turn plans only the schedules due for planning, so the gauges are computed at scrape time from
+ * the schedule as this worker last planned it and the time of its last successful turn: they move
+ * with that time (and freeze when turns fail, which the alert sees as a stale next firing). A view
+ * that another planner may have overtaken (older than its {@code freshUntil}) reads as absent (NaN):
+ * the fleet's {@code max} then comes from the planner that planned it last.
  */
 public final class ScheduleMetrics {
+    /** Meters of a schedule this worker has not planned for this long are removed. */
+    private static final long FORGET_MILLIS = Duration.ofHours(1).toMillis();
+
     private final MeterRegistry registry;
     private final String queue;
     private final Counter failedTurns;
     private final Map<String, PerSchedule> schedules = new HashMap<>();
+    private volatile long lastTurn;
 
     public ScheduleMetrics(MeterRegistry registry, String queue) {
         this.registry = registry;
@@ -36,25 +46,27 @@ public final class ScheduleMetrics {
                 .tag("queue", queue).register(registry);
     }
 
+    /** One schedule as this worker last planned it. */
+    private record View(StoredSchedule definition, PlanState state, long freshUntil) {
+    }
+
     private final class PerSchedule {
         final Counter enqueued;
         final Counter missed;
         final Counter late;
-        volatile double lastFired = Double.NaN;
-        volatile double expected = Double.NaN;
-        volatile double next = Double.NaN;
+        volatile View view;
         final List<Meter> meters = new ArrayList<>();
 
         PerSchedule(String name) {
             enqueued = counter("delayq.schedule.enqueued", "Occurrences this worker's planner enqueued", name);
             missed = counter("delayq.schedule.missed", "Occurrences skipped by the misfire policy (no planner ran in time)", name);
             late = counter("delayq.schedule.late", "Occurrences enqueued after their instant, within the misfire threshold", name);
-            meters.add(Gauge.builder("delayq.schedule.last.fired.timestamp", this, p -> p.lastFired).baseUnit("seconds")
+            meters.add(Gauge.builder("delayq.schedule.last.fired.timestamp", this, PerSchedule::lastFired).baseUnit("seconds")
                     .description("Instant of the latest occurrence that fired (epoch seconds)").tags("queue", queue, "schedule", name).register(registry));
-            meters.add(Gauge.builder("delayq.schedule.expected.fire.timestamp", this, p -> p.expected).baseUnit("seconds")
+            meters.add(Gauge.builder("delayq.schedule.expected.fire.timestamp", this, PerSchedule::expected).baseUnit("seconds")
                     .description("Instant of the latest occurrence due by the cron since the definition changed (epoch seconds); absent while paused")
                     .tags("queue", queue, "schedule", name).register(registry));
-            meters.add(Gauge.builder("delayq.schedule.next.fire.timestamp", this, p -> p.next).baseUnit("seconds")
+            meters.add(Gauge.builder("delayq.schedule.next.fire.timestamp", this, PerSchedule::next).baseUnit("seconds")
                     .description("Instant of the next occurrence (epoch seconds)").tags("queue", queue, "schedule", name).register(registry));
         }
 
@@ -63,35 +75,59 @@ public final class ScheduleMetrics {
             meters.add(c);
             return c;
         }
+
+        /** The view if it is still this schedule's latest as of the last turn, else null. */
+        private View current() {
+            View v = view;
+            return v == null || lastTurn > v.freshUntil() ? null : v;
+        }
+
+        double lastFired() {
+            View v = current();
+            OccurrenceId last = v == null || v.state() == null ? null : v.state().lastFired(lastTurn);
+            return last == null ? Double.NaN : last.epochMillis() / 1000.0;
+        }
+
+        double expected() {
+            View v = current();
+            if (v == null || v.definition().definition().paused()) {
+                return Double.NaN;
+            }
+            CronSchedule d = v.definition().definition();
+            Instant now = Instant.ofEpochMilli(lastTurn);
+            return d.times().previous(d.end() != null && d.end().isBefore(now) ? d.end() : now)
+                    .filter(t -> t.toEpochMilli() > v.definition().updatedAt())
+                    .filter(t -> d.start() == null || !t.isBefore(d.start()))
+                    .map(t -> t.toEpochMilli() / 1000.0).orElse(Double.NaN);
+        }
+
+        double next() {
+            View v = current();
+            if (v == null || v.definition().definition().paused()) {
+                return Double.NaN;
+            }
+            CronSchedule d = v.definition().definition();
+            return d.times().next(Instant.ofEpochMilli(lastTurn)).filter(t -> d.end() == null || !t.isAfter(d.end()))
+                    .map(t -> t.toEpochMilli() / 1000.0).orElse(Double.NaN);
+        }
     }
 
     public synchronized void record(SchedulePlanner.Turn turn) {
-        Set<String> seen = new HashSet<>();
+        lastTurn = turn.now();
         turn.results().forEach((name, r) -> {
-            seen.add(name);
             PerSchedule p = schedules.computeIfAbsent(name, PerSchedule::new);
             p.enqueued.increment(r.enqueued());
             p.missed.increment(r.missed());
             p.late.increment(r.late());
-            CronSchedule d = r.definition().definition();
-            Instant now = Instant.ofEpochMilli(turn.now());
-            if (r.state() != null) {
-                OccurrenceId last = r.state().lastFired(turn.now());
-                p.lastFired = last == null ? Double.NaN : last.epochMillis() / 1000.0;
-            }
-            p.expected = d.paused() ? Double.NaN : d.times().previous(d.end() != null && d.end().isBefore(now) ? d.end() : now)
-                    .filter(t -> t.toEpochMilli() > r.definition().updatedAt())
-                    .filter(t -> d.start() == null || !t.isBefore(d.start()))
-                    .map(t -> t.toEpochMilli() / 1000.0).orElse(Double.NaN);
-            p.next = d.paused() ? Double.NaN : d.times().next(now).filter(t -> d.end() == null || !t.isAfter(d.end()))
-                    .map(t -> t.toEpochMilli() / 1000.0).orElse(Double.NaN);
+            p.view = new View(r.definition(), r.state(), r.freshUntil());
         });
-        schedules.keySet().removeIf(name -> {
-            if (seen.contains(name)) {
-                return false;
+        schedules.entrySet().removeIf(e -> {
+            View v = e.getValue().view;
+            boolean forget = turn.gone().contains(e.getKey()) || v == null || turn.now() - v.freshUntil() > FORGET_MILLIS;
+            if (forget) {
+                e.getValue().meters.forEach(registry::remove);
             }
-            schedules.get(name).meters.forEach(registry::remove);
-            return true;
+            return forget;
         });
     }
 
