@@ -139,7 +139,8 @@ class StuckClaimTest {
         frozenNode.resume();
         await().atMost(Duration.ofSeconds(10)).until(() -> onFrozen.stream().allMatch(t -> lag.containsKey(t.id())));
 
-        // the late answers took their slots again: with both handlers busy, the backlog stays unclaimed
+        // the late answers took their slots again: with both handlers busy, the backlog stays unclaimed beyond the
+        // claim buffer, which holds at most what the handlers finished in the last measurement (the six tasks above)
         List<TaskSpec> backlog = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             backlog.add(TaskSpec.of("b-" + i));
@@ -147,7 +148,7 @@ class StuckClaimTest {
         client.enqueueAll(backlog);
         await().atMost(Duration.ofSeconds(5)).until(() -> client.stats().inflight() >= 2);
         await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(3)).untilAsserted(() ->
-                assertThat(client.stats().inflight()).as("tasks claimed while both handlers are busy").isEqualTo(2));
+                assertThat(client.stats().inflight()).as("tasks claimed while both handlers are busy").isBetween(2L, 2L + onFrozen.size()));
         backlogHandlers.countDown();
         await().atMost(Duration.ofSeconds(10)).until(() -> backlog.stream().allMatch(t -> lag.containsKey(t.id())));
     }
