@@ -1,6 +1,5 @@
 package io.delayq.bench;
 
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -9,7 +8,9 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -18,9 +19,10 @@ import java.util.concurrent.TimeUnit;
  * LIMIT, ZREM, ZADD to in-flight, HMGET of the records; the lease token is the score) and one asynchronous ack
  * script per claim (ZMSCORE for the token, ZREM + HDEL of the ids that still hold it). No retries, attempts, dead
  * letters, wake-ups, priorities, rate limits, replay keys or metrics: what delayq adds costs beyond this.
- * Consumers poll every 10 ms when nothing is due.
+ * Consumers poll every 10 ms when nothing is due. Its own keys and enqueue; the producer connection and the
+ * consumer threads are {@link ClassicZset}'s.
  */
-final class CeilingContender implements Contender {
+final class CeilingContender extends ClassicZset {
     static final int SHARDS = 8;
     static final int CONSUMERS = 2;
     static final int BATCH = 1000;
@@ -57,16 +59,10 @@ final class CeilingContender implements Contender {
             return redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
             """;
 
-    private final RedisClient client;
-    private final StatefulRedisConnection<String, String> producer;
     private final String enqueueSha;
-    private final List<Thread> consumers = new ArrayList<>();
-    private final List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
-    private volatile boolean running;
 
     CeilingContender(Workbench bench) {
-        this.client = RedisClient.create(bench.redisUrl());
-        this.producer = client.connect();
+        super(bench);
         this.enqueueSha = producer.sync().scriptLoad(ENQUEUE);
     }
 
@@ -102,7 +98,7 @@ final class CeilingContender implements Contender {
         Deque<RedisFuture<Long>> inFlight = new ArrayDeque<>();
         for (int shard = 0; shard < SHARDS; shard++) {
             List<Object> members = new ArrayList<>();
-            java.util.Map<String, String> rec = new java.util.HashMap<>();
+            Map<String, String> rec = new HashMap<>();
             for (int i = shard; i < n; i += SHARDS) {
                 String id = TaskIds.id(i);
                 members.add((double) dueMillis);
@@ -112,7 +108,7 @@ final class CeilingContender implements Contender {
                     inFlight.add(redis.hset(records(shard), rec));
                     inFlight.add(redis.zadd(due(shard), members.toArray()));
                     members = new ArrayList<>();
-                    rec = new java.util.HashMap<>();
+                    rec = new HashMap<>();
                     while (inFlight.size() >= 16) {
                         inFlight.poll().get(60, TimeUnit.SECONDS);
                     }
@@ -133,47 +129,33 @@ final class CeilingContender implements Contender {
 
     @Override
     public void startConsumers(Recorder recorder) {
-        running = true;
-        for (int c = 0; c < CONSUMERS; c++) {
-            StatefulRedisConnection<String, String> connection = client.connect();
-            connections.add(connection);
-            int first = c;
-            Thread t = new Thread(() -> consume(connection, first, recorder), "ceiling-" + c);
-            t.setDaemon(true);
-            consumers.add(t);
-            t.start();
-        }
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        startThreads(CONSUMERS, "ceiling", connection -> consume(connection, next.getAndIncrement(), recorder));
     }
 
     /** One consumer owns every CONSUMERS-th shard: claim each in turn, ack asynchronously after handling. */
     private void consume(StatefulRedisConnection<String, String> connection, int first, Recorder recorder) {
-        try {
-            String claim = connection.sync().scriptLoad(CLAIM);
-            String ack = connection.sync().scriptLoad(ACK);
-            while (running) {
-                boolean any = false;
-                for (int shard = first; shard < SHARDS; shard += CONSUMERS) {
-                    List<String> got = connection.sync().evalsha(claim, ScriptOutputType.MULTI, new String[] {due(shard), inflight(shard), records(shard)},
-                            String.valueOf(BATCH), String.valueOf(LEASE_MS));
-                    if (got.isEmpty()) {
-                        continue;
-                    }
-                    any = true;
-                    String[] args = new String[1 + (got.size() - 1) / 2];
-                    args[0] = got.get(0);
-                    for (int i = 1, k = 1; i < got.size(); i += 2, k++) {
-                        args[k] = got.get(i);
-                        recorder.handled(TaskIds.index(got.get(i)));
-                    }
-                    connection.async().evalsha(ack, ScriptOutputType.INTEGER, new String[] {inflight(shard), records(shard)}, args);
+        String claim = connection.sync().scriptLoad(CLAIM);
+        String ack = connection.sync().scriptLoad(ACK);
+        while (running) {
+            boolean any = false;
+            for (int shard = first; shard < SHARDS; shard += CONSUMERS) {
+                List<String> got = connection.sync().evalsha(claim, ScriptOutputType.MULTI, new String[] {due(shard), inflight(shard), records(shard)},
+                        String.valueOf(BATCH), String.valueOf(LEASE_MS));
+                if (got.isEmpty()) {
+                    continue;
                 }
-                if (!any) {
-                    Pause.millis(10);
+                any = true;
+                String[] args = new String[1 + (got.size() - 1) / 2];
+                args[0] = got.get(0);
+                for (int i = 1, k = 1; i < got.size(); i += 2, k++) {
+                    args[k] = got.get(i);
+                    recorder.handled(TaskIds.index(got.get(i)));
                 }
+                connection.async().evalsha(ack, ScriptOutputType.INTEGER, new String[] {inflight(shard), records(shard)}, args);
             }
-        } catch (RuntimeException e) {
-            if (running) {
-                System.err.println("ceiling consumer failed: " + e);
+            if (!any) {
+                Pause.millis(10);
             }
         }
     }
@@ -186,27 +168,5 @@ final class CeilingContender implements Contender {
             }
         }
         return true;
-    }
-
-    @Override
-    public void stopConsumers() {
-        running = false;
-        for (Thread t : consumers) {
-            try {
-                t.join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        consumers.clear();
-        connections.forEach(StatefulRedisConnection::close);
-        connections.clear();
-    }
-
-    @Override
-    public void close() {
-        stopConsumers();
-        producer.close();
-        client.shutdown();
     }
 }

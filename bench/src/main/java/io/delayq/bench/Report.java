@@ -239,7 +239,7 @@ final class Report {
                 v -> v <= 100, v -> String.format("%.0f ms", v));
         target(t, "tuned (best delayq row): drain ≥ 80 % of the ceiling in the same run", run -> ratio(run, tuned, ceiling), v -> v >= 0.8,
                 v -> String.format("%.0f %%", v * 100));
-        target(t, "defaults: drain as a share of the ceiling (no target)", run -> ratio(run, defaults, ceiling), v -> true,
+        target(t, "defaults: drain as a share of the ceiling (no target)", run -> ratio(run, defaults, ceiling), null,
                 v -> String.format("%.0f %%", v * 100));
         target(t, "enqueue ≥ 100,000 tasks/s (batch API)", run -> best(run, delayq, r -> r.w1().enqueuePerSecond()), v -> v >= 100_000, v -> rate(v) + "/s");
         for (String variant : rows.stream().filter(delayq).map(Row::name).distinct().toList()) {
@@ -273,7 +273,8 @@ final class Report {
         t.append("| ").append(name);
         for (int run = 1; run <= runs; run++) {
             double v = value.apply(run);
-            t.append(" | ").append(Double.isNaN(v) ? "—" : format.apply(v) + (met.test(v) ? " ✅ met" : " ❌ missed"));
+            // met == null: a figure shown beside the targets, with nothing to meet
+            t.append(" | ").append(Double.isNaN(v) ? "—" : format.apply(v) + (met == null ? "" : met.test(v) ? " ✅ met" : " ❌ missed"));
         }
         t.append(" |\n");
     }
