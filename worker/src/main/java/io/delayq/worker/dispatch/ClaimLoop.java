@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
@@ -78,6 +79,8 @@ public final class ClaimLoop implements Runnable {
     private final MalformedTasks malformed;
     private final Duration redisTimeout;
     private final Map<Integer, String> unanswered = new ConcurrentHashMap<>();
+    /** Shards with a claim on the wire (sent, not yet answered or timed out). */
+    private final Set<Integer> claiming = ConcurrentHashMap.newKeySet();
     private final AtomicInteger pendingClaims = new AtomicInteger();
     /** Permits that must be available before a saturated loop claims again (refill threshold + withheld buffer). */
     private volatile int wakeAtPermits;
@@ -93,7 +96,7 @@ public final class ClaimLoop implements Runnable {
         this.poll = p.poll();
         this.lease = p.lease();
         this.rate = p.rate();
-        this.prefetch = new Prefetch(PREFETCH_BATCHES * p.batchSize());
+        this.prefetch = new Prefetch(PREFETCH_BATCHES * p.batchSize(), p.lease());
         this.slots = new Slots(p.concurrency() + prefetch.max());
         this.wakeAtPermits = refillThreshold(p.concurrency(), p.batchSize()) + prefetch.max();
         this.handlers = p.handlers();
@@ -174,6 +177,11 @@ public final class ClaimLoop implements Runnable {
                     board.awaitNext(pollNanos);
                     continue;
                 }
+                if (claiming.contains(shard)) {
+                    // one claim per shard at a time: a second one sent while the first is unanswered would reuse its
+                    // request id after a time-out and be answered the same tasks; the first one's answer re-arms it
+                    continue;
+                }
                 claim(shard, askFor(free, ready, capacity, batchSize));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -193,6 +201,7 @@ public final class ClaimLoop implements Runnable {
         long started = System.nanoTime();
         slots.acquireUninterruptibly(ask);
         String requestId = unanswered.getOrDefault(shard, UUID.randomUUID().toString());
+        claiming.add(shard);
         pendingClaims.incrementAndGet();
         CompletableFuture<ClaimBatch> call;
         try {
@@ -209,6 +218,8 @@ public final class ClaimLoop implements Runnable {
         });
         call.orTimeout(redisTimeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((batch, error) -> {
             hold.cancel(false);
+            // before answered(), which may re-arm the shard: the loop must find it claimable again
+            claiming.remove(shard);
             try {
                 // answered() re-arms the shard's wake-up (and a release wakes a loop waiting for capacity)
                 answered(shard, ask, reserved.getAndSet(false) ? ask : 0, requestId, started, batch, error);
@@ -302,11 +313,28 @@ public final class ClaimLoop implements Runnable {
 
     private void run(Leased leased) {
         try {
+            if (startedTooLate(leased)) {
+                // a task that waited for a thread past half its lease (a Redis freeze stopped the renewals) may
+                // already be handed out again: running it now could overlap the re-delivery, so the reclaimer
+                // returns it to due and it runs with a new attempt
+                registry.remove(leased);
+                metrics.leaseLost(1);
+                LOG.debug("task {} of shard {} not started: half its lease passed before a handler was free", leased.id(), leased.task().shard());
+                return;
+            }
             runner.run(leased);
-        } finally {
             prefetch.finished();
+        } finally {
             release(1);
         }
+    }
+
+    /** Less than half the lease left, by the local clock since the claim or renewal and by the server clock's token. */
+    private boolean startedTooLate(Leased leased) {
+        long leaseMillis = lease.toMillis();
+        long held = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - leased.lastRenewedNanos());
+        long left = Math.min(leaseMillis - held, leased.task().token() - clock.nowMillis());
+        return leased.lost() || left < leaseMillis / 2;
     }
 
     /** Handler slots; {@link #take} may leave fewer than none when a late claim answer brings tasks. */

@@ -3,8 +3,9 @@ package io.delayq.worker.dispatch;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * How many claimed tasks may wait in the worker beyond its handler slots: about {@link #WINDOW_NANOS} of work at
- * the rate handlers finished tasks in the last window, at most {@code max}.
+ * How many claimed tasks may wait in the worker beyond its handler slots: about {@link #WINDOW_NANOS} of work (a
+ * quarter of the lease if that is shorter) at the rate handlers finished tasks in the last measurement, at most
+ * {@code max}.
  *
  * <p>Without a buffer a worker with 16 slots claims 16 tasks at a time at most (with 16 shards due: one per
  * claim), and a claim's round trip leaves the handlers idle. With it, fast handlers keep a claim's worth of tasks
@@ -18,12 +19,15 @@ final class Prefetch {
     /** The rate is re-measured this often, so that a worker starting on a backlog reaches its buffer quickly. */
     static final long MEASURE_NANOS = 20_000_000L;
     private final int max;
+    private final long windowNanos;
     private final LongAdder finished = new LongAdder();
     private long windowStart = System.nanoTime();
     private volatile int allowance;
 
-    Prefetch(int max) {
+    /** @param lease the claim lease: a buffer holds at most a quarter of it in work, so a buffered task starts well inside it */
+    Prefetch(int max, java.time.Duration lease) {
         this.max = max;
+        this.windowNanos = Math.min(WINDOW_NANOS, lease.toNanos() / 4);
     }
 
     int max() {
@@ -42,7 +46,7 @@ final class Prefetch {
             long n = finished.sumThenReset();
             windowStart = nowNanos;
             // the tasks a WINDOW_NANOS at this rate finishes; a measurement that ran long (the loop slept) scales down
-            allowance = (int) Math.min(max, n * WINDOW_NANOS / elapsed);
+            allowance = (int) Math.min(max, n * windowNanos / elapsed);
         }
         return allowance;
     }
