@@ -20,7 +20,7 @@ abstract class ClassicZset implements Contender {
     static final int ZADD_CHUNK = 1_000;
 
     protected final RedisClient client;
-    private final StatefulRedisConnection<String, String> producer;
+    protected final StatefulRedisConnection<String, String> producer;
     private final List<Thread> consumers = new ArrayList<>();
     private final List<StatefulRedisConnection<String, String>> consumerConnections = new ArrayList<>();
     protected volatile boolean running;

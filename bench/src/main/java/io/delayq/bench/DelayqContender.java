@@ -32,8 +32,25 @@ final class DelayqContender implements Contender {
     /** enqueueAll calls kept in flight at once. */
     static final int ENQUEUE_WINDOW = 4;
 
+    static final int DEFAULT_BATCH = WorkerConfig.embedded(Map.of("DELAYQ_REDIS_URL", "redis://x:1", "DELAYQ_QUEUE", "q", "DELAYQ_SHARDS", "1")).batchSize();
+    static final int DEFAULT_CONCURRENCY = WorkerConfig.embedded(Map.of("DELAYQ_REDIS_URL", "redis://x:1", "DELAYQ_QUEUE", "q", "DELAYQ_SHARDS", "1")).concurrency();
+
     record Settings(int workers, int shards, int batchSize, int concurrency) {
+        /** The settings a user gets: nothing but the queue, its shard count and the Redis URL is set. */
+        static Settings defaults(int shards) {
+            return new Settings(1, shards, 0, 0);
+        }
+
+        boolean isDefaults() {
+            return batchSize == 0 && concurrency == 0;
+        }
+
         String describe() {
+            if (isDefaults()) {
+                return String.format("%d shards (the README's example), 1 worker, every DELAYQ_* setting at its default (DELAYQ_BATCH_SIZE=%d, "
+                                + "DELAYQ_CONCURRENCY=%d); enqueue: enqueueAll in chunks of %,d (%d in flight), W2 one enqueue call per task",
+                        shards, DEFAULT_BATCH, DEFAULT_CONCURRENCY, ENQUEUE_CHUNK, ENQUEUE_WINDOW);
+            }
             String owns = workers == 1 ? "owning all shards" : "each owning " + shards / workers + " shard" + (shards / workers == 1 ? "" : "s")
                     + " (DELAYQ_SHARD_FROM/TO, as the operator's shard-range Deployments)";
             return String.format("%d shard%s, %d worker%s %s, DELAYQ_BATCH_SIZE=%d, DELAYQ_CONCURRENCY=%d, other settings default; "
@@ -103,8 +120,10 @@ final class DelayqContender implements Contender {
             env.put("DELAYQ_REDIS_URL", bench.redisUrl());
             env.put("DELAYQ_QUEUE", QUEUE);
             env.put("DELAYQ_SHARDS", String.valueOf(settings.shards()));
-            env.put("DELAYQ_BATCH_SIZE", String.valueOf(settings.batchSize()));
-            env.put("DELAYQ_CONCURRENCY", String.valueOf(settings.concurrency()));
+            if (!settings.isDefaults()) {
+                env.put("DELAYQ_BATCH_SIZE", String.valueOf(settings.batchSize()));
+                env.put("DELAYQ_CONCURRENCY", String.valueOf(settings.concurrency()));
+            }
             env.put("DELAYQ_HTTP_PORT", "0");
             int per = settings.shards() / settings.workers();
             env.put("DELAYQ_SHARD_FROM", String.valueOf(i * per));

@@ -21,6 +21,7 @@ import java.util.stream.Collectors;
  *   --runs N         how many times to run everything (default 2: the spread shows)
  *   --only a,b       only subjects whose name contains one of these (e.g. delayq,bullmq)
  *   --no-memory      skip the memory workload
+ *   --no-costs       skip the idle, webhook and footprint figures of delayq's worker
  *   --w1-only        tuning aid: only W1, printed, nothing written
  *   --docs DIR       where bench.md, bench-results.csv and bench.png go (default docs)
  *   --bullmq DIR     the folder holding bench.js and its node_modules (default bench/bullmq)
@@ -32,6 +33,7 @@ public final class Main {
         boolean quick = false;
         boolean memory = true;
         boolean w1Only = false;
+        boolean costs = true;
         int runs = 2;
         Set<String> only = Set.of();
         Path docs = Path.of("docs");
@@ -40,6 +42,7 @@ public final class Main {
             switch (args[i]) {
                 case "--quick" -> quick = true;
                 case "--no-memory" -> memory = false;
+                case "--no-costs" -> costs = false;
                 case "--w1-only" -> w1Only = true;
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
                 case "--only" -> only = Arrays.stream(args[++i].toLowerCase(Locale.ROOT).split(",")).map(String::trim).collect(Collectors.toSet());
@@ -94,6 +97,9 @@ public final class Main {
                 }
             }
             Report report = new Report(sizes, started, redisVersion, rows);
+            if (costs && (only.isEmpty() || only.contains("delayq"))) {
+                workerCosts(report, redis.url(), probe, sizes, runs, bullmq.getParent().resolve("webhook").resolve("receiver.js"));
+            }
             report.writeCsv(docs.resolve("bench-results.csv"));
             report.writeMarkdown(docs.resolve("bench.md"));
             new Plot(rows).write(docs.resolve("bench.png"));
@@ -101,6 +107,34 @@ public final class Main {
             System.out.println(report.summaryTable());
             System.out.println("wrote " + docs.resolve("bench.md") + ", " + docs.resolve("bench-results.csv") + ", " + docs.resolve("bench.png"));
         }
+    }
+
+    /** Issue 17's figures of delayq's worker: idle cost by shard count, webhook delivery, process footprint; once per run. */
+    private static void workerCosts(Report report, String url, RedisProbe probe, Sizes sizes, int runs, Path receiver) throws Exception {
+        StringBuilder idle = new StringBuilder("## Idle cost by shard count\n\nOne worker with the default settings and no task at all, "
+                + "measured over " + WorkerCosts.IDLE_WINDOW_MILLIS / 1000 + " s after its start-up (which claims every shard once): Redis "
+                + "commands a second (INFO commandstats, commands inside scripts counted) and Redis CPU. Goal (issue 17): ≤ 100 commands/s "
+                + "and ≤ 0.5 % at any shard count.\n\n");
+        StringBuilder hook = new StringBuilder("## Webhook delivery\n\nOne worker (16 shards) POSTing to a node `http` receiver with keep-alive on "
+                + "loopback (`bench/webhook/receiver.js`); lag = arrival at the receiver − due time. Goal (issue 17): the defaults keep up "
+                + "with 5,000 tasks/s of 20 ms webhooks.\n\n");
+        StringBuilder foot = new StringBuilder("## Worker footprint\n\nThe packaged worker (`java -jar worker/target/delayq-worker.jar`, "
+                + "default JVM flags, 16 shards, default settings, stream delivery) as its own process: time from process start to "
+                + "`/readyz` answering 200, RSS 5 s after that (idle), and the highest RSS sampled every 100 ms while it drains W1.\n\n"
+                + "| run | start-up to /readyz | RSS idle | RSS peak under W1 |\n|---:|---:|---:|---:|\n");
+        Path jar = Path.of("worker", "target", "delayq-worker.jar");
+        for (int run = 1; run <= runs; run++) {
+            WorkerCosts costs = new WorkerCosts(new Workbench(url, probe, sizes, 42L + run), receiver);
+            System.out.println("[run " + run + "] worker costs");
+            idle.append(costs.idle(run)).append('\n');
+            hook.append(costs.webhook(run)).append('\n');
+            if (Files.exists(jar)) {
+                foot.append(costs.footprint(run, jar));
+            }
+        }
+        report.addSection(idle.toString());
+        report.addSection(hook.toString());
+        report.addSection(foot.append('\n').toString());
     }
 
     static final int WARM_UP_TASKS = 20_000;

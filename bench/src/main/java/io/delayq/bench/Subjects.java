@@ -16,6 +16,9 @@ final class Subjects {
     static final int BATCH_4 = Integer.getInteger("bench.delayq.batch4", 250);
     static final int CONCURRENCY_4 = Integer.getInteger("bench.delayq.concurrency4", 250);
     static final int REDISSON_CONSUMERS = 4;
+    /** The README's example queue has 16 shards: the "defaults" row uses them and sets nothing else. */
+    static final int DEFAULTS_SHARDS = 16;
+    static final String CEILING = "reference at-least-once design (ceiling)";
 
     private Subjects() {
     }
@@ -23,7 +26,9 @@ final class Subjects {
     static List<Subject> all(Path bullmqScript, Path nodeLog) {
         DelayqContender.Settings one = new DelayqContender.Settings(1, SHARDS, BATCH, CONCURRENCY);
         DelayqContender.Settings four = new DelayqContender.Settings(4, SHARDS, BATCH_4, CONCURRENCY_4);
+        DelayqContender.Settings defaults = DelayqContender.Settings.defaults(DEFAULTS_SHARDS);
         return List.of(
+                new JvmSubject("delayq", "defaults", defaults.describe(), false, b -> new DelayqContender(b, defaults)),
                 new JvmSubject("delayq", "1 worker", one.describe(), true, b -> new DelayqContender(b, one)),
                 new JvmSubject("delayq", "4 workers", four.describe(), false, b -> new DelayqContender(b, four)),
                 new JvmSubject("seed loop", "1 consumer",
@@ -40,6 +45,13 @@ final class Subjects {
                                 + "successor RReliableQueue only in the paid edition",
                         true, b -> new RedissonContender(b, REDISSON_CONSUMERS)),
                 new BullMqSubject(bullmqScript, 1, true, nodeLog),
-                new BullMqSubject(bullmqScript, 50, false, nodeLog));
+                new BullMqSubject(bullmqScript, 50, false, nodeLog),
+                new JvmSubject(CEILING, CeilingContender.SHARDS + " shards, " + CeilingContender.CONSUMERS + " consumers",
+                        "the ceiling, not a peer: the minimal at-least-once design of issue 17 — per shard a due ZSET, an in-flight ZSET "
+                                + "scored by lease expiry and a record hash; one claim script per " + String.format("%,d", CeilingContender.BATCH)
+                                + " tasks (TIME, ZRANGEBYSCORE … LIMIT, ZREM, ZADD to in-flight, HMGET of the records, the lease token), one "
+                                + "asynchronous ack script per claim (ZMSCORE for the token, ZREM + HDEL of the ids still holding it); no retries, "
+                                + "attempts, dead letters, wake-ups or metrics; polls every 10 ms when idle",
+                        false, CeilingContender::new));
     }
 }

@@ -12,6 +12,7 @@ import io.delayq.worker.delivery.HandlerDelivery;
 import io.delayq.worker.dispatch.ClaimLoop;
 import io.delayq.worker.dispatch.HandlerPool;
 import io.delayq.worker.dispatch.ServerClock;
+import io.delayq.worker.dispatch.TaskRunner;
 import io.delayq.worker.dispatch.WakeBoard;
 import io.delayq.worker.lease.InflightRegistry;
 import io.delayq.worker.lease.HandlerDeadline;
@@ -22,7 +23,9 @@ import io.delayq.health.ProbeServer;
 import io.delayq.worker.ops.RedisHealth;
 import io.delayq.worker.ops.ShardFaults;
 import io.delayq.worker.settle.Settler;
+import io.delayq.worker.wake.IdleSweep;
 import io.delayq.worker.wake.MarkerWatcher;
+import io.delayq.worker.wake.ShardPace;
 import io.delayq.worker.schedule.ScheduleMetrics;
 import io.delayq.worker.schedule.SchedulePlanning;
 import io.delayq.worker.presence.PresenceHeartbeat;
@@ -69,6 +72,13 @@ public final class Worker implements AutoCloseable {
     static final Duration REDIS_TIMEOUT = Duration.ofSeconds(5);
     static final Duration MARKER_BLOCK = Duration.ofSeconds(2);
     static final Duration BACKLOG_REFRESH = Duration.ofSeconds(5);
+    /**
+     * What an idle worker spends, whatever its shard count (issue 17): the idle sweep reads at most this many
+     * shards' heads a second (one command each) and the backlog gauges at most this many shards' stats (one
+     * script of ~14 commands each); with more shards a round takes longer (1,024 shards: ~51 s and ~5 min).
+     */
+    static final int IDLE_SWEEP_PER_SECOND = 20;
+    static final int BACKLOG_SHARDS_PER_SECOND = 3;
 
     private final WorkerConfig config;
     private final PrometheusMeterRegistry registry;
@@ -132,9 +142,10 @@ public final class Worker implements AutoCloseable {
         this.handlers = new HandlerPool(config.concurrency(), HANDLER_RAMP_AFTER_NANOS, named("delayq-handler", false));
         ServerClock clock = new ServerClock(wallClock);
         WakeBoard board = new WakeBoard(config.range().from(), config.range().size());
-        this.claimLoop = new ClaimLoop(protocol, config.range(), config.batchSize(), config.pollInterval(), config.lease(),
-                config.rateLimit(), config.concurrency(), handlers, delivery, inflight, settler, metrics, clock, board, health,
-                new ShardFaults(protocol, redis.commands(), metrics), REDIS_TIMEOUT);
+        this.claimLoop = new ClaimLoop(new ClaimLoop.Params(protocol, config.range(), config.batchSize(), config.pollInterval(),
+                config.lease(), config.rateLimit(), config.concurrency(), handlers,
+                new TaskRunner(config.queue(), delivery, settler, metrics, clock), inflight, metrics, clock, board, health,
+                new ShardFaults(protocol, redis.commands(), metrics), REDIS_TIMEOUT));
         this.claimThread = named("delayq-claim", false).newThread(claimLoop);
         this.timers = Executors.newScheduledThreadPool(2, named("delayq-timer", true));
         this.planningTimer = Executors.newSingleThreadScheduledExecutor(named("delayq-schedules", true));
@@ -184,7 +195,8 @@ public final class Worker implements AutoCloseable {
             long every = deadline.interval().toMillis();
             timers.scheduleWithFixedDelay(guard(deadline), every, every, TimeUnit.MILLISECONDS);
         }
-        Reclaimer reclaimer = new Reclaimer(protocol, config.retry().maxAttempts(), config.deadLetters(), metrics, config.lease());
+        Reclaimer reclaimer = new Reclaimer(protocol, redis.commands(), config.retry().maxAttempts(), config.deadLetters(), metrics,
+                config.lease());
         scheduleJittered(timers, reclaimer, reclaimer::nextDelayMillis);
         if (!config.scheduleInterval().isZero()) {
             Schedules schedules = new Schedules(new AsyncDelayQueueClient(protocol, DelayQueueClient.DEFAULT_MAX_PAYLOAD_BYTES),
@@ -195,7 +207,13 @@ public final class Worker implements AutoCloseable {
             planningTimer.execute(guard(planning));
             scheduleJittered(planningTimer, planning, planning::nextDelayMillis);
         }
-        timers.scheduleWithFixedDelay(guard(this::refreshBacklog), 0, BACKLOG_REFRESH.toMillis(), TimeUnit.MILLISECONDS);
+        List<Integer> owned = config.range().shards().boxed().toList();
+        IdleSweep sweep = new IdleSweep(new IdleSweep.Params(redis.commands(), new ShardPace(owned, config.pollInterval(), IDLE_SWEEP_PER_SECOND),
+                s -> protocol.keys(s).due(0), (dueAt, shard) -> claimLoop.wakeFor(shard, dueAt)));
+        timers.scheduleWithFixedDelay(guard(sweep), IdleSweep.TICK_MILLIS, IdleSweep.TICK_MILLIS, TimeUnit.MILLISECONDS);
+        ShardPace backlog = new ShardPace(owned, BACKLOG_REFRESH, BACKLOG_SHARDS_PER_SECOND);
+        timers.scheduleWithFixedDelay(guard(() -> backlog.take(System.nanoTime(), this::refreshBacklog)), 0, IdleSweep.TICK_MILLIS,
+                TimeUnit.MILLISECONDS);
         String host = PresenceHeartbeat.hostName();
         presence = new PresenceHeartbeat(new PresenceHeartbeat.Params(new PresenceRegistry(redis, config.queue(), REDIS_TIMEOUT),
                 PresenceHeartbeat.newId(host), config.range(), io.delayq.cli.Version.version(), host, inflight, PresenceHeartbeat.INTERVAL));
@@ -235,15 +253,15 @@ public final class Worker implements AutoCloseable {
     }
 
     /** Shard by shard: one shard whose keys have the wrong type must not blank the others' gauges nor look like a Redis outage. */
-    private void refreshBacklog() {
-        config.range().shards().forEach(shard -> protocol.stats(shard).whenComplete((stats, e) -> {
+    private void refreshBacklog(int shard) {
+        protocol.stats(shard).whenComplete((stats, e) -> {
             if (e == null) {
                 metrics.backlog(stats);
                 health.ok();
             } else if (!ShardFaults.isDataFault(e)) {
                 health.failed(e);
             }
-        }));
+        });
     }
 
     private static Runnable guard(Runnable r) {

@@ -56,6 +56,7 @@ public record WorkerConfig(
     public static final int NO_HTTP = -1;
 
 
+
     /** Reads and validates {@code DELAYQ_*} variables; each error names its variable. The HTTP port defaults to 8080. */
     public static WorkerConfig fromEnv(Map<String, String> env) {
         return read(env, WorkerSettings.DEFAULT_HTTP_PORT);
@@ -102,7 +103,6 @@ public record WorkerConfig(
         int batch = s.getInt(BATCH_SIZE);
         Duration poll = s.get(POLL_INTERVAL);
         Duration lease = s.get(LEASE);
-        int concurrency = s.getInt(CONCURRENCY);
         RetryPolicy retry = new RetryPolicy(
                 s.getInt(RETRY_MAX_ATTEMPTS),
                 s.get(RETRY_BACKOFF_INITIAL),
@@ -116,6 +116,10 @@ public record WorkerConfig(
         double rate = s.get(RATE_LIMIT);
         int burst = s.integer(RATE_BURST.name(), rate > 0 ? (int) Math.max(1, Math.ceil(rate)) : 0, rate > 0 ? 1 : 0, (int) RATE_BURST.max());
         DeliveryKind delivery = s.choice(DELIVERY.name(), DeliveryKind.class, DeliveryKind.HANDLER);
+        // a webhook slot mostly waits on the network: 5,000 tasks/s of 20 ms webhooks need ~100 requests in flight
+        int concurrency = s.integer(CONCURRENCY.name(),
+                delivery == DeliveryKind.WEBHOOK ? WorkerSettings.DEFAULT_WEBHOOK_CONCURRENCY : WorkerSettings.DEFAULT_CONCURRENCY,
+                (int) CONCURRENCY.min(), (int) CONCURRENCY.max());
         URI webhook = null;
         String webhookText = s.string(WEBHOOK_URL);
         if (delivery == DeliveryKind.WEBHOOK && webhookText == null) {

@@ -37,7 +37,10 @@ public final class WebhookDelivery implements Delivery {
         this.url = url;
         this.timeout = timeout;
         this.secret = secret;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
+        // HTTP/1.1: the client's default HTTP/2 first offers an h2c upgrade on every new plain-http connection; HTTP/1.1
+        // connections are kept alive and reused from the client's pool, one per request in flight
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout)
+                .followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
     static byte[] body(Task task) {

@@ -6,15 +6,11 @@ import io.delayq.claim.RateLimit;
 import io.delayq.claim.RefusedTask;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.shard.ShardRange;
-import io.delayq.worker.delivery.Delivery;
-import io.delayq.worker.delivery.Outcome;
-import io.delayq.handler.Task;
 import io.delayq.worker.lease.InflightRegistry;
 import io.delayq.worker.lease.Leased;
 import io.delayq.worker.metrics.WorkerMetrics;
 import io.delayq.worker.ops.RedisHealth;
 import io.delayq.worker.ops.ShardFaults;
-import io.delayq.worker.settle.Settler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,15 +22,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 
 /**
- * The heart of the worker. For the shard that is due soonest: claim at most as many tasks as
- * there are free handler slots (prefetching more would only turn into lease expiries); when the
- * claim came back full, claim again at once, otherwise sleep until the shard's next due time or
- * the poll interval, whichever is sooner, unless a marker or freed capacity wakes it earlier.
+ * The heart of the worker. For the shard that is due soonest: claim as many tasks as there are free
+ * handler slots plus a small buffer ({@link Prefetch}); when the claim came back full, claim again at
+ * once, otherwise sleep until the shard's next due time, unless a marker, the idle sweep or freed
+ * capacity wakes it earlier. Running the tasks is {@link TaskRunner}'s job.
  */
 public final class ClaimLoop implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ClaimLoop.class);
@@ -46,18 +43,34 @@ public final class ClaimLoop implements Runnable {
      * takes slots for its tasks then, running above the concurrency for a moment.
      */
     static final long CLAIM_HOLD_MILLIS = 250;
+    /** The buffer beyond the handler slots is at most this many batches (and about 100 ms of work, see {@link Prefetch}). */
+    static final int PREFETCH_BATCHES = 4;
+
+    /**
+     * What the claim loop is built from.
+     *
+     * @param poll         the longest a shard with a known next due time sleeps after an error or a fault
+     * @param handlers     where claimed tasks run, at most {@code concurrency} at once
+     * @param redisTimeout how long an unanswered claim is waited for
+     */
+    public record Params(QueueProtocol protocol, ShardRange range, int batchSize, Duration poll, Duration lease, RateLimit rate,
+                         int concurrency, ExecutorService handlers, TaskRunner runner, InflightRegistry registry,
+                         WorkerMetrics metrics, ServerClock clock, WakeBoard board, RedisHealth health, ShardFaults faults,
+                         Duration redisTimeout) {
+    }
 
     private final QueueProtocol protocol;
     private final ShardRange range;
     private final int batchSize;
+    private final int concurrency;
     private final Duration poll;
     private final Duration lease;
     private final RateLimit rate;
     private final Slots slots;
+    private final Prefetch prefetch;
     private final ExecutorService handlers;
-    private final Delivery delivery;
+    private final TaskRunner runner;
     private final InflightRegistry registry;
-    private final Settler settler;
     private final WorkerMetrics metrics;
     private final ServerClock clock;
     private final WakeBoard board;
@@ -66,45 +79,57 @@ public final class ClaimLoop implements Runnable {
     private final MalformedTasks malformed;
     private final Duration redisTimeout;
     private final Map<Integer, String> unanswered = new ConcurrentHashMap<>();
+    /** Shards with a claim on the wire (sent, not yet answered or timed out). */
+    private final Set<Integer> claiming = ConcurrentHashMap.newKeySet();
     private final AtomicInteger pendingClaims = new AtomicInteger();
-    private final int refillAt;
+    /** Permits that must be available before a saturated loop claims again (refill threshold + withheld buffer). */
+    private volatile int wakeAtPermits;
     private volatile boolean awaitingCapacity;
     private volatile boolean running = true;
     private volatile long lastLoopNanos = System.nanoTime();
 
-    public ClaimLoop(QueueProtocol protocol, ShardRange range, int batchSize, Duration poll, Duration lease, RateLimit rate,
-                     int concurrency, ExecutorService handlers, Delivery delivery, InflightRegistry registry, Settler settler,
-                     WorkerMetrics metrics, ServerClock clock, WakeBoard board, RedisHealth health, ShardFaults faults,
-                     Duration redisTimeout) {
-        this.protocol = protocol;
-        this.range = range;
-        this.batchSize = batchSize;
-        this.poll = poll;
-        this.lease = lease;
-        this.rate = rate;
-        this.slots = new Slots(concurrency);
-        this.refillAt = refillThreshold(concurrency, batchSize);
-        this.handlers = handlers;
-        this.delivery = delivery;
-        this.registry = registry;
-        this.settler = settler;
-        this.metrics = metrics;
-        this.clock = clock;
-        this.board = board;
-        this.health = health;
-        this.faults = faults;
-        this.malformed = new MalformedTasks(protocol.queue(), metrics);
-        this.redisTimeout = redisTimeout;
+    public ClaimLoop(Params p) {
+        this.protocol = p.protocol();
+        this.range = p.range();
+        this.batchSize = p.batchSize();
+        this.concurrency = p.concurrency();
+        this.poll = p.poll();
+        this.lease = p.lease();
+        this.rate = p.rate();
+        this.prefetch = new Prefetch(PREFETCH_BATCHES * p.batchSize(), p.lease());
+        this.slots = new Slots(p.concurrency() + prefetch.max());
+        this.wakeAtPermits = refillThreshold(p.concurrency(), p.batchSize()) + prefetch.max();
+        this.handlers = p.handlers();
+        this.runner = p.runner();
+        this.registry = p.registry();
+        this.metrics = p.metrics();
+        this.clock = p.clock();
+        this.board = p.board();
+        this.health = p.health();
+        this.faults = p.faults();
+        this.malformed = p.runner().malformed();
+        this.redisTimeout = p.redisTimeout();
     }
 
     /**
-     * A saturated worker claims again once a quarter of its capacity (at most a quarter batch) is
-     * free, not at every freed slot: claims of one or two tasks would cost a script call each and
-     * wake this loop for every finished task. An idle worker has free slots anyway, so this never
-     * delays a task that is due.
+     * A saturated worker claims again once a quarter of its capacity (at most half a batch) is free, not at
+     * every freed slot: claims of one or two tasks would cost a script call each and wake this loop for every
+     * finished task. An idle worker has free slots anyway, so this never delays a task that is due.
      */
-    static int refillThreshold(int concurrency, int batchSize) {
-        return Math.max(1, Math.min(concurrency, batchSize) / 4);
+    static int refillThreshold(int capacity, int batchSize) {
+        return Math.max(1, Math.min(capacity / 4, batchSize / 2));
+    }
+
+    /**
+     * How many tasks to ask one ready shard for. Several shards due at once share the free slots, so a claim
+     * that hangs (a Redis primary failing over) cannot hold all of them while the other shards wait — but a
+     * share never shrinks below a quarter of the capacity (or the batch): with 16 shards and 16 slots, asking
+     * each for one task cost a script call per task.
+     */
+    static int askFor(int free, int ready, int capacity, int batchSize) {
+        int share = (free + Math.max(1, ready) - 1) / Math.max(1, ready);
+        int floor = Math.min(batchSize, Math.max(1, capacity / 4));
+        return Math.max(0, Math.min(Math.min(batchSize, free), Math.max(share, floor)));
     }
 
     public long lastLoopNanos() {
@@ -127,27 +152,37 @@ public final class ClaimLoop implements Runnable {
     public void run() {
         long pollNanos = poll.toNanos();
         while (running) {
-            lastLoopNanos = System.nanoTime();
+            long now = System.nanoTime();
+            lastLoopNanos = now;
             try {
-                int free = slots.availablePermits();
+                int buffer = prefetch.allowance(now);
+                int withheld = prefetch.max() - buffer;
+                int capacity = concurrency + buffer;
+                int refillAt = refillThreshold(capacity, batchSize);
+                wakeAtPermits = refillAt + withheld;
+                int free = slots.availablePermits() - withheld;
                 if (free < refillAt) {
                     awaitingCapacity = true;
                     // re-read after raising the flag: a release in between has seen it or is seen here
-                    if (slots.availablePermits() < refillAt) {
-                        board.awaitSignal(pollNanos);
+                    if (slots.availablePermits() - withheld < refillAt) {
+                        // capped: the buffer grows only when the loop looks again
+                        board.awaitSignal(Math.min(pollNanos, Prefetch.WINDOW_NANOS));
                     }
                     continue;
                 }
                 awaitingCapacity = false;
-                int ready = Math.max(1, board.readyCount());
+                int ready = board.readyCount();
                 int shard = board.takeReady();
                 if (shard < 0) {
                     board.awaitNext(pollNanos);
                     continue;
                 }
-                // several shards due at once share the free slots, so a claim that hangs (a Redis
-                // primary failing over) cannot hold all of them while the other shards wait
-                claim(shard, Math.min(batchSize, (free + ready - 1) / ready));
+                if (claiming.contains(shard)) {
+                    // one claim per shard at a time: a second one sent while the first is unanswered would reuse its
+                    // request id after a time-out and be answered the same tasks; the first one's answer re-arms it
+                    continue;
+                }
+                claim(shard, askFor(free, ready, capacity, batchSize));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -166,6 +201,7 @@ public final class ClaimLoop implements Runnable {
         long started = System.nanoTime();
         slots.acquireUninterruptibly(ask);
         String requestId = unanswered.getOrDefault(shard, UUID.randomUUID().toString());
+        claiming.add(shard);
         pendingClaims.incrementAndGet();
         CompletableFuture<ClaimBatch> call;
         try {
@@ -182,6 +218,8 @@ public final class ClaimLoop implements Runnable {
         });
         call.orTimeout(redisTimeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((batch, error) -> {
             hold.cancel(false);
+            // before answered(), which may re-arm the shard: the loop must find it claimable again
+            claiming.remove(shard);
             try {
                 // answered() re-arms the shard's wake-up (and a release wakes a loop waiting for capacity)
                 answered(shard, ask, reserved.getAndSet(false) ? ask : 0, requestId, started, batch, error);
@@ -234,7 +272,7 @@ public final class ClaimLoop implements Runnable {
             Leased leased = new Leased(t);
             registry.add(leased);
             try {
-                handlers.execute(() -> handle(leased));
+                handlers.execute(() -> run(leased));
             } catch (RejectedExecutionException stopped) {
                 // shutting down: the task stays in flight and is re-delivered after its lease
                 registry.remove(leased);
@@ -245,12 +283,12 @@ public final class ClaimLoop implements Runnable {
             board.wake(shard, System.nanoTime());
             return;
         }
-        long next = started + poll.toNanos();
         if (batch.hasNext()) {
-            long untilDue = Math.max(0, batch.nextDueAt() - batch.serverNow()) * 1_000_000L;
-            next = Math.min(next, started + untilDue);
+            board.wake(shard, started + Math.max(0, batch.nextDueAt() - batch.serverNow()) * 1_000_000L);
         }
-        board.wake(shard, next);
+        // nothing waits: the shard sleeps until a marker (every delayq producer writes one for a task due sooner
+        // than the shard's head) or the idle sweep (a hand-written ZADD without one) wakes it; claiming every
+        // idle shard each poll interval cost an idle worker ~9 commands per shard per second
     }
 
     /** After {@link #stop()}: waits until every claim sent has been answered (or timed out). */
@@ -273,32 +311,30 @@ public final class ClaimLoop implements Runnable {
         return true;
     }
 
-    private void handle(Leased leased) {
-        ClaimedTask claimed = leased.task();
+    private void run(Leased leased) {
         try {
-            metrics.lag(clock.nowMillis() - claimed.dueAt());
-            Outcome outcome;
-            long t0 = System.nanoTime();
-            leased.startRun(Thread.currentThread());
-            try {
-                Task task = TaskDecoder.decode(protocol.queue(), claimed);
-                outcome = delivery.deliver(task);
-            } catch (TaskDecoder.MalformedTask e) {
-                malformed.refusedRecord(claimed.shard(), claimed.id(), e.getMessage());
-                outcome = new Outcome.Dead(e.getMessage());
-            } catch (RuntimeException | Error e) {
-                // whatever goes wrong, the task is settled: an escaped error would leave it leased forever
-                outcome = Outcome.of(e);
-            } finally {
-                leased.endRun();
-                // an abandoned handler may not have seen its interrupt: the next task must not inherit it
-                Thread.interrupted();
+            if (startedTooLate(leased)) {
+                // a task that waited for a thread past half its lease (a Redis freeze stopped the renewals) may
+                // already be handed out again: running it now could overlap the re-delivery, so the reclaimer
+                // returns it to due and it runs with a new attempt
+                registry.remove(leased);
+                metrics.leaseLost(1);
+                LOG.debug("task {} of shard {} not started: half its lease passed before a handler was free", leased.id(), leased.task().shard());
+                return;
             }
-            metrics.handled(System.nanoTime() - t0);
-            settler.settle(leased, outcome);
+            runner.run(leased);
+            prefetch.finished();
         } finally {
             release(1);
         }
+    }
+
+    /** Less than half the lease left, by the local clock since the claim or renewal and by the server clock's token. */
+    private boolean startedTooLate(Leased leased) {
+        long leaseMillis = lease.toMillis();
+        long held = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - leased.lastRenewedNanos());
+        long left = Math.min(leaseMillis - held, leased.task().token() - clock.nowMillis());
+        return leased.lost() || left < leaseMillis / 2;
     }
 
     /** Handler slots; {@link #take} may leave fewer than none when a late claim answer brings tasks. */
@@ -317,7 +353,7 @@ public final class ClaimLoop implements Runnable {
             return;
         }
         slots.release(n);
-        if (awaitingCapacity && slots.availablePermits() >= refillAt) {
+        if (awaitingCapacity && slots.availablePermits() >= wakeAtPermits) {
             awaitingCapacity = false;
             board.nudge();
         }

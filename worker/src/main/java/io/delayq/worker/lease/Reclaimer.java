@@ -8,7 +8,12 @@ import io.delayq.worker.ops.ShardFaults;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -26,13 +31,21 @@ public final class Reclaimer implements Runnable {
     private final WorkerMetrics metrics;
     private final Duration interval;
 
-    public Reclaimer(QueueProtocol protocol, int maxAttempts, DeadLetterPolicy deadLetters, WorkerMetrics metrics, Duration lease) {
+    /** Shards whose in-flight set is looked at per second at most, so that sweeping every shard of a large queue stays cheap. */
+    static final int CHECKS_PER_SECOND = 20;
+
+    private final RedisClusterAsyncCommands<String, String> redis;
+
+    public Reclaimer(QueueProtocol protocol, RedisClusterAsyncCommands<String, String> redis, int maxAttempts, DeadLetterPolicy deadLetters,
+                     WorkerMetrics metrics, Duration lease) {
         this.protocol = protocol;
+        this.redis = redis;
         this.maxAttempts = maxAttempts;
         this.deadLetters = deadLetters;
         this.metrics = metrics;
         long half = lease.toMillis() / 2;
-        this.interval = Duration.ofMillis(Math.max(50, Math.min(half, 15_000)));
+        // with many shards the round is longer: one ZCARD per shard at most CHECKS_PER_SECOND a second
+        this.interval = Duration.ofMillis(Math.max(Math.max(50, Math.min(half, 15_000)), protocol.shards() * 1000L / CHECKS_PER_SECOND));
     }
 
     /** The next delay: the base interval ± 50 %. */
@@ -43,8 +56,16 @@ public final class Reclaimer implements Runnable {
 
     @Override
     public void run() {
+        // one ZCARD per shard, sent together: only a shard with something in flight costs a script call
+        List<CompletableFuture<Long>> held = new ArrayList<>(protocol.shards());
+        for (int shard = 0; shard < protocol.shards(); shard++) {
+            held.add(redis.zcard(protocol.keys(shard).inflight()).toCompletableFuture());
+        }
         for (int shard = 0; shard < protocol.shards(); shard++) {
             try {
+                if (held.get(shard).get(30, java.util.concurrent.TimeUnit.SECONDS) == 0) {
+                    continue;
+                }
                 Reclaimed r;
                 do {
                     r = protocol.reclaim(shard, PER_CALL, maxAttempts, deadLetters).toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS);

@@ -81,11 +81,24 @@ class CapacityTest {
     }
 
     @Test
-    void refillThresholdIsAQuarterOfTheSmallerOfConcurrencyAndBatch() {
+    void refillThresholdIsAQuarterOfTheCapacityAndAtMostHalfABatch() {
         assertThat(ClaimLoop.refillThreshold(1000, 1000)).isEqualTo(250);
-        assertThat(ClaimLoop.refillThreshold(1000, 100)).isEqualTo(25);
+        assertThat(ClaimLoop.refillThreshold(1000, 100)).isEqualTo(50);
         assertThat(ClaimLoop.refillThreshold(8, 1000)).isEqualTo(2);
         assertThat(ClaimLoop.refillThreshold(3, 100)).isEqualTo(1);
         assertThat(ClaimLoop.refillThreshold(1, 1)).isEqualTo(1);
+    }
+
+    @Test
+    void aReadyShardsShareOfTheFreeSlotsNeverShrinksBelowAQuarterOfTheCapacity() {
+        // 16 slots + a 400-task buffer over 16 ready shards: a batch each, not 1 task each
+        assertThat(ClaimLoop.askFor(416, 16, 416, 100)).isEqualTo(100);
+        // no buffer yet (handlers not measured): 16 slots over 16 shards still ask 4, not 1
+        assertThat(ClaimLoop.askFor(16, 16, 16, 100)).isEqualTo(4);
+        // never more than is free, nor more than a batch
+        assertThat(ClaimLoop.askFor(3, 16, 416, 100)).isEqualTo(3);
+        assertThat(ClaimLoop.askFor(1000, 1, 1000, 100)).isEqualTo(100);
+        // few shards ready: the plain share
+        assertThat(ClaimLoop.askFor(400, 2, 416, 1000)).isEqualTo(200);
     }
 }

@@ -146,7 +146,8 @@ class StuckClaimTest {
         assertThat(redisFailures(w)).as("failed Redis calls: the hung claims were answered, late, not timed out").isZero();
         await().atMost(Duration.ofSeconds(10)).until(() -> onFrozen.stream().allMatch(t -> handled.contains(t.id())));
 
-        // the late answers took their slots again: with both handlers busy, the backlog stays unclaimed
+        // the late answers took their slots again: with both handlers busy, the backlog stays unclaimed beyond the
+        // claim buffer, which holds at most what the handlers finished in the last measurement (the six tasks above)
         List<TaskSpec> backlog = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             backlog.add(TaskSpec.of("b-" + i));
@@ -154,7 +155,7 @@ class StuckClaimTest {
         client.enqueueAll(backlog);
         await().atMost(Duration.ofSeconds(5)).until(() -> client.stats().inflight() >= 2);
         await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(3)).untilAsserted(() ->
-                assertThat(client.stats().inflight()).as("tasks claimed while both handlers are busy").isEqualTo(2));
+                assertThat(client.stats().inflight()).as("tasks claimed while both handlers are busy").isBetween(2L, 2L + onFrozen.size()));
         backlogHandlers.countDown();
         await().atMost(Duration.ofSeconds(10)).until(() -> backlog.stream().allMatch(t -> handled.contains(t.id())));
     }
