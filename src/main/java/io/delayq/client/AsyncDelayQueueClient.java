@@ -17,6 +17,7 @@ import io.delayq.task.Schedule;
 import io.delayq.task.TaskId;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
+import io.delayq.task.TraceContext;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -76,15 +77,19 @@ public final class AsyncDelayQueueClient {
         if (policy == null) {
             throw new InvalidInputException("duplicatePolicy", "must not be null");
         }
-        List<TaskSpec> ordered = new ArrayList<>(tasks);
-        for (TaskSpec t : ordered) {
+        long enqueuedAt = System.currentTimeMillis();
+        // the caller's span (OpenTelemetry agent or SDK), read on the caller's thread: the worker's span joins its trace
+        TraceContext trace = TraceContext.current();
+        List<TaskSpec> ordered = new ArrayList<>(tasks.size());
+        for (TaskSpec t : tasks) {
             requirePayload(t.payload());
+            t.requireNotExpired(enqueuedAt);
+            ordered.add(t.withTraceIfAbsent(trace));
         }
         Map<Integer, List<Integer>> byShard = new HashMap<>();
         for (int i = 0; i < ordered.size(); i++) {
             byShard.computeIfAbsent(protocol.shardOf(ordered.get(i).id()), s -> new ArrayList<>()).add(i);
         }
-        long enqueuedAt = System.currentTimeMillis();
         EnqueueResult[] results = new EnqueueResult[ordered.size()];
         List<CompletableFuture<Void>> calls = new ArrayList<>();
         byShard.forEach((shard, indexes) -> {

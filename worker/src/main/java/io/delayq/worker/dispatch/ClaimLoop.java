@@ -6,9 +6,7 @@ import io.delayq.claim.RateLimit;
 import io.delayq.claim.RefusedTask;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.shard.ShardRange;
-import io.delayq.worker.delivery.Delivery;
 import io.delayq.worker.delivery.Outcome;
-import io.delayq.handler.Task;
 import io.delayq.worker.lease.InflightRegistry;
 import io.delayq.worker.lease.Leased;
 import io.delayq.worker.metrics.WorkerMetrics;
@@ -55,7 +53,7 @@ public final class ClaimLoop implements Runnable {
     private final RateLimit rate;
     private final Slots slots;
     private final ExecutorService handlers;
-    private final Delivery delivery;
+    private final TaskRun run;
     private final InflightRegistry registry;
     private final Settler settler;
     private final WorkerMetrics metrics;
@@ -73,7 +71,7 @@ public final class ClaimLoop implements Runnable {
     private volatile long lastLoopNanos = System.nanoTime();
 
     public ClaimLoop(QueueProtocol protocol, ShardRange range, int batchSize, Duration poll, Duration lease, RateLimit rate,
-                     int concurrency, ExecutorService handlers, Delivery delivery, InflightRegistry registry, Settler settler,
+                     int concurrency, ExecutorService handlers, TaskRun run, InflightRegistry registry, Settler settler,
                      WorkerMetrics metrics, ServerClock clock, WakeBoard board, RedisHealth health, ShardFaults faults,
                      Duration redisTimeout) {
         this.protocol = protocol;
@@ -85,7 +83,7 @@ public final class ClaimLoop implements Runnable {
         this.slots = new Slots(concurrency);
         this.refillAt = refillThreshold(concurrency, batchSize);
         this.handlers = handlers;
-        this.delivery = delivery;
+        this.run = run;
         this.registry = registry;
         this.settler = settler;
         this.metrics = metrics;
@@ -281,8 +279,7 @@ public final class ClaimLoop implements Runnable {
             long t0 = System.nanoTime();
             leased.startRun(Thread.currentThread());
             try {
-                Task task = TaskDecoder.decode(protocol.queue(), claimed);
-                outcome = delivery.deliver(task);
+                outcome = run.run(claimed);
             } catch (TaskDecoder.MalformedTask e) {
                 malformed.refusedRecord(claimed.shard(), claimed.id(), e.getMessage());
                 outcome = new Outcome.Dead(e.getMessage());
