@@ -87,6 +87,11 @@ public record TaskSpec(String id, Schedule schedule, String payload, int priorit
                 options.withRetry(options.maxAttempts(), millis(initial, "backoffMs"), millis(max, "backoffMaxMs"), multiplier));
     }
 
+    /** All per-task options at once (null: none), e.g. as a command line or a file row gives them. */
+    public TaskSpec options(TaskOptions all) {
+        return new TaskSpec(id, schedule, payload, priority, all);
+    }
+
     /**
      * Records this W3C trace context instead of the caller's current one (enqueue records
      * {@link TraceContext#current()} by itself when this is not called).
