@@ -39,6 +39,9 @@ public record TaskOptions(Long expiresAt, ExpiryAction onExpiry, Integer maxAtte
         if (backoffMs != null && backoffMaxMs != null && backoffMaxMs < backoffMs) {
             throw new InvalidInputException("backoffMaxMs", "must not be below backoffMs (" + backoffMs + "), got " + backoffMaxMs);
         }
+        if (onExpiry != null && expiresAt == null) {
+            throw new InvalidInputException("onExpiry", "needs an expiresAt");
+        }
     }
 
     private static void require(String field, String problem) {

@@ -77,7 +77,13 @@ public record TaskRecord(String payload, Long enqueuedAt, Integer priority, Task
         putIfSet(n, "backoffMs", options.backoffMs());
         putIfSet(n, "backoffMaxMs", options.backoffMaxMs());
         if (options.backoffMultiplier() != null) {
-            n.put("backoffMultiplier", options.backoffMultiplier());
+            double m = options.backoffMultiplier();
+            // a whole multiplier as an integer ("3", not "3.0"), as JSON.stringify and the Python client write it
+            if (m == Math.rint(m)) {
+                n.put("backoffMultiplier", (long) m);
+            } else {
+                n.put("backoffMultiplier", m);
+            }
         }
         if (options.trace() != null) {
             n.put("traceparent", options.trace().traceparent());
@@ -190,7 +196,9 @@ public record TaskRecord(String payload, Long enqueuedAt, Integer priority, Task
             }
             multiplier = checked("backoffMultiplier", m.doubleValue(), TaskOptions::multiplierProblem);
         }
-        return new TaskOptions(expiresAt, onExpiry, maxAttempts, backoffMs, backoffMaxMs, multiplier, traceFields(tree));
+        // onExpiry alone says nothing (there is no expiry to act on): ignored, as an unknown field would be
+        return new TaskOptions(expiresAt, expiresAt == null ? null : onExpiry, maxAttempts, backoffMs, backoffMaxMs, multiplier,
+                traceFields(tree));
     }
 
     private static TraceContext traceFields(JsonNode tree) {

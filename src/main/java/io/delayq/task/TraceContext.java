@@ -32,6 +32,9 @@ public record TraceContext(String traceparent, String tracestate) {
     };
 
     public TraceContext {
+        if (traceparent == null && tracestate != null) {
+            throw new InvalidInputException("tracestate", "needs a traceparent");
+        }
         String problem = traceparentProblem(traceparent);
         if (problem != null) {
             throw new InvalidInputException("traceparent", problem);

@@ -23,7 +23,7 @@ class TaskOptionsTest {
         String stored = spec.record(AT - 5).encode();
 
         assertThat(stored).isEqualTo("{\"payload\":\"capture\",\"enqueuedAt\":" + (AT - 5) + ",\"priority\":1,\"expiresAt\":" + (AT + 3_600_000)
-                + ",\"onExpiry\":\"discard\",\"maxAttempts\":10,\"backoffMs\":2000,\"backoffMaxMs\":600000,\"backoffMultiplier\":3.0,"
+                + ",\"onExpiry\":\"discard\",\"maxAttempts\":10,\"backoffMs\":2000,\"backoffMaxMs\":600000,\"backoffMultiplier\":3,"
                 + "\"traceparent\":\"" + PARENT + "\",\"tracestate\":\"congo=t61rcWkgMzE\"}");
         assertThat(TaskRecord.decode(stored)).isEqualTo(spec.record(AT - 5));
     }

@@ -147,13 +147,13 @@ public class EnqueueCommand extends QueueCommand {
         if (onExpiry != null && expiry == null) {
             throw new InvalidInputException("onExpiry", "needs --expires-at or --expires-in");
         }
+        if (tracestate != null && traceparent == null) {
+            throw new InvalidInputException("tracestate", "needs --traceparent");
+        }
         TaskOptions options = new TaskOptions(expiry == null ? null : expiry.millis(System.currentTimeMillis()),
                 onExpiry == null ? null : ExpiryAction.fromWire(onExpiry), maxAttempts,
                 backoff == null ? null : backoff.toMillis(), backoffMax == null ? null : backoffMax.toMillis(), backoffMultiplier,
                 traceparent == null ? null : new TraceContext(traceparent, tracestate));
-        if (tracestate != null && traceparent == null) {
-            throw new InvalidInputException("tracestate", "needs --traceparent");
-        }
         task = new TaskSpec(id, due.schedule(), payload == null ? null : payload.read(), priority, options);
     }
 
