@@ -47,7 +47,12 @@ public final class WorkerCommand {
         }
         if (tracing != null) {
             // global, so that a handler's own spans (GlobalOpenTelemetry.getTracer) nest under the delivery's
-            GlobalOpenTelemetry.set(tracing);
+            try {
+                GlobalOpenTelemetry.set(tracing);
+            } catch (IllegalStateException alreadySet) {
+                // a Java agent (or an earlier worker in this JVM) installed one: deliveries still use ours
+                LOG.warn("OpenTelemetry: a global instance exists already; handlers' own spans use that one");
+            }
         }
         Worker worker;
         try {
