@@ -20,6 +20,24 @@ export interface TaskOptions {
   /** Any UTF-8 text (often JSON), at most `maxPayloadBytes` bytes. */
   payload?: string | null;
   priority?: Priority;
+  /** Not run if not started by then (the worker judges on the Redis clock); must be after the due time. */
+  expiresAt?: Date | number;
+  /** What happens then: into the dead-letter set (default) or deleted. Needs `expiresAt`. */
+  onExpiry?: 'dead-letter' | 'discard';
+  /** Attempts before the dead-letter set (1-1000), instead of the worker's DELAYQ_RETRY_MAX_ATTEMPTS. */
+  maxAttempts?: number;
+  /** First retry delay in ms (0 to 30 days), instead of DELAYQ_RETRY_BACKOFF_INITIAL. */
+  backoff?: number;
+  /** Longest retry delay in ms, instead of DELAYQ_RETRY_BACKOFF_MAX. */
+  backoffMax?: number;
+  /** Growth of the delay per attempt (1-100), instead of DELAYQ_RETRY_BACKOFF_MULTIPLIER. */
+  backoffMultiplier?: number;
+  /**
+   * W3C trace context to record; by default the active span's, when `@opentelemetry/api` is installed
+   * beside this library. The worker's delivery span joins that trace.
+   */
+  traceparent?: string;
+  tracestate?: string;
 }
 
 export interface Task extends TaskOptions {

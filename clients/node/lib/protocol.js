@@ -18,6 +18,15 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 const QUEUE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const COMPACT_RULE = "task record must be JSON (starting with '{') or compact '<priority 0-2><enqueuedAt in base 36>:<payload>'";
 
+// per-task options (core's TaskOptions)
+const MIN_EPOCH_MILLIS = 946684800000; // 2000-01-01: an earlier "epoch ms" is almost surely seconds
+const MAX_ATTEMPTS = 1000;
+const MAX_BACKOFF_MS = 30 * 24 * 3600 * 1000;
+const MAX_TRACESTATE = 512;
+/** The record's option fields, in the order core writes them. */
+const OPTION_FIELDS = ['expiresAt', 'onExpiry', 'maxAttempts', 'backoffMs', 'backoffMaxMs', 'backoffMultiplier', 'traceparent', 'tracestate'];
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-[\s\S]*)?$/;
+
 const DuplicatePolicy = Object.freeze({ REJECT: 'reject', REPLACE: 'replace', KEEP_EARLIER: 'keep-earlier' });
 const Priority = Object.freeze({ NORMAL: 0, HIGH: 1, HIGHEST: 2 });
 const ENQUEUE_STATUS = {
@@ -124,6 +133,130 @@ function schedule(delay, dueAt, nowMs) {
   return ['in', ms];
 }
 
+// ---- per-task options ----
+
+/** Epoch ms as Java's Instant.toString writes it (the messages match core's). */
+function instant(ms) {
+  const iso = new Date(ms).toISOString(); // 2026-12-01T10:00:00.000Z
+  return ms % 1000 === 0 ? `${iso.slice(0, 19)}Z` : iso;
+}
+
+/** Java's Double.toString for the numbers these messages show (1000 -> "1000.0"). */
+const javaDouble = (m) => (Number.isInteger(m) ? `${m}.0` : String(m));
+
+function traceparentProblem(value) {
+  if (value === undefined || value === null) return 'must not be null';
+  const text = String(value);
+  const shown = text.length > 80 ? `${text.slice(0, 80)}...` : text;
+  const m = typeof value === 'string' ? TRACEPARENT.exec(value) : null;
+  if (!m) return `must be a W3C traceparent, 00-<32 hex trace id>-<16 hex parent id>-<2 hex flags> in lower case, got "${shown}"`;
+  if (m[1] === 'ff') return `version ff is invalid (W3C trace context), got "${shown}"`;
+  if (m[1] === '00' && m[5] !== undefined) return `a version 00 traceparent is exactly 55 characters, got ${value.length}`;
+  if (/^0+$/.test(m[2])) return 'trace id must not be all zeros';
+  if (/^0+$/.test(m[3])) return 'parent id must not be all zeros';
+  return null;
+}
+
+/** The record's option fields (core's names), checked with core's rules and messages; absent ones dropped. */
+function requireOptions(options) {
+  const o = {};
+  for (const k of OPTION_FIELDS) if (options[k] !== undefined && options[k] !== null) o[k] = options[k];
+  const at = o.expiresAt;
+  if (at !== undefined && (!isInt(at) || at < MIN_EPOCH_MILLIS || at > MAX_EPOCH_MILLIS)) {
+    const hint = isInt(at) && at > 0 && at < MIN_EPOCH_MILLIS / 100 ? ' (seconds instead of ms?)' : '';
+    throw new InvalidInputException('expiresAt', `must be epoch milliseconds between 2000-01-01 and 9999-12-31 (${MIN_EPOCH_MILLIS} to ${MAX_EPOCH_MILLIS}), got ${at}${hint}`);
+  }
+  const n = o.maxAttempts;
+  if (n !== undefined && (!isInt(n) || n < 1 || n > MAX_ATTEMPTS)) throw new InvalidInputException('maxAttempts', `must be 1 to ${MAX_ATTEMPTS}, got ${n}`);
+  for (const field of ['backoffMs', 'backoffMaxMs']) {
+    const ms = o[field];
+    if (ms !== undefined && (!isInt(ms) || ms < 0 || ms > MAX_BACKOFF_MS)) {
+      throw new InvalidInputException(field, `must be 0 to ${MAX_BACKOFF_MS} ms (30 days), got ${ms}`);
+    }
+  }
+  const m = o.backoffMultiplier;
+  if (m !== undefined && (typeof m !== 'number' || !(m >= 1 && m <= 100))) {
+    throw new InvalidInputException('backoffMultiplier', `must be a number from 1 to 100, got ${typeof m === 'number' ? javaDouble(m) : m}`);
+  }
+  if (o.backoffMs !== undefined && o.backoffMaxMs !== undefined && o.backoffMaxMs < o.backoffMs) {
+    throw new InvalidInputException('backoffMaxMs', `must not be below backoffMs (${o.backoffMs}), got ${o.backoffMaxMs}`);
+  }
+  if (o.onExpiry !== undefined) {
+    if (o.onExpiry !== 'dead-letter' && o.onExpiry !== 'discard') {
+      throw new InvalidInputException('onExpiry', `must be "dead-letter" or "discard", got "${o.onExpiry}"`);
+    }
+    if (at === undefined) throw new InvalidInputException('onExpiry', 'needs an expiresAt');
+    if (o.onExpiry === 'dead-letter') delete o.onExpiry; // the default: not stored, as core does
+  }
+  if (o.tracestate !== undefined && o.traceparent === undefined) throw new InvalidInputException('tracestate', 'needs a traceparent');
+  if (o.traceparent !== undefined) {
+    const problem = traceparentProblem(o.traceparent);
+    if (problem) throw new InvalidInputException('traceparent', problem);
+  }
+  if (o.tracestate !== undefined) {
+    const state = String(o.tracestate);
+    if (state.length > MAX_TRACESTATE) throw new InvalidInputException('tracestate', `must be at most ${MAX_TRACESTATE} characters (the W3C limit), got ${state.length}`);
+    const bad = [...state].findIndex((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) > 0x7e);
+    if (bad >= 0) {
+      throw new InvalidInputException('tracestate', `must be printable ASCII (W3C list of key=value), got character U+${state.charCodeAt(bad).toString(16).toUpperCase().padStart(4, '0')} at ${bad}`);
+    }
+    if (state === '') delete o.tracestate;
+  }
+  return o;
+}
+
+function millisOption(value, field) {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new InvalidInputException(field, `must be a number of milliseconds, got ${typeof value}`);
+  if (value < 0) throw new InvalidInputException(field, `must not be negative, got ${Math.floor(value)} ms`);
+  return Math.floor(value);
+}
+
+/**
+ * The caller's active OpenTelemetry span as W3C fields, when @opentelemetry/api is installed beside this library and
+ * a span is active (the worker's delivery span then joins that trace); {} otherwise.
+ */
+let otel;
+function currentTrace() {
+  if (otel === undefined) {
+    try {
+      otel = require('@opentelemetry/api'); // eslint-disable-line global-require
+    } catch (e) {
+      otel = null;
+    }
+  }
+  if (!otel) return {};
+  const carrier = {};
+  otel.propagation.inject(otel.context.active(), carrier);
+  return carrier.traceparent ? { traceparent: carrier.traceparent, tracestate: carrier.tracestate } : {};
+}
+
+/** A task's per-task options as record fields, validated; the expiry is judged against the due time. */
+function taskOptions(t, timing, ms, nowMs, trace) {
+  let expiresAt;
+  if (t.expiresAt !== undefined && t.expiresAt !== null) {
+    try {
+      expiresAt = dueAtMillis(t.expiresAt);
+    } catch (e) {
+      throw new InvalidInputException('expiresAt', e.message.slice('dueAt: '.length));
+    }
+  }
+  const explicit = t.traceparent !== undefined && t.traceparent !== null;
+  const o = requireOptions({
+    expiresAt, onExpiry: t.onExpiry, maxAttempts: t.maxAttempts, backoffMs: millisOption(t.backoff, 'backoffMs'),
+    backoffMaxMs: millisOption(t.backoffMax, 'backoffMaxMs'), backoffMultiplier: t.backoffMultiplier,
+    traceparent: explicit ? t.traceparent : trace.traceparent, tracestate: explicit ? t.tracestate : (t.tracestate ?? trace.tracestate),
+  });
+  if (expiresAt !== undefined) {
+    const [due, name] = timing === 'at' ? [ms, 'dueAt'] : [nowMs + ms, 'due time (now + delay)'];
+    if (expiresAt <= due) {
+      throw new InvalidInputException('expiresAt', `must be after the task's ${name} (${instant(due)}), got ${instant(expiresAt)}: the task would expire before it could run`);
+    }
+    if (expiresAt <= nowMs) throw new InvalidInputException('expiresAt', `is in the past (${instant(expiresAt)})`);
+  }
+  return o;
+}
+
 // ---- shard math and keys ----
 
 const CRC_TABLE = (() => {
@@ -170,10 +303,19 @@ function recordKey(queue, shard, id) {
 
 // ---- records ----
 
-/** Compact `<priority digit><enqueuedAt base 36>:<payload>` when there is a payload, else the JSON form. */
-function encodeRecord(payload, enqueuedAt, priority) {
-  if (payload !== null && payload !== undefined) return `${priority}${enqueuedAt.toString(36)}:${payload}`;
-  return JSON.stringify(priority ? { enqueuedAt, priority } : { enqueuedAt });
+/**
+ * Compact `<priority digit><enqueuedAt base 36>:<payload>` when there is a payload and no option, else the JSON
+ * form (core's field order: payload, enqueuedAt, priority, then the options).
+ */
+function encodeRecord(payload, enqueuedAt, priority, options = {}) {
+  const hasOptions = OPTION_FIELDS.some((k) => options[k] !== undefined && options[k] !== null);
+  if (payload !== null && payload !== undefined && !hasOptions) return `${priority}${enqueuedAt.toString(36)}:${payload}`;
+  const record = {};
+  if (payload !== null && payload !== undefined) record.payload = payload;
+  record.enqueuedAt = enqueuedAt;
+  if (priority) record.priority = priority;
+  for (const k of OPTION_FIELDS) if (options[k] !== undefined && options[k] !== null) record[k] = options[k];
+  return JSON.stringify(record);
 }
 
 function decodeRecord(stored) {
@@ -208,13 +350,14 @@ function decodeRecord(stored) {
 /** Validates a whole batch before anything is sent, so bad input never leaves half a batch written. */
 function prepare(tasks, shards, maxPayloadBytes, nowMs) {
   if (!Array.isArray(tasks)) throw new InvalidInputException('tasks', 'must be an array of tasks');
+  const trace = currentTrace();
   return tasks.map((t) => {
     if (t === null || typeof t !== 'object') throw new InvalidInputException('task', `must be an object {id, delay | dueAt, payload, priority}, got ${t}`);
     const id = requireId(t.id);
     const [timing, ms] = schedule(t.delay, t.dueAt, nowMs);
     const payload = requirePayload(t.payload, maxPayloadBytes);
     const priority = requirePriority(t.priority === undefined ? 0 : t.priority);
-    return { id, shard: shardOf(id, shards), timing, ms, payload, priority };
+    return { id, shard: shardOf(id, shards), timing, ms, payload, priority, options: taskOptions(t, timing, ms, nowMs, trace) };
   });
 }
 
@@ -234,7 +377,7 @@ function chunks(prepared) {
 
 function enqueueArgs(policy, tasks, enqueuedAt) {
   const args = [policy, String(tasks.length)];
-  for (const t of tasks) args.push(t.id, t.timing, String(t.ms), encodeRecord(t.payload, enqueuedAt, t.priority), String(t.priority));
+  for (const t of tasks) args.push(t.id, t.timing, String(t.ms), encodeRecord(t.payload, enqueuedAt, t.priority, t.options), String(t.priority));
   return args;
 }
 
@@ -303,6 +446,6 @@ module.exports = {
   PROTOCOL_VERSION, MAX_PER_CALL, MAX_SHARDS, MAX_ID_BYTES, RECORD_BUCKETS, MAX_EPOCH_MILLIS, DEFAULT_MAX_PAYLOAD_BYTES,
   DuplicatePolicy, Priority,
   requireQueue, requireShards, requireId, requirePriority, requirePayload, requirePolicy, schedule, dueAtMillis,
-  crc32, shardOf, bucketOf, metaKey, shardKeys, recordKey, encodeRecord, decodeRecord,
+  crc32, shardOf, bucketOf, metaKey, shardKeys, recordKey, encodeRecord, decodeRecord, requireOptions, OPTION_FIELDS,
   prepare, chunks, enqueueArgs, parseEnqueue, checkMeta, parseCancel, parseReschedule, parseInspect, parseStats, queueStats,
 };

@@ -32,6 +32,41 @@ test('records are encoded and decoded as the vectors say', () => {
   assert.throws(() => protocol.decodeRecord('xyz'), MalformedRecordException);
 });
 
+test('records with options are encoded as the vectors say, and invalid options refused with core\'s messages', () => {
+  assert.ok(VECTORS.recordsWithOptions.length > 2);
+  for (const v of VECTORS.recordsWithOptions) {
+    const t = v.task;
+    assert.equal(protocol.encodeRecord(t.payload, t.enqueuedAt, t.priority, protocol.requireOptions(t)), v.encoded);
+  }
+  for (const v of VECTORS.invalidOptions) {
+    assert.throws(() => protocol.requireOptions(v.options),
+      (e) => e instanceof InvalidInputException && e.field === v.field && e.message === v.message, JSON.stringify(v.options));
+  }
+});
+
+test('a task\'s options become record fields and its expiry is judged against its due time', () => {
+  const now = 1764460000000;
+  const tp = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+  const [p] = protocol.prepare([{
+    id: 'pay-1', dueAt: now + 1000, payload: 'x', expiresAt: new Date(now + 3600000), onExpiry: 'discard', maxAttempts: 10,
+    backoff: 2000, backoffMax: 600000, backoffMultiplier: 3, traceparent: tp,
+  }], 16, 65536, now);
+  assert.equal(protocol.encodeRecord(p.payload, now, p.priority, p.options),
+    '{"payload":"x","enqueuedAt":1764460000000,"expiresAt":1764463600000,"onExpiry":"discard","maxAttempts":10,'
+    + `"backoffMs":2000,"backoffMaxMs":600000,"backoffMultiplier":3,"traceparent":"${tp}"}`);
+  const [plain] = protocol.prepare([{ id: 'pay-2', payload: 'x' }], 16, 65536, now);
+  assert.equal(protocol.encodeRecord(plain.payload, now, 0, plain.options), '0mikxxdds:x');
+  const refused = (message, t) => assert.throws(() => protocol.prepare([{ id: 't', ...t }], 16, 65536, now),
+    (e) => e instanceof InvalidInputException && e.message === message);
+  refused("expiresAt: must be after the task's dueAt (2025-11-29T23:46:41Z), got 2025-11-29T23:46:40Z: the task would expire before it could run",
+    { dueAt: now + 1000, expiresAt: now });
+  refused("expiresAt: must be after the task's due time (now + delay) (2025-11-30T00:46:40Z), got 2025-11-29T23:56:40Z: the task would expire before it could run",
+    { delay: 3600000, expiresAt: now + 600000 });
+  refused('expiresAt: is in the past (2025-11-29T23:46:30Z)', { dueAt: now - 20000, expiresAt: now - 10000 });
+  refused('backoffMs: must not be negative, got -1000 ms', { backoff: -1000 });
+  refused('maxAttempts: must be 1 to 1000, got 0', { maxAttempts: 0 });
+});
+
 test('ids, queues, shards, priorities and payloads follow the Java rules', () => {
   rule('id', 'must not be empty', () => protocol.requireId(''));
   rule('id', 'must be at most 256 bytes of UTF-8, got 258', () => protocol.requireId('é'.repeat(129)));

@@ -6,7 +6,7 @@ import unittest
 from datetime import timedelta
 from pathlib import Path
 
-from delayq import (CancelResult, DelayQueue, DuplicatePolicy, EnqueueStatus, Priority, ProtocolVersionMismatchException,
+from delayq import (InvalidInputException, CancelResult, DelayQueue, DuplicatePolicy, EnqueueStatus, Priority, ProtocolVersionMismatchException,
                     ReplicaAckException, RescheduleStatus, ShardCountMismatchException, Task, TaskState, protocol)
 from delayq._lua import assemble
 from delayq.aio import AsyncDelayQueue
@@ -62,6 +62,21 @@ class ClientTest(WithRedis, unittest.TestCase):
         self.assertEqual(self.q.cancel("order-8812"), CancelResult.CANCELLED)
         self.assertEqual(self.q.cancel("order-8812"), CancelResult.UNKNOWN)
         self.assertEqual(self.admin.hget(key, "order-8812"), None)
+
+    def test_per_task_options_are_stored_in_the_record(self):
+        tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        expires = server_now(self.admin) + 3_600_000
+        self.q.enqueue("capture-P1", payload="{}", expires_at=expires, on_expiry="discard", max_attempts=10,
+                       backoff=timedelta(seconds=2), backoff_max=timedelta(minutes=10), backoff_multiplier=3,
+                       traceparent=tp, tracestate="congo=t61rcWkgMzE")
+        record = json.loads(self.q.inspect("capture-P1").raw_record)
+        self.assertEqual({k: v for k, v in record.items() if k != "enqueuedAt"},
+                         {"payload": "{}", "expiresAt": expires, "onExpiry": "discard", "maxAttempts": 10, "backoffMs": 2000,
+                          "backoffMaxMs": 600000, "backoffMultiplier": 3, "traceparent": tp, "tracestate": "congo=t61rcWkgMzE"})
+        with self.assertRaises(InvalidInputException) as caught:
+            self.q.enqueue("t", max_attempts=0)
+        self.assertEqual(str(caught.exception), "maxAttempts: must be 1 to 1000, got 0")
+        self.assertEqual(self.q.inspect("t").state, TaskState.UNKNOWN)
 
     def test_duplicate_policies(self):
         now = server_now(self.admin)

@@ -26,6 +26,45 @@ class VectorsTest(unittest.TestCase):
             self.assertEqual((decoded.payload, decoded.enqueued_at, decoded.priority),
                              (v["payload"], v["enqueuedAt"], v["priority"]))
 
+    def test_records_with_options_are_encoded_as_the_vectors_say(self):
+        self.assertGreater(len(VECTORS["recordsWithOptions"]), 2)
+        for v in VECTORS["recordsWithOptions"]:
+            t = v["task"]
+            options = protocol.require_options(t)
+            self.assertEqual(protocol.encode_record(t["payload"], t["enqueuedAt"], t["priority"], options), v["encoded"])
+
+    def test_invalid_options_are_refused_with_cores_messages(self):
+        for v in VECTORS["invalidOptions"]:
+            with self.assertRaises(InvalidInputException, msg=v["options"]) as caught:
+                protocol.require_options(v["options"])
+            self.assertEqual((caught.exception.field, str(caught.exception)), (v["field"], v["message"]))
+
+    def test_a_tasks_options_become_record_fields_and_its_expiry_is_judged_against_its_due_time(self):
+        now = 1_764_460_000_000
+        tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        [p] = protocol.prepare([Task("pay-1", due_at=now + 1000, payload="x", expires_at=now + 3_600_000, on_expiry="discard",
+                                     max_attempts=10, backoff=timedelta(seconds=2), backoff_max=timedelta(minutes=10),
+                                     backoff_multiplier=3.0, traceparent=tp)], 16, 65536, now)
+        self.assertEqual(protocol.encode_record(p.payload, now, p.priority, p.options),
+                         '{"payload":"x","enqueuedAt":1764460000000,"expiresAt":1764463600000,"onExpiry":"discard",'
+                         '"maxAttempts":10,"backoffMs":2000,"backoffMaxMs":600000,"backoffMultiplier":3,"traceparent":"' + tp + '"}')
+        [plain] = protocol.prepare([Task("pay-2", payload="x")], 16, 65536, now)
+        self.assertEqual(protocol.encode_record(plain.payload, now, 0, plain.options), "0mikxxdds:x")
+
+        def refused(message, **kw):
+            with self.assertRaises(InvalidInputException) as caught:
+                protocol.prepare([Task("t", **kw)], 16, 65536, now)
+            self.assertEqual(str(caught.exception), message)
+
+        refused("expiresAt: must be after the task's dueAt (2025-11-29T23:46:41Z), got 2025-11-29T23:46:40Z: "
+                "the task would expire before it could run", due_at=now + 1000, expires_at=now)
+        refused("expiresAt: must be after the task's due time (now + delay) (2025-11-30T00:46:40Z), got "
+                "2025-11-29T23:56:40Z: the task would expire before it could run",
+                delay=timedelta(hours=1), expires_at=now + 600_000)
+        refused("expiresAt: is in the past (2025-11-29T23:46:30Z)", due_at=now - 20_000, expires_at=now - 10_000)
+        refused("backoffMs: must not be negative, got -1000 ms", backoff=timedelta(seconds=-1))
+        refused("maxAttempts: must be 1 to 1000, got 0", max_attempts=0)
+
     def test_hand_written_json_records_are_read_too(self):
         r = protocol.decode_record('{"payload":"cancel-if-unpaid","enqueuedAt":1764460000000,"priority":1,"x":1}')
         self.assertEqual((r.payload, r.enqueued_at, r.priority), ("cancel-if-unpaid", 1764460000000, 1))

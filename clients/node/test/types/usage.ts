@@ -10,6 +10,8 @@ async function example(): Promise<void> {
     await orders.enqueue('payout-W-17', { dueAt: new Date('2026-12-03T09:00:00Z'), priority: Priority.HIGH },
       { onDuplicate: DuplicatePolicy.KEEP_EARLIER });
     const many: EnqueueResult[] = await orders.enqueueMany([{ id: 'coupon-C-9', dueAt: Date.UTC(2026, 11, 31, 23, 59) }]);
+    await orders.enqueue('capture-P1', { payload: '{}', maxAttempts: 10, backoff: 2_000, backoffMax: 600_000, backoffMultiplier: 3,
+      expiresAt: new Date('2027-01-01T00:00:00Z'), onExpiry: 'discard', traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' });
     console.log(many.length, (await orders.reschedule('order-8812', { delay: 45 * 60_000 })).status);
     const info: TaskInfo = await orders.inspect('payout-W-17');
     console.log(info.state, info.score, info.record?.payload, (await orders.cancel('order-8812')) === 'CANCELLED');

@@ -82,8 +82,8 @@ class AsyncDelayQueue:
 
     async def enqueue(self, task_id: str, *, delay: Optional[timedelta] = None, due_at: Optional[DueAt] = None,
                       payload: Optional[str] = None, priority: int = 0,
-                      on_duplicate: Union[DuplicatePolicy, str] = DuplicatePolicy.REJECT) -> EnqueueResult:
-        return (await self.enqueue_many([Task(task_id, delay, due_at, payload, priority)], on_duplicate))[0]
+                      on_duplicate: Union[DuplicatePolicy, str] = DuplicatePolicy.REJECT, **options: Any) -> EnqueueResult:
+        return (await self.enqueue_many([Task(task_id, delay, due_at, payload, priority, **options)], on_duplicate))[0]
 
     async def enqueue_many(self, tasks: Iterable[Task],
                            on_duplicate: Union[DuplicatePolicy, str] = DuplicatePolicy.REJECT) -> List[EnqueueResult]:

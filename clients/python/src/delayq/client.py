@@ -76,9 +76,10 @@ class DelayQueue:
 
     def enqueue(self, task_id: str, *, delay: Optional[timedelta] = None, due_at: Optional[DueAt] = None,
                 payload: Optional[str] = None, priority: int = 0,
-                on_duplicate: Union[DuplicatePolicy, str] = DuplicatePolicy.REJECT) -> EnqueueResult:
-        """Schedules one task after ``delay`` (on the Redis clock) or at ``due_at``; neither: due now."""
-        return self.enqueue_many([Task(task_id, delay, due_at, payload, priority)], on_duplicate=on_duplicate)[0]
+                on_duplicate: Union[DuplicatePolicy, str] = DuplicatePolicy.REJECT, **options: Any) -> EnqueueResult:
+        """Schedules one task after ``delay`` (on the Redis clock) or at ``due_at``; neither: due now.
+        ``options`` are the per-task options of :class:`Task` (``expires_at``, ``max_attempts``, ``traceparent``, ...)."""
+        return self.enqueue_many([Task(task_id, delay, due_at, payload, priority, **options)], on_duplicate=on_duplicate)[0]
 
     def enqueue_many(self, tasks: Iterable[Task],
                      on_duplicate: Union[DuplicatePolicy, str] = DuplicatePolicy.REJECT) -> List[EnqueueResult]:

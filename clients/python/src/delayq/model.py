@@ -57,12 +57,26 @@ class TaskState(enum.Enum):
 @dataclass(frozen=True)
 class Task:
     """A task to enqueue: due after ``delay`` (measured on the Redis server's clock) or at ``due_at``;
-    neither means due now."""
+    neither means due now.
+
+    Per-task options (all optional, stored in the record; docs/protocol.md "Per-task options"):
+    ``expires_at`` (datetime or epoch ms: not run if not started by then) with ``on_expiry``
+    ("dead-letter", the default, or "discard"); ``max_attempts``, ``backoff``, ``backoff_max``,
+    ``backoff_multiplier`` instead of the worker's retry settings; ``traceparent`` / ``tracestate``,
+    the W3C trace context the worker's delivery span joins."""
     id: str
     delay: Optional[timedelta] = None
     due_at: Optional[DueAt] = None
     payload: Optional[str] = None
     priority: int = Priority.NORMAL
+    expires_at: Optional[DueAt] = None
+    on_expiry: Optional[str] = None
+    max_attempts: Optional[int] = None
+    backoff: Optional[timedelta] = None
+    backoff_max: Optional[timedelta] = None
+    backoff_multiplier: Optional[float] = None
+    traceparent: Optional[str] = None
+    tracestate: Optional[str] = None
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,15 @@ _QUEUE = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _MS = timedelta(milliseconds=1)
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+#: per-task options (core's TaskOptions)
+MIN_EPOCH_MILLIS = 946_684_800_000
+MAX_ATTEMPTS = 1000
+MAX_BACKOFF_MS = 30 * 24 * 3600 * 1000
+MAX_TRACESTATE = 512
+#: the record's option fields, in the order core writes them
+OPTION_FIELDS = ("expiresAt", "onExpiry", "maxAttempts", "backoffMs", "backoffMaxMs", "backoffMultiplier",
+                 "traceparent", "tracestate")
+_TRACEPARENT = re.compile(r"([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?", re.S)
 _COMPACT_RULE = ("task record must be JSON (starting with '{') or compact "
                  "'<priority 0-2><enqueuedAt in base 36>:<payload>'")
 
@@ -137,6 +146,118 @@ def due_at_millis(due_at: Any) -> int:
     return ms
 
 
+def _instant(ms: int) -> str:
+    """Epoch ms as Java's Instant.toString writes it (the messages match core's)."""
+    at = _EPOCH + timedelta(milliseconds=ms)
+    text = at.strftime("%Y-%m-%dT%H:%M:%S")
+    return text + (f".{ms % 1000:03d}" if ms % 1000 else "") + "Z"
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def traceparent_problem(value: Any) -> Optional[str]:
+    if value is None:
+        return "must not be null"
+    shown = value if len(str(value)) <= 80 else str(value)[:80] + "..."
+    m = _TRACEPARENT.fullmatch(value) if isinstance(value, str) else None
+    if m is None:
+        return ("must be a W3C traceparent, 00-<32 hex trace id>-<16 hex parent id>-<2 hex flags> in lower case, "
+                f'got "{shown}"')
+    if m.group(1) == "ff":
+        return f'version ff is invalid (W3C trace context), got "{shown}"'
+    if m.group(1) == "00" and m.group(5) is not None:
+        return f"a version 00 traceparent is exactly 55 characters, got {len(value)}"
+    if set(m.group(2)) == {"0"}:
+        return "trace id must not be all zeros"
+    if set(m.group(3)) == {"0"}:
+        return "parent id must not be all zeros"
+    return None
+
+
+def require_options(options: Dict[str, Any]) -> Dict[str, Any]:
+    """The record's option fields (core's names), checked with core's rules and messages; None values dropped."""
+    o = {k: options[k] for k in OPTION_FIELDS if options.get(k) is not None}
+    at = o.get("expiresAt")
+    if at is not None and (not _whole(at) or at < MIN_EPOCH_MILLIS or at > MAX_EPOCH_MILLIS):
+        hint = " (seconds instead of ms?)" if _whole(at) and 0 < at < MIN_EPOCH_MILLIS // 100 else ""
+        raise InvalidInputException("expiresAt", "must be epoch milliseconds between 2000-01-01 and 9999-12-31 "
+                                    f"({MIN_EPOCH_MILLIS} to {MAX_EPOCH_MILLIS}), got {at}{hint}")
+    n = o.get("maxAttempts")
+    if n is not None and (not _whole(n) or n < 1 or n > MAX_ATTEMPTS):
+        raise InvalidInputException("maxAttempts", f"must be 1 to {MAX_ATTEMPTS}, got {n}")
+    for field in ("backoffMs", "backoffMaxMs"):
+        ms = o.get(field)
+        if ms is not None and (not _whole(ms) or ms < 0 or ms > MAX_BACKOFF_MS):
+            raise InvalidInputException(field, f"must be 0 to {MAX_BACKOFF_MS} ms (30 days), got {ms}")
+    m = o.get("backoffMultiplier")
+    if m is not None:
+        if isinstance(m, bool) or not isinstance(m, (int, float)) or not (1 <= m <= 100):
+            raise InvalidInputException("backoffMultiplier", f"must be a number from 1 to 100, got {float(m) if isinstance(m, (int, float)) else m}")
+    if "backoffMs" in o and "backoffMaxMs" in o and o["backoffMaxMs"] < o["backoffMs"]:
+        raise InvalidInputException("backoffMaxMs", f"must not be below backoffMs ({o['backoffMs']}), got {o['backoffMaxMs']}")
+    action = o.get("onExpiry")
+    if action is not None:
+        if action not in ("dead-letter", "discard"):
+            raise InvalidInputException("onExpiry", f'must be "dead-letter" or "discard", got "{action}"')
+        if at is None:
+            raise InvalidInputException("onExpiry", "needs an expiresAt")
+        if action == "dead-letter":
+            del o["onExpiry"]  # the default: not stored, as core does
+    state = o.get("tracestate")
+    if state is not None and "traceparent" not in o:
+        raise InvalidInputException("tracestate", "needs a traceparent")
+    if "traceparent" in o:
+        problem = traceparent_problem(o["traceparent"])
+        if problem:
+            raise InvalidInputException("traceparent", problem)
+    if state is not None:
+        if not isinstance(state, str) or len(state) > MAX_TRACESTATE:
+            raise InvalidInputException("tracestate", f"must be at most {MAX_TRACESTATE} characters (the W3C limit), got {len(str(state))}")
+        bad = next((i for i, c in enumerate(state) if not 0x20 <= ord(c) <= 0x7e), None)
+        if bad is not None:
+            raise InvalidInputException("tracestate", "must be printable ASCII (W3C list of key=value), "
+                                        f"got character U+{ord(state[bad]):04X} at {bad}")
+        if state == "":
+            del o["tracestate"]
+    if m is not None and float(m).is_integer():
+        o["backoffMultiplier"] = int(m)
+    return o
+
+
+def _millis(d: Optional[timedelta], field: str) -> Optional[int]:
+    if d is None:
+        return None
+    if not isinstance(d, timedelta):
+        raise InvalidInputException(field, f"must be a datetime.timedelta, got {type(d).__name__}")
+    if d < timedelta(0):
+        raise InvalidInputException(field, f"must not be negative, got {d // _MS} ms")
+    return d // _MS
+
+
+def task_options(t: Task, timing: str, ms: int, now_ms: int) -> Dict[str, Any]:
+    """A Task's per-task options as record fields, validated; the expiry is judged against the due time."""
+    expires = None
+    if t.expires_at is not None:
+        try:
+            expires = due_at_millis(t.expires_at)
+        except InvalidInputException as e:
+            raise InvalidInputException("expiresAt", str(e)[len("dueAt: "):]) from None
+    o = require_options({"expiresAt": expires, "onExpiry": t.on_expiry, "maxAttempts": t.max_attempts,
+                         "backoffMs": _millis(t.backoff, "backoffMs"), "backoffMaxMs": _millis(t.backoff_max, "backoffMaxMs"),
+                         "backoffMultiplier": t.backoff_multiplier, "traceparent": t.traceparent,
+                         "tracestate": t.tracestate})
+    if expires is not None:
+        due, name = (ms, "dueAt") if timing == "at" else (now_ms + ms, "due time (now + delay)")
+        if expires <= due:
+            raise InvalidInputException("expiresAt", f"must be after the task's {name} ({_instant(due)}), got "
+                                        f"{_instant(expires)}: the task would expire before it could run")
+        if expires <= now_ms:
+            raise InvalidInputException("expiresAt", f"is in the past ({_instant(expires)})")
+    return o
+
+
 # ---- shard math and keys ----
 
 def shard_of(task_id: str, shards: int) -> int:
@@ -181,14 +302,22 @@ def _base36(n: int) -> str:
     return ("-" if negative else "") + "".join(reversed(digits))
 
 
-def encode_record(payload: Optional[str], enqueued_at: int, priority: int) -> str:
-    """Compact ``<priority digit><enqueuedAt base 36>:<payload>`` when there is a payload, else the JSON form."""
-    if payload is not None:
+def encode_record(payload: Optional[str], enqueued_at: int, priority: int,
+                  options: Optional[Dict[str, Any]] = None) -> str:
+    """Compact ``<priority digit><enqueuedAt base 36>:<payload>`` when there is a payload and no option, else
+    the JSON form (core's field order: payload, enqueuedAt, priority, then the options)."""
+    if payload is not None and not options:
         return f"{priority}{_base36(enqueued_at)}:{payload}"
-    record: Dict[str, Any] = {"enqueuedAt": enqueued_at}
+    record: Dict[str, Any] = {}
+    if payload is not None:
+        record["payload"] = payload
+    record["enqueuedAt"] = enqueued_at
     if priority:
         record["priority"] = priority
-    return json.dumps(record, separators=(",", ":"))
+    for k in OPTION_FIELDS:
+        if options and options.get(k) is not None:
+            record[k] = options[k]
+    return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
 
 
 class MalformedRecordException(DelayQueueException):
@@ -227,10 +356,12 @@ def decode_record(stored: Optional[str]) -> TaskRecord:
 
 class Prepared:
     """A validated task ready for the enqueue script."""
-    __slots__ = ("id", "shard", "timing", "ms", "payload", "priority")
+    __slots__ = ("id", "shard", "timing", "ms", "payload", "priority", "options")
 
-    def __init__(self, task_id: str, shard: int, timing: str, ms: int, payload: Optional[str], priority: int):
+    def __init__(self, task_id: str, shard: int, timing: str, ms: int, payload: Optional[str], priority: int,
+                 options: Optional[Dict[str, Any]] = None):
         self.id, self.shard, self.timing, self.ms, self.payload, self.priority = task_id, shard, timing, ms, payload, priority
+        self.options = options or {}
 
 
 def prepare(tasks: Iterable[Task], shards: int, max_payload_bytes: int, now_ms: int) -> List[Prepared]:
@@ -242,7 +373,8 @@ def prepare(tasks: Iterable[Task], shards: int, max_payload_bytes: int, now_ms: 
         task_id = require_id(t.id)
         timing, ms = schedule(t.delay, t.due_at, now_ms)
         payload = require_payload(t.payload, max_payload_bytes)
-        out.append(Prepared(task_id, shard_of(task_id, shards), timing, ms, payload, require_priority(t.priority)))
+        out.append(Prepared(task_id, shard_of(task_id, shards), timing, ms, payload, require_priority(t.priority),
+                            task_options(t, timing, ms, now_ms)))
     return out
 
 
@@ -261,7 +393,7 @@ def chunks(prepared: Sequence[Prepared]) -> List[Tuple[int, List[int]]]:
 def enqueue_args(policy: DuplicatePolicy, tasks: Sequence[Prepared], enqueued_at: int) -> List[str]:
     args = [policy.value, str(len(tasks))]
     for t in tasks:
-        args += [t.id, t.timing, str(t.ms), encode_record(t.payload, enqueued_at, t.priority), str(t.priority)]
+        args += [t.id, t.timing, str(t.ms), encode_record(t.payload, enqueued_at, t.priority, t.options), str(t.priority)]
     return args
 
 

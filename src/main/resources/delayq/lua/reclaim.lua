@@ -1,5 +1,6 @@
 -- reclaim: give tasks whose lease expired (their worker died or stalled) back to the due set at
 -- once, or dead-letter them when they have used their attempts. At most `limit` per call.
+-- A record's own `maxAttempts` (per-task option, JSON records only) wins over ARGV[2].
 -- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
 -- ARGV[1]: limit, ARGV[2]: max attempts (0 = unlimited),
 -- ARGV[3]: dead-letter max count (0 = unbounded), ARGV[4]: dead-letter max age ms (0 = unbounded)
@@ -18,9 +19,22 @@ if #expired > 0 then
   counts = redis.call('HMGET', ATTEMPTS, unpack(expired))
   redis.call('ZREM', INFLIGHT, unpack(expired))
 end
+-- the task's own limit, when its record (JSON: the compact form carries no options) names one that is
+-- valid (1..1000); anything else leaves the worker's. Leases expire rarely, so reading records here is cheap.
+local function own_limit(id)
+  local record = redis.pcall('HGET', record_key(id), id)
+  if type(record) ~= 'string' or byte(record, 1) ~= 123 or not string.find(record, '"maxAttempts"', 1, true) then
+    return max_attempts
+  end
+  local ok, decoded = pcall(cjson.decode, record)
+  local n = ok and type(decoded) == 'table' and tonumber(decoded.maxAttempts)
+  if n and n >= 1 and n <= 1000 then return math.floor(n) end
+  return max_attempts
+end
 for i, id in ipairs(expired) do
   local attempts = tonumber(counts[i]) or 0
-  if max_attempts > 0 and attempts >= max_attempts then
+  local limit_of = own_limit(id)
+  if limit_of > 0 and attempts >= limit_of then
     kill(id, now, 'lease expired on attempt ' .. attempts .. ' (worker died or stalled)')
     died = died + 1
   else

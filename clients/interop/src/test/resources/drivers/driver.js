@@ -11,7 +11,11 @@ const delayq = require(process.argv[2]);
 const error = (e) => ({ error: { type: e.name || e.constructor.name, message: e.message, field: e.field === undefined ? null : e.field } });
 const due = (spec) => (spec.dueAt === undefined || spec.dueAt === null || spec.dueAtAsDate === false || spec.dueAt < 0
   ? spec.dueAt : new Date(spec.dueAt));
-const task = (spec) => ({ id: spec.id, delay: spec.delayMs, dueAt: due(spec), payload: spec.payload, priority: spec.priority });
+const task = (spec) => ({
+  id: spec.id, delay: spec.delayMs, dueAt: due(spec), payload: spec.payload, priority: spec.priority,
+  expiresAt: spec.expiresAt, onExpiry: spec.onExpiry, maxAttempts: spec.maxAttempts, backoff: spec.backoffMs, backoffMax: spec.backoffMaxMs,
+  backoffMultiplier: spec.backoffMultiplier, traceparent: spec.traceparent, tracestate: spec.tracestate,
+});
 
 async function answer(client, op) {
   switch (op.op) {

@@ -30,9 +30,16 @@ def due_at(spec):
     return datetime.fromtimestamp(at / 1000, tz=timezone.utc) if at >= 0 else at
 
 
+def millis(spec, key):
+    return None if spec.get(key) is None else timedelta(milliseconds=spec[key])
+
+
 def task(spec):
     return delayq.Task(spec["id"], delay=delay(spec), due_at=due_at(spec), payload=spec.get("payload"),
-                       priority=spec.get("priority", 0))
+                       priority=spec.get("priority", 0), expires_at=spec.get("expiresAt"), on_expiry=spec.get("onExpiry"),
+                       max_attempts=spec.get("maxAttempts"), backoff=millis(spec, "backoffMs"),
+                       backoff_max=millis(spec, "backoffMaxMs"), backoff_multiplier=spec.get("backoffMultiplier"),
+                       traceparent=spec.get("traceparent"), tracestate=spec.get("tracestate"))
 
 
 def info(i):

@@ -18,6 +18,7 @@ import io.delayq.task.Schedule;
 import io.delayq.task.TaskId;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
+import io.delayq.task.TraceContext;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -74,12 +75,16 @@ public final class AsyncDelayQueueClient {
         if (policy == null) {
             throw new InvalidInputException("duplicatePolicy", "must not be null");
         }
-        List<TaskSpec> ordered = new ArrayList<>(tasks);
-        for (TaskSpec t : ordered) {
+        long enqueuedAt = System.currentTimeMillis();
+        // the caller's span (OpenTelemetry agent or SDK), read on the caller's thread: the worker's span joins its trace
+        TraceContext trace = TraceContext.current();
+        List<TaskSpec> ordered = new ArrayList<>(tasks.size());
+        for (TaskSpec t : tasks) {
             requirePayload(t.payload());
+            t.requireNotExpired(enqueuedAt);
+            ordered.add(t.withTraceIfAbsent(trace));
         }
         List<Integer> indexes = IntStream.range(0, ordered.size()).boxed().toList();
-        long enqueuedAt = System.currentTimeMillis();
         EnqueueResult[] results = new EnqueueResult[ordered.size()];
         List<CompletableFuture<Void>> calls = new ArrayList<>();
         for (ShardChunk<Integer> chunk : ShardChunk.of(indexes, i -> protocol.shardOf(ordered.get(i).id()))) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.delayq.DelayQueueException;
 
 /**
@@ -21,24 +22,36 @@ import io.delayq.DelayQueueException;
  *       delayq writes it itself when the compact form cannot say the record (no payload, or no enqueue time).</li>
  * </ul>
  * {@code payload} is any UTF-8 text (often JSON itself), {@code enqueuedAt} epoch ms,
- * {@code priority} 0 (default, also when absent), 1 or 2 (highest).
+ * {@code priority} 0 (default, also when absent), 1 or 2 (highest). A record with per-task
+ * {@link TaskOptions} (expiry, retry overrides, trace context) is always JSON, its fields flat beside
+ * these: {@code {"payload":"p","enqueuedAt":1764460000000,"expiresAt":1764463600000,"maxAttempts":10}}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record TaskRecord(String payload, Long enqueuedAt, Integer priority) {
+public record TaskRecord(String payload, Long enqueuedAt, Integer priority, TaskOptions options) {
     private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final String COMPACT_RULE =
             "task record must be JSON (starting with '{') or compact '<priority 0-2><enqueuedAt in base 36>:<payload>'";
 
     public static final TaskRecord EMPTY = new TaskRecord(null, null, null);
 
+    public TaskRecord {
+        if (options == null) {
+            options = TaskOptions.NONE;
+        }
+    }
+
+    public TaskRecord(String payload, Long enqueuedAt, Integer priority) {
+        this(payload, enqueuedAt, priority, TaskOptions.NONE);
+    }
+
     public int priorityLevel() {
         return priority == null ? 0 : Math.max(0, Math.min(Priority.MAX, priority));
     }
 
-    /** The stored form: compact when there is a payload and an enqueue time, JSON otherwise. */
+    /** The stored form: compact when there is a payload and an enqueue time and no option, JSON otherwise. */
     public String encode() {
-        if (payload != null && enqueuedAt != null) {
+        if (payload != null && enqueuedAt != null && options.isEmpty()) {
             return new StringBuilder(payload.length() + 12)
                     .append((char) ('0' + priorityLevel()))
                     .append(Long.toString(enqueuedAt, 36))
@@ -46,10 +59,48 @@ public record TaskRecord(String payload, Long enqueuedAt, Integer priority) {
                     .append(payload)
                     .toString();
         }
+        ObjectNode n = JSON.createObjectNode();
+        if (payload != null) {
+            n.put("payload", payload);
+        }
+        if (enqueuedAt != null) {
+            n.put("enqueuedAt", enqueuedAt);
+        }
+        if (priority != null) {
+            n.put("priority", priority);
+        }
+        putIfSet(n, "expiresAt", options.expiresAt());
+        if (options.onExpiry() != null) {
+            n.put("onExpiry", options.onExpiry().wire());
+        }
+        putIfSet(n, "maxAttempts", options.maxAttempts() == null ? null : options.maxAttempts().longValue());
+        putIfSet(n, "backoffMs", options.backoffMs());
+        putIfSet(n, "backoffMaxMs", options.backoffMaxMs());
+        if (options.backoffMultiplier() != null) {
+            double m = options.backoffMultiplier();
+            // a whole multiplier as an integer ("3", not "3.0"), as JSON.stringify and the Python client write it
+            if (m == Math.rint(m)) {
+                n.put("backoffMultiplier", (long) m);
+            } else {
+                n.put("backoffMultiplier", m);
+            }
+        }
+        if (options.trace() != null) {
+            n.put("traceparent", options.trace().traceparent());
+            if (options.trace().tracestate() != null) {
+                n.put("tracestate", options.trace().tracestate());
+            }
+        }
         try {
-            return JSON.writeValueAsString(this);
+            return JSON.writeValueAsString(n);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    private static void putIfSet(ObjectNode n, String field, Long value) {
+        if (value != null) {
+            n.put(field, value);
         }
     }
 
@@ -104,7 +155,83 @@ public record TaskRecord(String payload, Long enqueuedAt, Integer priority) {
             throw new MalformedRecordException("task record is JSON but not an object");
         }
         return new TaskRecord(payloadField(tree.get("payload")), enqueuedAtField(tree.get("enqueuedAt")),
-                priorityField(tree.get("priority")));
+                priorityField(tree.get("priority")), optionsFields(tree));
+    }
+
+    /**
+     * The per-task options. A control that breaks its rule makes the record malformed (dead-lettered
+     * with the field and the rule: running a task against the producer's stated limits is worse than
+     * parking it). A trace context that breaks the W3C format is dropped instead: tracing must never
+     * stop a task, the worker's span then starts a trace of its own.
+     */
+    private static TaskOptions optionsFields(JsonNode tree) {
+        if (!tree.has("expiresAt") && !tree.has("onExpiry") && !tree.has("maxAttempts") && !tree.has("backoffMs")
+                && !tree.has("backoffMaxMs") && !tree.has("backoffMultiplier") && !tree.has("traceparent")) {
+            return TaskOptions.NONE;
+        }
+        Long expiresAt = checked("expiresAt", wholeField(tree.get("expiresAt"), "expiresAt", "epoch milliseconds"),
+                TaskOptions::expiresAtProblem);
+        ExpiryAction onExpiry = null;
+        JsonNode action = tree.get("onExpiry");
+        if (!absent(action)) {
+            if (!action.isTextual() || !(action.textValue().equals("dead-letter") || action.textValue().equals("discard"))) {
+                throw new MalformedRecordException("task record field 'onExpiry' must be \"dead-letter\" or \"discard\", got " + kind(action));
+            }
+            onExpiry = ExpiryAction.fromWire(action.textValue());
+        }
+        Long attempts = wholeField(tree.get("maxAttempts"), "maxAttempts", "a whole number");
+        Integer maxAttempts = attempts == null ? null : (int) Math.min(Integer.MAX_VALUE, attempts);
+        checked("maxAttempts", maxAttempts, TaskOptions::maxAttemptsProblem);
+        Long backoffMs = checked("backoffMs", wholeField(tree.get("backoffMs"), "backoffMs", "milliseconds"), TaskOptions::backoffProblem);
+        Long backoffMaxMs = checked("backoffMaxMs", wholeField(tree.get("backoffMaxMs"), "backoffMaxMs", "milliseconds"),
+                TaskOptions::backoffProblem);
+        if (backoffMs != null && backoffMaxMs != null && backoffMaxMs < backoffMs) {
+            throw new MalformedRecordException("task record field 'backoffMaxMs' must not be below backoffMs (" + backoffMs + "), got " + backoffMaxMs);
+        }
+        Double multiplier = null;
+        JsonNode m = tree.get("backoffMultiplier");
+        if (!absent(m)) {
+            if (!m.isNumber()) {
+                throw new MalformedRecordException("task record field 'backoffMultiplier' must be a number from 1 to 100, got " + kind(m));
+            }
+            multiplier = checked("backoffMultiplier", m.doubleValue(), TaskOptions::multiplierProblem);
+        }
+        // onExpiry alone says nothing (there is no expiry to act on): ignored, as an unknown field would be
+        return new TaskOptions(expiresAt, expiresAt == null ? null : onExpiry, maxAttempts, backoffMs, backoffMaxMs, multiplier,
+                traceFields(tree));
+    }
+
+    private static TraceContext traceFields(JsonNode tree) {
+        JsonNode parent = tree.get("traceparent");
+        JsonNode state = tree.get("tracestate");
+        if (absent(parent) || !parent.isTextual() || TraceContext.traceparentProblem(parent.textValue()) != null) {
+            return null;
+        }
+        String stateText = !absent(state) && state.isTextual() && TraceContext.tracestateProblem(state.textValue()) == null
+                ? state.textValue() : null;
+        return new TraceContext(parent.textValue(), stateText);
+    }
+
+    private static <T> T checked(String field, T value, java.util.function.Function<T, String> rule) {
+        String problem = rule.apply(value);
+        if (problem != null) {
+            throw new MalformedRecordException("task record field '" + field + "' " + problem);
+        }
+        return value;
+    }
+
+    /** A whole JSON number (a fraction is dropped) or its digits as a string; null when absent. */
+    private static Long wholeField(JsonNode v, String field, String what) {
+        if (absent(v)) {
+            return null;
+        }
+        if (v.isNumber() && Double.isFinite(v.doubleValue()) && Math.abs(v.doubleValue()) < 9.2e18) {
+            return v.longValue();
+        }
+        if (v.isTextual() && v.textValue().matches("-?[0-9]{1,18}")) {
+            return Long.parseLong(v.textValue());
+        }
+        throw new MalformedRecordException("task record field '" + field + "' must be " + what + " (a JSON number), got " + kind(v));
     }
 
     private static String payloadField(JsonNode v) {

@@ -8,6 +8,10 @@ import io.delayq.worker.config.WorkerConfig;
 import io.delayq.handler.TaskHandler;
 import io.delayq.worker.delivery.Deliveries;
 import io.delayq.worker.delivery.Delivery;
+import io.delayq.worker.dispatch.TaskRun;
+import io.delayq.worker.tracing.DeliveryTracing;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
 import io.delayq.worker.delivery.HandlerDelivery;
 import io.delayq.worker.dispatch.ClaimLoop;
 import io.delayq.worker.dispatch.HandlerPool;
@@ -102,7 +106,7 @@ public final class Worker implements AutoCloseable {
     private final ProbeServer ops;
     private volatile boolean stopping;
 
-    private Worker(WorkerConfig config, Function<RedisEndpoint, Delivery> deliveryFactory, LongSupplier wallClock) {
+    private Worker(WorkerConfig config, Function<RedisEndpoint, Delivery> deliveryFactory, LongSupplier wallClock, OpenTelemetry otel) {
         this.config = config;
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         // Two of ProcessorMetrics' meters break Prometheus' naming rules (`promtool check metrics`):
@@ -144,7 +148,8 @@ public final class Worker implements AutoCloseable {
         WakeBoard board = new WakeBoard(config.range().from(), config.range().size());
         this.claimLoop = new ClaimLoop(new ClaimLoop.Params(protocol, config.range(), config.batchSize(), config.pollInterval(),
                 config.lease(), config.rateLimit(), config.concurrency(), handlers,
-                new TaskRunner(config.queue(), delivery, settler, metrics, clock), inflight, metrics, clock, board, health,
+                new TaskRunner(config.queue(), new TaskRun(config.queue(), delivery, clock, config.retry(), new DeliveryTracing(otel, config.queue())),
+                        settler, metrics, clock), inflight, metrics, clock, board, health,
                 new ShardFaults(protocol, redis.commands(), metrics), REDIS_TIMEOUT));
         this.claimThread = named("delayq-claim", false).newThread(claimLoop);
         this.timers = Executors.newScheduledThreadPool(2, named("delayq-timer", true));
@@ -174,7 +179,16 @@ public final class Worker implements AutoCloseable {
 
     /** As {@link #start(WorkerConfig, Function)}, with the wall clock the worker reads (tests skew it). */
     public static Worker start(WorkerConfig config, Function<RedisEndpoint, Delivery> deliveryFactory, LongSupplier wallClock) {
-        Worker w = new Worker(config, deliveryFactory, wallClock);
+        return start(config, deliveryFactory, wallClock, GlobalOpenTelemetry.get());
+    }
+
+    /**
+     * As {@link #start(WorkerConfig, Function)}, tracing deliveries with {@code otel} (the other overloads use
+     * {@link GlobalOpenTelemetry}: the application's SDK or agent, or nothing). The caller closes {@code otel}.
+     */
+    public static Worker start(WorkerConfig config, Function<RedisEndpoint, Delivery> deliveryFactory, LongSupplier wallClock,
+                               OpenTelemetry otel) {
+        Worker w = new Worker(config, deliveryFactory, wallClock, otel);
         w.startLoops();
         LOG.info("delayq worker started: {}", config.describe());
         return w;

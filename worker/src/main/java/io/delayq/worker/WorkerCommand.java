@@ -7,6 +7,10 @@ import io.delayq.settings.ConfigException;
 import io.delayq.settings.WorkerSettings;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.delivery.Deliveries;
+import io.delayq.worker.tracing.WorkerTelemetry;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,20 +38,47 @@ public final class WorkerCommand {
             System.err.println("delayq worker: invalid configuration: " + e.getMessage());
             return 2;
         }
-        Worker worker;
+        OpenTelemetrySdk tracing;
         try {
-            worker = Worker.start(config, Deliveries.forConfig(config), () -> System.currentTimeMillis() + skew);
+            tracing = WorkerTelemetry.fromEnvironment(env);
         } catch (ConfigException e) {
             System.err.println("delayq worker: invalid configuration: " + e.getMessage());
+            return 2;
+        }
+        if (tracing != null) {
+            // global, so that a handler's own spans (GlobalOpenTelemetry.getTracer) nest under the delivery's
+            try {
+                GlobalOpenTelemetry.set(tracing);
+            } catch (IllegalStateException alreadySet) {
+                // a Java agent (or an earlier worker in this JVM) installed one: deliveries still use ours
+                LOG.warn("OpenTelemetry: a global instance exists already; handlers' own spans use that one");
+            }
+        }
+        Worker worker;
+        try {
+            worker = Worker.start(config, Deliveries.forConfig(config), () -> System.currentTimeMillis() + skew,
+                    tracing == null ? OpenTelemetry.noop() : tracing);
+        } catch (ConfigException e) {
+            System.err.println("delayq worker: invalid configuration: " + e.getMessage());
+            closeQuietly(tracing);
             return 2;
         } catch (DelayQueueException | io.lettuce.core.RedisException | java.io.UncheckedIOException | IllegalStateException e) {
             // Redis unreachable, HTTP port taken, handler failed to start: one line, not a stack trace
             System.err.println("delayq worker: cannot start: " + e.getMessage());
+            closeQuietly(tracing);
             return 3;
         }
         awaitSignal();
         worker.shutdown(config.shutdownGrace());
+        // after the last settle: the spans of the final deliveries are flushed before the exit
+        closeQuietly(tracing);
         return 0;
+    }
+
+    private static void closeQuietly(OpenTelemetrySdk sdk) {
+        if (sdk != null) {
+            sdk.shutdown().join(10, java.util.concurrent.TimeUnit.SECONDS);
+        }
     }
 
     /** Blocks until SIGTERM or SIGINT. */

@@ -7,7 +7,13 @@ import io.delayq.cli.QueueConnection;
 import io.delayq.cli.text.Instants;
 import io.delayq.task.DuplicatePolicy;
 import io.delayq.task.EnqueueResult;
+import io.delayq.InvalidInputException;
+import io.delayq.cli.text.DurationConverter;
+import io.delayq.cli.text.InstantConverter;
+import io.delayq.task.ExpiryAction;
+import io.delayq.task.TaskOptions;
 import io.delayq.task.TaskSpec;
+import io.delayq.task.TraceContext;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -21,6 +27,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 
 @Command(name = "enqueue", mixinStandardHelpOptions = true,
         description = "Schedule a task: due after a delay or at an instant, with an optional payload.",
@@ -32,7 +40,9 @@ import java.nio.file.Path;
                 "  delayq enqueue order-8812 --delay 30m --payload '{\"action\":\"cancel-if-unpaid\"}'",
                 "  delayq enqueue payout-W17 --at 2026-12-01T10:00:00Z --payload-file payout.json",
                 "  delayq enqueue coupon-C9 --at 2026-12-31T23:59:00+01:00 --on-duplicate keep-earlier",
-                "  delayq enqueue first-task --delay 0s --shards 16    # creates the queue"})
+                "  delayq enqueue first-task --delay 0s --shards 16    # creates the queue",
+                "  delayq enqueue coupon-C10 --delay 1h --expires-in 2h --on-expiry discard",
+                "  delayq enqueue capture-P1 --delay 0s --max-attempts 10 --backoff 2s --backoff-max 10m"})
 public class EnqueueCommand extends QueueCommand {
     @Parameters(index = "0", paramLabel = "ID", description = "Task id: the business key (order id), at most 256 bytes; it is the idempotency key.")
     String id;
@@ -53,7 +63,52 @@ public class EnqueueCommand extends QueueCommand {
                     + "keep-earlier (move it only if the new time is earlier).")
     DuplicatePolicy onDuplicate;
 
+    @ArgGroup(exclusive = true)
+    Expiry expiry;
+
+    @Option(names = "--on-expiry", paramLabel = "ACTION", description = "What happens to the task if not started by its expiry: "
+            + "dead-letter (default: into the dead-letter set with the reason 'expired: ...') or discard.")
+    String onExpiry;
+
+    @Option(names = "--max-attempts", paramLabel = "N", description = "Attempts for this task before the dead-letter set (1-1000), "
+            + "instead of the worker's DELAYQ_RETRY_MAX_ATTEMPTS.")
+    Integer maxAttempts;
+
+    @Option(names = "--backoff", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "First retry delay of this task, instead of the worker's DELAYQ_RETRY_BACKOFF_INITIAL.")
+    Duration backoff;
+
+    @Option(names = "--backoff-max", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Longest retry delay of this task, instead of DELAYQ_RETRY_BACKOFF_MAX.")
+    Duration backoffMax;
+
+    @Option(names = "--backoff-multiplier", paramLabel = "X", description = "Growth of the delay per attempt (1-100), "
+            + "instead of DELAYQ_RETRY_BACKOFF_MULTIPLIER.")
+    Double backoffMultiplier;
+
+    @Option(names = "--traceparent", paramLabel = "TRACEPARENT", description = "W3C trace context to record (00-<trace id>-<span id>-<flags>): "
+            + "the worker's delivery span joins that trace.")
+    String traceparent;
+
+    @Option(names = "--tracestate", paramLabel = "TRACESTATE", description = "W3C tracestate to record with --traceparent.")
+    String tracestate;
+
     private TaskSpec task;
+
+    /** {@code --expires-at INSTANT | --expires-in DURATION}: the task is not run if not started by then. */
+    static class Expiry {
+        @Option(names = "--expires-at", paramLabel = "INSTANT", converter = InstantConverter.class, required = true,
+                description = "Not run if not started by this instant (judged by the worker on the Redis clock).")
+        Instant at;
+
+        @Option(names = "--expires-in", paramLabel = "DURATION", converter = DurationConverter.class, required = true,
+                description = "Not run if not started within this long from now (now on this machine's clock).")
+        Duration in;
+
+        Long millis(long now) {
+            return at != null ? Long.valueOf(at.toEpochMilli()) : Long.valueOf(now + in.toMillis());
+        }
+    }
 
     static class PayloadSource {
         @Option(names = "--payload", paramLabel = "TEXT", required = true, description = "Payload text (often JSON) handed to the handler.")
@@ -89,7 +144,17 @@ public class EnqueueCommand extends QueueCommand {
 
     @Override
     protected void validate() {
-        task = new TaskSpec(id, due.schedule(), payload == null ? null : payload.read(), priority);
+        if (onExpiry != null && expiry == null) {
+            throw new InvalidInputException("onExpiry", "needs --expires-at or --expires-in");
+        }
+        if (tracestate != null && traceparent == null) {
+            throw new InvalidInputException("tracestate", "needs --traceparent");
+        }
+        TaskOptions options = new TaskOptions(expiry == null ? null : expiry.millis(System.currentTimeMillis()),
+                onExpiry == null ? null : ExpiryAction.fromWire(onExpiry), maxAttempts,
+                backoff == null ? null : backoff.toMillis(), backoffMax == null ? null : backoffMax.toMillis(), backoffMultiplier,
+                traceparent == null ? null : new TraceContext(traceparent, tracestate));
+        task = new TaskSpec(id, due.schedule(), payload == null ? null : payload.read(), priority, options);
     }
 
     @Override

@@ -17,6 +17,12 @@ import io.delayq.worker.Worker;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.delivery.HandlerDelivery;
 import io.delayq.handler.Task;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,6 +35,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static io.delayq.interop.Ops.enqueue;
 import static io.delayq.interop.Ops.op;
@@ -40,7 +47,7 @@ import static org.awaitility.Awaitility.await;
  * The Python (sync and asyncio) and Node producers against the Java side on one real Redis: their tasks
  * fire in a Java worker with the right payload, priority and due time, woken by the marker the scripts
  * write; the Java client inspects, reschedules and cancels what they wrote and they do the same with
- * what Java wrote; the duplicate policies answer as Java's do.
+ * what Java wrote; the duplicate policies answer as Java's do; the Java worker honours their per-task options.
  */
 class ProducerInteropTest {
     @RegisterExtension
@@ -261,5 +268,61 @@ class ProducerInteropTest {
         var batch = q.claim(q.shardOf(reclaimable), 100, Duration.ofMinutes(5));
         return batch.tasks().stream().filter(t -> t.id().equals(reclaimable)).findFirst()
                 .orElseThrow(() -> new AssertionError("claim of " + reclaimable + " got " + batch + "; " + q.client().inspect(reclaimable)));
+    }
+
+    private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+    private static final String PARENT_ID = "00f067aa0ba902b7";
+
+    /** Per-task options written by the producer: the Java worker honours its attempts, backoff, expiry and trace context. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("producers")
+    void theJavaWorkerHonoursTheProducersPerTaskOptions(Producer p) {
+        String queue = "options-" + p.name();
+        TestQueue q = java(queue);
+        ProducerProcess producer = producer(p, queue);
+        long now = q.serverNow();
+        long expires = now + 400;
+        JsonNode results = producer.ok(enqueue(
+                task("notify-1", "payload", "fail", "maxAttempts", 2, "backoffMs", 10, "backoffMaxMs", 10),
+                task("capture-1", "payload", "fail", "maxAttempts", 7, "backoffMs", 10, "backoffMaxMs", 10, "backoffMultiplier", 1),
+                task("coupon-1", "dueAt", now + 200, "payload", "ok", "expiresAt", expires),
+                task("traced-1", "payload", "ok", "traceparent", "00-" + TRACE_ID + "-" + PARENT_ID + "-01", "tracestate", "k=v")));
+        assertThat(results).allSatisfy(r -> assertThat(r.get("status").asText()).isEqualTo("ADDED"));
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> q.serverNow() > expires);
+
+        InMemorySpanExporter spans = InMemorySpanExporter.create();
+        OpenTelemetrySdk sdk = track(OpenTelemetrySdk.builder()
+                .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans)).build()).build());
+        Map<String, List<Integer>> attempts = new ConcurrentHashMap<>();
+        Map<String, String> env = new HashMap<>(Map.of("DELAYQ_REDIS_URL", redis.url(), "DELAYQ_QUEUE", queue,
+                "DELAYQ_SHARDS", String.valueOf(SHARDS), "DELAYQ_HTTP_PORT", "0", "DELAYQ_POLL_INTERVAL", "100ms",
+                "DELAYQ_RETRY_MAX_ATTEMPTS", "5", "DELAYQ_RETRY_BACKOFF_INITIAL", "50ms", "DELAYQ_RETRY_BACKOFF_MAX", "50ms",
+                "DELAYQ_SHUTDOWN_GRACE", "2s"));
+        track(Worker.start(WorkerConfig.fromEnv(env), r -> new HandlerDelivery((Task t) -> {
+            attempts.computeIfAbsent(t.id(), k -> new CopyOnWriteArrayList<>()).add(t.attempt());
+            if ("fail".equals(t.payload())) {
+                throw new IllegalStateException("declined");
+            }
+        }), System::currentTimeMillis, sdk));
+
+        for (String id : List.of("notify-1", "capture-1", "coupon-1")) {
+            await().atMost(Duration.ofSeconds(15)).until(() -> q.client().inspect(id).state() == TaskInfo.State.DEAD);
+        }
+        assertThat(attempts.get("notify-1")).containsExactly(1, 2);
+        assertThat(attempts.get("capture-1")).containsExactly(1, 2, 3, 4, 5, 6, 7);
+        assertThat(attempts).doesNotContainKey("coupon-1");
+        assertThat(q.client().inspect("coupon-1").lastError()).startsWith("expired: not started by its expiresAt");
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> attempts.containsKey("traced-1") && delivery(spans, "traced-1") != null);
+        SpanData d = delivery(spans, "traced-1");
+        assertThat(d.getTraceId()).isEqualTo(TRACE_ID);
+        assertThat(d.getParentSpanId()).isEqualTo(PARENT_ID);
+        assertThat(d.getSpanContext().getTraceState().get("k")).isEqualTo("v");
+    }
+
+    private static SpanData delivery(InMemorySpanExporter spans, String id) {
+        return spans.getFinishedSpanItems().stream().filter(s -> s.getKind() == SpanKind.CONSUMER
+                && id.equals(s.getAttributes().get(io.opentelemetry.api.common.AttributeKey.stringKey("messaging.message.id"))))
+                .findFirst().orElse(null);
     }
 }

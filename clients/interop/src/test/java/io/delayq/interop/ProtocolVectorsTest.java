@@ -3,7 +3,11 @@ package io.delayq.interop;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.delayq.shard.RecordBuckets;
 import io.delayq.shard.Sharding;
+import io.delayq.InvalidInputException;
+import io.delayq.task.ExpiryAction;
+import io.delayq.task.TaskOptions;
 import io.delayq.task.TaskRecord;
+import io.delayq.task.TraceContext;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -11,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@code clients/protocol-vectors.json} is the shard math and record encoding every producer must
@@ -50,5 +55,46 @@ class ProtocolVectorsTest {
             assertThat(decoded.priorityLevel()).isEqualTo(priority);
             assertThat(decoded.enqueuedAt()).isEqualTo(v.get("enqueuedAt").asLong());
         }
+    }
+
+    @Test
+    void recordsWithOptionsAreEncodedAsCoreEncodesThem() throws IOException {
+        JsonNode all = vectors().get("recordsWithOptions");
+        assertThat(all.size()).isGreaterThan(2);
+        for (JsonNode v : all) {
+            JsonNode t = v.get("task");
+            int priority = t.get("priority").asInt();
+            TaskRecord record = new TaskRecord(t.get("payload").isNull() ? null : t.get("payload").asText(), t.get("enqueuedAt").asLong(),
+                    priority == 0 ? null : priority, options(t));
+            assertThat(record.encode()).isEqualTo(v.get("encoded").asText());
+            assertThat(TaskRecord.decode(v.get("encoded").asText())).isEqualTo(record);
+        }
+    }
+
+    @Test
+    void invalidOptionsAreRefusedWithCoresMessages() throws IOException {
+        for (JsonNode v : vectors().get("invalidOptions")) {
+            assertThatThrownBy(() -> options(v.get("options"))).as(v.get("options").toString())
+                    .isInstanceOfSatisfying(InvalidInputException.class, e -> {
+                        assertThat(e.field()).isEqualTo(v.get("field").asText());
+                        assertThat(e.getMessage()).isEqualTo(v.get("message").asText());
+                    });
+        }
+    }
+
+    /** The vector's option fields as core's TaskOptions (the record's field names). */
+    private static TaskOptions options(JsonNode t) {
+        TraceContext trace = t.has("traceparent") || t.has("tracestate")
+                ? new TraceContext(text(t, "traceparent"), text(t, "tracestate")) : null;
+        return new TaskOptions(t.has("expiresAt") ? t.get("expiresAt").asLong() : null,
+                t.has("onExpiry") ? ExpiryAction.fromWire(t.get("onExpiry").asText()) : null,
+                t.has("maxAttempts") ? t.get("maxAttempts").asInt() : null,
+                t.has("backoffMs") ? t.get("backoffMs").asLong() : null,
+                t.has("backoffMaxMs") ? t.get("backoffMaxMs").asLong() : null,
+                t.has("backoffMultiplier") ? t.get("backoffMultiplier").asDouble() : null, trace);
+    }
+
+    private static String text(JsonNode t, String field) {
+        return t.has(field) ? t.get(field).asText() : null;
     }
 }

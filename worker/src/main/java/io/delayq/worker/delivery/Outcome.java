@@ -16,6 +16,10 @@ public sealed interface Outcome {
     record Dead(String error) implements Outcome {
     }
 
+    /** Not run: the task was not started by its {@code expiresAt}; dead-lettered with {@code reason}, or discarded (acked). */
+    record Expired(String reason, boolean discard) implements Outcome {
+    }
+
     Outcome DONE = new Done();
 
     /** The outcome a handler's exception stands for. */

@@ -2,6 +2,8 @@ package io.delayq.worker.delivery;
 
 import io.delayq.handler.Task;
 import io.delayq.redis.Replies;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
 import io.lettuce.core.XAddArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
@@ -35,6 +37,8 @@ public final class StreamDelivery implements Delivery {
         fields.put("attempt", String.valueOf(task.attempt()));
         fields.put("dueAt", String.valueOf(task.dueAt()));
         fields.put("payload", task.payload() == null ? "" : task.payload());
+        // traceparent / tracestate of the delivery's span (or the producer's context), for the stream's consumers
+        W3CTraceContextPropagator.getInstance().inject(Context.current(), fields, Map::put);
         XAddArgs args = new XAddArgs();
         if (maxLen > 0) {
             args.maxlen(maxLen).approximateTrimming();

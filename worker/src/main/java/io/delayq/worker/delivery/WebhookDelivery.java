@@ -1,6 +1,8 @@
 package io.delayq.worker.delivery;
 
 import io.delayq.handler.Task;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -76,6 +78,8 @@ public final class WebhookDelivery implements Delivery {
                 .header("X-Delayq-Queue", task.queue())
                 .header("X-Delayq-Attempt", String.valueOf(task.attempt()))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        // the delivery's span (or, with tracing off, the producer's context): the receiver's spans join the task's trace
+        W3CTraceContextPropagator.getInstance().inject(Context.current(), request, HttpRequest.Builder::header);
         if (secret != null) {
             long ts = System.currentTimeMillis() / 1000;
             request.header(WebhookSignature.TIMESTAMP_HEADER, String.valueOf(ts))

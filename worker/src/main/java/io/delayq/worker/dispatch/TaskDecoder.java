@@ -1,6 +1,7 @@
 package io.delayq.worker.dispatch;
 
 import io.delayq.claim.ClaimedTask;
+import io.delayq.task.TaskOptions;
 import io.delayq.task.TaskRecord;
 import io.delayq.handler.Task;
 
@@ -15,6 +16,11 @@ public final class TaskDecoder {
     }
 
     public static Task decode(String queue, ClaimedTask claimed) throws MalformedTask {
+        return decodeWithOptions(queue, claimed).task();
+    }
+
+    /** The task and the per-task options of its record (expiry, retry overrides, trace context). */
+    public static Decoded decodeWithOptions(String queue, ClaimedTask claimed) throws MalformedTask {
         TaskRecord record;
         try {
             record = TaskRecord.decode(claimed.rawRecord());
@@ -23,8 +29,11 @@ public final class TaskDecoder {
         } catch (RuntimeException e) {
             throw new MalformedTask("task record does not follow the protocol: " + e.getMessage());
         }
-        return new Task(queue, claimed.shard(), claimed.id(), claimed.attempt(), claimed.dueAt(), record.payload(),
-                record.enqueuedAt(), record.priorityLevel());
+        return new Decoded(new Task(queue, claimed.shard(), claimed.id(), claimed.attempt(), claimed.dueAt(), record.payload(),
+                record.enqueuedAt(), record.priorityLevel()), record.options());
+    }
+
+    public record Decoded(Task task, TaskOptions options) {
     }
 
     public static final class MalformedTask extends Exception {

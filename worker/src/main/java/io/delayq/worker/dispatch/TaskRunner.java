@@ -1,28 +1,25 @@
 package io.delayq.worker.dispatch;
 
 import io.delayq.claim.ClaimedTask;
-import io.delayq.handler.Task;
-import io.delayq.worker.delivery.Delivery;
 import io.delayq.worker.delivery.Outcome;
 import io.delayq.worker.lease.Leased;
 import io.delayq.worker.metrics.WorkerMetrics;
 import io.delayq.worker.settle.Settler;
 
 /**
- * Runs one claimed task on a handler thread: records its lag, decodes it, delivers it and settles the outcome.
+ * Runs one claimed task on a handler thread: records its lag, runs the attempt ({@link TaskRun}: record, expiry,
+ * trace span, delivery) and settles the outcome.
  * Claiming ({@link ClaimLoop}) and running are apart, so that how much is claimed never depends on how a task runs.
  */
 public final class TaskRunner {
-    private final String queue;
-    private final Delivery delivery;
+    private final TaskRun attempt;
     private final Settler settler;
     private final WorkerMetrics metrics;
     private final ServerClock clock;
     private final MalformedTasks malformed;
 
-    public TaskRunner(String queue, Delivery delivery, Settler settler, WorkerMetrics metrics, ServerClock clock) {
-        this.queue = queue;
-        this.delivery = delivery;
+    public TaskRunner(String queue, TaskRun attempt, Settler settler, WorkerMetrics metrics, ServerClock clock) {
+        this.attempt = attempt;
         this.settler = settler;
         this.metrics = metrics;
         this.clock = clock;
@@ -40,8 +37,7 @@ public final class TaskRunner {
         long t0 = System.nanoTime();
         leased.startRun(Thread.currentThread());
         try {
-            Task task = TaskDecoder.decode(queue, claimed);
-            outcome = delivery.deliver(task);
+            outcome = attempt.run(claimed);
         } catch (TaskDecoder.MalformedTask e) {
             malformed.refusedRecord(claimed.shard(), claimed.id(), e.getMessage());
             outcome = new Outcome.Dead(e.getMessage());

@@ -29,6 +29,8 @@ public final class WorkerMetrics {
     private final Counter reclaimedDead;
     private final Counter handlerTimeouts;
     private final Counter malformed;
+    private final Counter expiredDead;
+    private final Counter expiredDiscarded;
     private final DistributionSummary batchSize;
     private final AtomicLong consecutiveFailures = new AtomicLong();
     private final Map<Integer, ShardGauges> shards = new HashMap<>();
@@ -53,6 +55,8 @@ public final class WorkerMetrics {
         malformed = Counter.builder("delayq.tasks.malformed")
                 .description("Tasks dead-lettered because their id, score, record or keys break the protocol (also counted as dead)")
                 .tag("queue", queue).register(registry);
+        expiredDead = expired(registry, queue, "dead");
+        expiredDiscarded = expired(registry, queue, "discard");
         batchSize = DistributionSummary.builder("delayq.claim.batch.size").description("Tasks returned by one claim")
                 .tag("queue", queue).register(registry);
         Gauge.builder("delayq.consecutive.failures", consecutiveFailures, AtomicLong::get)
@@ -66,6 +70,17 @@ public final class WorkerMetrics {
     private static Counter outcome(MeterRegistry registry, String queue, String outcome) {
         return Counter.builder("delayq.tasks").description("Deliveries by outcome")
                 .tag("queue", queue).tag("outcome", outcome).register(registry);
+    }
+
+    private static Counter expired(MeterRegistry registry, String queue, String action) {
+        return Counter.builder("delayq.tasks.expired")
+                .description("Tasks not run because they were not started by their expiresAt (dead: also counted as dead; discard: also as acked)")
+                .tag("queue", queue).tag("action", action).register(registry);
+    }
+
+    /** A task not run because its expiry passed: dead-lettered or discarded. */
+    public void expired(boolean discarded) {
+        (discarded ? expiredDiscarded : expiredDead).increment();
     }
 
     public void lag(long millis) {

@@ -5,7 +5,9 @@ import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.lease.RetryResult;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.queue.ShardChunk;
+import io.delayq.task.TaskRecord;
 import io.delayq.worker.config.RetryPolicy;
+import io.delayq.worker.controls.TaskRetry;
 import io.delayq.worker.delivery.Outcome;
 import io.delayq.worker.lease.InflightRegistry;
 import io.delayq.worker.lease.Leased;
@@ -106,16 +108,41 @@ public final class Settler implements AutoCloseable {
             if (outcome instanceof Outcome.Done) {
                 toAck.add(leased);
             } else if (outcome instanceof Outcome.Retry r) {
-                fail(leased, r.error(), r.after() != null ? r.after() : retry.backoff(leased.task().attempt()), false);
+                RetryPolicy policy = policyOf(leased.task());
+                fail(leased, r.error(), r.after() != null ? r.after() : policy.backoff(leased.task().attempt()), false, policy.maxAttempts());
             } else if (outcome instanceof Outcome.Dead d) {
-                fail(leased, d.error(), Duration.ZERO, true);
+                fail(leased, d.error(), Duration.ZERO, true, retry.maxAttempts());
+            } else if (outcome instanceof Outcome.Expired x) {
+                metrics.expired(x.discard());
+                if (x.discard()) {
+                    toAck.add(leased);
+                } else {
+                    fail(leased, x.reason(), Duration.ZERO, true, retry.maxAttempts());
+                }
             }
         };
     }
 
-    private void fail(Leased leased, String error, Duration backoff, boolean permanent) {
+    /**
+     * The worker's policy with the task's own overrides (maxAttempts, backoff*). The record is read again
+     * only here, on the failure path; one that cannot be read (the delivery already dead-letters those)
+     * gets the worker's policy.
+     */
+    private RetryPolicy policyOf(ClaimedTask task) {
+        String raw = task.rawRecord();
+        if (raw == null || raw.isEmpty() || raw.charAt(0) != '{') {
+            return retry; // the compact form carries no options
+        }
+        try {
+            return TaskRetry.of(retry, TaskRecord.decode(raw).options());
+        } catch (RuntimeException malformed) {
+            return retry;
+        }
+    }
+
+    private void fail(Leased leased, String error, Duration backoff, boolean permanent, int maxAttempts) {
         ClaimedTask task = leased.task();
-        protocol.retry(task, backoff, error, retry.maxAttempts(), permanent, deadLetters).whenComplete((result, e) -> {
+        protocol.retry(task, backoff, error, maxAttempts, permanent, deadLetters).whenComplete((result, e) -> {
             if (e != null) {
                 // the lease will expire and the task come back: nothing is lost, the attempt is counted
                 LOG.warn("could not record the failure of task {} on shard {}: {}", task.id(), task.shard(), e.toString());

@@ -82,6 +82,13 @@ public final class RunningWorkers implements AutoCloseable, BeforeEachCallback, 
         return w;
     }
 
+    /** A worker tracing its deliveries with {@code otel} (tests pass an in-process SDK). */
+    public Worker start(Map<String, String> env, Function<RedisEndpoint, Delivery> delivery, io.opentelemetry.api.OpenTelemetry otel) {
+        Worker w = Worker.start(WorkerConfig.fromEnv(env), delivery, System::currentTimeMillis, otel);
+        started.add(w);
+        return w;
+    }
+
     /** A worker whose delivery is an in-process handler. */
     public Worker startHandler(Map<String, String> env, TaskHandler handler) {
         return start(env, redis -> new HandlerDelivery(handler));

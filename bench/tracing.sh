@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# What tracing costs on W1 (io.delayq.bench.TracingBench): 100,000 due tasks drained by one worker with
+# tracing off, off with a trace context in every record, and on (an SDK with the batch span processor),
+# interleaved on a redis-server the harness starts itself. Prints tasks/s and the ratio to "off"; no pass or fail.
+#   ./bench/tracing.sh                       100,000 tasks, 3 rounds (about 2 minutes)
+#   ./bench/tracing.sh --tasks 20000 --rounds 1
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+lock="${DELAYQ_MVN_LOCK:-/tmp/delayq-mvn.lock}"
+mvn_cmd=(mvn -B -ntp -q -pl bench -am package -DskipTests)
+if command -v flock >/dev/null; then
+  flock "$lock" "${mvn_cmd[@]}"
+else
+  "${mvn_cmd[@]}"
+fi
+exec java -Xms512m -Xmx2g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+  -cp "bench/target/delayq-bench.jar:bench/target/lib/*" io.delayq.bench.TracingBench "$@"

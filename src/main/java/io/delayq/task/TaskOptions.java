@@ -1,0 +1,107 @@
+package io.delayq.task;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.delayq.InvalidInputException;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * The optional per-task controls kept in the task record (protocol.md, "Per-task options"); every field
+ * may be null, meaning "the worker's setting". The rules live here once: the clients apply them at
+ * enqueue ({@link InvalidInputException} naming the field), the worker's record decoder applies them to
+ * what hand-written producers stored ({@link TaskRecord.MalformedRecordException} naming the field).
+ *
+ * @param expiresAt   epoch ms: a task not started by then is not run (dead-lettered as {@code expired}, or discarded)
+ * @param onExpiry    what happens to it then; null = {@link ExpiryAction#DEAD_LETTER}
+ * @param maxAttempts attempts (counted at claim) before the dead-letter set, instead of DELAYQ_RETRY_MAX_ATTEMPTS
+ * @param backoffMs   first retry delay, instead of DELAYQ_RETRY_BACKOFF_INITIAL
+ * @param backoffMaxMs cap of the retry delay, instead of DELAYQ_RETRY_BACKOFF_MAX
+ * @param backoffMultiplier growth per attempt, instead of DELAYQ_RETRY_BACKOFF_MULTIPLIER
+ * @param trace       the producer's W3C trace context
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record TaskOptions(Long expiresAt, ExpiryAction onExpiry, Integer maxAttempts, Long backoffMs, Long backoffMaxMs,
+                          Double backoffMultiplier, TraceContext trace) {
+    public static final TaskOptions NONE = new TaskOptions(null, null, null, null, null, null, null);
+    /** 2000-01-01T00:00:00Z: an earlier "epoch ms" is almost surely seconds. */
+    public static final long MIN_EPOCH_MILLIS = 946_684_800_000L;
+    public static final int MAX_ATTEMPTS = 1000;
+    public static final long MAX_BACKOFF_MS = Duration.ofDays(30).toMillis();
+    public static final double MAX_MULTIPLIER = 100;
+
+    public TaskOptions {
+        require("expiresAt", expiresAtProblem(expiresAt));
+        require("maxAttempts", maxAttemptsProblem(maxAttempts));
+        require("backoffMs", backoffProblem(backoffMs));
+        require("backoffMaxMs", backoffProblem(backoffMaxMs));
+        require("backoffMultiplier", multiplierProblem(backoffMultiplier));
+        if (backoffMs != null && backoffMaxMs != null && backoffMaxMs < backoffMs) {
+            throw new InvalidInputException("backoffMaxMs", "must not be below backoffMs (" + backoffMs + "), got " + backoffMaxMs);
+        }
+        if (onExpiry != null && expiresAt == null) {
+            throw new InvalidInputException("onExpiry", "needs an expiresAt");
+        }
+    }
+
+    private static void require(String field, String problem) {
+        if (problem != null) {
+            throw new InvalidInputException(field, problem);
+        }
+    }
+
+    public boolean isEmpty() {
+        return equals(NONE);
+    }
+
+    /** True when the record carries a retry override (the worker then reads it when it settles a failure). */
+    public boolean overridesRetry() {
+        return maxAttempts != null || backoffMs != null || backoffMaxMs != null || backoffMultiplier != null;
+    }
+
+    public ExpiryAction expiryAction() {
+        return onExpiry == null ? ExpiryAction.DEAD_LETTER : onExpiry;
+    }
+
+    public TaskOptions withExpiry(Long at, ExpiryAction action) {
+        return new TaskOptions(at, action, maxAttempts, backoffMs, backoffMaxMs, backoffMultiplier, trace);
+    }
+
+    public TaskOptions withRetry(Integer attempts, Long initialMs, Long maxMs, Double multiplier) {
+        return new TaskOptions(expiresAt, onExpiry, attempts, initialMs, maxMs, multiplier, trace);
+    }
+
+    public TaskOptions withTrace(TraceContext context) {
+        return new TaskOptions(expiresAt, onExpiry, maxAttempts, backoffMs, backoffMaxMs, backoffMultiplier, context);
+    }
+
+    static String expiresAtProblem(Long ms) {
+        if (ms == null || (ms >= MIN_EPOCH_MILLIS && ms <= Schedule.MAX_EPOCH_MILLIS)) {
+            return null;
+        }
+        return "must be epoch milliseconds between 2000-01-01 and 9999-12-31 (" + MIN_EPOCH_MILLIS + " to "
+                + Schedule.MAX_EPOCH_MILLIS + "), got " + ms + (ms > 0 && ms < MIN_EPOCH_MILLIS / 100 ? " (seconds instead of ms?)" : "");
+    }
+
+    static String maxAttemptsProblem(Integer n) {
+        return n == null || (n >= 1 && n <= MAX_ATTEMPTS) ? null : "must be 1 to " + MAX_ATTEMPTS + ", got " + n;
+    }
+
+    static String backoffProblem(Long ms) {
+        return ms == null || (ms >= 0 && ms <= MAX_BACKOFF_MS) ? null
+                : "must be 0 to " + MAX_BACKOFF_MS + " ms (30 days), got " + ms;
+    }
+
+    static String multiplierProblem(Double m) {
+        return m == null || (Double.isFinite(m) && m >= 1 && m <= MAX_MULTIPLIER) ? null
+                : "must be a number from 1 to " + (int) MAX_MULTIPLIER + ", got " + m;
+    }
+
+    /** An expiry for a task due at {@code dueAt} (ms, null when computed by the server from a delay), judged at {@code now}. */
+    static void requireExpiryAfter(Long expiresAt, long dueAt, String dueField) {
+        if (expiresAt != null && expiresAt <= dueAt) {
+            throw new InvalidInputException("expiresAt", "must be after the task's " + dueField + " (" + Instant.ofEpochMilli(dueAt)
+                    + "), got " + Instant.ofEpochMilli(expiresAt) + ": the task would expire before it could run");
+        }
+    }
+}

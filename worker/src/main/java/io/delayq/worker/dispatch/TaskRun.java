@@ -1,0 +1,40 @@
+package io.delayq.worker.dispatch;
+
+import io.delayq.claim.ClaimedTask;
+import io.delayq.worker.config.RetryPolicy;
+import io.delayq.worker.controls.Expiry;
+import io.delayq.worker.controls.TaskRetry;
+import io.delayq.worker.delivery.Delivery;
+import io.delayq.worker.delivery.Outcome;
+import io.delayq.worker.tracing.DeliveryTracing;
+
+/**
+ * One attempt of one claimed task: decode its record, apply its expiry (on the Redis clock), deliver it
+ * inside its trace span. What the outcome does in Redis is the settler's job.
+ */
+public final class TaskRun {
+    private final String queue;
+    private final Delivery delivery;
+    private final ServerClock clock;
+    private final RetryPolicy retry;
+    private final DeliveryTracing tracing;
+
+    public TaskRun(String queue, Delivery delivery, ServerClock clock, RetryPolicy retry, DeliveryTracing tracing) {
+        this.queue = queue;
+        this.delivery = delivery;
+        this.clock = clock;
+        this.retry = retry;
+        this.tracing = tracing;
+    }
+
+    /** @throws TaskDecoder.MalformedTask when the record breaks the protocol (the caller dead-letters it) */
+    public Outcome run(ClaimedTask claimed) throws TaskDecoder.MalformedTask {
+        TaskDecoder.Decoded decoded = TaskDecoder.decodeWithOptions(queue, claimed);
+        long now = clock.nowMillis();
+        int maxAttempts = TaskRetry.of(retry, decoded.options()).maxAttempts();
+        return tracing.around(claimed, decoded.options(), now - claimed.dueAt(), maxAttempts, () -> {
+            Outcome expired = Expiry.judge(decoded.options(), claimed, now);
+            return expired != null ? expired : delivery.deliver(decoded.task());
+        });
+    }
+}
