@@ -36,6 +36,7 @@ public final class AsyncDelayQueueClient {
     private final ReplicaAcks replicaAcks;
     private final TaskBrowser browser;
     private final QueuePause pause;
+    private final IdRouting routing;
 
     /** A client on an existing protocol object (the worker's schedule planner shares the worker's). */
     public AsyncDelayQueueClient(QueueProtocol protocol, int maxPayloadBytes) {
@@ -49,6 +50,7 @@ public final class AsyncDelayQueueClient {
         this.replicaAcks = replicaAcks;
         this.browser = new TaskBrowser(protocol);
         this.pause = new QueuePause(protocol);
+        this.routing = new IdRouting(protocol);
     }
 
     public String queue() {
@@ -80,43 +82,30 @@ public final class AsyncDelayQueueClient {
         for (TaskSpec t : ordered) {
             requirePayload(t.payload());
         }
-        Map<Integer, List<Integer>> byShard = new HashMap<>();
-        for (int i = 0; i < ordered.size(); i++) {
-            byShard.computeIfAbsent(protocol.shardOf(ordered.get(i).id()), s -> new ArrayList<>()).add(i);
-        }
         long enqueuedAt = System.currentTimeMillis();
-        EnqueueResult[] results = new EnqueueResult[ordered.size()];
-        List<CompletableFuture<Void>> calls = new ArrayList<>();
-        byShard.forEach((shard, indexes) -> {
-            for (int from = 0; from < indexes.size(); from += QueueProtocol.MAX_PER_CALL) {
-                List<Integer> chunk = indexes.subList(from, Math.min(indexes.size(), from + QueueProtocol.MAX_PER_CALL));
-                List<TaskSpec> specs = chunk.stream().map(ordered::get).toList();
-                CompletionStage<List<EnqueueResult>> call = replicaAcks == null
-                        ? protocol.enqueue(shard, specs, policy, enqueuedAt)
-                        : replicaAcks.enqueue(shard, specs, policy, enqueuedAt);
-                calls.add(call.thenAccept(answer -> {
-                    for (int j = 0; j < chunk.size(); j++) {
-                        results[chunk.get(j)] = answer.get(j);
-                    }
-                }).toCompletableFuture());
-            }
-        });
-        return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).thenApply(v -> List.of(results));
+        // grouped by shard, at most MAX_PER_CALL per call, all pipelined; routed by the layout (IdRouting)
+        IdRouting.ShardWrite write = (shard, specs, epoch, presentOnly) -> replicaAcks == null
+                ? protocol.enqueueAt(shard, specs, policy, enqueuedAt, epoch, presentOnly, protocol.scripts())
+                : replicaAcks.enqueue(shard, specs, policy, enqueuedAt, epoch, presentOnly);
+        return routing.enqueue(ordered, write).thenApply(placed -> placed.stream().map(QueueProtocol.Placed::result).toList());
     }
 
     public CompletionStage<CancelResult> cancel(String id) {
-        return protocol.cancel(TaskId.require(id));
+        String checked = TaskId.require(id);
+        return routing.byId(checked, (shard, epoch) -> protocol.cancelAt(shard, checked, epoch));
     }
 
     public CompletionStage<RescheduleResult> reschedule(String id, Schedule schedule) {
         if (schedule == null) {
             throw new InvalidInputException("schedule", "must not be null");
         }
-        return protocol.reschedule(TaskId.require(id), schedule);
+        String checked = TaskId.require(id);
+        return routing.byId(checked, (shard, epoch) -> protocol.rescheduleAt(shard, checked, schedule, epoch));
     }
 
     public CompletionStage<TaskInfo> inspect(String id) {
-        return protocol.inspect(TaskId.require(id));
+        String checked = TaskId.require(id);
+        return routing.byId(checked, (shard, epoch) -> protocol.inspectAt(shard, checked, epoch));
     }
 
     public CompletionStage<QueueStats> stats() {
@@ -174,7 +163,10 @@ public final class AsyncDelayQueueClient {
     private CompletionStage<Long> perShard(Collection<String> ids, ShardCall call) {
         Map<Integer, List<String>> byShard = new LinkedHashMap<>();
         for (String id : ids) {
-            byShard.computeIfAbsent(protocol.shardOf(TaskId.require(id)), s -> new ArrayList<>()).add(id);
+            // every shard that may hold it in the queue's layouts (a dead letter is in exactly one of them)
+            for (int shard : protocol.layout().lookupOrder(TaskId.require(id))) {
+                byShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(id);
+            }
         }
         List<CompletableFuture<Long>> calls = new ArrayList<>();
         byShard.forEach((shard, list) -> {

@@ -37,7 +37,12 @@ public enum LuaScript {
     SHARD_PAUSE("shard_pause", ScriptOutputType.INTEGER),
     SCHEDULE_PUT("schedule_put", ScriptOutputType.MULTI),
     SCHEDULE_REMOVE("schedule_remove", ScriptOutputType.INTEGER),
-    SCHEDULE_ADVANCE("schedule_advance", ScriptOutputType.INTEGER);
+    SCHEDULE_ADVANCE("schedule_advance", ScriptOutputType.INTEGER),
+    RESHARD_BEGIN("reshard_begin", ScriptOutputType.MULTI),
+    RESHARD_FINISH("reshard_finish", ScriptOutputType.INTEGER),
+    MOVE_OUT("move_out", ScriptOutputType.MULTI),
+    MOVE_IN("move_in", ScriptOutputType.MULTI),
+    MOVE_DONE("move_done", ScriptOutputType.INTEGER);
 
     private static final Pattern INCLUDE = Pattern.compile("(?m)^--@include (\\S+)$");
 
