@@ -5,6 +5,7 @@ import io.delayq.worker.config.ConfigException;
 import io.delayq.worker.config.Durations;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.delivery.Deliveries;
+import io.delayq.worker.layout.LayoutFollower;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
@@ -34,9 +35,17 @@ public final class WorkerCommand {
             System.err.println("delayq worker: invalid configuration: " + e.getMessage());
             return 2;
         }
-        Worker worker;
+        // a worker over the whole queue follows a reshard (LayoutFollower); one with an explicit range keeps it
+        java.util.function.Consumer<Duration> stop;
         try {
-            worker = Worker.start(config, Deliveries.forConfig(config), () -> System.currentTimeMillis() + skew);
+            if (LayoutFollower.wholeQueue(env)) {
+                LayoutFollower follower = LayoutFollower.start(new LayoutFollower.Params(env,
+                        c -> Worker.start(c, Deliveries.forConfig(c), () -> System.currentTimeMillis() + skew), LayoutFollower.CHECK_EVERY));
+                stop = follower::shutdown;
+            } else {
+                Worker worker = Worker.start(config, Deliveries.forConfig(config), () -> System.currentTimeMillis() + skew);
+                stop = worker::shutdown;
+            }
         } catch (ConfigException e) {
             System.err.println("delayq worker: invalid configuration: " + e.getMessage());
             return 2;
@@ -46,7 +55,7 @@ public final class WorkerCommand {
             return 3;
         }
         awaitSignal();
-        worker.shutdown(config.shutdownGrace());
+        stop.accept(config.shutdownGrace());
         return 0;
     }
 
