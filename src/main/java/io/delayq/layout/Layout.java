@@ -2,6 +2,8 @@ package io.delayq.layout;
 
 import io.delayq.shard.Sharding;
 
+import static io.delayq.queue.QueueProtocol.asLong;
+
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -98,15 +100,5 @@ public record Layout(long epoch, int shards, int from, List<Integer> history, lo
     public String describe() {
         return migrating() ? "epoch " + epoch + ": growing from " + from + " to " + shards + " shards"
                 : "epoch " + epoch + ": " + shards + " shards";
-    }
-
-    static long asLong(Object v) {
-        if (v == null) {
-            return 0;
-        }
-        if (v instanceof Number n) {
-            return n.longValue();
-        }
-        return Long.parseLong(v.toString());
     }
 }

@@ -465,7 +465,8 @@ public final class QueueProtocol {
         return scripts;
     }
 
-    static long asLong(Object v) {
+    /** A number from a script reply (an integer, or its text). */
+    public static long asLong(Object v) {
         if (v == null) {
             return 0;
         }
