@@ -3,8 +3,9 @@
 -- here; the mover then stamps every shard of the new layout (include/layout.lua) before moving a task.
 -- KEYS[1]: dq:{queue}:meta
 -- ARGV[1]: the new shard count
--- Returns: {"started" | "resumed", epoch, from, to}, or an error naming the rule:
---   a shrink or the same count, a queue with no meta, a second migration to another count.
+-- Returns: {"started" | "resumed" | "current", epoch, from, to} ("current": the queue already has that count and
+--   no migration runs; the mover only rewrites the stamps, in case a crash came between the end and them), or an
+--   error naming the rule: a shrink, a queue with no meta, a second migration to another count.
 local to = tonumber(ARGV[1])
 local m = redis.call('HMGET', KEYS[1], 'shards', 'layout', 'layouts', 'migration')
 local shards, epoch = tonumber(m[1]), tonumber(m[2]) or 0
@@ -18,7 +19,7 @@ if m[4] then
     'finish it first (delayq reshard <queue> --to ' .. target .. ' resumes it), then grow again')
 end
 if to == shards then
-  return redis.error_reply('RESHARD shards: the queue already has ' .. shards .. ' shards')
+  return { 'current', epoch, shards, to }
 end
 if to < shards then
   return redis.error_reply('RESHARD shards: shrinking is not supported (' .. shards .. ' -> ' .. to ..

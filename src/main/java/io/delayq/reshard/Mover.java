@@ -54,8 +54,8 @@ public final class Mover {
     public record Progress(String phase, int from, int to, int pass, long moved, long left, long inFlightElsewhere) {
     }
 
-    /** What a finished run did. */
-    public record Result(boolean resumed, int from, int to, long moved, int passes, long epoch) {
+    /** What a finished run did; {@code alreadyThere}: the queue had that count already, nothing moved. */
+    public record Result(boolean resumed, int from, int to, long moved, int passes, long epoch, boolean alreadyThere) {
     }
 
     private static final String[] SETS = {"0", "1", "2", "dead", "inflight"};
@@ -75,6 +75,12 @@ public final class Mover {
         long epoch = ((Number) begun.get(1)).longValue();
         int from = (int) ((Number) begun.get(2)).longValue();
         Layout layout = await(protocol.refreshLayout());
+        if ("current".equals(begun.get(0))) {
+            // a run that crashed between the end of its migration and the last stamps left some shards stamped
+            // with the migration's epoch: rewriting them is what remains
+            stampAll(layout);
+            return new Result(false, from, p.to(), 0, 0, epoch, true);
+        }
         moved = layout.moved();
         report("stamping", from, 0, -1, 0);
         stampAll(layout);
@@ -99,7 +105,7 @@ public final class Mover {
         Layout done = await(protocol.refreshLayout());
         stampAll(done);
         report("done", from, passes, 0, 0);
-        return new Result(resumed, from, p.to(), moved, passes, finished);
+        return new Result(resumed, from, p.to(), moved, passes, finished, false);
     }
 
     private record Pass(long skipped, long misplacedInflight) {

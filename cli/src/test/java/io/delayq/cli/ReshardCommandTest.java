@@ -40,6 +40,10 @@ class ReshardCommandTest {
 
         CliRun stats = CliRun.run("stats", "--redis", redis.url(), "--queue", "orders");
         assertThat(stats.out()).contains("queue orders (16 shards)", "layout epoch 2, shard counts so far [4, 16]");
+
+        CliRun again = CliRun.run("reshard", "orders", "--redis", redis.url(), "--to", "16");
+        assertThat(again.exitCode()).as(again.toString()).isZero();
+        assertThat(again.out()).contains("queue 'orders' already has 16 shards: nothing to move");
     }
 
     @Test
@@ -71,6 +75,9 @@ class ReshardCommandTest {
         CliRun second = CliRun.run("reshard", "orders", "--redis", redis.url(), "--to", "32");
         assertThat(second.exitCode()).as(second.toString()).isEqualTo(2);
         assertThat(second.err()).contains("a migration from 4 to 16 shards is running", "--to 16 resumes it");
+
+        CliRun same = CliRun.run("reshard", "orders", "--redis", redis.url(), "--to", "16");
+        assertThat(same.exitCode()).as(same.toString()).isEqualTo(2);
 
         CliRun missing = CliRun.run("reshard", "nosuch", "--redis", redis.url(), "--to", "8");
         assertThat(missing.exitCode()).isEqualTo(1);

@@ -25,8 +25,8 @@ import java.util.concurrent.Callable;
                 "Shrinking is refused, and so is a second migration to another count while one runs. Workers started over the "
                 + "whole queue follow the new count; a worker with an explicit shard range keeps its range (docs/resharding.md)."},
         exitCodeListHeading = ExitCodes.HEADING,
-        exitCodeList = {"0:the queue has the new shard count, every task on its shard", "1:the queue does not exist in Redis",
-                "2:bad input (--to missing or out of range, a shrink, the same count, another migration running)", ExitCodes.L_REDIS,
+        exitCodeList = {"0:the queue has the new shard count, every task on its shard (also when it had it already)", "1:the queue does not exist in Redis",
+                "2:bad input (--to missing or out of range, a shrink, another migration running)", ExitCodes.L_REDIS,
                 ExitCodes.L_INTERNAL},
         footer = {"%nExamples:", "  delayq reshard orders --to 16", "  delayq reshard --queue orders --to 64 --batch 200"})
 public class ReshardCommand implements Callable<Integer> {
@@ -69,6 +69,11 @@ public class ReshardCommand implements Callable<Integer> {
                     throw CliException.usage(e.getMessage().substring("RESHARD ".length()));
                 }
                 throw e;
+            }
+            if (r.alreadyThere()) {
+                out.println("queue '" + queue.queue() + "' already has " + r.to() + " shards: nothing to move (layout stamps checked)");
+                out.flush();
+                return ExitCodes.OK;
             }
             out.println((r.resumed() ? "resumed and finished" : "finished") + ": queue '" + queue.queue() + "' now has " + r.to()
                     + " shards (was " + r.from() + "), " + r.moved() + " tasks moved in " + r.passes() + " passes, layout epoch " + r.epoch());
