@@ -76,9 +76,6 @@ class ReshardCommandTest {
         assertThat(second.exitCode()).as(second.toString()).isEqualTo(2);
         assertThat(second.err()).contains("a migration from 4 to 16 shards is running", "--to 16 resumes it");
 
-        CliRun same = CliRun.run("reshard", "orders", "--redis", redis.url(), "--to", "16");
-        assertThat(same.exitCode()).as(same.toString()).isEqualTo(2);
-
         CliRun missing = CliRun.run("reshard", "nosuch", "--redis", redis.url(), "--to", "8");
         assertThat(missing.exitCode()).isEqualTo(1);
     }
