@@ -1,14 +1,17 @@
 -- cancel: remove a scheduled or dead task with its record. A task in flight is refused: its
 -- handler is already running and cancelling would only hide the outcome.
 -- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
--- ARGV[1]: id
--- Returns: "cancelled" | "inflight" | "unknown"
+-- ARGV[1]: id, ARGV[2]: the caller's layout epoch (absent: 0; include/layout.lua)
+-- Returns: "cancelled" | "inflight" | "unknown" | "moving" (being moved to another shard: retry)
 --@include shard_keys.lua
 --@include common.lua
+--@include layout.lua
 
+local wrong_layout = layout_problem(ARGV[2])
+if wrong_layout then return wrong_layout end
 local id = ARGV[1]
 local state, level = locate(id)
-if state == nil then return 'unknown' end
+if state == nil then return is_moving(id) and 'moving' or 'unknown' end
 if state == 'inflight' then return 'inflight' end
 if state == 'due' then redis.call('ZREM', DUE[level + 1], id) else redis.call('ZREM', DEAD, id) end
 forget({ id })

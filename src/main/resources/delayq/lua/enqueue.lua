@@ -11,12 +11,19 @@
 -- Returns: {now, result_1, due_1, ..., result_n, due_n}; result is one of
 --   "added", "duplicate" (reject mode), "replaced", "earlier" / "kept" (keep-earlier mode),
 --   "inflight" (replace or keep-earlier of a task that is running: refused),
---   "dead" (keep-earlier of a dead task: left alone), "past" (future-only mode: due time not in the future)
+--   "dead" (keep-earlier of a dead task: left alone), "past" (future-only mode: due time not in the future),
+--   "absent" (where = "present": not on this shard, nothing written), "moving" (being moved to another shard: retry)
+-- ARGV[3 + 5n]: the caller's layout epoch (absent: 0); ARGV[4 + 5n]: where, "present" to act only on ids
+--   this shard holds (the old shard during a migration), else normal (include/layout.lua)
 --@include shard_keys.lua
 --@include common.lua
+--@include layout.lua
 
 local mode = ARGV[1]
 local n = tonumber(ARGV[2])
+local wrong_layout = layout_problem(ARGV[3 + 5 * n])
+if wrong_layout then return wrong_layout end
+local present_only = ARGV[4 + 5 * n] == 'present'
 local now = server_now()
 -- a week: far longer than any planner takes to come back to an occurrence it owes (it drops older ones)
 local ONCE_KEEP_MS = 7 * 86400000
@@ -58,7 +65,9 @@ for k = 0, n - 1 do
   local key = record_key(id)
   local state, at_level, score = locate(id, key)
   local result
-  if mode == 'future-only' and due <= now then
+  if state == nil and (present_only or is_moving(id)) then
+    if is_moving(id) then result = 'moving' else result = 'absent' end
+  elseif mode == 'future-only' and due <= now then
     result = 'past'
   elseif mode == 'once' and redis.call('ZSCORE', ONCE, id) then
     result, due = 'duplicate', score or due

@@ -1,16 +1,20 @@
 -- inspect: everything known about one task, read atomically.
 -- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
--- ARGV[1]: id
--- Returns: {now, state ("scheduled" | "inflight" | "dead" | "unknown"), score (due time, lease
+-- ARGV[1]: id, ARGV[2]: the caller's layout epoch (absent: 0; include/layout.lua)
+-- Returns: {now, state ("scheduled" | "inflight" | "dead" | "unknown" | "moving": retry), score (due time, lease
 --           expiry or time of death; -1 when unknown), priority level, attempts, last error, record}
 --@include shard_keys.lua
 --@include common.lua
+--@include layout.lua
+
+local wrong_layout = layout_problem(ARGV[2])
+if wrong_layout then return wrong_layout end
 
 local id = ARGV[1]
 local now = server_now()
 local key = record_key(id)
 local state, level, score = locate(id, key)
-if state == nil then return { now, 'unknown', -1, 0, 0, false, false } end
+if state == nil then return { now, is_moving(id) and 'moving' or 'unknown', -1, 0, 0, false, false } end
 local record = redis.call('HGET', key, id)
 if state == 'due' then state = 'scheduled' else level = priority_of(record) end
 return { now, state, score, level, tonumber(redis.call('HGET', ATTEMPTS, id)) or 0,

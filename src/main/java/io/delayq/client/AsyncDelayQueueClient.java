@@ -35,6 +35,7 @@ public final class AsyncDelayQueueClient {
     private final ReplicaAcks replicaAcks;
     private final TaskBrowser browser;
     private final QueuePause pause;
+    private final IdRouting routing;
 
     /** A client on an existing protocol object (the worker's schedule planner shares the worker's). */
     public AsyncDelayQueueClient(QueueProtocol protocol, int maxPayloadBytes) {
@@ -48,6 +49,7 @@ public final class AsyncDelayQueueClient {
         this.replicaAcks = replicaAcks;
         this.browser = new TaskBrowser(protocol);
         this.pause = new QueuePause(protocol);
+        this.routing = new IdRouting(protocol);
     }
 
     public String queue() {
@@ -84,36 +86,29 @@ public final class AsyncDelayQueueClient {
             t.requireNotExpired(enqueuedAt);
             ordered.add(t.withTraceIfAbsent(trace));
         }
-        List<Integer> indexes = IntStream.range(0, ordered.size()).boxed().toList();
-        EnqueueResult[] results = new EnqueueResult[ordered.size()];
-        List<CompletableFuture<Void>> calls = new ArrayList<>();
-        for (ShardChunk<Integer> chunk : ShardChunk.of(indexes, i -> protocol.shardOf(ordered.get(i).id()))) {
-            List<TaskSpec> specs = chunk.items().stream().map(ordered::get).toList();
-            CompletionStage<List<EnqueueResult>> call = replicaAcks == null
-                    ? protocol.enqueue(chunk.shard(), specs, policy, enqueuedAt)
-                    : replicaAcks.enqueue(chunk.shard(), specs, policy, enqueuedAt);
-            calls.add(call.thenAccept(answer -> {
-                for (int j = 0; j < chunk.items().size(); j++) {
-                    results[chunk.items().get(j)] = answer.get(j);
-                }
-            }).toCompletableFuture());
-        }
-        return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).thenApply(v -> List.of(results));
+        // grouped by shard, at most MAX_PER_CALL per call, all pipelined; routed by the layout (IdRouting)
+        IdRouting.ShardWrite write = (shard, specs, epoch, presentOnly) -> replicaAcks == null
+                ? protocol.enqueueAt(shard, specs, policy, enqueuedAt, epoch, presentOnly, protocol.scripts())
+                : replicaAcks.enqueue(shard, specs, policy, enqueuedAt, epoch, presentOnly);
+        return routing.enqueue(ordered, write).thenApply(placed -> placed.stream().map(QueueProtocol.Placed::result).toList());
     }
 
     public CompletionStage<CancelResult> cancel(String id) {
-        return protocol.cancel(TaskId.require(id));
+        String checked = TaskId.require(id);
+        return routing.byId(checked, (shard, epoch) -> protocol.cancelAt(shard, checked, epoch));
     }
 
     public CompletionStage<RescheduleResult> reschedule(String id, Schedule schedule) {
         if (schedule == null) {
             throw new InvalidInputException("schedule", "must not be null");
         }
-        return protocol.reschedule(TaskId.require(id), schedule);
+        String checked = TaskId.require(id);
+        return routing.byId(checked, (shard, epoch) -> protocol.rescheduleAt(shard, checked, schedule, epoch));
     }
 
     public CompletionStage<TaskInfo> inspect(String id) {
-        return protocol.inspect(TaskId.require(id));
+        String checked = TaskId.require(id);
+        return routing.byId(checked, (shard, epoch) -> protocol.inspectAt(shard, checked, epoch));
     }
 
     public CompletionStage<QueueStats> stats() {
@@ -170,7 +165,8 @@ public final class AsyncDelayQueueClient {
 
     private CompletionStage<Long> perShard(Collection<String> ids, ShardCall call) {
         List<CompletableFuture<Long>> calls = new ArrayList<>();
-        for (ShardChunk<String> chunk : ShardChunk.of(ids, id -> protocol.shardOf(TaskId.require(id)))) {
+        // every shard that may hold an id in the queue's layouts (a dead letter is in exactly one of them)
+        for (ShardChunk<String> chunk : ShardChunk.ofEach(ids, id -> protocol.layout().lookupOrder(TaskId.require(id)))) {
             calls.add(call.run(chunk.shard(), chunk.items()).toCompletableFuture());
         }
         return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))

@@ -31,14 +31,18 @@ final class ReplicaAcks {
         this.timeout = timeout;
     }
 
-    CompletionStage<List<EnqueueResult>> enqueue(int shard, List<TaskSpec> tasks, DuplicatePolicy policy, long enqueuedAt) {
+    CompletionStage<List<QueueProtocol.Placed>> enqueue(int shard, List<TaskSpec> tasks, DuplicatePolicy policy, long enqueuedAt,
+                                                        long epoch, boolean presentOnly) {
         return redis.commandsOnPrimaryOf(protocol.keys(shard).due(0)).thenCompose(node ->
-                protocol.enqueue(shard, tasks, policy, enqueuedAt, new ScriptRunner(node)).thenCompose(results ->
+                protocol.enqueueAt(shard, tasks, policy, enqueuedAt, epoch, presentOnly, new ScriptRunner(node)).thenCompose(placed ->
                         node.waitForReplication(replicas, timeout.toMillis()).thenApply(acknowledged -> {
                             if (acknowledged < replicas) {
+                                List<EnqueueResult> results = placed.stream()
+                                        .filter(p -> !p.status().equals("absent") && !p.status().equals("moving"))
+                                        .map(QueueProtocol.Placed::result).toList();
                                 throw new ReplicaAckException(shard, results, replicas, acknowledged, timeout.toMillis());
                             }
-                            return results;
+                            return placed;
                         })));
     }
 }

@@ -16,6 +16,7 @@ import io.delayq.claim.RefusedTask;
 import io.delayq.deadletter.DeadLetter;
 import io.delayq.deadletter.DeadLetterPage;
 import io.delayq.deadletter.DeadLetterPolicy;
+import io.delayq.layout.Layout;
 import io.delayq.lease.Reclaimed;
 import io.delayq.lease.RetryResult;
 import io.delayq.redis.RedisEndpoint;
@@ -37,6 +38,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -55,47 +57,118 @@ public final class QueueProtocol {
     public static final int MAX_PER_CALL = 500;
 
     private final String queue;
-    private final int shards;
+    /** The count this protocol object was configured with; the layout's count may have grown since. */
+    private final int configuredShards;
     private final ScriptRunner scripts;
     private final io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands<String, String> commands;
-    private final List<ShardKeys> keys;
+    private final AtomicReferenceArray<ShardKeys> keys = new AtomicReferenceArray<>(Sharding.MAX_SHARDS);
+    /** Read from the meta hash by {@link #verifyMeta} and {@link #refreshLayout}; the id-addressed scripts check its epoch. */
+    private volatile Layout layout;
 
     public QueueProtocol(RedisEndpoint redis, String queue, int shards) {
         this.queue = QueueName.require(queue);
-        this.shards = Sharding.requireShardCount(shards);
+        this.configuredShards = Sharding.requireShardCount(shards);
         this.scripts = new ScriptRunner(redis.commands());
         this.commands = redis.commands();
-        this.keys = IntStream.range(0, shards).mapToObj(i -> new ShardKeys(queue, i)).toList();
+        this.layout = Layout.initial(shards);
     }
 
     public String queue() {
         return queue;
     }
 
+    /** The current layout's shard count (during a migration: the new one; shards 0..count-1 all hold tasks). */
     public int shards() {
-        return shards;
+        return layout.shards();
+    }
+
+    public Layout layout() {
+        return layout;
     }
 
     public ShardKeys keys(int shard) {
-        return keys.get(shard);
+        ShardKeys k = keys.get(shard);
+        if (k == null) {
+            k = new ShardKeys(queue, shard);
+            keys.set(shard, k);
+        }
+        return k;
     }
 
     public int shardOf(String id) {
-        return Sharding.shardOf(id, shards);
+        return layout.shardOf(id);
     }
 
-    /** Records the shard count on first use; fails when Redis holds another count or protocol. */
+    /**
+     * Records the shard count on first use; fails when Redis holds another protocol, or a shard count
+     * this queue never had. A count the queue had before a reshard is followed: the layout is the meta's.
+     */
     public CompletionStage<Void> verifyMeta() {
         return scripts.<List<Object>>run(LuaScript.META, List.of(ShardKeys.meta(queue)),
-                List.of(String.valueOf(shards), String.valueOf(PROTOCOL_VERSION))).thenAccept(reply -> {
+                List.of(String.valueOf(configuredShards), String.valueOf(PROTOCOL_VERSION))).thenAccept(reply -> {
             long recordedShards = asLong(reply.get(0));
             long recordedProtocol = asLong(reply.get(1));
-            if (recordedShards != shards) {
-                throw new ShardCountMismatchException(queue, shards, recordedShards);
+            Layout recorded = Layout.fromMeta(reply);
+            if (recordedShards != configuredShards && !recorded.history().contains(configuredShards)) {
+                throw new ShardCountMismatchException(queue, configuredShards, recordedShards);
             }
             if (recordedProtocol != PROTOCOL_VERSION) {
                 throw new ProtocolVersionMismatchException(queue, PROTOCOL_VERSION, recordedProtocol);
             }
+            layout = recorded;
+        });
+    }
+
+    /** Re-reads the layout from the meta hash (after a LAYOUT answer, or periodically). */
+    public CompletionStage<Layout> refreshLayout() {
+        return commands.hmget(ShardKeys.meta(queue), "shards", "protocol", "layout", "layouts", "migration", "moved", "left").thenApply(kv -> {
+            List<Object> values = new ArrayList<>();
+            kv.forEach(v -> values.add(v.getValueOrElse(null)));
+            if (values.get(0) != null) {
+                layout = Layout.fromMeta(values);
+            }
+            return layout;
+        });
+    }
+
+    /** One enqueue result as the script answered it: also "absent" and "moving", which the client routes on. */
+    public record Placed(String id, String status, long dueAt) {
+        public EnqueueResult result() {
+            return EnqueueResult.fromWire(id, status, dueAt);
+        }
+    }
+
+    /**
+     * The enqueue script on one shard under the caller's layout epoch; {@code presentOnly}: only act on ids
+     * the shard holds (the old shard during a migration). Fails with a "LAYOUT ..." error when the shard's
+     * stamp holds another epoch.
+     */
+    public CompletionStage<List<Placed>> enqueueAt(int shard, List<TaskSpec> tasks, DuplicatePolicy policy, long enqueuedAt,
+                                                   long epoch, boolean presentOnly, ScriptRunner scripts) {
+        List<String> args = new ArrayList<>(4 + tasks.size() * 5);
+        args.add(policy.wire());
+        args.add(String.valueOf(tasks.size()));
+        for (TaskSpec t : tasks) {
+            Schedule s = t.schedule();
+            args.add(t.id());
+            args.add(s.timing().wire());
+            args.add(String.valueOf(s.millis()));
+            args.add(t.record(enqueuedAt).encode());
+            args.add(String.valueOf(t.priority()));
+        }
+        args.add(String.valueOf(epoch));
+        args.add(presentOnly ? "present" : "");
+        List<String> enqueueKeys = keys(shard).scriptKeys();
+        if (policy == DuplicatePolicy.ONCE) {
+            enqueueKeys = new ArrayList<>(enqueueKeys);
+            enqueueKeys.add(keys(shard).once());
+        }
+        return scripts.<List<Object>>run(LuaScript.ENQUEUE, enqueueKeys, args).thenApply(reply -> {
+            List<Placed> results = new ArrayList<>(tasks.size());
+            for (int i = 0; i < tasks.size(); i++) {
+                results.add(new Placed(tasks.get(i).id(), (String) reply.get(1 + 2 * i), asLong(reply.get(2 + 2 * i))));
+            }
+            return results;
         });
     }
 
@@ -107,29 +180,8 @@ public final class QueueProtocol {
     /** As above, on the given connection (the replica-ack path sends WAIT on the connection that wrote). */
     public CompletionStage<List<EnqueueResult>> enqueue(int shard, List<TaskSpec> tasks, DuplicatePolicy policy, long enqueuedAt,
                                                         ScriptRunner scripts) {
-        List<String> args = new ArrayList<>(2 + tasks.size() * 5);
-        args.add(policy.wire());
-        args.add(String.valueOf(tasks.size()));
-        for (TaskSpec t : tasks) {
-            Schedule s = t.schedule();
-            args.add(t.id());
-            args.add(s.timing().wire());
-            args.add(String.valueOf(s.millis()));
-            args.add(t.record(enqueuedAt).encode());
-            args.add(String.valueOf(t.priority()));
-        }
-        List<String> enqueueKeys = keys(shard).scriptKeys();
-        if (policy == DuplicatePolicy.ONCE) {
-            enqueueKeys = new ArrayList<>(enqueueKeys);
-            enqueueKeys.add(keys(shard).once());
-        }
-        return scripts.<List<Object>>run(LuaScript.ENQUEUE, enqueueKeys, args).thenApply(reply -> {
-            List<EnqueueResult> results = new ArrayList<>(tasks.size());
-            for (int i = 0; i < tasks.size(); i++) {
-                results.add(EnqueueResult.fromWire(tasks.get(i).id(), (String) reply.get(1 + 2 * i), asLong(reply.get(2 + 2 * i))));
-            }
-            return results;
-        });
+        return enqueueAt(shard, tasks, policy, enqueuedAt, layout.epoch(), false, scripts)
+                .thenApply(placed -> placed.stream().map(Placed::result).toList());
     }
 
     public CompletionStage<ClaimBatch> claim(int shard, int batch, Duration lease, RateLimit rate) {
@@ -153,8 +205,8 @@ public final class QueueProtocol {
         claimKeys.add(k.claimRequest(requestId));
         claimKeys.add(k.paused());
         List<String> args = List.of(String.valueOf(batch), String.valueOf(lease.toMillis()),
-                String.valueOf(rate.enabled() ? rate.perShard(shards) : 0),
-                String.valueOf(rate.enabled() ? rate.burstPerShard(shards) : 0));
+                String.valueOf(rate.enabled() ? rate.perShard(shards()) : 0),
+                String.valueOf(rate.enabled() ? rate.burstPerShard(shards()) : 0));
         return scripts.<List<Object>>run(LuaScript.CLAIM, claimKeys, args).thenApply(reply -> {
             long now = asLong(reply.get(0));
             long next = asLong(reply.get(1));
@@ -226,38 +278,45 @@ public final class QueueProtocol {
                 .thenApply(reply -> new Reclaimed(asLong(reply.get(0)), asLong(reply.get(1))));
     }
 
-    public CompletionStage<CancelResult> cancel(String id) {
-        return scripts.<String>run(LuaScript.CANCEL, keys(shardOf(id)).scriptKeys(), List.of(id)).thenApply(reply -> switch (reply) {
-            case "cancelled" -> CancelResult.CANCELLED;
-            case "inflight" -> CancelResult.IN_FLIGHT;
-            default -> CancelResult.UNKNOWN;
+    /** What a shard answered for one id: the value, or that the shard does not hold it, or that it is being moved. */
+    public record Found<T>(T value, boolean unknown, boolean moving) {
+    }
+
+    /** The cancel script on one shard under the caller's layout epoch. */
+    public CompletionStage<Found<CancelResult>> cancelAt(int shard, String id, long epoch) {
+        return scripts.<String>run(LuaScript.CANCEL, keys(shard).scriptKeys(), List.of(id, String.valueOf(epoch))).thenApply(reply -> switch (reply) {
+            case "cancelled" -> new Found<>(CancelResult.CANCELLED, false, false);
+            case "inflight" -> new Found<>(CancelResult.IN_FLIGHT, false, false);
+            case "moving" -> new Found<>(CancelResult.UNKNOWN, false, true);
+            default -> new Found<>(CancelResult.UNKNOWN, true, false);
         });
     }
 
-    public CompletionStage<RescheduleResult> reschedule(String id, Schedule schedule) {
-        return scripts.<List<Object>>run(LuaScript.RESCHEDULE, keys(shardOf(id)).scriptKeys(),
-                List.of(id, schedule.timing().wire(), String.valueOf(schedule.millis()))).thenApply(reply -> {
-            RescheduleResult.Status status = switch ((String) reply.get(0)) {
+    public CompletionStage<Found<RescheduleResult>> rescheduleAt(int shard, String id, Schedule schedule, long epoch) {
+        return scripts.<List<Object>>run(LuaScript.RESCHEDULE, keys(shard).scriptKeys(),
+                List.of(id, schedule.timing().wire(), String.valueOf(schedule.millis()), String.valueOf(epoch))).thenApply(reply -> {
+            String wire = (String) reply.get(0);
+            RescheduleResult.Status status = switch (wire) {
                 case "rescheduled" -> RescheduleResult.Status.RESCHEDULED;
                 case "inflight" -> RescheduleResult.Status.IN_FLIGHT;
                 case "dead" -> RescheduleResult.Status.DEAD;
                 default -> RescheduleResult.Status.UNKNOWN;
             };
-            return new RescheduleResult(status, asLong(reply.get(1)));
+            return new Found<>(new RescheduleResult(status, asLong(reply.get(1))), wire.equals("unknown"), wire.equals("moving"));
         });
     }
 
-    public CompletionStage<TaskInfo> inspect(String id) {
-        int shard = shardOf(id);
-        return scripts.<List<Object>>run(LuaScript.INSPECT, keys(shard).scriptKeys(), List.of(id)).thenApply(reply -> {
-            TaskInfo.State state = switch ((String) reply.get(1)) {
+    public CompletionStage<Found<TaskInfo>> inspectAt(int shard, String id, long epoch) {
+        return scripts.<List<Object>>run(LuaScript.INSPECT, keys(shard).scriptKeys(), List.of(id, String.valueOf(epoch))).thenApply(reply -> {
+            String wire = (String) reply.get(1);
+            TaskInfo.State state = switch (wire) {
                 case "scheduled" -> TaskInfo.State.SCHEDULED;
                 case "inflight" -> TaskInfo.State.IN_FLIGHT;
                 case "dead" -> TaskInfo.State.DEAD;
                 default -> TaskInfo.State.UNKNOWN;
             };
-            return new TaskInfo(id, shard, state, asLong(reply.get(2)), (int) asLong(reply.get(3)), (int) asLong(reply.get(4)),
-                    (String) reply.get(5), (String) reply.get(6), asLong(reply.get(0)));
+            return new Found<>(new TaskInfo(id, shard, state, asLong(reply.get(2)), (int) asLong(reply.get(3)), (int) asLong(reply.get(4)),
+                    (String) reply.get(5), (String) reply.get(6), asLong(reply.get(0))), wire.equals("unknown"), wire.equals("moving"));
         });
     }
 
@@ -346,11 +405,84 @@ public final class QueueProtocol {
         return scripts.<Long>run(LuaScript.SHARD_PAUSE, k, List.of(pause ? "1" : "0", Long.toString(epoch))).thenApply(v -> v == 1);
     }
 
+    // --- resharding (io.delayq.reshard.Mover) ---
+
+    /** reshard_begin.lua: {"started" | "resumed", epoch, from, to}; a shrink, the same count or a second migration fail with "RESHARD ...". */
+    public CompletionStage<List<Object>> reshardBegin(int to) {
+        return scripts.run(LuaScript.RESHARD_BEGIN, List.of(ShardKeys.meta(queue)), List.of(String.valueOf(to)));
+    }
+
+    /** reshard_finish.lua: the new epoch. */
+    public CompletionStage<Long> reshardFinish(long epoch, long moved) {
+        return scripts.run(LuaScript.RESHARD_FINISH, List.of(ShardKeys.meta(queue)), List.of(String.valueOf(epoch), String.valueOf(moved)));
+    }
+
+    /** Writes a shard's layout stamp (include/layout.lua). */
+    public CompletionStage<String> stamp(int shard, Layout of) {
+        return commands.set(keys(shard).layout(), of.stamp());
+    }
+
+    /** Records migration progress in the meta hash (read by stats, the CLI and the operator). */
+    public CompletionStage<Long> recordProgress(long moved, long left) {
+        return commands.hset(ShardKeys.meta(queue), java.util.Map.of("moved", String.valueOf(moved), "left", String.valueOf(left)));
+    }
+
+    /** Tasks waiting (all due levels) or dead on one shard: what a pass of the mover looks at. */
+    public CompletionStage<Long> waitingCount(int shard) {
+        ShardKeys k = keys(shard);
+        List<CompletableFuture<Long>> counts = List.of(commands.zcard(k.due(0)).toCompletableFuture(), commands.zcard(k.due(1)).toCompletableFuture(),
+                commands.zcard(k.due(2)).toCompletableFuture(), commands.zcard(k.dead()).toCompletableFuture());
+        return CompletableFuture.allOf(counts.toArray(CompletableFuture[]::new)).thenApply(v -> counts.stream().mapToLong(CompletableFuture::join).sum());
+    }
+
+    /** One batch move_out.lua took (or the batch already waiting in {@code moving}). */
+    public record MoveBatch(boolean pending, long nextOffset, long skipped, long misplacedInflight, long seq, long looked,
+                            List<String> ids, List<String> states) {
+    }
+
+    public CompletionStage<MoveBatch> moveOut(int shard, int to, String set, long offset, int budget, long windowMillis) {
+        List<String> k = new ArrayList<>(keys(shard).scriptKeys());
+        k.add(keys(shard).moving());
+        k.add(keys(shard).moveSeq());
+        return scripts.<List<Object>>run(LuaScript.MOVE_OUT, k, List.of(String.valueOf(to), String.valueOf(shard), set,
+                String.valueOf(offset), String.valueOf(budget), String.valueOf(windowMillis))).thenApply(r -> {
+            int n = (int) asLong(r.get(6));
+            List<String> ids = new ArrayList<>(n);
+            List<String> states = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                ids.add((String) r.get(7 + 2 * i));
+                states.add((String) r.get(8 + 2 * i));
+            }
+            return new MoveBatch(asLong(r.get(0)) == 1, asLong(r.get(1)), asLong(r.get(2)), asLong(r.get(3)), asLong(r.get(4)),
+                    asLong(r.get(5)), ids, states);
+        });
+    }
+
+    /** move_in.lua on the tasks' new shard: {added, merged, already applied}. */
+    public CompletionStage<List<Long>> moveIn(int shard, int source, long seq, List<String> ids, List<String> states) {
+        List<String> k = new ArrayList<>(keys(shard).scriptKeys());
+        k.add(keys(shard).arrived());
+        List<String> args = new ArrayList<>(3 + ids.size() * 2);
+        args.add(String.valueOf(source));
+        args.add(String.valueOf(seq));
+        args.add(String.valueOf(ids.size()));
+        for (int i = 0; i < ids.size(); i++) {
+            args.add(ids.get(i));
+            args.add(states.get(i));
+        }
+        return scripts.<List<Object>>run(LuaScript.MOVE_IN, k, args).thenApply(r -> r.stream().map(QueueProtocol::asLong).toList());
+    }
+
+    public CompletionStage<Long> moveDone(int shard, long seq) {
+        return scripts.run(LuaScript.MOVE_DONE, List.of(keys(shard).moving(), keys(shard).moveSeq()), List.of(String.valueOf(seq)));
+    }
+
     public ScriptRunner scripts() {
         return scripts;
     }
 
-    static long asLong(Object v) {
+    /** A number from a script reply (an integer, or its text). */
+    public static long asLong(Object v) {
         if (v == null) {
             return 0;
         }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
 /**
@@ -14,9 +15,19 @@ public record ShardChunk<T>(int shard, List<T> items) {
 
     /** The items grouped by shard, shards in the order first seen and items in their order, each group cut into chunks. */
     public static <T> List<ShardChunk<T>> of(Iterable<T> items, ToIntFunction<? super T> shardOf) {
+        return ofEach(items, item -> List.of(shardOf.applyAsInt(item)));
+    }
+
+    /**
+     * As {@link #of}, with an item in every shard that may hold it (an id during or after a reshard:
+     * each shard of its layouts' lookup order).
+     */
+    public static <T> List<ShardChunk<T>> ofEach(Iterable<T> items, Function<? super T, ? extends Iterable<Integer>> shardsOf) {
         Map<Integer, List<T>> byShard = new LinkedHashMap<>();
         for (T item : items) {
-            byShard.computeIfAbsent(shardOf.applyAsInt(item), s -> new ArrayList<>()).add(item);
+            for (int shard : shardsOf.apply(item)) {
+                byShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(item);
+            }
         }
         List<ShardChunk<T>> chunks = new ArrayList<>();
         byShard.forEach((shard, list) -> {

@@ -39,7 +39,12 @@ public enum LuaScript {
     SCHEDULE_REMOVE("schedule_remove", ScriptOutputType.INTEGER),
     SCHEDULE_ADVANCE("schedule_advance", ScriptOutputType.INTEGER),
     WORKER_BEAT("worker_beat", ScriptOutputType.MULTI),
-    SCHEDULE_TAKE("schedule_take", ScriptOutputType.MULTI);
+    SCHEDULE_TAKE("schedule_take", ScriptOutputType.MULTI),
+    RESHARD_BEGIN("reshard_begin", ScriptOutputType.MULTI),
+    RESHARD_FINISH("reshard_finish", ScriptOutputType.INTEGER),
+    MOVE_OUT("move_out", ScriptOutputType.MULTI),
+    MOVE_IN("move_in", ScriptOutputType.MULTI),
+    MOVE_DONE("move_done", ScriptOutputType.INTEGER);
 
     private static final Pattern INCLUDE = Pattern.compile("(?m)^--@include (\\S+)$");
 

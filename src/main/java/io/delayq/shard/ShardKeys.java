@@ -72,6 +72,26 @@ public record ShardKeys(String queue, int shard) {
         return key("once");
     }
 
+    /** STRING "<epoch> <shards> <from>": the layout this shard belongs to (include/layout.lua). */
+    public String layout() {
+        return key("layout");
+    }
+
+    /** HASH id -> state of the tasks the mover took out of this shard and has not yet delivered. */
+    public String moving() {
+        return key("moving");
+    }
+
+    /** Counter of this shard's move batches (move_out.lua). */
+    public String moveSeq() {
+        return key("moveseq");
+    }
+
+    /** HASH source shard -> last batch seq written here (move_in.lua applies a batch once). */
+    public String arrived() {
+        return key("arrived");
+    }
+
     public String claimRequest(String requestId) {
         return key("claim:" + requestId);
     }

@@ -126,8 +126,8 @@ class ClaimTest {
             assertThat(r.dueAt()).isBetween(before + 5_000, after + 5_000);
 
             List<String> args = enqueueArgs();
-            // ARGV: mode, n, id, timing, ms, record, level
-            assertThat(args.subList(args.size() - 7, args.size() - 2)).containsExactly("reject", "1", "in-5s", "in", "5000");
+            // ARGV: mode, n, id, timing, ms, record, level, layout epoch, where
+            assertThat(args.subList(args.size() - 9, args.size() - 4)).containsExactly("reject", "1", "in-5s", "in", "5000");
         } finally {
             get(q.redis().configSet("slowlog-log-slower-than", "10000"));
         }

@@ -30,7 +30,7 @@ import java.util.concurrent.Callable;
                 "Connection: --redis or $DELAYQ_REDIS_URL / $REDIS_URL; queue: --queue or $DELAYQ_QUEUE; "
                         + "shards: --shards, $DELAYQ_SHARDS, or read from Redis. These options work before or after the command."},
         subcommands = {EnqueueCommand.class, CancelCommand.class, RescheduleCommand.class, InspectCommand.class,
-                StatsCommand.class, TopCommand.class, ListCommand.class, PauseCommand.class, ResumeCommand.class,
+                StatsCommand.class, io.delayq.cli.reshard.ReshardCommand.class, TopCommand.class, ListCommand.class, PauseCommand.class, ResumeCommand.class,
                 DeadCommand.class, BackfillCommand.class, CheckCommand.class, ScheduleCommand.class,
                 CommandLine.HelpCommand.class},
         exitCodeListHeading = ExitCodes.HEADING,

@@ -7,6 +7,7 @@ import io.delayq.settings.ConfigException;
 import io.delayq.settings.WorkerSettings;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.delivery.Deliveries;
+import io.delayq.worker.layout.LayoutFollower;
 import io.delayq.worker.tracing.WorkerTelemetry;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
@@ -54,10 +55,18 @@ public final class WorkerCommand {
                 LOG.warn("OpenTelemetry: a global instance exists already; handlers' own spans use that one");
             }
         }
-        Worker worker;
+        OpenTelemetry otel = tracing == null ? OpenTelemetry.noop() : tracing;
+        // a worker over the whole queue follows a reshard (LayoutFollower); one with an explicit range keeps it
+        java.util.function.Consumer<Duration> stop;
         try {
-            worker = Worker.start(config, Deliveries.forConfig(config), () -> System.currentTimeMillis() + skew,
-                    tracing == null ? OpenTelemetry.noop() : tracing);
+            if (LayoutFollower.wholeQueue(env)) {
+                LayoutFollower follower = LayoutFollower.start(new LayoutFollower.Params(env,
+                        c -> Worker.start(c, Deliveries.forConfig(c), () -> System.currentTimeMillis() + skew, otel), LayoutFollower.CHECK_EVERY));
+                stop = follower::shutdown;
+            } else {
+                Worker worker = Worker.start(config, Deliveries.forConfig(config), () -> System.currentTimeMillis() + skew, otel);
+                stop = worker::shutdown;
+            }
         } catch (ConfigException e) {
             System.err.println("delayq worker: invalid configuration: " + e.getMessage());
             closeQuietly(tracing);
@@ -69,7 +78,7 @@ public final class WorkerCommand {
             return 3;
         }
         awaitSignal();
-        worker.shutdown(config.shutdownGrace());
+        stop.accept(config.shutdownGrace());
         // after the last settle: the spans of the final deliveries are flushed before the exit
         closeQuietly(tracing);
         return 0;

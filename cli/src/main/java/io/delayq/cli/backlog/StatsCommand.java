@@ -6,6 +6,8 @@ import io.delayq.cli.QueueCommand;
 import io.delayq.cli.QueueConnection;
 import io.delayq.cli.text.Json;
 import io.delayq.cli.text.OutputFormat;
+import io.delayq.client.DelayQueueClient;
+import io.delayq.layout.Layout;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -25,10 +27,12 @@ public class StatsCommand extends QueueCommand {
     @Override
     protected int run(QueueConnection queue) {
         QueueStats stats = queue.client().stats();
+        Layout layout = DelayQueueClient.awaitStage(queue.client().protocol().refreshLayout(), queue.client().timeout());
         if (output == OutputFormat.JSON) {
-            Json.print(out(), StatsView.json(stats, queue.shards()));
+            Json.print(out(), StatsView.json(stats, queue.shards(), layout));
         } else {
             StatsView.table(out(), stats, queue.shards(), queue.redactedUrl());
+            StatsView.layout(out(), layout);
         }
         return ExitCodes.OK;
     }

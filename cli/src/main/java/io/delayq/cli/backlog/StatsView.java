@@ -5,6 +5,7 @@ import io.delayq.backlog.ShardStats;
 import io.delayq.cli.text.Durations;
 import io.delayq.cli.text.Instants;
 import io.delayq.cli.text.Table;
+import io.delayq.layout.Layout;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -27,18 +28,27 @@ final class StatsView {
     record ShardJson(int shard, long scheduled, long dueNow, long inFlight, long dead, long oldestOverdueMillis) {
     }
 
-    record StatsJson(String queue, int shards, String serverTime, int pausedShards, Counts total, List<ShardJson> perShard) {
+    /** The queue's layout: {@code migratingFrom} is 0 outside a migration; {@code left} -1 when not measured yet. */
+    record LayoutJson(long epoch, int shards, int migratingFrom, List<Integer> history, long moved, long left) {
+        static LayoutJson of(Layout l) {
+            return new LayoutJson(l.epoch(), l.shards(), l.from(), l.history(), l.moved(), l.migrating() ? l.left() : 0);
+        }
+    }
+
+    record StatsJson(String queue, int shards, String serverTime, int pausedShards, Counts total, List<ShardJson> perShard,
+                     LayoutJson layout) {
     }
 
     static long serverNow(QueueStats stats) {
         return stats.shards().stream().mapToLong(ShardStats::serverNow).max().orElse(0);
     }
 
-    static StatsJson json(QueueStats stats, int shards) {
+    static StatsJson json(QueueStats stats, int shards, Layout layout) {
         List<ShardJson> per = stats.shards().stream()
                 .map(s -> new ShardJson(s.shard(), s.scheduled(), s.due(), s.inflight(), s.dead(), s.oldestOverdueMillis()))
                 .toList();
-        return new StatsJson(stats.queue(), shards, Instants.utc(serverNow(stats)), stats.pausedShards(), Counts.of(stats), per);
+        return new StatsJson(stats.queue(), shards, Instants.utc(serverNow(stats)), stats.pausedShards(), Counts.of(stats), per,
+                LayoutJson.of(layout));
     }
 
     static void table(PrintWriter out, QueueStats stats, int shards, String redis) {
@@ -52,6 +62,18 @@ final class StatsView {
         t.print(out);
         if (stats.pausedShards() > 0) {
             out.println("PAUSED: " + stats.pausedShards() + " of " + stats.shards().size() + " shards hand out no task ('delayq resume' restarts them)");
+        }
+    }
+
+    /** While a migration runs: both layouts and its progress (the table above covers every shard of the new one). */
+    static void layout(PrintWriter out, Layout l) {
+        if (l.migrating()) {
+            out.println("RESHARDING: old layout " + l.from() + " shards (0.." + (l.from() - 1) + "), new layout " + l.shards()
+                    + " shards (0.." + (l.shards() - 1) + "), epoch " + l.epoch() + "; moved " + l.moved() + ", left "
+                    + (l.left() < 0 ? "not measured yet" : "~" + l.left()) + " ('delayq reshard " + "<queue> --to " + l.shards()
+                    + "' drives it, and resumes it)");
+        } else if (l.history().size() > 1) {
+            out.println("layout epoch " + l.epoch() + ", shard counts so far " + l.history());
         }
     }
 

@@ -18,13 +18,20 @@ final class WorkerProcess implements AutoCloseable {
     }
 
     static WorkerProcess start(Map<String, String> env) throws IOException {
+        return start(env, List.of());
+    }
+
+    /** The packaged jar with arguments: an admin command of the same executable ({@code reshard orders --to 16}). */
+    static WorkerProcess start(Map<String, String> env, List<String> args) throws IOException {
         Path jar = Path.of("target", "delayq-worker.jar").toAbsolutePath();
         if (!Files.exists(jar)) {
             throw new IllegalStateException("run `mvn package` first: " + jar + " is missing");
         }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path log = Files.createTempFile("delayq-worker-", ".log");
-        ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Xmx256m", "-jar", jar.toString()))
+        List<String> command = new java.util.ArrayList<>(List.of(java, "-Xmx256m", "-jar", jar.toString()));
+        command.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("DELAYQ_") || k.equals("REDIS_URL"));
         pb.environment().putAll(env);
@@ -53,6 +60,11 @@ final class WorkerProcess implements AutoCloseable {
             return -1;
         }
         return process.exitValue();
+    }
+
+    /** Waits for the process to end by itself and answers its exit code (-1 when it did not within the time). */
+    int waitFor(java.time.Duration atMost) throws InterruptedException {
+        return process.waitFor(atMost.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : -1;
     }
 
     String output() throws IOException {

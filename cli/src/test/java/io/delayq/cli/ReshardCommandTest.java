@@ -1,0 +1,82 @@
+package io.delayq.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delayq.client.DelayQueueClient;
+import io.delayq.shard.Sharding;
+import io.delayq.task.TaskInfo;
+import io.delayq.testing.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ReshardCommandTest {
+    @RegisterExtension
+    static RedisServerExtension redis = new RedisServerExtension();
+
+    @RegisterExtension
+    final QueueFixture queue = QueueFixture.eachTest(redis, "orders", 4);
+
+    @Test
+    void growsTheQueuePrintingProgressAndStatsShowsTheNewLayout() {
+        for (int i = 0; i < 300; i++) {
+            queue.schedule("o-" + i, Duration.ofHours(1), "p");
+        }
+        queue.dead("boom", "d-1");
+
+        CliRun r = CliRun.run("reshard", "orders", "--redis", redis.url(), "--to", "16", "--batch", "20");
+
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("reshard orders 4 -> 16: moving, pass 1", "finished: queue 'orders' now has 16 shards (was 4)");
+        for (String id : List.of("o-7", "o-150", "d-1")) {
+            TaskInfo info = queue.client().inspect(id);
+            assertThat(info.shard()).as(id).isEqualTo(Sharding.shardOf(id, 16));
+        }
+        assertThat(queue.client().inspect("d-1").lastError()).isEqualTo("boom");
+
+        CliRun stats = CliRun.run("stats", "--redis", redis.url(), "--queue", "orders");
+        assertThat(stats.out()).contains("queue orders (16 shards)", "layout epoch 2, shard counts so far [4, 16]");
+
+        CliRun again = CliRun.run("reshard", "orders", "--redis", redis.url(), "--to", "16");
+        assertThat(again.exitCode()).as(again.toString()).isZero();
+        assertThat(again.out()).contains("queue 'orders' already has 16 shards: nothing to move");
+    }
+
+    @Test
+    void statsShowsBothLayoutsWhileAMigrationRuns() throws Exception {
+        DelayQueueClient.awaitStage(queue.protocol().reshardBegin(16), Duration.ofSeconds(5));
+
+        CliRun r = CliRun.run("stats", "--redis", redis.url(), "--queue", "orders");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("RESHARDING: old layout 4 shards (0..3), new layout 16 shards (0..15), epoch 1; moved 0, left not measured yet");
+
+        JsonNode json = new ObjectMapper().readTree(CliRun.run("stats", "--redis", redis.url(), "--queue", "orders", "--output", "json").out());
+        assertThat(json.at("/layout/migratingFrom").asInt()).isEqualTo(4);
+        assertThat(json.at("/layout/shards").asInt()).isEqualTo(16);
+        assertThat(json.at("/layout/history").toString()).isEqualTo("[4,16]");
+    }
+
+    @Test
+    void refusesAShrinkASecondMigrationAndBadInputWithTheRule() throws Exception {
+        CliRun shrink = CliRun.run("reshard", "orders", "--redis", redis.url(), "--to", "2");
+        assertThat(shrink.exitCode()).as(shrink.toString()).isEqualTo(2);
+        assertThat(shrink.err()).contains("shrinking is not supported (4 -> 2)");
+        assertThat(shrink.oneErrorLine()).isTrue();
+
+        CliRun range = CliRun.run("reshard", "orders", "--redis", redis.url(), "--to", "5000");
+        assertThat(range.exitCode()).isEqualTo(2);
+        assertThat(range.err()).contains("to: must be between 1 and 1024, got 5000");
+
+        DelayQueueClient.awaitStage(queue.protocol().reshardBegin(16), Duration.ofSeconds(5));
+        CliRun second = CliRun.run("reshard", "orders", "--redis", redis.url(), "--to", "32");
+        assertThat(second.exitCode()).as(second.toString()).isEqualTo(2);
+        assertThat(second.err()).contains("a migration from 4 to 16 shards is running", "--to 16 resumes it");
+
+        CliRun missing = CliRun.run("reshard", "nosuch", "--redis", redis.url(), "--to", "8");
+        assertThat(missing.exitCode()).isEqualTo(1);
+    }
+}

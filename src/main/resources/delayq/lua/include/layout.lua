@@ -1,0 +1,31 @@
+-- The shard's layout stamp (docs/protocol.md, "Layouts and resharding"): STRING "<epoch> <shards> <from>"
+-- at dq:{q:i}:layout, written by the mover in every shard of a new layout; from = 0 outside a migration.
+-- No stamp = epoch 0 (a queue never resharded). The id-addressed scripts (enqueue, cancel, reschedule,
+-- inspect) take the caller's epoch and refuse with "LAYOUT ..." when it is not the shard's, so a client
+-- of an older layout re-reads dq:{q}:meta instead of writing where the id no longer lives. The stamp
+-- and the shard's `moving` hash are derived from TASKS like the record buckets: same hash tag, same slot.
+local SHARD_PREFIX = string.sub(TASKS, 1, -6)   -- 'dq:{q:i}:' ('tasks' cut off)
+local LAYOUT_KEY = SHARD_PREFIX .. 'layout'
+local MOVING_KEY = SHARD_PREFIX .. 'moving'      -- HASH id -> state of tasks on their way to another shard
+local MIGRATING = false
+
+-- nil when the caller's epoch is the shard's, else the error reply to return.
+local function layout_problem(caller_epoch)
+  local stamp = redis.call('GET', LAYOUT_KEY)
+  local epoch, shards, from = 0, 0, 0
+  if stamp then
+    local e, n, f = string.match(stamp, '^(%d+) (%d+) (%d+)$')
+    epoch, shards, from = tonumber(e) or 0, tonumber(n) or 0, tonumber(f) or 0
+  end
+  MIGRATING = from > 0
+  if (tonumber(caller_epoch) or 0) == epoch then return nil end
+  return redis.error_reply('LAYOUT ' .. epoch .. ' ' .. shards .. ' ' .. from ..
+    ' the queue\'s shard layout is epoch ' .. epoch .. ' (' .. shards .. ' shards' ..
+    (from > 0 and (', moving from ' .. from) or '') .. '), the caller\'s is ' .. (tonumber(caller_epoch) or 0) ..
+    ': re-read the queue\'s meta hash and retry (docs/protocol.md, Layouts and resharding)')
+end
+
+-- An id the mover has taken out of this shard and not yet delivered: the caller retries shortly.
+local function is_moving(id)
+  return MIGRATING and redis.call('HEXISTS', MOVING_KEY, id) == 1
+end

@@ -1,0 +1,42 @@
+-- move_in: write tasks that move_out took from another shard into this one, with their whole state. An id
+-- this shard already holds (written here by another producer meanwhile) keeps its record and state and
+-- takes the earlier due time. A batch is applied once: `arrived` remembers the last batch of each source
+-- shard, so a mover that resends it after a crash changes nothing (a task already acked here must not
+-- come back).
+-- KEYS[1..10]: the shard keys (see include/shard_keys.lua), KEYS[11]: dq:{queue:shard}:arrived (HASH source -> seq)
+-- ARGV[1]: source shard, ARGV[2]: batch seq (move_out's answer), ARGV[3]: n, then per task: id, state
+-- Returns: {added, merged, already applied}
+--@include shard_keys.lua
+--@include common.lua
+
+local ARRIVED = KEYS[11]
+local source, seq, n = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+if (tonumber(redis.call('HGET', ARRIVED, source)) or 0) >= seq then return { 0, 0, n } end
+local added, merged, soonest = 0, 0, nil
+for k = 0, n - 1 do
+  local id, st = ARGV[4 + 2 * k], cjson.decode(ARGV[5 + 2 * k])
+  local score = tonumber(st.z)
+  local key = record_key(id)
+  local state, level, existing = locate(id, key)
+  if state == nil then
+    if st.s == 'dead' then
+      redis.call('ZADD', DEAD, st.z, id)
+    else
+      redis.call('ZADD', DUE[tonumber(st.s) + 1], st.z, id)
+      if soonest == nil or score < soonest then soonest = score end
+    end
+    if st.r then redis.call('HSET', key, id, st.r) end
+    if st.a then redis.call('HSET', ATTEMPTS, id, st.a) end
+    if st.e then redis.call('HSET', ERRORS, id, st.e) end
+    added = added + 1
+  else
+    if state == 'due' and st.s ~= 'dead' and score < existing then
+      redis.call('ZADD', DUE[level + 1], st.z, id)
+      if soonest == nil or score < soonest then soonest = score end
+    end
+    merged = merged + 1
+  end
+end
+if soonest ~= nil then mark(soonest) end
+redis.call('HSET', ARRIVED, source, seq)
+return { added, merged, 0 }

@@ -1,0 +1,72 @@
+-- move_out: take up to a budget of tasks that belong to another shard in the new layout out of one set of
+-- this (old) shard, with their whole state (set, score, record, attempts, last error), into this shard's
+-- `moving` hash, and answer them; the mover delivers them with move_in and then calls move_done. While
+-- `moving` holds a batch, the same batch is answered again (a mover resuming after a crash) and nothing
+-- else is taken. In-flight tasks are never moved (their ack, retry or lease expiry happens here; a retry
+-- puts them back into a due set, where a later pass finds them): they are only counted. Tasks due before
+-- now + window stay (they fire from here), and so do ids, records or errors that are not UTF-8 (the mover's
+-- client reads replies as UTF-8 text and could not write them back byte for byte).
+-- Bounded: it looks at `budget` entries of one set, by index from `offset` (entries before `offset` are
+-- ones it kept, so removing moved ones does not shift them).
+-- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
+-- KEYS[11]: dq:{queue:shard}:moving (HASH id -> state JSON), KEYS[12]: dq:{queue:shard}:moveseq (batch counter)
+-- ARGV[1]: the new shard count, ARGV[2]: this shard's index, ARGV[3]: set: "0" | "1" | "2" (due levels) |
+--          "dead" | "inflight", ARGV[4]: offset, ARGV[5]: budget (entries looked at), ARGV[6]: window ms
+-- Returns: {pending (1: the batch answered is one taken earlier), next offset (-1: end of the set reached),
+--           skipped (due too soon), misplaced in flight, seq, entries looked at, n, id_1, state_1, ..., id_n, state_n}
+--@include shard_keys.lua
+--@include common.lua
+--@include malformed.lua
+--@include crc32.lua
+
+local MOVING, SEQ = KEYS[11], KEYS[12]
+local to, me, set, offset, budget, window = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+
+local function answer(pending, next_offset, skipped, misplaced, seq, looked, entries)
+  local out = { pending, next_offset, skipped, misplaced, seq, looked, #entries / 2 }
+  for i = 1, #entries do out[#out + 1] = entries[i] end
+  return out
+end
+
+if redis.call('EXISTS', MOVING) == 1 then
+  return answer(1, offset, 0, 0, tonumber(redis.call('GET', SEQ)) or 0, 0, redis.call('HGETALL', MOVING))
+end
+
+local key
+if set == 'dead' then key = DEAD elseif set == 'inflight' then key = INFLIGHT else key = DUE[tonumber(set) + 1] end
+local entries = redis.call('ZRANGE', key, offset, offset + budget - 1, 'WITHSCORES')
+local soon = server_now() + window
+local skipped, misplaced, seq = 0, 0, 0
+local moved = {}
+for k = 1, #entries, 2 do
+  local id, score = entries[k], entries[k + 1]
+  if crc32(id) % to == me then
+    offset = offset + 1
+  elseif set == 'inflight' then
+    misplaced = misplaced + 1
+    offset = offset + 1
+  elseif set ~= 'dead' and tonumber(score) <= soon then
+    skipped = skipped + 1
+    offset = offset + 1
+  else
+    local rkey = record_key(id)
+    local record = redis.call('HGET', rkey, id)
+    local err = redis.call('HGET', ERRORS, id)
+    if utf8_problem(id) or (record and utf8_problem(record)) or (err and utf8_problem(err)) then
+      offset = offset + 1
+    else
+      if seq == 0 then seq = redis.call('INCR', SEQ) end
+      local state = cjson.encode({ s = set, z = score, r = record or nil, a = redis.call('HGET', ATTEMPTS, id) or nil, e = err or nil })
+      redis.call('ZREM', key, id)
+      if record then redis.call('HDEL', rkey, id) end
+      redis.call('HDEL', ATTEMPTS, id)
+      if err then redis.call('HDEL', ERRORS, id) end
+      redis.call('HSET', MOVING, id, state)
+      moved[#moved + 1] = id
+      moved[#moved + 1] = state
+    end
+  end
+end
+local next_offset = offset
+if #entries < budget * 2 then next_offset = -1 end
+return answer(0, next_offset, skipped, misplaced, seq, #entries / 2, moved)
