@@ -8,17 +8,8 @@
 #   ./bench/run.sh --only delayq,bullmq --runs 1 --no-memory    a subset
 # Needs a JDK 17, Maven and node >= 20 (redis-server from PATH, else the embedded-redis binary).
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-
-# Builds on a shared machine take turns through one lock (see the team rules); flock is optional.
-lock="${DELAYQ_MVN_LOCK:-/tmp/delayq-mvn.lock}"
-mvn_cmd=(mvn -B -ntp -q -pl bench -am package -DskipTests)
-if command -v flock >/dev/null; then
-  flock "$lock" "${mvn_cmd[@]}"
-else
-  "${mvn_cmd[@]}"
-fi
+source "$(dirname "$0")/harness.sh"
+build_bench
 
 if [ ! -d bench/bullmq/node_modules/bullmq ] || [ bench/bullmq/package-lock.json -nt bench/bullmq/node_modules/.package-lock.json ]; then
   (cd bench/bullmq && npm ci --no-audit --no-fund --loglevel=error)

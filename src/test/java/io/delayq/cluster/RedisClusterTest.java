@@ -10,7 +10,6 @@ import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.lease.Reclaimed;
 import io.delayq.lease.RetryResult;
 import io.delayq.queue.ShardCountMismatchException;
-import io.delayq.redis.RedisEndpoint;
 import io.delayq.shard.ShardKeys;
 import io.delayq.task.CancelResult;
 import io.delayq.task.DuplicatePolicy;
@@ -20,14 +19,13 @@ import io.delayq.task.RescheduleResult;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskRecord;
 import io.delayq.task.TaskSpec;
-import io.delayq.testing.LocalRedisCluster;
+import io.delayq.testing.RedisClusterExtension;
 import io.delayq.testing.TestQueue;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.SlotHash;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -50,43 +48,27 @@ class RedisClusterTest {
     private static final int SHARDS = 16;
     private static final Duration LEASE = Duration.ofMinutes(5);
 
-    private static LocalRedisCluster cluster;
-    private static RedisEndpoint endpoint;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = LocalRedisCluster.start(3);
-        endpoint = RedisEndpoint.connect(cluster.url());
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (endpoint != null) {
-            endpoint.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
+    @RegisterExtension
+    static RedisClusterExtension redis = new RedisClusterExtension(3);
 
     @Test
     void theClusterEnforcesSlotsAndTheShardsSpreadOverEveryNode() {
-        assertThat(endpoint.isCluster()).isTrue();
+        assertThat(redis.endpoint().isCluster()).isTrue();
         // keys of two shards in one script are refused: this cluster would catch a script that crossed slots
         assertThat(SlotHash.getSlot("{orders:0}")).isNotEqualTo(SlotHash.getSlot("{orders:1}"));
-        assertThatThrownBy(() -> get(endpoint.commands().<Long>eval("return 1", ScriptOutputType.INTEGER,
+        assertThatThrownBy(() -> get(redis.endpoint().commands().<Long>eval("return 1", ScriptOutputType.INTEGER,
                 "dq:{orders:0}:due", "dq:{orders:1}:due")))
                 .isInstanceOf(RedisCommandExecutionException.class).hasMessageContaining("CROSSSLOT");
         Set<Integer> nodes = new HashSet<>();
         for (int shard = 0; shard < SHARDS; shard++) {
-            nodes.add(cluster.nodeOfSlot(SlotHash.getSlot(new ShardKeys("orders", shard).due(0))));
+            nodes.add(redis.cluster().nodeOfSlot(SlotHash.getSlot(new ShardKeys("orders", shard).due(0))));
         }
         assertThat(nodes).containsExactlyInAnyOrder(0, 1, 2);
     }
 
     @Test
     void everyClientOperation() {
-        try (TestQueue q = TestQueue.on(endpoint, "client-ops", SHARDS)) {
+        try (TestQueue q = TestQueue.on(redis.endpoint(), "client-ops", SHARDS)) {
             DelayQueueClient c = q.client();
             Instant t1 = Instant.parse("2100-01-01T00:00:00Z");
             List<TaskSpec> batch = new ArrayList<>();
@@ -122,14 +104,14 @@ class RedisClusterTest {
             assertThat(c.purgeDead(List.of("order-7", "order-8"))).isZero();
             // every node holds some of the queue
             for (int node = 0; node < 3; node++) {
-                assertThat(get(cluster.node(node).commands().dbsize())).as("keys on node %d", node).isPositive();
+                assertThat(get(redis.cluster().node(node).commands().dbsize())).as("keys on node %d", node).isPositive();
             }
         }
     }
 
     @Test
     void everyWorkerOperation() {
-        try (TestQueue q = TestQueue.on(endpoint, "worker-ops", SHARDS)) {
+        try (TestQueue q = TestQueue.on(redis.endpoint(), "worker-ops", SHARDS)) {
             List<TaskSpec> batch = new ArrayList<>();
             for (int i = 0; i < 320; i++) {
                 batch.add(TaskSpec.of("task-" + i).payload("p" + i).priority(i % 7 == 0 ? Priority.HIGH : Priority.NORMAL));
@@ -177,7 +159,7 @@ class RedisClusterTest {
             assertThat(requeuedBefore).isEqualTo(stats.due());
             long lastToken = leased.stream().mapToLong(ClaimedTask::token).max().orElseThrow();
             await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
-                    .until(() -> TestQueue.serverNow(cluster.node(0).commands()) > lastToken + 5);
+                    .until(() -> TestQueue.serverNow(redis.cluster().node(0).commands()) > lastToken + 5);
             long requeued = 0;
             for (int shard = 0; shard < SHARDS; shard++) {
                 Reclaimed r = sync(q.protocol().reclaim(shard, 100, 5, DeadLetterPolicy.DEFAULT));
@@ -205,19 +187,19 @@ class RedisClusterTest {
 
     @Test
     void metaIsCheckedOnTheClusterToo() {
-        try (TestQueue q = TestQueue.on(endpoint, "meta-check", SHARDS)) {
+        try (TestQueue q = TestQueue.on(redis.endpoint(), "meta-check", SHARDS)) {
             assertThat(q.client().stats().shards()).hasSize(SHARDS);
-            assertThatThrownBy(() -> DelayQueueClient.builder().redis(cluster.url()).queue("meta-check").shards(8).build())
+            assertThatThrownBy(() -> DelayQueueClient.builder().redis(redis.cluster().url()).queue("meta-check").shards(8).build())
                     .isInstanceOf(ShardCountMismatchException.class);
         }
     }
 
     @Test
     void scriptsReloadAfterAFlushOnEveryNode() {
-        try (TestQueue q = TestQueue.on(endpoint, "reload", SHARDS)) {
+        try (TestQueue q = TestQueue.on(redis.endpoint(), "reload", SHARDS)) {
             q.client().enqueue(TaskSpec.of("a"));
             for (int node = 0; node < 3; node++) {
-                get(cluster.node(node).commands().scriptFlush());
+                get(redis.cluster().node(node).commands().scriptFlush());
             }
             for (int i = 0; i < 40; i++) {
                 assertThat(q.client().inspect("id-" + i).state()).isEqualTo(TaskInfo.State.UNKNOWN);

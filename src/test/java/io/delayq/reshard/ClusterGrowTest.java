@@ -2,11 +2,9 @@ package io.delayq.reshard;
 
 import io.delayq.client.DelayQueueClient;
 import io.delayq.layout.Layout;
-import io.delayq.redis.RedisEndpoint;
-import io.delayq.testing.LocalRedisCluster;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.delayq.testing.RedisClusterExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 
@@ -18,29 +16,13 @@ import static org.awaitility.Awaitility.await;
  * script touches one slot (a CROSSSLOT error would fail it), and the load's ledger holds as on one server.
  */
 class ClusterGrowTest {
-    private static LocalRedisCluster cluster;
-    private static RedisEndpoint endpoint;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = LocalRedisCluster.start(3);
-        endpoint = RedisEndpoint.connect(cluster.url());
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (endpoint != null) {
-            endpoint.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
+    @RegisterExtension
+    static RedisClusterExtension redis = new RedisClusterExtension(3);
 
     @Test
     void growsFourToSixteenUnderLoadOnACluster() throws Exception {
-        try (DelayQueueClient producer = DelayQueueClient.builder().redis(endpoint).queue("payouts").shards(4).build();
-             DelayQueueClient claimer = DelayQueueClient.builder().redis(endpoint).queue("payouts").shards(4).build();
+        try (DelayQueueClient producer = DelayQueueClient.builder().redis(redis.endpoint()).queue("payouts").shards(4).build();
+             DelayQueueClient claimer = DelayQueueClient.builder().redis(redis.endpoint()).queue("payouts").shards(4).build();
              LoadHarness load = new LoadHarness(producer, claimer, "payout-")) {
             load.preload(2000, 2000, 5000);
             load.start();

@@ -19,7 +19,7 @@ import io.delayq.worker.dispatch.ServerClock;
 import io.delayq.worker.dispatch.TaskRunner;
 import io.delayq.worker.dispatch.WakeBoard;
 import io.delayq.worker.lease.InflightRegistry;
-import io.delayq.worker.lease.HandlerDeadline;
+import io.delayq.worker.settle.HandlerDeadline;
 import io.delayq.worker.lease.LeaseKeeper;
 import io.delayq.worker.lease.Reclaimer;
 import io.delayq.worker.metrics.WorkerMetrics;

@@ -135,13 +135,19 @@ class StuckClaimTest {
         });
         awaitClaiming(w);
 
-        long claimsBefore = RunningWorkers.claimBatches(w).count();
+        String probe = null;
+        for (int i = 0; probe == null; i++) {
+            if (!frozenShards.contains(Sharding.shardOf("p-" + i, SHARDS))) {
+                probe = "p-" + i;
+            }
+        }
+        String healthyProbe = probe;
         frozenNode.pause();
-        // the fault lasts until the healthy shards have claimed twice each: the claims that hang gave their
-        // slots back (a claim holds them CLAIM_HOLD_MILLIS), and none has reached the 5 s time-out yet, so
-        // they are answered late, after their slots went back to the other shards
-        long healthyShards = SHARDS - frozenShards.size();
-        await().atMost(Duration.ofSeconds(4)).until(() -> RunningWorkers.claimBatches(w).count() >= claimsBefore + 2 * healthyShards);
+        // the fault lasts until a task of a healthy shard, due now, has run: the claims that hang gave their
+        // slots back (a claim holds them CLAIM_HOLD_MILLIS) and none has reached the 5 s time-out yet, so
+        // they are answered late, after their slots went to another shard
+        client.enqueue(TaskSpec.of(healthyProbe));
+        await().atMost(Duration.ofSeconds(4)).until(() -> handled.contains(healthyProbe));
         frozenNode.resume();
         assertThat(redisFailures(w)).as("failed Redis calls: the hung claims were answered, late, not timed out").isZero();
         await().atMost(Duration.ofSeconds(10)).until(() -> onFrozen.stream().allMatch(t -> handled.contains(t.id())));

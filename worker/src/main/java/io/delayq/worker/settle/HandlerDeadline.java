@@ -1,9 +1,10 @@
-package io.delayq.worker.lease;
+package io.delayq.worker.settle;
 
 import io.delayq.DurationText;
 import io.delayq.worker.delivery.Outcome;
+import io.delayq.worker.lease.InflightRegistry;
+import io.delayq.worker.lease.Leased;
 import io.delayq.worker.metrics.WorkerMetrics;
-import io.delayq.worker.settle.Settler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
