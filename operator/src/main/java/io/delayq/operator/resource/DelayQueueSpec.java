@@ -73,11 +73,12 @@ public class DelayQueueSpec {
     @Pattern(Durations.PATTERN)
     private String lease = DEFAULT_LEASE;
 
-    @JsonPropertyDescription("Tasks each worker pod handles at once (1-4096).")
-    @Default("" + DEFAULT_CONCURRENCY)
+    // No CRD default: left out, the worker picks it by delivery type (a webhook slot mostly waits on the network)
+    @JsonPropertyDescription("Tasks each worker pod handles at once (1-4096). Left out: " + DEFAULT_CONCURRENCY
+            + ", or " + DEFAULT_WEBHOOK_CONCURRENCY + " with Webhook delivery.")
     @Min(1)
     @Max(MAX_CONCURRENCY)
-    private int concurrency = DEFAULT_CONCURRENCY;
+    private Integer concurrency;
 
     @JsonPropertyDescription("How long a stopping worker may finish in-flight tasks, e.g. 30s.")
     @Default(DEFAULT_SHUTDOWN_GRACE)
@@ -196,11 +197,12 @@ public class DelayQueueSpec {
         this.lease = lease;
     }
 
-    public int getConcurrency() {
+    /** Null when left out: the worker's default for the delivery type applies. */
+    public Integer getConcurrency() {
         return concurrency;
     }
 
-    public void setConcurrency(int concurrency) {
+    public void setConcurrency(Integer concurrency) {
         this.concurrency = concurrency;
     }
 

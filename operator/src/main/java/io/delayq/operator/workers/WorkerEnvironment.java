@@ -56,7 +56,9 @@ public final class WorkerEnvironment {
         add(env, BATCH_SIZE, spec.getBatchSize());
         add(env, POLL_INTERVAL, spec.getPollInterval());
         add(env, LEASE, spec.getLease());
-        add(env, CONCURRENCY, spec.getConcurrency());
+        if (spec.getConcurrency() != null) {
+            add(env, CONCURRENCY, spec.getConcurrency());
+        }
         add(env, HANDLER_TIMEOUT, spec.getHandlerTimeout());
 
         RetrySpec retry = Objects.requireNonNullElseGet(spec.getRetry(), RetrySpec::new);

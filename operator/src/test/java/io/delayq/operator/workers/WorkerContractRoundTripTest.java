@@ -240,7 +240,8 @@ class WorkerContractRoundTripTest {
     void theSchemaDefaultsAreTheContractDefaults() {
         DelayQueueSpec spec = new DelayQueueSpec();
         assertThat(spec.getBatchSize()).isEqualTo(WorkerSettings.BATCH_SIZE.fallback());
-        assertThat(spec.getConcurrency()).isEqualTo(WorkerSettings.CONCURRENCY.fallback());
+        // no schema default: the worker chooses by delivery type (below)
+        assertThat(spec.getConcurrency()).isNull();
         assertThat(d(spec.getPollInterval())).isEqualTo(WorkerSettings.POLL_INTERVAL.fallback());
         assertThat(d(spec.getLease())).isEqualTo(WorkerSettings.LEASE.fallback());
         assertThat(d(spec.getHandlerTimeout())).isEqualTo(WorkerSettings.HANDLER_TIMEOUT.fallback());
@@ -249,6 +250,20 @@ class WorkerContractRoundTripTest {
         assertThat(spec.getRetry().getMultiplier()).isEqualTo(WorkerSettings.RETRY_BACKOFF_MULTIPLIER.fallback());
         assertThat(spec.getRetry().getJitter()).isEqualTo(WorkerSettings.RETRY_JITTER.fallback());
         assertThat(spec.getDeadLetter().getMaxCount()).isEqualTo(WorkerSettings.DEAD_LETTER_MAX_COUNT.fallback());
+    }
+
+    @Test
+    void concurrencyLeftOutIsTheWorkersDefaultForTheDeliveryType() {
+        DelayQueue withHandler = DelayQueues.of("payouts", 12, 4, "redis://redis.shop.svc:6379/0");
+        withHandler.getSpec().setDelivery(handler());
+        DelayQueue withWebhook = DelayQueues.of("payouts", 12, 4, "redis://redis.shop.svc:6379/0");
+        withWebhook.getSpec().setDelivery(webhook());
+
+        assertThat(namesWritten(withWebhook)).doesNotContain(WorkerSettings.CONCURRENCY.name());
+        assertThat(roundTrip(withHandler).concurrency()).isEqualTo(WorkerSettings.DEFAULT_CONCURRENCY);
+        assertThat(roundTrip(withWebhook).concurrency()).isEqualTo(WorkerSettings.DEFAULT_WEBHOOK_CONCURRENCY);
+        withWebhook.getSpec().setConcurrency(32);
+        assertThat(roundTrip(withWebhook).concurrency()).isEqualTo(32);
     }
 
     private static Object value(RecordComponent component, WorkerConfig config) {
