@@ -417,9 +417,9 @@ public final class QueueProtocol {
         return scripts.run(LuaScript.RESHARD_FINISH, List.of(ShardKeys.meta(queue)), List.of(String.valueOf(epoch), String.valueOf(moved)));
     }
 
-    /** Writes a shard's layout stamp (include/layout.lua). */
-    public CompletionStage<String> stamp(int shard, Layout of) {
-        return commands.set(keys(shard).layout(), of.stamp());
+    /** Writes a shard's layout stamp (include/layout.lua: field {@code stamp} of the shard's {@code layout} hash). */
+    public CompletionStage<Boolean> stamp(int shard, Layout of) {
+        return commands.hset(keys(shard).layout(), "stamp", of.stamp());
     }
 
     /** Records migration progress in the meta hash (read by stats, the CLI and the operator). */

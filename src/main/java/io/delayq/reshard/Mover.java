@@ -165,7 +165,7 @@ public final class Mover {
     }
 
     private void stampAll(Layout layout) {
-        List<CompletableFuture<String>> writes = new ArrayList<>();
+        List<CompletableFuture<Boolean>> writes = new ArrayList<>();
         for (int shard = 0; shard < layout.shards(); shard++) {
             writes.add(protocol.stamp(shard, layout).toCompletableFuture());
         }

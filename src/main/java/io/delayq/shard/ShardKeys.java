@@ -72,7 +72,7 @@ public record ShardKeys(String queue, int shard) {
         return key("once");
     }
 
-    /** STRING "<epoch> <shards> <from>": the layout this shard belongs to (include/layout.lua). */
+    /** HASH, field {@code stamp} = "<epoch> <shards> <from>": the layout this shard belongs to (include/layout.lua). */
     public String layout() {
         return key("layout");
     }

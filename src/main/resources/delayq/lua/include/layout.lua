@@ -1,5 +1,6 @@
--- The shard's layout stamp (docs/protocol.md, "Layouts and resharding"): STRING "<epoch> <shards> <from>"
--- at dq:{q:i}:layout, written by the mover in every shard of a new layout; from = 0 outside a migration.
+-- The shard's layout stamp (docs/protocol.md, "Layouts and resharding"): "<epoch> <shards> <from>" in the
+-- field `stamp` of the HASH dq:{q:i}:layout (a hash, so that reading it takes HGET, which every delayq ACL
+-- user has, and not GET, which would let the console's user past the first command of a claim), written by the mover in every shard of a new layout; from = 0 outside a migration.
 -- No stamp = epoch 0 (a queue never resharded). The id-addressed scripts (enqueue, cancel, reschedule,
 -- inspect) take the caller's epoch and refuse with "LAYOUT ..." when it is not the shard's, so a client
 -- of an older layout re-reads dq:{q}:meta instead of writing where the id no longer lives. The stamp
@@ -11,7 +12,7 @@ local MIGRATING = false
 
 -- nil when the caller's epoch is the shard's, else the error reply to return.
 local function layout_problem(caller_epoch)
-  local stamp = redis.call('GET', LAYOUT_KEY)
+  local stamp = redis.call('HGET', LAYOUT_KEY, 'stamp')
   local epoch, shards, from = 0, 0, 0
   if stamp then
     local e, n, f = string.match(stamp, '^(%d+) (%d+) (%d+)$')

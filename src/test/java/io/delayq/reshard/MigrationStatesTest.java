@@ -247,9 +247,9 @@ class MigrationStatesTest {
         assertThatThrownBy(() -> new Mover(Mover.Params.of(q.protocol(), 8, p -> { })).run())
                 .hasMessageContaining("shrinking is not supported (16 -> 8)");
         // a crash between the end of the migration and its last stamps: running it again repairs them
-        sync(q.redis().set(q.keys(5).layout(), "1 16 4"));
+        sync(q.redis().hset(q.keys(5).layout(), "stamp", "1 16 4"));
         assertThat(new Mover(Mover.Params.of(q.protocol(), 16, p -> { })).run().alreadyThere()).isTrue();
-        assertThat(sync(q.redis().get(q.keys(5).layout()))).isEqualTo("2 16 0");
+        assertThat(sync(q.redis().hget(q.keys(5).layout(), "stamp"))).isEqualTo("2 16 0");
         assertThat(q.client().enqueue(TaskSpec.of("after-repair")).status()).isEqualTo(EnqueueResult.Status.ADDED);
     }
 
