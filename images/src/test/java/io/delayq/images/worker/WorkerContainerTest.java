@@ -93,6 +93,7 @@ class WorkerContainerTest {
                   shards: 4
                   lease: 5s
                   shutdownGrace: 20s
+                  concurrency: 16
                   redis:
                     url: %REDIS%
                   delivery:
@@ -144,7 +145,8 @@ class WorkerContainerTest {
         for (int i = 0; i < total; i++) {
             producer.enqueue(TaskSpec.of("order-" + i).at(Instant.now().minusSeconds(1)));
         }
-        await("handlers are busy").atMost(Duration.ofSeconds(30)).until(() -> receiver.working() >= 4);
+        // every slot busy (concurrency 16; 3 s answers leave the claim buffer empty): the in-flight set is settled
+        await("handlers are busy").atMost(Duration.ofSeconds(30)).until(() -> receiver.working() >= 16);
         int inFlightAtStop = receiver.received().size();
 
         RunningPod.Stopped stopped = pod.stop();
