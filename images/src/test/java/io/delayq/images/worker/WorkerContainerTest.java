@@ -150,8 +150,15 @@ class WorkerContainerTest {
         for (int i = 0; i < total; i++) {
             producer.enqueue(TaskSpec.of("order-" + i).at(Instant.now().minusSeconds(1)));
         }
-        // every slot busy (concurrency 16; 3 s answers leave the claim buffer empty): the in-flight set is settled
-        await("handlers are busy").atMost(Duration.ofSeconds(30)).until(() -> receiver.working() >= 16);
+        // the in-flight set is settled: handlers are busy and no delivery arrived over the last poll (3 s answers
+        // keep the started tasks running, and the claim buffer stays empty while none has finished)
+        int[] seen = {-1};
+        await("handlers are busy").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            int now = receiver.received().size();
+            boolean settled = now >= 4 && now == seen[0] && receiver.working() == now;
+            seen[0] = now;
+            return settled;
+        });
         int inFlightAtStop = receiver.received().size();
 
         RunningPod.Stopped stopped = pod.stop();
