@@ -5,14 +5,13 @@ import io.delayq.layout.LayoutChangedException;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.queue.QueueProtocol.Found;
 import io.delayq.queue.QueueProtocol.Placed;
+import io.delayq.queue.ShardChunk;
 import io.delayq.task.DuplicatePolicy;
 import io.delayq.task.TaskSpec;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -93,29 +92,25 @@ final class IdRouting {
 
     private CompletionStage<Void> round(List<TaskSpec> tasks, List<Integer> indexes, ShardWrite write, Placed[] results, long deadline) {
         Layout layout = protocol.layout();
-        Map<Integer, List<Integer>> first = new LinkedHashMap<>();
-        Map<Integer, List<Integer>> direct = new LinkedHashMap<>();
-        for (int i : indexes) {
-            String id = tasks.get(i).id();
-            int old = layout.oldShardOf(id);
-            (old >= 0 ? first : direct).computeIfAbsent(old >= 0 ? old : layout.shardOf(id), s -> new ArrayList<>()).add(i);
-        }
+        // during a migration an id whose old shard differs is tried there first ("present" only), then on its new shard
+        List<Integer> moved = indexes.stream().filter(i -> layout.oldShardOf(tasks.get(i).id()) >= 0).toList();
+        List<Integer> direct = indexes.stream().filter(i -> layout.oldShardOf(tasks.get(i).id()) < 0).toList();
         List<Integer> again = java.util.Collections.synchronizedList(new ArrayList<>());
         boolean[] refused = new boolean[1];
         List<CompletableFuture<Void>> calls = new ArrayList<>();
-        direct.forEach((shard, idx) -> calls.add(send(tasks, idx, shard, false, layout, write, results, again, refused, null)));
-        first.forEach((shard, idx) -> {
+        for (ShardChunk<Integer> chunk : ShardChunk.of(direct, i -> layout.shardOf(tasks.get(i).id()))) {
+            calls.add(send(tasks, chunk, false, layout, write, results, again, refused, null));
+        }
+        for (ShardChunk<Integer> chunk : ShardChunk.of(moved, i -> layout.oldShardOf(tasks.get(i).id()))) {
             List<Integer> absent = java.util.Collections.synchronizedList(new ArrayList<>());
-            calls.add(send(tasks, idx, shard, true, layout, write, results, again, refused, absent).thenCompose(v -> {
-                Map<Integer, List<Integer>> second = new LinkedHashMap<>();
-                for (int i : absent) {
-                    second.computeIfAbsent(layout.shardOf(tasks.get(i).id()), s -> new ArrayList<>()).add(i);
-                }
+            calls.add(send(tasks, chunk, true, layout, write, results, again, refused, absent).thenCompose(v -> {
                 List<CompletableFuture<Void>> next = new ArrayList<>();
-                second.forEach((s, list) -> next.add(send(tasks, list, s, false, layout, write, results, again, refused, null)));
+                for (ShardChunk<Integer> onNew : ShardChunk.of(absent, i -> layout.shardOf(tasks.get(i).id()))) {
+                    next.add(send(tasks, onNew, false, layout, write, results, again, refused, null));
+                }
                 return CompletableFuture.allOf(next.toArray(CompletableFuture[]::new));
             }));
-        });
+        }
         return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).thenCompose(v -> {
             if (again.isEmpty()) {
                 return CompletableFuture.completedFuture(null);
@@ -128,33 +123,29 @@ final class IdRouting {
         });
     }
 
-    private CompletableFuture<Void> send(List<TaskSpec> tasks, List<Integer> idx, int shard, boolean presentOnly, Layout layout,
+    private CompletableFuture<Void> send(List<TaskSpec> tasks, ShardChunk<Integer> chunkOfShard, boolean presentOnly, Layout layout,
                                          ShardWrite write, Placed[] results, List<Integer> again, boolean[] refused, List<Integer> absent) {
-        List<CompletableFuture<Void>> chunks = new ArrayList<>();
-        for (int from = 0; from < idx.size(); from += QueueProtocol.MAX_PER_CALL) {
-            List<Integer> chunk = idx.subList(from, Math.min(idx.size(), from + QueueProtocol.MAX_PER_CALL));
-            List<TaskSpec> specs = chunk.stream().map(tasks::get).toList();
-            chunks.add(write.at(shard, specs, layout.epoch(), presentOnly).handle((placed, error) -> {
-                if (error != null) {
-                    if (!isLayoutRefusal(error)) {
-                        throw error instanceof CompletionException ce ? ce : new CompletionException(error);
-                    }
-                    refused[0] = true;
-                    again.addAll(chunk);
-                    return null;
+        List<Integer> chunk = chunkOfShard.items();
+        List<TaskSpec> specs = chunk.stream().map(tasks::get).toList();
+        return write.at(chunkOfShard.shard(), specs, layout.epoch(), presentOnly).handle((placed, error) -> {
+            if (error != null) {
+                if (!isLayoutRefusal(error)) {
+                    throw error instanceof CompletionException ce ? ce : new CompletionException(error);
                 }
-                for (int j = 0; j < chunk.size(); j++) {
-                    Placed p = placed.get(j);
-                    switch (p.status()) {
-                        case "absent" -> absent.add(chunk.get(j));
-                        case "moving" -> again.add(chunk.get(j));
-                        default -> results[chunk.get(j)] = p;
-                    }
-                }
+                refused[0] = true;
+                again.addAll(chunk);
                 return (Void) null;
-            }).toCompletableFuture());
-        }
-        return CompletableFuture.allOf(chunks.toArray(CompletableFuture[]::new));
+            }
+            for (int j = 0; j < chunk.size(); j++) {
+                Placed p = placed.get(j);
+                switch (p.status()) {
+                    case "absent" -> absent.add(chunk.get(j));
+                    case "moving" -> again.add(chunk.get(j));
+                    default -> results[chunk.get(j)] = p;
+                }
+            }
+            return (Void) null;
+        }).toCompletableFuture();
     }
 
     private String movingMessage(String id) {

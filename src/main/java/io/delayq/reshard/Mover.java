@@ -2,7 +2,6 @@ package io.delayq.reshard;
 
 import io.delayq.DelayQueueException;
 import io.delayq.InvalidInputException;
-import io.delayq.client.DelayQueueClient;
 import io.delayq.layout.Layout;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.queue.QueueProtocol.MoveBatch;
@@ -184,7 +183,7 @@ public final class Mover {
     }
 
     private <T> T await(CompletionStage<T> stage) {
-        return DelayQueueClient.awaitStage(stage, p.timeout());
+        return io.delayq.redis.Replies.await(stage, p.timeout());
     }
 
     private static void sleep(Duration d) {
