@@ -4,6 +4,7 @@ import io.delayq.health.ProbeServer;
 import io.delayq.operator.metrics.QueueMetrics;
 import io.delayq.operator.reconcile.DelayQueueReconciler;
 import io.delayq.operator.redis.QueueReader;
+import io.delayq.operator.resharding.MigrationJobs;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
@@ -40,6 +41,7 @@ public final class DelayQueueOperator implements AutoCloseable {
     private final ProbeServer endpoint;
     private final JvmGcMetrics gcMetrics;
     private final LeadershipLoss leadershipLoss;
+    private final MigrationJobs migrations;
     private volatile boolean started;
 
     private DelayQueueOperator(KubernetesClient client, OperatorSettings settings, boolean closeClientOnStop,
@@ -56,8 +58,9 @@ public final class DelayQueueOperator implements AutoCloseable {
         reader = new QueueReader(settings.redisTimeout(), Clock.systemUTC());
         leadershipLoss = new LeadershipLoss(onLeadershipLost);
         operator = new Operator(configuration(client, settings, closeClientOnStop, registry, leadershipLoss));
+        migrations = new MigrationJobs(settings.backlogInterval(), Clock.systemUTC());
         DelayQueueReconciler reconciler = new DelayQueueReconciler(reader, new QueueMetrics(registry), Clock.systemUTC(),
-                settings.backlogInterval(), settings.workerImage());
+                settings.backlogInterval(), settings.workerImage(), migrations, settings.reshardBatch());
         operator.register(reconciler, c -> {
             if (settings.watchAllNamespaces()) {
                 c.watchingAllNamespaces();
@@ -135,6 +138,8 @@ public final class DelayQueueOperator implements AutoCloseable {
         try {
             operator.stop();
         } finally {
+            // After the reconciler stopped, so none starts again; the next leader resumes them from Redis.
+            migrations.close();
             endpoint.close();
             reader.close();
             gcMetrics.close();

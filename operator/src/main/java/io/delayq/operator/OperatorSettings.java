@@ -27,11 +27,12 @@ import java.util.stream.Collectors;
  *   <li>{@code DELAYQ_REDIS_TIMEOUT}: time-out of the operator's Redis commands, default 3s</li>
  *   <li>{@code DELAYQ_WORKER_IMAGE}: the worker image when a DelayQueue names none,
  *       default {@code ghcr.io/delayq/delayq-worker:<operator version>}</li>
+ *   <li>{@code DELAYQ_RESHARD_BATCH}: entries one move script call of a migration looks at (1-1000), default 100</li>
  * </ul>
  */
 public record OperatorSettings(Set<String> watchNamespaces, boolean leaderElection, String leaderLeaseName, String leaderLeaseNamespace,
                                String leaderIdentity, LeaderElectionTiming leaderElectionTiming,
-                               int metricsPort, Duration backlogInterval, Duration redisTimeout, String workerImage) {
+                               int metricsPort, Duration backlogInterval, Duration redisTimeout, String workerImage, int reshardBatch) {
 
     public static final String DEFAULT_LEADER_LEASE = "delayq-operator-leader";
 
@@ -48,15 +49,20 @@ public record OperatorSettings(Set<String> watchNamespaces, boolean leaderElecti
                 port(env, "DELAYQ_METRICS_PORT", 8080),
                 duration(env, "DELAYQ_BACKLOG_INTERVAL", "10s"),
                 duration(env, "DELAYQ_REDIS_TIMEOUT", "3s"),
-                env.getOrDefault("DELAYQ_WORKER_IMAGE", "ghcr.io/delayq/delayq-worker:" + version()));
+                env.getOrDefault("DELAYQ_WORKER_IMAGE", "ghcr.io/delayq/delayq-worker:" + version()),
+                reshardBatch(env));
     }
 
     public OperatorSettings withMetricsPort(int port) {
-        return new OperatorSettings(watchNamespaces, leaderElection, leaderLeaseName, leaderLeaseNamespace, leaderIdentity, leaderElectionTiming, port, backlogInterval, redisTimeout, workerImage);
+        return new OperatorSettings(watchNamespaces, leaderElection, leaderLeaseName, leaderLeaseNamespace, leaderIdentity, leaderElectionTiming, port, backlogInterval, redisTimeout, workerImage, reshardBatch);
     }
 
     public OperatorSettings withBacklogInterval(Duration interval) {
-        return new OperatorSettings(watchNamespaces, leaderElection, leaderLeaseName, leaderLeaseNamespace, leaderIdentity, leaderElectionTiming, metricsPort, interval, redisTimeout, workerImage);
+        return new OperatorSettings(watchNamespaces, leaderElection, leaderLeaseName, leaderLeaseNamespace, leaderIdentity, leaderElectionTiming, metricsPort, interval, redisTimeout, workerImage, reshardBatch);
+    }
+
+    public OperatorSettings withReshardBatch(int batch) {
+        return new OperatorSettings(watchNamespaces, leaderElection, leaderLeaseName, leaderLeaseNamespace, leaderIdentity, leaderElectionTiming, metricsPort, backlogInterval, redisTimeout, workerImage, batch);
     }
 
     public boolean watchAllNamespaces() {
@@ -100,6 +106,19 @@ public record OperatorSettings(Set<String> watchNamespaces, boolean leaderElecti
                     + "), got " + deadline);
         }
         return new LeaderElectionTiming(lease, deadline, retry);
+    }
+
+    private static int reshardBatch(Map<String, String> env) {
+        String v = blankToNull(env.get("DELAYQ_RESHARD_BATCH"));
+        try {
+            int batch = v == null ? 100 : Integer.parseInt(v);
+            if (batch < 1 || batch > 1000) {
+                throw new NumberFormatException();
+            }
+            return batch;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("DELAYQ_RESHARD_BATCH must be a whole number between 1 and 1000 (entries per move script call), got '" + v + "'");
+        }
     }
 
     private static boolean bool(Map<String, String> env, String name, boolean fallback) {

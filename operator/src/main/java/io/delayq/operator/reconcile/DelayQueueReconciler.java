@@ -8,6 +8,10 @@ import io.delayq.operator.redis.QueueReading;
 import io.delayq.operator.redis.QueueReader;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.DelayQueueStatus;
+import io.delayq.layout.Layout;
+import io.delayq.operator.resharding.MigrationJob;
+import io.delayq.operator.resharding.MigrationJobs;
+import io.delayq.operator.resharding.ReshardPlan;
 import io.delayq.operator.sharding.ShardPlan;
 import io.delayq.operator.status.Conditions;
 import io.delayq.operator.status.CrashingWorkers;
@@ -35,7 +39,9 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceUtils;
 import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,13 +76,28 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
     private final Clock clock;
     private final Duration backlogInterval;
     private final String workerImage;
+    private final MigrationJobs migrations;
+    private final int reshardBatch;
+    /** Where a mover job tells the reconciler to look again (it started moving, finished or failed). */
+    private final SimpleInboundEventSource<DelayQueue> migrationEvents = new SimpleInboundEventSource<>("delayqueue-migrations");
 
     public DelayQueueReconciler(QueueReader reader, QueueMetrics metrics, Clock clock, Duration backlogInterval, String workerImage) {
+        this(reader, metrics, clock, backlogInterval, workerImage, new MigrationJobs(backlogInterval, clock), 100);
+    }
+
+    /**
+     * @param migrations   the operator's mover jobs (closed by the operator when it stops)
+     * @param reshardBatch entries per move script call of those jobs
+     */
+    public DelayQueueReconciler(QueueReader reader, QueueMetrics metrics, Clock clock, Duration backlogInterval, String workerImage,
+                                MigrationJobs migrations, int reshardBatch) {
         this.reader = reader;
         this.metrics = metrics;
         this.clock = clock;
         this.backlogInterval = backlogInterval;
         this.workerImage = workerImage;
+        this.migrations = migrations;
+        this.reshardBatch = reshardBatch;
     }
 
     @Override
@@ -84,6 +105,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         List<EventSource<?, DelayQueue>> sources = new ArrayList<>(
                 EventSourceUtils.dependentEventSources(context, deployments, metricsService, disruptionBudget));
         sources.add(new DeletionWatcher(this::forget));
+        sources.add(migrationEvents);
         return sources;
     }
 
@@ -94,9 +116,10 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         KubernetesClient client = context.getClient();
         DelayQueueStatus before = dq.getStatus();
 
-        List<ShardRange> ranges;
+        int wanted = dq.getSpec().getShards();
+        Integer perWorker = dq.getSpec().getShardsPerWorker();
         try {
-            ranges = ShardPlan.ranges(dq.getSpec().getShards(), dq.getSpec().getShardsPerWorker());
+            ShardPlan.ranges(wanted, perWorker);
         } catch (IllegalArgumentException e) {
             // Only reachable past the CRD's validation (which rejects it): say so and touch nothing.
             return invalidSpec(dq, context, e.getMessage(), now);
@@ -106,8 +129,17 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         SecretCheck secrets = SecretCheck.of(dq, lookup);
         QueueReading look = secrets.redisSecretsUsable()
                 ? reader.read(key(dq), dq.getSpec().getRedis().getUrl(), secrets.credentials(), secrets.tlsCa(), dq.queueName(),
-                        dq.getSpec().getShards(), ranges)
+                        wanted, layout -> ReshardPlan.of(wanted, perWorker, layout).ranges())
                 : null;
+        Layout layout = look != null && look.layout() != null ? look.layout() : lastKnownMigration(before);
+        ReshardPlan plan = ReshardPlan.of(wanted, perWorker, layout);
+        // Only a layout read from Redis this time starts a mover: one remembered from status may be over.
+        if (plan.moveTo() > 0 && look != null && look.layout() != null) {
+            migrations.ensure(key(dq), plan.moveTo(), to -> moverParams(dq, secrets, to));
+        } else if (!plan.resharding()) {
+            migrations.forgetEnded(key(dq));
+        }
+        List<ShardRange> ranges = plan.ranges();
 
         List<Problem> problems = new ArrayList<>(secrets.problems());
         List<Problem> warnings = new ArrayList<>();
@@ -128,7 +160,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
 
         Map<String, Deployment> actual = context.getSecondaryResourcesAsStream(Deployment.class)
                 .collect(Collectors.toMap(d -> d.getMetadata().getName(), d -> d, (a, b) -> a, LinkedHashMap::new));
-        DesiredWorkers desired = DesiredWorkers.compute(dq, ranges, look, actual, secrets.versions(), workerImage, now);
+        DesiredWorkers desired = DesiredWorkers.computeFor(dq, plan.workers(), look, actual, secrets.versions(), workerImage, now);
         DesiredStateHolder.put(context, desired);
         deployments.reconcile(dq, context);
         metricsService.reconcile(dq, context);
@@ -136,7 +168,8 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
 
         exportMetrics(dq, ranges, look);
         DelayQueueStatus after = StatusComposer.compose(
-                new StatusInput(dq, ranges, actual, desired.decisions(), look, problems, now));
+                new StatusInput(dq, ranges, actual, desired.decisions(), look, problems, now, plan,
+                        look == null ? null : look.layout(), migrations.state(key(dq))));
         if (schedules != null) {
             after.setSchedules(schedules.isEmpty() ? null : ScheduleStatuses.entries(schedules));
             after.setNextScheduleFire(ScheduleStatuses.nextFire(schedules).map(Instant::toString).orElse(null));
@@ -153,6 +186,27 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
                     problems.stream().map(Problem::message).collect(Collectors.joining("; ")));
         }
         return patchIfChanged(dq, context, before, after);
+    }
+
+    /** The job that grows this queue: core's mover on a connection of its own to the queue's Redis. */
+    private MigrationJob.Params moverParams(DelayQueue dq, SecretCheck secrets, int to) {
+        String url = dq.getSpec().getRedis().getUrl();
+        ResourceID id = ResourceID.fromResource(dq);
+        return new MigrationJob.Params(key(dq), to, reshardBatch,
+                () -> reader.open(url, secrets.credentials(), secrets.tlsCa(), dq.queueName(), to),
+                () -> migrationEvents.propagateEvent(id), clock);
+    }
+
+    /**
+     * The migration the last status showed as running, when Redis cannot be read now: its Deployments (old and
+     * new layout) stay until a look at Redis says it has finished.
+     */
+    private static Layout lastKnownMigration(DelayQueueStatus status) {
+        if (status == null || status.getResharding() == null || status.getResharding().isFinished()) {
+            return null;
+        }
+        var r = status.getResharding();
+        return Layout.of(0, r.getTo(), r.getFrom() + "," + r.getTo(), r.getFrom() + " " + r.getTo(), r.getMoved(), r.getLeft());
     }
 
     /**
@@ -247,6 +301,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
     }
 
     private void forget(DelayQueue dq) {
+        migrations.stop(key(dq));
         reader.forget(key(dq));
         metrics.remove(dq.getMetadata().getNamespace(), dq.getMetadata().getName());
     }

@@ -1,11 +1,13 @@
 package io.delayq.operator.redis;
 
 import io.delayq.backlog.QueueStats;
+import io.delayq.layout.Layout;
 import io.delayq.operator.problem.Problem;
 import io.delayq.operator.problem.Reason;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.queue.ShardCountMismatchException;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.shard.ShardKeys;
 import io.delayq.shard.ShardRange;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
@@ -23,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 /**
  * Reads each DelayQueue's backlog from Redis over one connection per DelayQueue, kept between
@@ -57,6 +60,17 @@ public final class QueueReader implements AutoCloseable {
      */
     public QueueReading read(String key, String url, RedisCredentials credentials, String tlsCa, String queue, int shards,
                              List<ShardRange> ranges) {
+        return read(key, url, credentials, tlsCa, queue, shards, layout -> ranges);
+    }
+
+    /**
+     * Reads the queue's layout from its meta hash first, then the backlog of the ranges {@code rangesOf} plans for
+     * that layout (while a queue grows, the old layout's ranges and the new one's). The meta is checked against
+     * {@code shards} (and recorded on first use) only when they agree: a spec asking for more shards than Redis
+     * records is a grow the reconciler drives, not a mismatch; one asking for fewer is a refused shrink.
+     */
+    public QueueReading read(String key, String url, RedisCredentials credentials, String tlsCa, String queue, int shards,
+                             Function<Layout, List<ShardRange>> rangesOf) {
         Connection connection;
         try {
             connection = connection(key, url, credentials, tlsCa, queue, shards);
@@ -64,12 +78,19 @@ public final class QueueReader implements AutoCloseable {
             return QueueReading.failed(unavailable(url, credentials, e));
         }
         try {
-            if (!connection.metaVerified) {
+            Layout layout = await(connection.protocol.refreshLayout());
+            if (layout.shards() > shards) {
+                return QueueReading.failed(new Problem(Reason.SHARD_COUNT_MISMATCH, "spec.shards: queue '" + queue + "' has "
+                        + layout.shards() + " shards in Redis (" + ShardKeys.meta(queue) + "), more than spec.shards (" + shards
+                        + "): shrinking is refused; set spec.shards to " + layout.shards() + ", or create a new DelayQueue and drain the old one"));
+            }
+            if (!connection.metaVerified && layout.shards() == shards) {
                 await(connection.protocol.verifyMeta());
                 connection.metaVerified = true;
+                layout = connection.protocol.layout();
             }
             Map<ShardRange, QueueStats> backlog = new LinkedHashMap<>();
-            for (ShardRange range : ranges) {
+            for (ShardRange range : rangesOf.apply(layout)) {
                 backlog.put(range, await(connection.protocol.stats(range.shards())));
             }
             Instant now = clock.instant();
@@ -77,7 +98,7 @@ public final class QueueReader implements AutoCloseable {
                 connection.facts = inspector.inspect(connection.endpoint.commands());
                 connection.factsAt = now;
             }
-            return new QueueReading(backlog, connection.facts, null);
+            return new QueueReading(backlog, connection.facts, null, layout);
         } catch (ShardCountMismatchException e) {
             return QueueReading.failed(new Problem(Reason.SHARD_COUNT_MISMATCH, credentials.scrub(e.getMessage())));
         } catch (InterruptedException e) {
@@ -93,24 +114,18 @@ public final class QueueReader implements AutoCloseable {
     private Connection connection(String key, String url, RedisCredentials credentials, String tlsCa, String queue, int shards) {
         int fingerprint = java.util.Objects.hash(url, credentials.fingerprint(), tlsCa, queue, shards);
         Connection existing = connections.get(key);
-        if (existing != null && existing.fingerprint == fingerprint && existing.endpoint.isOpen()) {
+        if (existing != null && existing.fingerprint == fingerprint && existing.queue.isOpen()) {
             return existing;
         }
         forget(key);
-        // Only a TLS connection reads the CA; a plain-text URL past the CRD's check gets no file.
-        CaFile caFile = tlsCa != null && url.startsWith("rediss") ? CaFile.write(tlsCa) : null;
-        try {
-            RedisEndpoint endpoint = RedisEndpoint.connect(credentials.applyTo(url), resources, timeout,
-                    caFile == null ? null : caFile.path());
-            Connection fresh = new Connection(fingerprint, endpoint, new QueueProtocol(endpoint, queue, shards), caFile);
-            connections.put(key, fresh);
-            return fresh;
-        } catch (RuntimeException e) {
-            if (caFile != null) {
-                caFile.close();
-            }
-            throw e;
-        }
+        Connection fresh = new Connection(fingerprint, QueueConnection.open(url, credentials, tlsCa, queue, shards, resources, timeout));
+        connections.put(key, fresh);
+        return fresh;
+    }
+
+    /** A connection of its own to a DelayQueue's Redis, for a job that outlives one check (the mover); the caller closes it. */
+    public QueueConnection open(String url, RedisCredentials credentials, String tlsCa, String queue, int shards) {
+        return QueueConnection.open(url, credentials, tlsCa, queue, shards, resources, timeout);
     }
 
     private <T> T await(java.util.concurrent.CompletionStage<T> stage) throws TimeoutException, InterruptedException {
@@ -167,13 +182,9 @@ public final class QueueReader implements AutoCloseable {
         Connection gone = connections.remove(key);
         if (gone != null) {
             try {
-                gone.endpoint.close();
+                gone.queue.close();
             } catch (RuntimeException e) {
                 LOG.debug("closing the Redis connection of {} failed", key, e);
-            } finally {
-                if (gone.caFile != null) {
-                    gone.caFile.close();
-                }
             }
         }
     }
@@ -186,20 +197,19 @@ public final class QueueReader implements AutoCloseable {
 
     private static final class Connection {
         final int fingerprint;
+        final QueueConnection queue;
         final RedisEndpoint endpoint;
         final QueueProtocol protocol;
-        /** The CA the connection trusts, or null; deleted with the connection. */
-        final CaFile caFile;
         volatile boolean metaVerified;
         volatile RedisFacts facts;
         volatile Instant factsAt;
         volatile io.delayq.schedule.Schedules schedules;
 
-        Connection(int fingerprint, RedisEndpoint endpoint, QueueProtocol protocol, CaFile caFile) {
+        Connection(int fingerprint, QueueConnection queue) {
             this.fingerprint = fingerprint;
-            this.endpoint = endpoint;
-            this.protocol = protocol;
-            this.caFile = caFile;
+            this.queue = queue;
+            this.endpoint = queue.endpoint();
+            this.protocol = queue.protocol();
         }
     }
 }

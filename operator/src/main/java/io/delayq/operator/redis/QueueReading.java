@@ -1,6 +1,7 @@
 package io.delayq.operator.redis;
 
 import io.delayq.backlog.QueueStats;
+import io.delayq.layout.Layout;
 import io.delayq.operator.problem.Problem;
 import io.delayq.shard.ShardRange;
 
@@ -9,12 +10,16 @@ import java.util.Optional;
 
 /**
  * One look at a queue in Redis: the backlog of each worker's shard range, the server's safety
- * facts, or the problem that prevented the look.
+ * facts, the shard layout its meta hash records (null when unknown), or the problem that prevented the look.
  */
-public record QueueReading(Map<ShardRange, QueueStats> backlog, RedisFacts facts, Problem problem) {
+public record QueueReading(Map<ShardRange, QueueStats> backlog, RedisFacts facts, Problem problem, Layout layout) {
+
+    public QueueReading(Map<ShardRange, QueueStats> backlog, RedisFacts facts, Problem problem) {
+        this(backlog, facts, problem, null);
+    }
 
     public static QueueReading failed(Problem problem) {
-        return new QueueReading(Map.of(), null, problem);
+        return new QueueReading(Map.of(), null, problem, null);
     }
 
     public Optional<QueueStats> backlogOf(ShardRange range) {

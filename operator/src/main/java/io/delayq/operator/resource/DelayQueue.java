@@ -24,11 +24,15 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ShortNames("dq")
 @AdditionalPrinterColumn(name = "Ready", type = AdditionalPrinterColumn.Type.STRING,
         jsonPath = ".status.conditions[?(@.type==\"Ready\")].status")
+@AdditionalPrinterColumn(name = "Phase", type = AdditionalPrinterColumn.Type.STRING, jsonPath = ".status.phase",
+        getDescription = "Resharding while the queue grows to spec.shards; else Ready, Progressing, Degraded or Suspended")
 @AdditionalPrinterColumn(name = "Shards", type = AdditionalPrinterColumn.Type.INTEGER, jsonPath = ".spec.shards")
 @AdditionalPrinterColumn(name = "Workers", type = AdditionalPrinterColumn.Type.STRING, jsonPath = ".status.workers",
         getDescription = "Ready worker pods / desired worker pods")
 @AdditionalPrinterColumn(name = "Due", type = AdditionalPrinterColumn.Type.INTEGER, jsonPath = ".status.backlog.due",
         getDescription = "Tasks due now and not yet claimed")
+@AdditionalPrinterColumn(name = "Reshard", type = AdditionalPrinterColumn.Type.STRING, jsonPath = ".status.resharding.progress",
+        getDescription = "The running or last shard-count migration: from->to, tasks moved and left")
 @AdditionalPrinterColumn(name = "Next-Fire", type = AdditionalPrinterColumn.Type.STRING, jsonPath = ".status.nextScheduleFire",
         getDescription = "The earliest next occurrence of the queue's schedules")
 @AdditionalPrinterColumn(name = "Age", type = AdditionalPrinterColumn.Type.DATE, jsonPath = ".metadata.creationTimestamp")

@@ -37,12 +37,14 @@ public class DelayQueueSpec {
     @Size(max = 40)
     private String queueName;
 
-    @JsonPropertyDescription("Number of shards (1-1024). Immutable: a task's shard is crc32(id) mod shards, so changing it would strand queued tasks.")
+    @JsonPropertyDescription("Number of shards (1-1024). May grow, never shrink: raising it makes the operator move the tasks whose shard "
+            + "(crc32(id) mod shards) changes to their new shard while the queue runs (docs/resharding.md).")
     @Required
     @Min(1)
     @Max(MAX_SHARDS)
-    @ValidationRule(value = "self == oldSelf",
-            message = "spec.shards is immutable: tasks are placed by crc32(id) mod shards, so changing it would strand queued tasks; create a new DelayQueue instead")
+    @ValidationRule(value = "self >= oldSelf",
+            message = "spec.shards may grow but not shrink: shards above the new count would be outside every worker's range, "
+                    + "where producers still on the old count would strand tasks; shrinking is refused: create a new DelayQueue and drain the old one")
     private int shards;
 
     @JsonPropertyDescription("How many shards each worker Deployment owns. Absent: one Deployment owns every shard. Uneven splits are balanced (10 shards by 4 gives 4, 3, 3).")

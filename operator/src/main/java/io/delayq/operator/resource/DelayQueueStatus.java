@@ -15,7 +15,13 @@ public class DelayQueueStatus {
     @JsonPropertyDescription("The metadata.generation this status describes.")
     private Long observedGeneration;
 
-    @JsonPropertyDescription("Ready, Progressing, Degraded and Paused.")
+    @JsonPropertyDescription("One word for kubectl get: Resharding while the queue grows to spec.shards, else Ready, Progressing, Degraded or Suspended.")
+    private String phase;
+
+    @JsonPropertyDescription("The running (or last) shard-count migration: from, to, tasks moved and left.")
+    private ReshardingStatus resharding;
+
+    @JsonPropertyDescription("Ready, Progressing, Degraded, Paused and Resharding.")
     private List<Condition> conditions = new ArrayList<>();
 
     @JsonPropertyDescription("The queue name in Redis.")
@@ -144,5 +150,21 @@ public class DelayQueueStatus {
 
     public void setSchedules(List<ScheduleStatusEntry> schedules) {
         this.schedules = schedules;
+    }
+
+    public String getPhase() {
+        return phase;
+    }
+
+    public void setPhase(String phase) {
+        this.phase = phase;
+    }
+
+    public ReshardingStatus getResharding() {
+        return resharding;
+    }
+
+    public void setResharding(ReshardingStatus resharding) {
+        this.resharding = resharding;
     }
 }

@@ -15,6 +15,12 @@ public class WorkerDeploymentStatus {
     @JsonPropertyDescription("Last shard it owns (inclusive).")
     private int shardTo;
 
+    @JsonPropertyDescription("The shard count its workers are told (DELAYQ_SHARDS): the old layout's while the queue grows.")
+    private Integer shards;
+
+    @JsonPropertyDescription("True for a Deployment of the old layout only, deleted when the running migration has finished.")
+    private Boolean retiring;
+
     @JsonPropertyDescription("Replicas the operator asked for.")
     private int replicas;
 
@@ -92,5 +98,21 @@ public class WorkerDeploymentStatus {
 
     public void setScaleDownPendingSince(String scaleDownPendingSince) {
         this.scaleDownPendingSince = scaleDownPendingSince;
+    }
+
+    public Integer getShards() {
+        return shards;
+    }
+
+    public void setShards(Integer shards) {
+        this.shards = shards;
+    }
+
+    public Boolean getRetiring() {
+        return retiring;
+    }
+
+    public void setRetiring(Boolean retiring) {
+        this.retiring = retiring;
     }
 }

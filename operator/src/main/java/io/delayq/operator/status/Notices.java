@@ -49,6 +49,8 @@ public final class Notices {
             notices.add(Notice.normal("Resumed", "worker Deployments scaled up again"));
         }
 
+        notices.addAll(resharding(was, after.getConditions()));
+
         Map<String, WorkerDeploymentStatus> old = before == null || before.getWorkerDeployments() == null ? Map.of()
                 : before.getWorkerDeployments().stream().collect(Collectors.toMap(WorkerDeploymentStatus::getName, w -> w, (a, b) -> a));
         for (WorkerDeploymentStatus w : after.getWorkerDeployments()) {
@@ -58,6 +60,30 @@ public final class Notices {
                 notices.add(Notice.normal("ScaledWorkers", "scaled " + w.getName() + " from " + o.getReplicas() + " to "
                         + w.getReplicas() + " replicas (due backlog " + due + ")"));
             }
+        }
+        return notices;
+    }
+
+    /** Started and finished (the condition flips) and refused (a refusal appears or says something new). */
+    static List<Notice> resharding(List<Condition> was, List<Condition> now) {
+        List<Notice> notices = new ArrayList<>();
+        Optional<Condition> before = Conditions.find(was, Resharding.CONDITION);
+        Optional<Condition> after = Conditions.find(now, Resharding.CONDITION);
+        if (after.isEmpty()) {
+            return notices;
+        }
+        Condition c = after.get();
+        boolean wasOn = before.map(b -> "True".equals(b.getStatus())).orElse(false);
+        boolean isOn = "True".equals(c.getStatus());
+        if (isOn && !wasOn) {
+            notices.add(Notice.normal("ReshardStarted", c.getMessage()));
+        } else if (wasOn && !isOn && Resharding.FINISHED.equals(c.getReason())) {
+            notices.add(Notice.normal("ReshardFinished", c.getMessage()));
+        }
+        boolean refused = Resharding.SECOND_CHANGE_REFUSED.equals(c.getReason()) || Resharding.SHRINK_REFUSED.equals(c.getReason());
+        boolean refusedBefore = before.map(b -> Objects.equals(b.getReason(), c.getReason())).orElse(false);
+        if (refused && !refusedBefore) {
+            notices.add(Notice.warning("ReshardRefused", c.getMessage()));
         }
         return notices;
     }

@@ -55,6 +55,8 @@ public final class StatusComposer {
             w.setName(deploymentName);
             w.setShardFrom(range.from());
             w.setShardTo(range.to());
+            w.setShards(in.shardsOf(range));
+            w.setRetiring(in.retiring(range) ? Boolean.TRUE : null);
             w.setReplicas(decision.replicas());
             w.setReadyReplicas(readyReplicas(actual));
             w.setLastScaleTime(decision.lastScaleTime() == null ? null : decision.lastScaleTime().toString());
@@ -81,8 +83,26 @@ public final class StatusComposer {
         status.setLastScaleTime(lastScale == null ? previous.getLastScaleTime() : lastScale.toString());
         status.setBacklog(backlogKnown ? total(workers, in.now()) : previous.getBacklog());
         status.setRedis(redis(dq, in, previous));
-        status.setConditions(conditions(dq, in, previous.getConditions(), generation, notRolledOut, workers.size(), readyPods));
+        status.setResharding(Resharding.status(in.plan(), in.layout(), previous.getResharding()));
+        List<Condition> conditions = conditions(dq, in, previous.getConditions(), generation, notRolledOut, workers.size(), readyPods);
+        conditions.add(Resharding.condition(in.plan(), status.getResharding(), in.job(), in.problems(), previous.getConditions(), generation, in.now()));
+        status.setConditions(conditions);
+        status.setPhase(phase(dq, in, notRolledOut));
         return status;
+    }
+
+    /** One word for kubectl get: a migration first, as it is what an on-call person must not miss. */
+    private static String phase(DelayQueue dq, StatusInput in, List<String> notRolledOut) {
+        if (in.plan() != null && in.plan().resharding()) {
+            return "Resharding";
+        }
+        if (dq.getSpec().isSuspend()) {
+            return "Suspended";
+        }
+        if (!in.problems().isEmpty()) {
+            return "Degraded";
+        }
+        return notRolledOut.isEmpty() ? "Ready" : "Progressing";
     }
 
     private static List<Condition> conditions(DelayQueue dq, StatusInput in, List<Condition> before, long generation,
@@ -101,7 +121,11 @@ public final class StatusComposer {
                         "spec.suspend is true: every worker Deployment is scaled to zero; tasks wait in Redis", generation, now)
                 : Conditions.next(before, Conditions.PAUSED, false, "Running", "", generation, now);
 
-        Condition progressing = notRolledOut.isEmpty()
+        boolean resharding = in.plan() != null && in.plan().resharding();
+        Condition progressing = resharding && notRolledOut.isEmpty()
+                ? Conditions.next(before, Conditions.PROGRESSING, true, "Resharding",
+                        "moving tasks from " + in.plan().from() + " to " + in.plan().to() + " shards", generation, now)
+                : notRolledOut.isEmpty()
                 ? Conditions.next(before, Conditions.PROGRESSING, false, "RolloutComplete",
                         "every worker Deployment has its desired pods, updated and ready", generation, now)
                 : Conditions.next(before, Conditions.PROGRESSING, true, "RollingOut",
@@ -167,7 +191,8 @@ public final class StatusComposer {
     private static BacklogStatus total(List<WorkerDeploymentStatus> workers, Instant now) {
         BacklogStatus t = new BacklogStatus();
         for (WorkerDeploymentStatus w : workers) {
-            BacklogStatus b = w.getBacklog();
+            // the old layout's ranges overlap the new one's, which cover every shard: count each shard once
+            BacklogStatus b = Boolean.TRUE.equals(w.getRetiring()) ? null : w.getBacklog();
             if (b != null) {
                 t.setScheduled(t.getScheduled() + b.getScheduled());
                 t.setDue(t.getDue() + b.getDue());

@@ -7,7 +7,13 @@ import io.delayq.operator.resource.DelayQueue;
 import io.delayq.shard.ShardRange;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 
+import io.delayq.layout.Layout;
+import io.delayq.operator.resharding.MigrationJob;
+import io.delayq.operator.resharding.ReshardPlan;
+import io.delayq.operator.sharding.WorkerRange;
+
 import java.time.Instant;
+import java.util.Optional;
 import java.util.List;
 import java.util.Map;
 
@@ -18,7 +24,29 @@ import java.util.Map;
  * @param decisions   the replica decision of each range's Deployment, by name
  * @param reading     the last look at Redis, or null when the operator could not look (no Secret)
  * @param problems    run-time problems, worst first
+ * @param plan        the shard layout planned for the Deployments ({@code ranges} are its ranges)
+ * @param layout      the layout the queue's meta hash recorded at this look, or null
+ * @param job         the operator's mover job of this queue, if it has one
  */
 public record StatusInput(DelayQueue resource, List<ShardRange> ranges, Map<String, Deployment> deployments,
-                          Map<String, ScalingDecision> decisions, QueueReading reading, List<Problem> problems, Instant now) {
+                          Map<String, ScalingDecision> decisions, QueueReading reading, List<Problem> problems, Instant now,
+                          ReshardPlan plan, Layout layout, Optional<MigrationJob.State> job) {
+
+    /** A queue whose Deployments are the spec's layout, no migration in sight. */
+    public StatusInput(DelayQueue resource, List<ShardRange> ranges, Map<String, Deployment> deployments,
+                       Map<String, ScalingDecision> decisions, QueueReading reading, List<Problem> problems, Instant now) {
+        this(resource, ranges, deployments, decisions, reading, problems, now, null, null, Optional.empty());
+    }
+
+    /** Whether a range's Deployment belongs to the old layout only (retired when the migration ends). */
+    public boolean retiring(ShardRange range) {
+        return plan != null && plan.workers().stream().anyMatch(w -> w.retiring() && w.range().equals(range));
+    }
+
+    /** The shard count a range's workers are told. */
+    public int shardsOf(ShardRange range) {
+        return plan == null ? resource.getSpec().getShards()
+                : plan.workers().stream().filter(w -> w.range().equals(range)).findFirst().map(WorkerRange::shards)
+                        .orElse(resource.getSpec().getShards());
+    }
 }

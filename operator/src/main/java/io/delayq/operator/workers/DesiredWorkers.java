@@ -8,6 +8,7 @@ import io.delayq.operator.resource.AutoscalingSpec;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.DelayQueueStatus;
 import io.delayq.operator.resource.WorkerDeploymentStatus;
+import io.delayq.operator.sharding.WorkerRange;
 import io.delayq.shard.ShardRange;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 
@@ -39,10 +40,18 @@ public record DesiredWorkers(Map<String, Deployment> deployments, Map<String, Sc
      */
     public static DesiredWorkers compute(DelayQueue dq, List<ShardRange> ranges, QueueReading reading, Map<String, Deployment> actual,
                                          SortedMap<String, String> secretVersions, String defaultImage, Instant now) {
+        return computeFor(dq, ranges.stream().map(r -> new WorkerRange(r, dq.getSpec().getShards(), false)).toList(), reading, actual,
+                secretVersions, defaultImage, now);
+    }
+
+    /** The same for a planned layout ({@code ReshardPlan.workers()}), where each range carries the shard count its workers are told. */
+    public static DesiredWorkers computeFor(DelayQueue dq, List<WorkerRange> workers, QueueReading reading, Map<String, Deployment> actual,
+                                            SortedMap<String, String> secretVersions, String defaultImage, Instant now) {
         AutoscalingSpec policy = Objects.requireNonNullElseGet(dq.getSpec().getAutoscaling(), AutoscalingSpec::new);
         Map<String, Deployment> deployments = new LinkedHashMap<>();
         Map<String, ScalingDecision> decisions = new LinkedHashMap<>();
-        for (ShardRange range : ranges) {
+        for (WorkerRange worker : workers) {
+            ShardRange range = worker.range();
             String name = WorkerNames.deployment(dq.getMetadata().getName(), range);
             Optional<WorkerDeploymentStatus> before = previous(dq.getStatus(), name);
             Deployment existing = actual.get(name);
@@ -55,7 +64,7 @@ public record DesiredWorkers(Map<String, Deployment> deployments, Map<String, Sc
                     now);
             ScalingDecision decision = Autoscaler.decide(policy, dq.getSpec().getReplicas(), dq.getSpec().isSuspend(), input);
             decisions.put(name, decision);
-            deployments.put(name, WorkerDeployment.desired(dq, range, decision.replicas(), secretVersions, defaultImage));
+            deployments.put(name, WorkerDeployment.desired(dq, worker, decision.replicas(), secretVersions, defaultImage));
         }
         return new DesiredWorkers(deployments, decisions);
     }

@@ -4,6 +4,7 @@ import io.delayq.DurationText;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.DelayQueueSpec;
 import io.delayq.operator.resource.WorkerSpec;
+import io.delayq.operator.sharding.WorkerRange;
 import io.delayq.shard.ShardRange;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -45,11 +46,18 @@ public final class WorkerDeployment {
      */
     public static Deployment desired(DelayQueue dq, ShardRange range, int replicas,
                                      SortedMap<String, String> secretVersions, String defaultImage) {
+        return desired(dq, new WorkerRange(range, dq.getSpec().getShards(), false), replicas, secretVersions, defaultImage);
+    }
+
+    /** The Deployment of a range of a given layout (while a queue grows, the old layout's keep its count). */
+    public static Deployment desired(DelayQueue dq, WorkerRange worker, int replicas,
+                                     SortedMap<String, String> secretVersions, String defaultImage) {
+        ShardRange range = worker.range();
         String name = dq.getMetadata().getName();
         String queue = dq.queueName();
         Map<String, String> labels = WorkerLabels.forRange(name, queue, range);
 
-        PodTemplateSpec template = podTemplate(dq, range, labels, defaultImage);
+        PodTemplateSpec template = podTemplate(dq, range, worker.shards(), labels, defaultImage);
         String configHash = ConfigHash.of(template, secretVersions);
         template.getMetadata().getAnnotations().put(ConfigHash.POD_TEMPLATE_ANNOTATION, configHash);
 
@@ -90,7 +98,7 @@ public final class WorkerDeployment {
                 .build();
     }
 
-    private static PodTemplateSpec podTemplate(DelayQueue dq, ShardRange range, Map<String, String> labels, String defaultImage) {
+    private static PodTemplateSpec podTemplate(DelayQueue dq, ShardRange range, int shards, Map<String, String> labels, String defaultImage) {
         DelayQueueSpec spec = dq.getSpec();
         WorkerSpec worker = spec.getWorker() == null ? new WorkerSpec() : spec.getWorker();
         Map<String, String> annotations = new LinkedHashMap<>();
@@ -114,20 +122,20 @@ public final class WorkerDeployment {
                     .withImagePullSecrets(worker.getImagePullSecrets())
                     .withTerminationGracePeriodSeconds(grace.toSeconds() + EXIT_MARGIN_SECONDS)
                     .withSecurityContext(PodSecurity.pod())
-                    .withContainers(container(dq, range, worker, defaultImage))
+                    .withContainers(container(dq, range, shards, worker, defaultImage))
                     .addNewVolume().withName("tmp").withNewEmptyDir().withSizeLimit(new Quantity("256Mi")).endEmptyDir().endVolume()
                     .addAllToVolumes(RedisTlsCa.of(dq).map(RedisTlsCa::volume).stream().toList())
                 .endSpec()
                 .build();
     }
 
-    private static Container container(DelayQueue dq, ShardRange range, WorkerSpec worker, String defaultImage) {
+    private static Container container(DelayQueue dq, ShardRange range, int shards, WorkerSpec worker, String defaultImage) {
         return new ContainerBuilder()
                 .withName(CONTAINER)
                 .withImage(worker.getImage() != null ? worker.getImage() : defaultImage)
                 .withImagePullPolicy(worker.getImagePullPolicy() == null ? null : worker.getImagePullPolicy().name())
                 .addNewPort().withName("http").withContainerPort(WorkerEnvironment.HTTP_PORT).withProtocol("TCP").endPort()
-                .withEnv(WorkerEnvironment.of(dq, range))
+                .withEnv(WorkerEnvironment.of(dq, range, shards))
                 .withResources(resources(worker.getResources()))
                 // Generous start-up budget for the JVM, then a quick liveness check.
                 .withStartupProbe(probe("/healthz", 2, 30))

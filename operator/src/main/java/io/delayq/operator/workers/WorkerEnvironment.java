@@ -35,6 +35,11 @@ public final class WorkerEnvironment {
     }
 
     public static List<EnvVar> of(DelayQueue dq, ShardRange range) {
+        return of(dq, range, dq.getSpec().getShards());
+    }
+
+    /** @param shards the count the workers are told: the spec's, or the old layout's while the queue grows */
+    public static List<EnvVar> of(DelayQueue dq, ShardRange range, int shards) {
         DelayQueueSpec spec = dq.getSpec();
         List<EnvVar> env = new ArrayList<>();
         add(env, REDIS_URL, spec.getRedis().getUrl());
@@ -50,7 +55,7 @@ public final class WorkerEnvironment {
             add(env, REDIS_TLS_CA, RedisTlsCa.FILE);
         }
         add(env, QUEUE, dq.queueName());
-        add(env, SHARDS, spec.getShards());
+        add(env, SHARDS, shards);
         add(env, SHARD_FROM, range.from());
         add(env, SHARD_TO, range.to());
         add(env, BATCH_SIZE, spec.getBatchSize());

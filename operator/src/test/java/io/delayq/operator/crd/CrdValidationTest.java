@@ -63,12 +63,18 @@ class CrdValidationTest {
     }
 
     @Test
-    void shardsCannotChangeOnUpdate() throws IOException {
-        JsonNode old = minimal(8);
-        JsonNode changed = minimal(16);
+    void shardsMayGrowOnUpdate() throws IOException {
+        assertThat(validator.validateUpdate(minimal(4), minimal(16))).as("4 -> 16").isEmpty();
+        assertThat(validator.validateUpdate(minimal(16), minimal(64))).as("16 -> 64").isEmpty();
+        assertThat(validator.validateUpdate(minimal(6), minimal(16))).as("6 -> 16, not a multiple").isEmpty();
+    }
 
-        assertThat(validator.validateUpdate(old, changed))
-                .singleElement().asString().contains("spec.shards is immutable");
+    @Test
+    void shardsCannotShrinkOnUpdate() throws IOException {
+        assertThat(validator.validateUpdate(minimal(16), minimal(8)))
+                .singleElement().asString()
+                .contains("spec.shards may grow but not shrink")
+                .contains("create a new DelayQueue and drain the old one");
     }
 
     @Test

@@ -32,14 +32,14 @@ class PrinterColumnOrderTest {
         assertThat(columns).extracting(CustomResourceColumnDefinition::getJsonPath)
                 .containsExactlyElementsOf(PrinterColumnOrder.declared(DelayQueue.class));
         assertThat(columns).extracting(CustomResourceColumnDefinition::getName)
-                .containsExactly("Ready", "Shards", "Workers", "Due", "Next-Fire", "Age");
+                .containsExactly("Ready", "Phase", "Shards", "Workers", "Due", "Reshard", "Next-Fire", "Age");
     }
 
     @Test
     void declaredOrderIsTheSourceOrderOfTheAnnotations() {
         assertThat(PrinterColumnOrder.declared(DelayQueue.class)).containsExactly(
-                ".status.conditions[?(@.type==\"Ready\")].status", ".spec.shards", ".status.workers",
-                ".status.backlog.due", ".status.nextScheduleFire", ".metadata.creationTimestamp");
+                ".status.conditions[?(@.type==\"Ready\")].status", ".status.phase", ".spec.shards", ".status.workers",
+                ".status.backlog.due", ".status.resharding.progress", ".status.nextScheduleFire", ".metadata.creationTimestamp");
     }
 
     @Test
@@ -52,7 +52,7 @@ class PrinterColumnOrderTest {
                 .sort((a, b) -> String.CASE_INSENSITIVE_ORDER.compare(a.getJsonPath(), b.getJsonPath()));
         String generatorOutput = PrinterColumnOrder.HEADER + YAML.asYaml(sorted).substring(4);
         assertThat(columns(generatorOutput)).extracting(CustomResourceColumnDefinition::getName)
-                .containsExactly("Age", "Shards", "Due", "Ready", "Next-Fire", "Workers");
+                .containsExactly("Age", "Shards", "Due", "Ready", "Next-Fire", "Phase", "Reshard", "Workers");
 
         String reordered = PrinterColumnOrder.reorderCrd(generatorOutput, declared);
 

@@ -94,7 +94,7 @@ class K3sEndToEndTest {
         dq.getSpec().getAutoscaling().setMode(AutoscalingMode.Disabled);
         client.resource(dq).create();
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> client.apps().deployments().inNamespace("shop").list().getItems().size() == 2);
+        await().atMost(Duration.ofSeconds(60)).until(() -> client.apps().deployments().inNamespace("shop").withLabel("app.kubernetes.io/instance", "orders").list().getItems().size() == 2);
         await().atMost(Duration.ofSeconds(60)).until(() -> {
             DelayQueue live = client.resources(DelayQueue.class).inNamespace("shop").withName("orders").get();
             return live.getStatus() != null && live.getStatus().getBacklog() != null && live.getStatus().getBacklog().getDue() == 10;
@@ -102,12 +102,12 @@ class K3sEndToEndTest {
 
         // The scale subresource, as kubectl scale, an HPA or KEDA use it.
         client.resources(DelayQueue.class).inNamespace("shop").withName("orders").scale(3);
-        await().atMost(Duration.ofSeconds(60)).until(() -> client.apps().deployments().inNamespace("shop").list().getItems().stream()
+        await().atMost(Duration.ofSeconds(60)).until(() -> client.apps().deployments().inNamespace("shop").withLabel("app.kubernetes.io/instance", "orders").list().getItems().stream()
                 .allMatch(d -> d.getSpec().getReplicas() == 3));
 
         // Garbage collection follows the owner references.
         client.resources(DelayQueue.class).inNamespace("shop").withName("orders").delete();
-        await().atMost(Duration.ofSeconds(90)).until(() -> client.apps().deployments().inNamespace("shop").list().getItems().isEmpty());
+        await().atMost(Duration.ofSeconds(90)).until(() -> client.apps().deployments().inNamespace("shop").withLabel("app.kubernetes.io/instance", "orders").list().getItems().isEmpty());
     }
 
     @Test
@@ -123,15 +123,30 @@ class K3sEndToEndTest {
     }
 
     @Test
-    void shardsAreImmutable() {
-        DelayQueue dq = DelayQueues.of("fixed", 4, null, redis.url());
+    void shardsGrowButDoNotShrink() {
+        DelayQueue dq = DelayQueues.of("growing", 4, null, redis.url());
         dq.getMetadata().setUid(null);
         dq.getMetadata().setGeneration(null);
+        dq.getSpec().getAutoscaling().setMode(AutoscalingMode.Disabled);
         client.resource(dq).create();
+        await().atMost(Duration.ofSeconds(60)).until(() -> client.apps().deployments().inNamespace("shop").withName("growing-worker-0-3").get() != null);
 
-        assertThatThrownBy(() -> client.resources(DelayQueue.class).inNamespace("shop").withName("fixed").edit(live -> {
-            live.getSpec().setShards(8);
+        assertThatThrownBy(() -> client.resources(DelayQueue.class).inNamespace("shop").withName("growing").edit(live -> {
+            live.getSpec().setShards(2);
             return live;
-        })).hasMessageContaining("spec.shards is immutable");
+        })).hasMessageContaining("spec.shards may grow but not shrink");
+
+        // The API server's CEL rule lets a grow through; the operator moves the (here: no) tasks and ends on one
+        // Deployment over the new layout's 16 shards, the old one retired.
+        client.resources(DelayQueue.class).inNamespace("shop").withName("growing").edit(live -> {
+            live.getSpec().setShards(16);
+            return live;
+        });
+        await().atMost(Duration.ofSeconds(90)).until(() -> {
+            DelayQueue live = client.resources(DelayQueue.class).inNamespace("shop").withName("growing").get();
+            return live.getStatus() != null && live.getStatus().getResharding() != null && live.getStatus().getResharding().isFinished()
+                    && client.apps().deployments().inNamespace("shop").withName("growing-worker-0-15").get() != null
+                    && client.apps().deployments().inNamespace("shop").withName("growing-worker-0-3").get() == null;
+        });
     }
 }
