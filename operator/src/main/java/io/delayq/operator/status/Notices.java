@@ -2,6 +2,7 @@ package io.delayq.operator.status;
 
 import io.delayq.operator.problem.Problem;
 import io.delayq.operator.resource.DelayQueueStatus;
+import io.delayq.operator.resource.ReshardingStatus;
 import io.delayq.operator.resource.WorkerDeploymentStatus;
 import io.fabric8.kubernetes.api.model.Condition;
 
@@ -49,7 +50,7 @@ public final class Notices {
             notices.add(Notice.normal("Resumed", "worker Deployments scaled up again"));
         }
 
-        notices.addAll(resharding(was, after.getConditions()));
+        notices.addAll(resharding(before, after));
 
         Map<String, WorkerDeploymentStatus> old = before == null || before.getWorkerDeployments() == null ? Map.of()
                 : before.getWorkerDeployments().stream().collect(Collectors.toMap(WorkerDeploymentStatus::getName, w -> w, (a, b) -> a));
@@ -64,26 +65,29 @@ public final class Notices {
         return notices;
     }
 
-    /** Started and finished (the condition flips) and refused (a refusal appears or says something new). */
-    static List<Notice> resharding(List<Condition> was, List<Condition> now) {
+    /**
+     * Started and finished (status.resharding begins another migration or marks one finished; a migration that
+     * ends as the next begins is both) and refused (the Resharding condition's reason turns to a refusal).
+     */
+    static List<Notice> resharding(DelayQueueStatus before, DelayQueueStatus after) {
         List<Notice> notices = new ArrayList<>();
-        Optional<Condition> before = Conditions.find(was, Resharding.CONDITION);
-        Optional<Condition> after = Conditions.find(now, Resharding.CONDITION);
-        if (after.isEmpty()) {
-            return notices;
+        ReshardingStatus was = before == null ? null : before.getResharding();
+        ReshardingStatus now = after.getResharding();
+        boolean sameMigration = was != null && now != null && was.getFrom() == now.getFrom() && was.getTo() == now.getTo();
+        if (was != null && !was.isFinished() && (sameMigration ? now.isFinished() : now != null && now.getFrom() == was.getTo())) {
+            notices.add(Notice.normal("ReshardFinished", "grew from " + was.getFrom() + " to " + was.getTo() + " shards"
+                    + (sameMigration ? ", " + now.getMoved() + " tasks moved" : "")));
         }
-        Condition c = after.get();
-        boolean wasOn = before.map(b -> "True".equals(b.getStatus())).orElse(false);
-        boolean isOn = "True".equals(c.getStatus());
-        if (isOn && !wasOn) {
-            notices.add(Notice.normal("ReshardStarted", c.getMessage()));
-        } else if (wasOn && !isOn && Resharding.FINISHED.equals(c.getReason())) {
-            notices.add(Notice.normal("ReshardFinished", c.getMessage()));
+        if (now != null && !now.isFinished() && !sameMigration) {
+            notices.add(Notice.normal("ReshardStarted", "growing from " + now.getFrom() + " to " + now.getTo()
+                    + " shards: the new layout's worker Deployments start beside the old ones"));
         }
-        boolean refused = Resharding.SECOND_CHANGE_REFUSED.equals(c.getReason()) || Resharding.SHRINK_REFUSED.equals(c.getReason());
-        boolean refusedBefore = before.map(b -> Objects.equals(b.getReason(), c.getReason())).orElse(false);
-        if (refused && !refusedBefore) {
-            notices.add(Notice.warning("ReshardRefused", c.getMessage()));
+        Optional<Condition> c = Conditions.find(after.getConditions(), Resharding.CONDITION);
+        Optional<Condition> b = Conditions.find(before == null ? List.of() : before.getConditions(), Resharding.CONDITION);
+        boolean refused = c.map(x -> Resharding.SECOND_CHANGE_REFUSED.equals(x.getReason()) || Resharding.SHRINK_REFUSED.equals(x.getReason()))
+                .orElse(false);
+        if (refused && !b.map(x -> Objects.equals(x.getReason(), c.get().getReason())).orElse(false)) {
+            notices.add(Notice.warning("ReshardRefused", c.get().getMessage()));
         }
         return notices;
     }

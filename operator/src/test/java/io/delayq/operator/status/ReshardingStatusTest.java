@@ -74,8 +74,7 @@ class ReshardingStatusTest {
         assertThat(resharding(done).getStatus()).isEqualTo("False");
         assertThat(resharding(done).getReason()).isEqualTo(Resharding.FINISHED);
         assertThat(Notices.between(moving, done, List.of(), List.of())).extracting(Notice::reason, Notice::message)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("ReshardFinished",
-                        "grew from 4 to 16 shards, 1000 tasks moved; the old layout's worker Deployments are retired"));
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("ReshardFinished", "grew from 4 to 16 shards, 1000 tasks moved"));
         assertThat(Notices.between(done, compose(dq, Layout.of(2, 16, "4,16", "", 1000, -1), List.of()), List.of(), List.of()))
                 .as("a later look repeats nothing").isEmpty();
     }
@@ -100,6 +99,20 @@ class ReshardingStatusTest {
     }
 
     @Test
+    void aMigrationThatEndsAsTheNextBeginsIsFinishedAndStarted() {
+        DelayQueue dq = DelayQueues.of("orders", 32, 4, "redis://r:6379");
+        DelayQueueStatus first = compose(dq, Layout.of(1, 16, "4,16", "4 16", 10, 90), List.of());
+
+        DelayQueueStatus second = compose(dq, Layout.of(2, 16, "4,16", "", 100, -1), List.of());
+
+        assertThat(second.getResharding().getFrom()).isEqualTo(16);
+        assertThat(second.getResharding().getTo()).isEqualTo(32);
+        assertThat(Notices.between(first, second, List.of(), List.of())).extracting(Notice::reason, Notice::message).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("ReshardFinished", "grew from 4 to 16 shards"),
+                org.assertj.core.groups.Tuple.tuple("ReshardStarted", "growing from 16 to 32 shards: the new layout's worker Deployments start beside the old ones"));
+    }
+
+    @Test
     void aShrinkTheReaderRefusesShowsOnTheCondition() {
         DelayQueue dq = DelayQueues.of("orders", 8, 4, "redis://r:6379");
         Problem shrink = new Problem(Reason.SHARD_COUNT_MISMATCH, "spec.shards: queue 'orders' has 16 shards in Redis ...: shrinking is refused");
@@ -108,7 +121,7 @@ class ReshardingStatusTest {
 
         assertThat(resharding(s).getReason()).isEqualTo(Resharding.SHRINK_REFUSED);
         assertThat(resharding(s).getMessage()).contains("shrinking is refused");
-        assertThat(Notices.resharding(List.of(), s.getConditions())).extracting(Notice::reason).containsExactly("ReshardRefused");
+        assertThat(Notices.resharding(null, s)).extracting(Notice::reason).containsExactly("ReshardRefused");
     }
 
     @Test

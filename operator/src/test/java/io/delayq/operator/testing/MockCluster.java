@@ -24,8 +24,12 @@ public final class MockCluster {
 
     /** An operator that watches only {@code namespace} (so tests in other namespaces stay invisible), backlog every second. */
     public static DelayQueueOperator startWatching(KubernetesClient client, String namespace) {
-        OperatorSettings settings = OperatorSettings.fromEnv(Map.of("DELAYQ_WATCH_NAMESPACES", namespace))
+        return DelayQueueOperator.start(client, settings(namespace), false);
+    }
+
+    /** The settings of {@link #startWatching}, for a test that changes one. */
+    public static OperatorSettings settings(String namespace) {
+        return OperatorSettings.fromEnv(Map.of("DELAYQ_WATCH_NAMESPACES", namespace))
                 .withMetricsPort(0).withBacklogInterval(Duration.ofSeconds(1));
-        return DelayQueueOperator.start(client, settings, false);
     }
 }
