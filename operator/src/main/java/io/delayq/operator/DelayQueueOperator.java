@@ -135,11 +135,11 @@ public final class DelayQueueOperator implements AutoCloseable {
     public void close() {
         started = false;
         leadershipLoss.closing();
+        // First, so that the move stops within a batch; the next leader resumes it from Redis.
+        migrations.close();
         try {
             operator.stop();
         } finally {
-            // After the reconciler stopped, so none starts again; the next leader resumes them from Redis.
-            migrations.close();
             endpoint.close();
             reader.close();
             gcMetrics.close();

@@ -16,6 +16,7 @@ public final class MigrationJobs implements AutoCloseable {
     private final Map<String, MigrationJob> jobs = new ConcurrentHashMap<>();
     private final Duration retryAfter;
     private final Clock clock;
+    private volatile boolean closed;
 
     public MigrationJobs(Duration retryAfter, Clock clock) {
         this.retryAfter = retryAfter;
@@ -26,8 +27,12 @@ public final class MigrationJobs implements AutoCloseable {
      * The job of {@code key} moving to {@code to}: the running one, else a new one from {@code params} (unless the
      * last one failed less than {@code retryAfter} ago: then that one, whose error the status shows).
      */
-    public MigrationJob ensure(String key, int to, Function<Integer, MigrationJob.Params> params) {
-        return jobs.compute(key, (k, job) -> {
+    public Optional<MigrationJob> ensure(String key, int to, Function<Integer, MigrationJob.Params> params) {
+        if (closed) {
+            // the operator is stopping: a reconcile still under way must not start what close() just stopped
+            return Optional.empty();
+        }
+        return Optional.of(jobs.compute(key, (k, job) -> {
             if (job != null && job.to() == to) {
                 MigrationJob.State s = job.state();
                 if (s.running() || s.failed() && s.endedAt().plus(retryAfter).isAfter(clock.instant())) {
@@ -37,7 +42,7 @@ public final class MigrationJobs implements AutoCloseable {
                 job.stop();
             }
             return new MigrationJob(params.apply(to)).start();
-        });
+        }));
     }
 
     /** What the last job of {@code key} did, while the operator remembers it. */
@@ -61,6 +66,7 @@ public final class MigrationJobs implements AutoCloseable {
     /** Stops every job and waits briefly for each: the next leader resumes them from Redis. */
     @Override
     public void close() {
+        closed = true;
         jobs.values().forEach(MigrationJob::stop);
         for (MigrationJob job : jobs.values()) {
             try {

@@ -39,4 +39,18 @@ public final class QueueContents {
         });
         return wrong;
     }
+
+    /**
+     * Ids on their shard of the old count {@code from} instead of the new one after a migration: strays, which every
+     * id operation still finds (it looks under every count the queue had) and the workers still fire.
+     */
+    public static List<String> strays(Map<String, List<Integer>> where, int from, int to) {
+        List<String> stray = new ArrayList<>();
+        where.forEach((id, at) -> {
+            if (at.size() == 1 && at.get(0) != Sharding.shardOf(id, to) && at.get(0) == Sharding.shardOf(id, from)) {
+                stray.add(id + " on " + at);
+            }
+        });
+        return stray;
+    }
 }
