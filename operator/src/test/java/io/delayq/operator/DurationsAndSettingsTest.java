@@ -21,6 +21,8 @@ class DurationsAndSettingsTest {
         assertThat(s.leaderIdentity()).isNull();
         assertThat(s.leaderElectionTiming()).isEqualTo(LeaderElectionTiming.DEFAULT);
         assertThat(s.workerImage()).startsWith("ghcr.io/delayq/delayq-worker:").doesNotContain("${");
+        assertThat(s.reshardBatch()).isEqualTo(100);
+        assertThat(OperatorSettings.fromEnv(Map.of("DELAYQ_RESHARD_BATCH", "250")).reshardBatch()).isEqualTo(250);
     }
 
     @Test
@@ -44,6 +46,8 @@ class DurationsAndSettingsTest {
                 .hasMessageContaining("DELAYQ_METRICS_PORT");
         assertThatThrownBy(() -> OperatorSettings.fromEnv(Map.of("DELAYQ_BACKLOG_INTERVAL", "0s")))
                 .hasMessageContaining("DELAYQ_BACKLOG_INTERVAL");
+        assertThatThrownBy(() -> OperatorSettings.fromEnv(Map.of("DELAYQ_RESHARD_BATCH", "5000")))
+                .hasMessageContaining("DELAYQ_RESHARD_BATCH").hasMessageContaining("between 1 and 1000").hasMessageContaining("'5000'");
     }
 
     @Test
