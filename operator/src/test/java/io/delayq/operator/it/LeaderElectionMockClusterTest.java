@@ -6,7 +6,6 @@ import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.testing.CrdPaths;
 import io.delayq.operator.testing.DelayQueues;
 import io.delayq.testing.RedisServerExtension;
-import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectRulesReviewBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -60,12 +59,7 @@ class LeaderElectionMockClusterTest {
         try (var in = Files.newInputStream(CrdPaths.generated())) {
             client.apiextensions().v1().customResourceDefinitions().load(in).create();
         }
-        server.expect().post().withPath("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews")
-                .andReturn(201, new SelfSubjectRulesReviewBuilder().withNewStatus().withIncomplete(false)
-                        .addNewResourceRule().withApiGroups("coordination.k8s.io").withResources("leases")
-                        .withVerbs("get", "create", "update").endResourceRule()
-                        .endStatus().build())
-                .always();
+        io.delayq.operator.testing.MockCluster.grantLeaseRules(server);
     }
 
     @AfterEach
@@ -124,15 +118,8 @@ class LeaderElectionMockClusterTest {
     private Replica start(String identity) {
         KubernetesClient own = server.createClient();
         AtomicInteger lostLease = new AtomicInteger();
-        OperatorSettings settings = OperatorSettings.fromEnv(Map.of(
-                        "DELAYQ_WATCH_NAMESPACES", NAMESPACE,
-                        "DELAYQ_LEADER_ELECTION", "true",
-                        "DELAYQ_LEADER_ELECTION_NAMESPACE", LEASE_NAMESPACE,
-                        "DELAYQ_LEADER_ELECTION_IDENTITY", identity,
-                        "DELAYQ_LEADER_ELECTION_LEASE_DURATION", LEASE_DURATION.toSeconds() + "s",
-                        "DELAYQ_LEADER_ELECTION_RENEW_DEADLINE", "3s",
-                        "DELAYQ_LEADER_ELECTION_RETRY_PERIOD", "500ms"))
-                .withMetricsPort(0).withBacklogInterval(Duration.ofSeconds(1));
+        OperatorSettings settings = io.delayq.operator.testing.MockCluster.leaderElected(NAMESPACE, LEASE_NAMESPACE, identity,
+                LEASE_DURATION.toSeconds(), Map.of());
         try {
             Replica replica = new Replica(identity, own, DelayQueueOperator.start(own, settings, false, lostLease::incrementAndGet), lostLease);
             replicas.add(replica);

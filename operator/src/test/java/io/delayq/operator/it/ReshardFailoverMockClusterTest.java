@@ -10,9 +10,7 @@ import io.delayq.operator.testing.QueueContents;
 import io.delayq.reshard.LoadHarness;
 import io.delayq.shard.ShardKeys;
 import io.delayq.testing.RedisServerExtension;
-import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectRulesReviewBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -29,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -58,12 +55,7 @@ class ReshardFailoverMockClusterTest {
     @BeforeAll
     static void installCrdAndGrantTheLease() throws Exception {
         MockCluster.installCrd(client);
-        server.expect().post().withPath("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews")
-                .andReturn(201, new SelfSubjectRulesReviewBuilder().withNewStatus().withIncomplete(false)
-                        .addNewResourceRule().withApiGroups("coordination.k8s.io").withResources("leases")
-                        .withVerbs("get", "create", "update").endResourceRule()
-                        .endStatus().build())
-                .always();
+        MockCluster.grantLeaseRules(server);
     }
 
     @AfterEach
@@ -124,17 +116,7 @@ class ReshardFailoverMockClusterTest {
             Set<String> waitingNow = new HashSet<>(load.missing());
             assertThat(where.keySet()).as("0 lost: exactly the tasks not yet due wait, none else").isEqualTo(waitingNow);
             assertThat(waitingNow).hasSizeGreaterThan(30_000);
-            // A pass of the mover looks at each set by index, and claims that remove tasks ahead of its cursor shift the
-            // rest: under claim load a few tasks can stay on their old shard (strays, still found by id and fired there).
-            List<String> strays = QueueContents.strays(where, 4, 16);
-            System.out.println("strays left on their old shard: " + strays.size() + (strays.isEmpty() ? "" : " e.g. " + strays.get(0)));
-            List<String> wrong = new ArrayList<>(QueueContents.misplaced(where, 16));
-            wrong.removeAll(strays);
-            for (String stray : strays) {
-                String id = stray.substring(0, stray.indexOf(' '));
-                assertThat(producer.inspect(id).state()).as("a stray is found by id: " + stray).isEqualTo(io.delayq.task.TaskInfo.State.SCHEDULED);
-            }
-            assertThat(wrong).as("each once, on its shard of 16 (or, a stray, of 4)").isEmpty();
+            assertThat(QueueContents.notOnTheirShard(where, 4, 16, producer)).as("each once, on its shard of 16 (or, a stray, of 4)").isEmpty();
         }
         assertThat(leader.lostLease).hasValue(0);
         assertThat(follower.lostLease).hasValue(0);
@@ -149,11 +131,7 @@ class ReshardFailoverMockClusterTest {
     }
 
     private Map<String, String> shardsByDeployment() {
-        Map<String, String> m = new TreeMap<>();
-        client.apps().deployments().inNamespace(NAMESPACE).withLabel("app.kubernetes.io/instance", "payouts").list().getItems()
-                .forEach(d -> m.put(d.getMetadata().getName(), d.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
-                        .filter(e -> e.getName().equals("DELAYQ_SHARDS")).map(EnvVar::getValue).findFirst().orElse("?")));
-        return m;
+        return MockCluster.shardsByDeployment(client, NAMESPACE, "payouts");
     }
 
     private List<Event> events() {
@@ -168,17 +146,9 @@ class ReshardFailoverMockClusterTest {
     private Replica start(String identity) {
         KubernetesClient own = server.createClient();
         AtomicInteger lostLease = new AtomicInteger();
-        OperatorSettings settings = OperatorSettings.fromEnv(Map.of(
-                        "DELAYQ_WATCH_NAMESPACES", NAMESPACE,
-                        "DELAYQ_LEADER_ELECTION", "true",
-                        "DELAYQ_LEADER_ELECTION_NAMESPACE", NAMESPACE,
-                        "DELAYQ_LEADER_ELECTION_IDENTITY", identity,
-                        "DELAYQ_LEADER_ELECTION_LEASE_DURATION", LEASE_DURATION.toSeconds() + "s",
-                        "DELAYQ_LEADER_ELECTION_RENEW_DEADLINE", "3s",
-                        "DELAYQ_LEADER_ELECTION_RETRY_PERIOD", "500ms",
-                        // small batches: the move lasts long enough to stop the leader half-way
-                        "DELAYQ_RESHARD_BATCH", "5"))
-                .withMetricsPort(0).withBacklogInterval(Duration.ofSeconds(1));
+        // small batches: the move lasts long enough to stop the leader half-way
+        OperatorSettings settings = MockCluster.leaderElected(NAMESPACE, NAMESPACE, identity, LEASE_DURATION.toSeconds(),
+                Map.of("DELAYQ_RESHARD_BATCH", "5"));
         Replica replica = new Replica(identity, own, DelayQueueOperator.start(own, settings, false, lostLease::incrementAndGet), lostLease);
         replicas.add(replica);
         return replica;

@@ -12,7 +12,6 @@ import io.delayq.reshard.LoadHarness;
 import io.delayq.shard.ShardKeys;
 import io.delayq.testing.RedisServerExtension;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -25,7 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -126,17 +124,7 @@ class ReshardMockClusterTest {
             assertThat(load.reschedules.get()).isPositive();
             Map<String, List<Integer>> where = QueueContents.waiting(redis.admin(), "orders", 16);
             assertThat(where.keySet()).as("exactly the tasks not yet due wait, none else").isEqualTo(new java.util.HashSet<>(load.missing()));
-            // A pass of the mover looks at each set by index, and claims that remove tasks ahead of its cursor shift the
-            // rest: under claim load a few tasks can stay on their old shard (strays, still found by id and fired there).
-            List<String> strays = QueueContents.strays(where, 4, 16);
-            System.out.println("strays left on their old shard: " + strays.size() + (strays.isEmpty() ? "" : " e.g. " + strays.get(0)));
-            List<String> wrong = new ArrayList<>(QueueContents.misplaced(where, 16));
-            wrong.removeAll(strays);
-            for (String stray : strays) {
-                String id = stray.substring(0, stray.indexOf(' '));
-                assertThat(producer.inspect(id).state()).as("a stray is found by id: " + stray).isEqualTo(io.delayq.task.TaskInfo.State.SCHEDULED);
-            }
-            assertThat(wrong).as("each once, on its shard of 16 (or, a stray, of 4)").isEmpty();
+            assertThat(QueueContents.notOnTheirShard(where, 4, 16, producer)).as("each once, on its shard of 16 (or, a stray, of 4)").isEmpty();
         }
     }
 
@@ -217,14 +205,8 @@ class ReshardMockClusterTest {
         return shardsByDeployment("orders");
     }
 
-    /** Each worker Deployment of the DelayQueue and the DELAYQ_SHARDS its workers are told. */
     private Map<String, String> shardsByDeployment(String name) {
-        Map<String, String> m = new TreeMap<>();
-        for (Deployment d : client.apps().deployments().inNamespace(namespace).withLabel("app.kubernetes.io/instance", name).list().getItems()) {
-            m.put(d.getMetadata().getName(), d.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
-                    .filter(e -> e.getName().equals("DELAYQ_SHARDS")).map(EnvVar::getValue).findFirst().orElse("?"));
-        }
-        return m;
+        return MockCluster.shardsByDeployment(client, namespace, name);
     }
 
     private List<Event> events() {
