@@ -116,6 +116,15 @@ class ConsoleApiTest {
                 .isEqualTo(ConsoleFixture.TRACE_URL.replace("{traceId}", SampleQueue.TRACEPARENT.split("-")[1]));
         assertThat(o.has("other")).isFalse();
 
+        // the trace viewer setting: a URL with {traceId}, else a clear error naming the variable
+        assertThat(ConsoleSettings.fromEnv(java.util.Map.of("DELAYQ_REDIS_URL", redis.url(), "DELAYQ_CONSOLE_TRACE_URL",
+                "https://jaeger.example/trace/{traceId}")).traceUrl()).isEqualTo("https://jaeger.example/trace/{traceId}");
+        assertThat(ConsoleSettings.fromEnv(java.util.Map.of("DELAYQ_REDIS_URL", redis.url())).traceUrl()).isNull();
+        for (String bad : java.util.List.of("https://jaeger.example/trace/", "javascript:alert({traceId})")) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> ConsoleSettings.fromEnv(java.util.Map.of("DELAYQ_REDIS_URL", redis.url(),
+                    "DELAYQ_CONSOLE_TRACE_URL", bad))).hasMessageStartingWith("DELAYQ_CONSOLE_TRACE_URL: must be an http:// or https:// URL with {traceId}");
+        }
+
         // only an expiry and attempts: the default action is named as such, no backoff or trace entries
         JsonNode reminder = json(get("api/queues/shop-orders/tasks/" + SampleQueue.REMINDER)).get("options");
         assertThat(reminder.at("/expiry/onExpiry").asText()).isEqualTo("dead-letter");
