@@ -32,6 +32,8 @@ public final class SampleQueue {
     private SampleQueue() {
     }
 
+    /** Scheduled tasks beyond those {@code fill} is asked for: the two with per-task options and the hand-written one. */
+    public static final int WITH_OPTIONS = 3;
     /** A task with every per-task option, one with only an expiry, and one a hand-written producer wrote with a group key. */
     public static final String CAPTURE = "capture-7001";
     public static final String REMINDER = "reminder-7002";
@@ -105,7 +107,7 @@ public final class SampleQueue {
             io.delayq.shard.ShardKeys k = p.keys(p.shardOf(GROUPED));
             Replies.await(redis.commands().hset(k.record(GROUPED), GROUPED, GROUPED_RECORD), Duration.ofSeconds(10));
             Replies.await(redis.commands().zadd(k.due(0), (double) groupedDue, GROUPED), Duration.ofSeconds(10));
-            return new Counts(scheduled + optioned.size() + 1, overdue.size(), running.size(), failing.size(), optioned, groupedDue);
+            return new Counts(scheduled + WITH_OPTIONS, overdue.size(), running.size(), failing.size(), optioned, groupedDue);
         }
     }
 }
