@@ -126,7 +126,10 @@ export declare class DelayQueue {
   /** Wraps an existing ioredis client or cluster, which it will not close. */
   static create(redis: Redis | Cluster, options: Omit<ClientOptions, 'tlsCa'>): Promise<DelayQueue>;
   readonly queue: string;
+  /** The queue's current shard count, as last read from its meta hash (it grows with a reshard). */
   readonly shards: number;
+  /** The queue's layout as last read from its meta hash (re-read whenever a shard answers LAYOUT). */
+  readonly layout: Layout;
   readonly redis: Redis | Cluster;
   shardOf(id: string): number;
   enqueue(id: string, task?: TaskOptions, options?: { onDuplicate?: DuplicatePolicy }): Promise<EnqueueResult>;
@@ -161,6 +164,24 @@ export declare class ReplicaAckException extends DelayQueueException {
   readonly results: EnqueueResult[];
 }
 export declare class MalformedRecordException extends DelayQueueException {}
+/** The layout kept changing, or a task stayed in a stopped mover's hands, for 10 s; nothing was written. */
+export declare class LayoutChangedException extends DelayQueueException {}
+
+/** A queue's shard layout (docs/protocol.md, "Layouts and resharding"). */
+export declare class Layout {
+  /** 0 before any reshard; +1 when a migration starts, +1 when it ends. */
+  readonly epoch: number;
+  /** The current count (during a migration already the new one). */
+  readonly shards: number;
+  /** 0 outside a migration, else the count it grows from. */
+  readonly from: number;
+  /** Every count the queue had, oldest first. */
+  readonly history: readonly number[];
+  readonly migrating: boolean;
+  shardOf(id: string): number;
+  oldShardOf(id: string): number;
+  lookupOrder(id: string): number[];
+}
 
 export declare function decodeRecord(stored: string | null): TaskRecord;
 export declare function shardOf(id: string, shards: number): number;

@@ -1,6 +1,7 @@
 'use strict';
 const protocol = require('./protocol');
 const connection = require('./connection');
+const { Routing } = require('./routing');
 const { SCRIPTS } = require('./scripts');
 const { DelayQueueException, InvalidInputException, ReplicaAckException } = require('./errors');
 
@@ -56,6 +57,8 @@ class DelayQueue {
     this.redis = redis;
     this.settings = s;
     this.owns = owns;
+    this.routing = new Routing(s.queue, s.shards, (name, keys, args) => run(this.redis, name, keys, args),
+      (shard, batch, keys, args) => (s.replicaAcks > 0 ? this.enqueueAcked(shard, batch, keys, args) : run(this.redis, 'enqueue', keys, args)));
   }
 
   /** Connects to a redis://, rediss://, redis-cluster:// or rediss-cluster:// URL. */
@@ -87,17 +90,21 @@ class DelayQueue {
   }
 
   async verifyMeta() {
-    const { queue, shards } = this.settings;
-    protocol.checkMeta(await run(this.redis, 'meta', [protocol.metaKey(queue)], [String(shards), String(protocol.PROTOCOL_VERSION)]),
-      queue, shards);
+    await this.routing.verifyMeta();
   }
 
   get queue() {
     return this.settings.queue;
   }
 
+  /** The queue's current shard count (as last read from its meta hash: it grows with a reshard). */
   get shards() {
-    return this.settings.shards;
+    return this.routing.layout.shards;
+  }
+
+  /** {epoch, shards, from, history} as last read from the meta hash. */
+  get layout() {
+    return this.routing.layout;
   }
 
   shardOf(id) {
@@ -114,33 +121,27 @@ class DelayQueue {
     const policy = protocol.requirePolicy(onDuplicate);
     const enqueuedAt = Date.now();
     const prepared = protocol.prepare(tasks, this.shards, this.settings.maxPayloadBytes, enqueuedAt);
-    const results = new Array(prepared.length);
-    await Promise.all(protocol.chunks(prepared).map(async ([shard, indexes]) => {
-      const batch = indexes.map((i) => prepared[i]);
-      const answer = this.settings.replicaAcks > 0
-        ? await this.enqueueAcked(shard, batch, policy, enqueuedAt)
-        : protocol.parseEnqueue(await run(this.redis, 'enqueue', protocol.shardKeys(this.queue, shard),
-          protocol.enqueueArgs(policy, batch, enqueuedAt)), batch);
-      indexes.forEach((i, j) => { results[i] = answer[j]; });
-    }));
-    return results;
+    return this.routing.enqueue(prepared, policy, enqueuedAt);
   }
 
   /** 'CANCELLED', 'IN_FLIGHT' (left running) or 'UNKNOWN'. */
   async cancel(id) {
-    const shard = this.shardOf(id);
-    return protocol.parseCancel(await run(this.redis, 'cancel', protocol.shardKeys(this.queue, shard), [id]));
+    protocol.requireId(id);
+    const { reply } = await this.routing.byId(id, 'cancel', (epoch) => [id, String(epoch)]);
+    return protocol.parseCancel(reply);
   }
 
   async reschedule(id, { delay, dueAt } = {}) {
-    const shard = this.shardOf(id);
+    protocol.requireId(id);
     const [timing, ms] = protocol.schedule(delay, dueAt, Date.now());
-    return protocol.parseReschedule(await run(this.redis, 'reschedule', protocol.shardKeys(this.queue, shard), [id, timing, String(ms)]));
+    const { reply } = await this.routing.byId(id, 'reschedule', (epoch) => [id, timing, String(ms), String(epoch)]);
+    return protocol.parseReschedule(reply);
   }
 
   async inspect(id) {
-    const shard = this.shardOf(id);
-    const info = protocol.parseInspect(await run(this.redis, 'inspect', protocol.shardKeys(this.queue, shard), [id]), id, shard);
+    protocol.requireId(id);
+    const { reply, shard } = await this.routing.byId(id, 'inspect', (epoch) => [id, String(epoch)]);
+    const info = protocol.parseInspect(reply, id, shard);
     info.record = info.rawRecord === null ? null : protocol.decodeRecord(info.rawRecord);
     return info;
   }
@@ -160,9 +161,7 @@ class DelayQueue {
    * connection (in a Cluster, the node of the script's keys), and Redis answers how many replicas hold every
    * write of that connection so far.
    */
-  async enqueueAcked(shard, batch, policy, enqueuedAt) {
-    const keys = protocol.shardKeys(this.queue, shard);
-    const args = protocol.enqueueArgs(policy, batch, enqueuedAt);
+  async enqueueAcked(shard, batch, keys, args) {
     const { replicaAcks, replicaAckTimeoutMs } = this.settings;
     const s = SCRIPTS.enqueue;
     for (const [command, body] of [['evalsha', s.sha], ['eval', s.source]]) {
@@ -171,9 +170,10 @@ class DelayQueue {
       if (isNoScript(scriptError)) continue;
       if (scriptError) throw scriptError;
       if (waitError) throw waitError;
-      const results = protocol.parseEnqueue(reply, batch);
-      if (Number(acknowledged) < replicaAcks) throw new ReplicaAckException(shard, results, replicaAcks, Number(acknowledged), replicaAckTimeoutMs);
-      return results;
+      if (Number(acknowledged) < replicaAcks) {
+        throw new ReplicaAckException(shard, protocol.parseEnqueue(reply, batch), replicaAcks, Number(acknowledged), replicaAckTimeoutMs);
+      }
+      return reply;
     }
     throw new Error('unreachable: EVAL cannot answer NOSCRIPT');
   }

@@ -46,6 +46,12 @@ class ReplicaAckException extends DelayQueueException {
   }
 }
 
+/**
+ * An id-addressed operation could not settle on a layout in time: the layout kept changing, or a task stayed "moving"
+ * (a migration whose mover is not running). Safe to retry: nothing was written.
+ */
+class LayoutChangedException extends DelayQueueException {}
+
 /** A stored record that does not follow the protocol (a worker dead-letters such a task). */
 class MalformedRecordException extends DelayQueueException {}
 
@@ -56,4 +62,5 @@ module.exports = {
   ProtocolVersionMismatchException,
   ReplicaAckException,
   MalformedRecordException,
+  LayoutChangedException,
 };

@@ -16,4 +16,5 @@ module.exports = {
   bucketOf: protocol.bucketOf,
   scripts: SCRIPTS,
   protocol,
+  Layout: require('./layout').Layout,
 };

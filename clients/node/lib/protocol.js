@@ -3,7 +3,7 @@
 // the argument and reply layouts of core's scripts. No I/O. Mirrors core's Java classes of the same job
 // (Sharding, RecordBuckets, ShardKeys, TaskRecord, QueueProtocol); the interop tests hold them to the same answers.
 const {
-  InvalidInputException, ShardCountMismatchException, ProtocolVersionMismatchException, MalformedRecordException,
+  InvalidInputException, MalformedRecordException,
 } = require('./errors');
 
 const PROTOCOL_VERSION = 2;
@@ -361,42 +361,62 @@ function prepare(tasks, shards, maxPayloadBytes, nowMs) {
   });
 }
 
-/** [shard, input indexes] of each script call: grouped by shard, at most MAX_PER_CALL per call. */
-function chunks(prepared) {
+/** [shard, indexes] of each script call: grouped by shardOfIndex(index), at most MAX_PER_CALL per call. */
+function group(indexes, shardOfIndex) {
   const byShard = new Map();
-  prepared.forEach((p, i) => {
-    if (!byShard.has(p.shard)) byShard.set(p.shard, []);
-    byShard.get(p.shard).push(i);
-  });
+  for (const i of indexes) {
+    const shard = shardOfIndex(i);
+    if (!byShard.has(shard)) byShard.set(shard, []);
+    byShard.get(shard).push(i);
+  }
   const calls = [];
-  for (const [shard, indexes] of byShard) {
-    for (let from = 0; from < indexes.length; from += MAX_PER_CALL) calls.push([shard, indexes.slice(from, from + MAX_PER_CALL)]);
+  for (const [shard, chunk] of byShard) {
+    for (let from = 0; from < chunk.length; from += MAX_PER_CALL) calls.push([shard, chunk.slice(from, from + MAX_PER_CALL)]);
   }
   return calls;
 }
 
-function enqueueArgs(policy, tasks, enqueuedAt) {
+/** [shard, input indexes] of each script call: grouped by shard, at most MAX_PER_CALL per call. */
+function chunks(prepared) {
+  return group(prepared.keys(), (i) => prepared[i].shard);
+}
+
+/**
+ * enqueue.lua's ARGV; epoch: the caller's layout epoch; presentOnly: act only on ids the shard holds (the old shard
+ * during a migration).
+ */
+function enqueueArgs(policy, tasks, enqueuedAt, epoch = 0, presentOnly = false) {
   const args = [policy, String(tasks.length)];
   for (const t of tasks) args.push(t.id, t.timing, String(t.ms), encodeRecord(t.payload, enqueuedAt, t.priority, t.options), String(t.priority));
+  args.push(String(epoch), presentOnly ? 'present' : '');
   return args;
 }
 
 const int = (v) => (v === null || v === undefined ? 0 : Number(v));
 
-function parseEnqueue(reply, tasks) {
-  return tasks.map((t, i) => {
-    const status = ENQUEUE_STATUS[reply[1 + 2 * i]];
-    if (!status) throw new Error(`unknown enqueue result from Redis: ${reply[1 + 2 * i]}`);
-    return { id: t.id, status, dueAt: int(reply[2 + 2 * i]) };
-  });
+/** {id, wire, dueAt} per task as enqueue.lua answered; wire also "absent" or "moving" (routed on, never an answer). */
+function placed(reply, tasks) {
+  return tasks.map((t, i) => ({ id: t.id, wire: reply[1 + 2 * i], dueAt: int(reply[2 + 2 * i]) }));
 }
 
-function checkMeta(reply, queue, shards) {
-  const recordedShards = int(reply[0]);
-  const recordedProtocol = int(reply[1]);
-  if (recordedShards !== shards) throw new ShardCountMismatchException(queue, shards, recordedShards);
-  if (recordedProtocol !== PROTOCOL_VERSION) throw new ProtocolVersionMismatchException(queue, PROTOCOL_VERSION, recordedProtocol);
+/** One final answer: {id, status, dueAt}. */
+function enqueueResult({ id, wire, dueAt }) {
+  const status = ENQUEUE_STATUS[wire];
+  if (!status) throw new Error(`unknown enqueue result from Redis: ${wire}`);
+  return { id, status, dueAt };
 }
+
+/** The final answers of a reply (a task answered "absent" or "moving" has none yet: left out). */
+function parseEnqueue(reply, tasks) {
+  return placed(reply, tasks).filter((p) => p.wire !== 'absent' && p.wire !== 'moving').map(enqueueResult);
+}
+
+/** The wire status of cancel.lua's, reschedule.lua's and inspect.lua's replies ("unknown" and "moving" are routed on). */
+const statusOf = {
+  cancel: (reply) => reply,
+  reschedule: (reply) => reply[0],
+  inspect: (reply) => reply[1],
+};
 
 function parseCancel(reply) {
   return { cancelled: 'CANCELLED', inflight: 'IN_FLIGHT' }[reply] || 'UNKNOWN';
@@ -447,5 +467,5 @@ module.exports = {
   DuplicatePolicy, Priority,
   requireQueue, requireShards, requireId, requirePriority, requirePayload, requirePolicy, schedule, dueAtMillis,
   crc32, shardOf, bucketOf, metaKey, shardKeys, recordKey, encodeRecord, decodeRecord, requireOptions, OPTION_FIELDS,
-  prepare, chunks, enqueueArgs, parseEnqueue, checkMeta, parseCancel, parseReschedule, parseInspect, parseStats, queueStats,
+  prepare, group, chunks, enqueueArgs, placed, enqueueResult, parseEnqueue, statusOf, parseCancel, parseReschedule, parseInspect, parseStats, queueStats,
 };

@@ -111,4 +111,36 @@ test('against a real Redis', async (t) => {
       await acked.close();
     }
   });
+  await t.test('a grown queue is followed after the shards refuse the old epoch; strays under the old count are found', async () => {
+    const differs = (prefix) => {
+      for (let n = 0; ; n += 1) if (protocol.shardOf(`${prefix}${n}`, 4) !== protocol.shardOf(`${prefix}${n}`, 8)) return `${prefix}${n}`;
+    };
+    const acked = await DelayQueue.connect(redis.url, { queue: 'orders', shards: 4, replicaAcks: 1, replicaAckTimeoutMs: 50 });
+    try {
+      // what core's mover leaves after growing 4 to 8 shards: the meta's layout fields and every shard's stamp
+      await admin.hset('dq:{orders}:meta', { shards: 8, layout: 2, layouts: '4,8' });
+      for (let s = 0; s < 8; s += 1) await admin.hset(`dq:{orders:${s}}:layout`, 'stamp', '2 8 0');
+      assert.equal(q.layout.epoch, 0);
+      const moved = differs('m-');
+      assert.equal((await q.enqueue(moved, { delay: 60000 })).status, 'ADDED');
+      assert.deepEqual([q.layout.epoch, q.shards, [...q.layout.history]], [2, 8, [4, 8]]);
+      assert.notEqual(await admin.zscore(`dq:{orders:${protocol.shardOf(moved, 8)}}:due`, moved), null);
+      assert.equal((await q.enqueue(moved)).status, 'DUPLICATE');
+      const stray = differs('s-');
+      await admin.zadd(`dq:{orders:${protocol.shardOf(stray, 4)}}:due`, 1, stray);
+      const info = await q.inspect(stray);
+      assert.deepEqual([info.state, info.shard], ['SCHEDULED', protocol.shardOf(stray, 4)]);
+      assert.equal(await q.cancel(stray), 'CANCELLED');
+      assert.equal((await q.stats()).shards.length, 8);
+      // the replica-ack path is refused and follows too
+      await assert.rejects(acked.enqueue(stray), (e) => e instanceof ReplicaAckException && e.results[0].status === 'ADDED');
+      assert.equal((await acked.inspect(stray)).shard, protocol.shardOf(stray, 8));
+      const old = await DelayQueue.connect(redis.url, { queue: 'orders', shards: 4 });
+      assert.equal(old.layout.epoch, 2);
+      await old.close();
+      await assert.rejects(DelayQueue.connect(redis.url, { queue: 'orders', shards: 16 }), (e) => e instanceof ShardCountMismatchException);
+    } finally {
+      await acked.close();
+    }
+  });
 });

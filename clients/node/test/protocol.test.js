@@ -106,3 +106,28 @@ test('the documented URL schemes, and bad URLs name the field without the passwo
   assert.throws(() => parse('redis-cluster://app:secret@nohostport'), (e) => e.field === 'redis' && !e.message.includes('secret'));
   assert.equal(redact('redis://app:secret@h:1'), 'redis://app:***@h:1');
 });
+
+test('where an id-addressed operation looks, before, during and after a grow (core\'s Layout)', () => {
+  const { Layout, checkMeta } = require('../lib/layout');
+  const differs = (prefix, same = false) => {
+    for (let n = 0; ; n += 1) if ((protocol.shardOf(`${prefix}${n}`, 4) === protocol.shardOf(`${prefix}${n}`, 16)) === same) return `${prefix}${n}`;
+  };
+  assert.deepEqual({ ...Layout.fromMeta([4, 2]) }, { epoch: 0, shards: 4, from: 0, history: [4] });
+  assert.deepEqual({ ...Layout.fromMeta([16, 2, 1, '4,16', '4 16', 3, 7]) }, { epoch: 1, shards: 16, from: 4, history: [4, 16] });
+  const during = Layout.fromMeta([16, 2, 1, '4,16', '4 16']);
+  const after = Layout.fromMeta([16, 2, 2, '4,16', '']);
+  const id = differs('t-');
+  const [oldShard, newShard] = [protocol.shardOf(id, 4), protocol.shardOf(id, 16)];
+  assert.deepEqual(during.lookupOrder(id), [oldShard, newShard]);
+  assert.equal(during.oldShardOf(id), oldShard);
+  assert.deepEqual(after.lookupOrder(id), [newShard, oldShard]);
+  assert.equal(after.oldShardOf(id), -1);
+  const same = differs('s-', true);
+  assert.equal(during.oldShardOf(same), -1);
+  assert.deepEqual(during.lookupOrder(same), [protocol.shardOf(same, 16)]);
+  assert.equal(checkMeta([16, 2, 2, '4,16', ''], 'orders', 4).shards, 16);
+  assert.throws(() => checkMeta([16, 2, 2, '4,16', ''], 'orders', 8), /has 16 shards in Redis/);
+  const p = protocol.prepare([{ id: 'a', payload: 'x' }], 4, 100, 1000);
+  assert.deepEqual(protocol.enqueueArgs('reject', p, 1000, 3, true).slice(-2), ['3', 'present']);
+  assert.deepEqual(protocol.enqueueArgs('reject', p, 1000).slice(-2), ['0', '']);
+});

@@ -22,6 +22,13 @@ def server_now(r) -> int:
     return seconds * 1000 + micros // 1000
 
 
+def grow_by_hand(r, queue: str, old: int, new: int) -> None:
+    """What core's mover leaves after growing ``old`` to ``new`` shards: the meta's layout fields and every shard's stamp."""
+    r.hset(f"dq:{{{queue}}}:meta", mapping={"shards": new, "layout": 2, "layouts": f"{old},{new}"})
+    for s in range(new):
+        r.hset(f"dq:{{{queue}:{s}}}:layout", "stamp", f"2 {new} 0")
+
+
 class ScriptsTest(unittest.TestCase):
     def test_the_installed_scripts_are_cores_files_assembled_now(self):
         """A package built before core's scripts changed fails here (the interop tests compare with Java too)."""
@@ -118,6 +125,35 @@ class ClientTest(WithRedis, unittest.TestCase):
             DelayQueue.connect(self.redis.url, queue="v1", shards=4)
         self.assertEqual(self.admin.hgetall("dq:{orders}:meta"), {"shards": "4", "protocol": "2"})
 
+    def test_a_grown_queue_is_followed_after_the_shards_refuse_the_old_epoch(self):
+        """The state a finished 4 -> 8 grow leaves (meta and every shard's stamp): the client, still on epoch 0,
+        is refused, re-reads the meta hash and writes on the new layout; a stray on an old-count shard is found."""
+        moved = next(f"m-{n}" for n in range(100) if protocol.shard_of(f"m-{n}", 4) != protocol.shard_of(f"m-{n}", 8))
+        self.q.enqueue("before", payload="x")
+        acked = DelayQueue.connect(self.redis.url, queue="orders", shards=4, replica_acks=1, replica_ack_timeout=0.05)
+        self.addCleanup(acked.close)
+        grow_by_hand(self.admin, "orders", 4, 8)
+        self.assertEqual(self.q.layout.epoch, 0)
+        self.assertEqual(self.q.enqueue(moved, delay=timedelta(minutes=5)).status, EnqueueStatus.ADDED)
+        self.assertEqual((self.q.layout.epoch, self.q.shards), (2, 8))
+        self.assertIsNotNone(self.admin.zscore(f"dq:{{orders:{protocol.shard_of(moved, 8)}}}:due", moved))
+        self.assertEqual(self.q.enqueue(moved).status, EnqueueStatus.DUPLICATE)
+        stray = next(f"s-{n}" for n in range(100) if protocol.shard_of(f"s-{n}", 4) != protocol.shard_of(f"s-{n}", 8))
+        self.admin.zadd(f"dq:{{orders:{protocol.shard_of(stray, 4)}}}:due", {stray: 1})
+        self.assertEqual((self.q.inspect(stray).state, self.q.inspect(stray).shard), (TaskState.SCHEDULED, protocol.shard_of(stray, 4)))
+        self.assertEqual(self.q.cancel(stray), CancelResult.CANCELLED)
+        self.assertEqual(len(self.q.stats().shards), 8)
+        # the replica-ack path is refused and follows too (the write is on the new shard, no replica confirms it)
+        with self.assertRaises(ReplicaAckException) as caught:
+            acked.enqueue(stray)
+        self.assertEqual(caught.exception.results[0].status, EnqueueStatus.ADDED)
+        self.assertEqual(acked.inspect(stray).shard, protocol.shard_of(stray, 8))
+        # a client configured with the old count follows the meta's layout; one with a count never had is refused
+        with DelayQueue.connect(self.redis.url, queue="orders", shards=4) as old:
+            self.assertEqual(old.layout.epoch, 2)
+        with self.assertRaises(ShardCountMismatchException):
+            DelayQueue.connect(self.redis.url, queue="orders", shards=16)
+
     def test_replica_acks_fail_after_the_write_when_no_replica_confirms(self):
         with DelayQueue.connect(self.redis.url, queue="orders", shards=4, replica_acks=1,
                                 replica_ack_timeout=0.05) as acked:
@@ -154,6 +190,13 @@ class AsyncClientTest(WithRedis, unittest.IsolatedAsyncioTestCase):
                                                  replica_ack_timeout=0.05) as acked:
             with self.assertRaises(ReplicaAckException):
                 await acked.enqueue("w-2")
+        async with await AsyncDelayQueue.connect(self.redis.url, queue="orders", shards=4) as q:
+            grow_by_hand(self.redis.admin, "orders", 4, 8)
+            moved = next(f"m-{n}" for n in range(100) if protocol.shard_of(f"m-{n}", 4) != protocol.shard_of(f"m-{n}", 8))
+            self.assertEqual((await q.enqueue(moved)).status, EnqueueStatus.ADDED)
+            self.assertEqual((q.layout.epoch, q.shards), (2, 8))
+            self.assertEqual((await q.inspect(moved)).shard, protocol.shard_of(moved, 8))
+            self.assertEqual((await q.inspect("o-9")).shard, protocol.shard_of("o-9", 4))
 
 
 if __name__ == "__main__":

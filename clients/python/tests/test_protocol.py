@@ -146,3 +146,41 @@ class UrlTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LayoutTest(unittest.TestCase):
+    """Where an id-addressed operation looks (core's Layout, the same rule)."""
+
+    def test_the_meta_reply_becomes_a_layout(self):
+        from delayq.layout import Layout
+        self.assertEqual(Layout.from_meta([4, 2]), Layout(0, 4, 0, (4,)))
+        self.assertEqual(Layout.from_meta([16, 2, 1, "4,16", "4 16", 3, 7]), Layout(1, 16, 4, (4, 16)))
+        self.assertEqual(Layout.from_meta([16, 2, 2, "4,16", "", 9, 0]), Layout(2, 16, 0, (4, 16)))
+
+    def test_during_a_migration_the_old_shard_first_then_the_new_one(self):
+        from delayq.layout import Layout
+        during = Layout(1, 16, 4, (4, 16))
+        task_id = next(f"t-{n}" for n in range(100) if protocol.shard_of(f"t-{n}", 4) != protocol.shard_of(f"t-{n}", 16))
+        old, new = protocol.shard_of(task_id, 4), protocol.shard_of(task_id, 16)
+        self.assertEqual(during.lookup_order(task_id), [old, new])
+        self.assertEqual(during.old_shard_of(task_id), old)
+        self.assertEqual(during.shard_of(task_id), new)
+        # after it: the new shard, then the shard under every earlier count (strays)
+        after = Layout(2, 16, 0, (4, 16))
+        self.assertEqual(after.lookup_order(task_id), [new, old])
+        self.assertEqual(after.old_shard_of(task_id), -1)
+        same = next(f"s-{n}" for n in range(100) if protocol.shard_of(f"s-{n}", 4) == protocol.shard_of(f"s-{n}", 16))
+        self.assertEqual(during.old_shard_of(same), -1)
+        self.assertEqual(during.lookup_order(same), [protocol.shard_of(same, 16)])
+
+    def test_a_count_the_queue_had_is_followed_and_another_refused(self):
+        from delayq import ShardCountMismatchException
+        from delayq.layout import check_meta
+        self.assertEqual(check_meta([16, 2, 2, "4,16", ""], "orders", 4).shards, 16)
+        with self.assertRaises(ShardCountMismatchException):
+            check_meta([16, 2, 2, "4,16", ""], "orders", 8)
+
+    def test_enqueue_sends_the_epoch_and_where_last(self):
+        p = protocol.prepare([Task("a", payload="x")], 4, 100, 1000)
+        self.assertEqual(protocol.enqueue_args(protocol.DuplicatePolicy.REJECT, p, 1000, 3, True)[-2:], ["3", "present"])
+        self.assertEqual(protocol.enqueue_args(protocol.DuplicatePolicy.REJECT, p, 1000)[-2:], ["0", ""])

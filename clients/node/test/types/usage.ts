@@ -1,6 +1,6 @@
 // Compiled by test/types.test.js with `tsc --noEmit --strict`: the README's example and every result type,
 // so that index.d.ts cannot drift from what the library answers without a test failing.
-import { DelayQueue, DuplicatePolicy, Priority, ShardCountMismatchException, type EnqueueResult, type TaskInfo } from 'delayq';
+import { DelayQueue, DuplicatePolicy, LayoutChangedException, Priority, ShardCountMismatchException, type EnqueueResult, type Layout, type TaskInfo } from 'delayq';
 
 async function example(): Promise<void> {
   const orders = await DelayQueue.connect('redis://localhost:6379', { queue: 'orders', shards: 16 });
@@ -17,8 +17,11 @@ async function example(): Promise<void> {
     console.log(info.state, info.score, info.record?.payload, (await orders.cancel('order-8812')) === 'CANCELLED');
     const stats = await orders.stats();
     console.log(stats.due, stats.shards[0].oldestOverdueMillis);
+    const layout: Layout = orders.layout;
+    console.log(layout.epoch, layout.migrating ? layout.from : layout.shards, layout.history.join(','), layout.lookupOrder('order-8812'));
   } catch (e) {
     if (e instanceof ShardCountMismatchException) console.error(e.recorded, e.message);
+    if (e instanceof LayoutChangedException) console.error('retry later:', e.message);
     throw e;
   } finally {
     await orders.close();

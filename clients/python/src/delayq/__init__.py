@@ -12,6 +12,7 @@ from .errors import (DelayQueueException, InvalidInputException, ProtocolVersion
                      ReplicaAckException, ShardCountMismatchException)
 from .model import (CancelResult, DuplicatePolicy, EnqueueResult, EnqueueStatus, Priority, QueueStats,
                     RescheduleResult, RescheduleStatus, ShardStats, Task, TaskInfo, TaskRecord, TaskState)
+from .layout import Layout, LayoutChangedException
 from .protocol import PROTOCOL_VERSION, MalformedRecordException
 
 __all__ = [
@@ -19,5 +20,6 @@ __all__ = [
     "ReplicaAckException", "ShardCountMismatchException", "MalformedRecordException", "CancelResult",
     "DuplicatePolicy", "EnqueueResult", "EnqueueStatus", "Priority", "QueueStats", "RescheduleResult",
     "RescheduleStatus", "ShardStats", "Task", "TaskInfo", "TaskRecord", "TaskState", "PROTOCOL_VERSION",
+    "Layout", "LayoutChangedException",
 ]
 __version__ = "0.1.0"

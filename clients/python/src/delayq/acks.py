@@ -3,13 +3,12 @@ primary (a pipeline holds one connection, and WAIT counts the writes of the conn
 The sync and asyncio clients send :func:`pipeline` and read the answers with :func:`settle`."""
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence
+from typing import Any, List, Sequence
 
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, ResponseError
 
 from . import protocol
 from .errors import ReplicaAckException
-from .model import EnqueueResult
 from .scripts import script
 
 #: by SHA first; after NOSCRIPT (the script did not run) in full, which caches it again
@@ -25,16 +24,19 @@ def pipeline(node: Any, attempt: str, keys: List[str], args: List[str], replicas
 
 
 def settle(answers: Sequence[Any], batch: List[protocol.Prepared], shard: int, replicas: int,
-           timeout_ms: int) -> Optional[List[EnqueueResult]]:
-    """The results, or None when the script must be sent in full; raises ReplicaAckException when fewer
-    replicas than required confirmed the write in time (it is on the primary: retrying is safe)."""
+           timeout_ms: int) -> Any:
+    """The script's reply (a script error, such as a LAYOUT refusal, as the exception object: nothing was written),
+    or None when the script must be sent in full; raises ReplicaAckException when fewer replicas than required
+    confirmed the write in time (it is on the primary: retrying is safe)."""
     reply, acknowledged = answers
     if isinstance(reply, NoScriptError):
         return None
-    for answer in answers:
-        if isinstance(answer, Exception):
-            raise answer
-    results = protocol.parse_enqueue(reply, batch)
+    if isinstance(acknowledged, Exception):
+        raise acknowledged
+    if isinstance(reply, ResponseError):
+        return reply
+    if isinstance(reply, Exception):
+        raise reply
     if int(acknowledged) < replicas:
-        raise ReplicaAckException(shard, results, replicas, int(acknowledged), timeout_ms)
-    return results
+        raise ReplicaAckException(shard, protocol.parse_enqueue(reply, batch), replicas, int(acknowledged), timeout_ms)
+    return reply

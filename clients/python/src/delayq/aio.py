@@ -8,10 +8,11 @@ from datetime import timedelta
 from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import ConnectionError, NoScriptError
+from redis.exceptions import ConnectionError, NoScriptError, ResponseError
 
 from . import acks as acks_
-from . import connection, protocol
+from . import connection, protocol, routing
+from .layout import Layout
 from .errors import DelayQueueException
 from .model import (CancelResult, DueAt, DuplicatePolicy, EnqueueResult, QueueStats, RescheduleResult, Task,
                     TaskInfo)
@@ -32,6 +33,7 @@ class AsyncDelayQueue:
         self._endpoint = endpoint
         self._tls_ca = tls_ca
         self._nodes: Dict[Tuple[str, int], Any] = {}
+        self._routing = routing.Routing(settings.queue, settings.shards)
 
     @classmethod
     async def create(cls, redis: Any, *, queue: str, shards: int,
@@ -65,9 +67,7 @@ class AsyncDelayQueue:
         return client
 
     async def _verify_meta(self) -> None:
-        q, n = self._settings.queue, self._settings.shards
-        protocol.check_meta(await self._run(self._redis, "meta", [protocol.meta_key(q)],
-                                            [str(n), str(protocol.PROTOCOL_VERSION)]), q, n)
+        await routing.run_async(self._routing.verify_meta(), self._execute)
 
     @property
     def queue(self) -> str:
@@ -75,7 +75,12 @@ class AsyncDelayQueue:
 
     @property
     def shards(self) -> int:
-        return self._settings.shards
+        """The queue's current shard count (as last read from its meta hash: it grows with a reshard)."""
+        return self._routing.layout.shards
+
+    @property
+    def layout(self) -> Layout:
+        return self._routing.layout
 
     def shard_of(self, task_id: str) -> int:
         return protocol.shard_of(protocol.require_id(task_id), self.shards)
@@ -90,40 +95,39 @@ class AsyncDelayQueue:
         policy = protocol.require_policy(on_duplicate)
         enqueued_at = int(time.time() * 1000)
         prepared = protocol.prepare(tasks, self.shards, self._settings.max_payload_bytes, enqueued_at)
-        calls = protocol.chunks(prepared)
-
-        async def one(shard: int, indexes: List[int]) -> List[EnqueueResult]:
-            batch = [prepared[i] for i in indexes]
-            if self._settings.replica_acks:
-                return await self._enqueue_acked(shard, batch, policy, enqueued_at)
-            reply = await self._run(self._redis, "enqueue", protocol.shard_keys(self.queue, shard),
-                                    protocol.enqueue_args(policy, batch, enqueued_at))
-            return protocol.parse_enqueue(reply, batch)
-
-        answers = await asyncio.gather(*(one(shard, indexes) for shard, indexes in calls))
-        results: List[Optional[EnqueueResult]] = [None] * len(prepared)
-        for (_, indexes), answer in zip(calls, answers):
-            for i, r in zip(indexes, answer):
-                results[i] = r
-        return results  # type: ignore[return-value]
+        return await routing.run_async(self._routing.enqueue(prepared, policy, enqueued_at), self._execute)
 
     async def cancel(self, task_id: str) -> CancelResult:
-        shard = self.shard_of(task_id)
-        return protocol.parse_cancel(await self._run(self._redis, "cancel", protocol.shard_keys(self.queue, shard),
-                                                     [task_id]))
+        reply, _ = await self._by_id(task_id, "cancel", lambda epoch: [task_id, str(epoch)], protocol.status_of_cancel)
+        return protocol.parse_cancel(reply)
 
     async def reschedule(self, task_id: str, *, delay: Optional[timedelta] = None,
                          due_at: Optional[DueAt] = None) -> RescheduleResult:
-        shard = self.shard_of(task_id)
+        protocol.require_id(task_id)
         timing, ms = protocol.schedule(delay, due_at, int(time.time() * 1000))
-        return protocol.parse_reschedule(await self._run(self._redis, "reschedule",
-                                                         protocol.shard_keys(self.queue, shard),
-                                                         [task_id, timing, str(ms)]))
+        reply, _ = await self._by_id(task_id, "reschedule", lambda epoch: [task_id, timing, str(ms), str(epoch)],
+                                     protocol.status_of_reschedule)
+        return protocol.parse_reschedule(reply)
 
     async def inspect(self, task_id: str) -> TaskInfo:
-        shard = self.shard_of(task_id)
-        return protocol.parse_inspect(await self._run(self._redis, "inspect", protocol.shard_keys(self.queue, shard),
-                                                      [task_id]), task_id, shard)
+        reply, shard = await self._by_id(task_id, "inspect", lambda epoch: [task_id, str(epoch)],
+                                         protocol.status_of_inspect)
+        return protocol.parse_inspect(reply, task_id, shard)
+
+    async def _by_id(self, task_id: str, name: str, args: Any, status: Any) -> Tuple[Any, int]:
+        protocol.require_id(task_id)
+        return await routing.run_async(self._routing.by_id(task_id, name, args, status), self._execute)
+
+    async def _execute(self, calls: List[routing.Call]) -> List[Any]:
+        """The routing's calls, concurrently; a script's error reply is answered as the exception, not raised."""
+        async def one(c: routing.Call) -> Any:
+            try:
+                if self._settings.replica_acks and c.batch is not None:
+                    return await self._enqueue_acked(c)
+                return await self._run(self._redis, c.name, c.keys, c.args)
+            except ResponseError as e:
+                return e
+        return list(await asyncio.gather(*(one(c) for c in calls)))
 
     async def stats(self) -> QueueStats:
         replies = await asyncio.gather(*(self._run(self._redis, "stats", protocol.shard_keys(self.queue, s), [])
@@ -154,18 +158,15 @@ class AsyncDelayQueue:
         except NoScriptError:
             return await redis.eval(s.source, len(keys), *keys, *args)
 
-    async def _enqueue_acked(self, shard: int, batch: List[protocol.Prepared], policy: DuplicatePolicy,
-                             enqueued_at: int) -> List[EnqueueResult]:
+    async def _enqueue_acked(self, c: routing.Call) -> Any:
         """The enqueue, then WAIT on the same connection to the shard's primary (see DelayQueue)."""
-        keys = protocol.shard_keys(self.queue, shard)
-        args = protocol.enqueue_args(policy, batch, enqueued_at)
-        node = self._primary_of(keys[0])
+        node = self._primary_of(c.keys[0])
         acks, ms = self._settings.replica_acks, self._settings.replica_ack_millis
         for attempt in acks_.ATTEMPTS:
-            results = acks_.settle(await acks_.pipeline(node, attempt, keys, args, acks, ms).execute(raise_on_error=False),
-                                   batch, shard, acks, ms)
-            if results is not None:
-                return results
+            reply = acks_.settle(await acks_.pipeline(node, attempt, c.keys, c.args, acks, ms).execute(raise_on_error=False),
+                                 c.batch or [], c.shard, acks, ms)
+            if reply is not None:
+                return reply
         raise AssertionError("unreachable: EVAL cannot answer NOSCRIPT")  # pragma: no cover
 
     def _primary_of(self, key: str) -> Any:

@@ -6,10 +6,11 @@ from datetime import timedelta
 from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
 from redis.cluster import RedisCluster
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, ResponseError
 
 from . import acks as acks_
-from . import connection, protocol
+from . import connection, protocol, routing
+from .layout import Layout
 from .model import (CancelResult, DueAt, DuplicatePolicy, EnqueueResult, QueueStats, RescheduleResult, Task,
                     TaskInfo)
 from .scripts import script
@@ -35,9 +36,9 @@ class DelayQueue:
         self._redis = redis
         self._owns = _owns
         self._cluster = isinstance(redis, RedisCluster)
+        self._routing = routing.Routing(queue, shards)
         try:
-            protocol.check_meta(self._run(redis, "meta", [protocol.meta_key(queue)],
-                                          [str(shards), str(protocol.PROTOCOL_VERSION)]), queue, shards)
+            routing.run_sync(self._routing.verify_meta(), self._execute)
         except BaseException:
             self.close()
             raise
@@ -63,7 +64,12 @@ class DelayQueue:
 
     @property
     def shards(self) -> int:
-        return self._settings.shards
+        """The queue's current shard count (as last read from its meta hash: it grows with a reshard)."""
+        return self._routing.layout.shards
+
+    @property
+    def layout(self) -> Layout:
+        return self._routing.layout
 
     @property
     def redis(self) -> Any:
@@ -88,38 +94,28 @@ class DelayQueue:
         policy = protocol.require_policy(on_duplicate)
         enqueued_at = int(time.time() * 1000)
         prepared = protocol.prepare(tasks, self.shards, self._settings.max_payload_bytes, enqueued_at)
-        calls = protocol.chunks(prepared)
-        results: List[Optional[EnqueueResult]] = [None] * len(prepared)
-        if self._settings.replica_acks:
-            for shard, indexes in calls:
-                batch = [prepared[i] for i in indexes]
-                for i, r in zip(indexes, self._enqueue_acked(shard, batch, policy, enqueued_at)):
-                    results[i] = r
-            return results  # type: ignore[return-value]
-        replies = self._run_all([("enqueue", protocol.shard_keys(self.queue, shard),
-                                  protocol.enqueue_args(policy, [prepared[i] for i in indexes], enqueued_at))
-                                 for shard, indexes in calls])
-        for (shard, indexes), reply in zip(calls, replies):
-            for i, r in zip(indexes, protocol.parse_enqueue(reply, [prepared[i] for i in indexes])):
-                results[i] = r
-        return results  # type: ignore[return-value]
+        return routing.run_sync(self._routing.enqueue(prepared, policy, enqueued_at), self._execute)
 
     def cancel(self, task_id: str) -> CancelResult:
         """Removes a scheduled or dead task; a task in flight is left running (IN_FLIGHT)."""
-        shard = self.shard_of(task_id)
-        return protocol.parse_cancel(self._run(self._redis, "cancel", protocol.shard_keys(self.queue, shard), [task_id]))
+        reply, _ = self._by_id(task_id, "cancel", lambda epoch: [task_id, str(epoch)], protocol.status_of_cancel)
+        return protocol.parse_cancel(reply)
 
     def reschedule(self, task_id: str, *, delay: Optional[timedelta] = None,
                    due_at: Optional[DueAt] = None) -> RescheduleResult:
-        shard = self.shard_of(task_id)
+        protocol.require_id(task_id)
         timing, ms = protocol.schedule(delay, due_at, int(time.time() * 1000))
-        return protocol.parse_reschedule(self._run(self._redis, "reschedule", protocol.shard_keys(self.queue, shard),
-                                                   [task_id, timing, str(ms)]))
+        reply, _ = self._by_id(task_id, "reschedule", lambda epoch: [task_id, timing, str(ms), str(epoch)],
+                               protocol.status_of_reschedule)
+        return protocol.parse_reschedule(reply)
 
     def inspect(self, task_id: str) -> TaskInfo:
-        shard = self.shard_of(task_id)
-        return protocol.parse_inspect(self._run(self._redis, "inspect", protocol.shard_keys(self.queue, shard),
-                                                [task_id]), task_id, shard)
+        reply, shard = self._by_id(task_id, "inspect", lambda epoch: [task_id, str(epoch)], protocol.status_of_inspect)
+        return protocol.parse_inspect(reply, task_id, shard)
+
+    def _by_id(self, task_id: str, name: str, args: Any, status: Any) -> Tuple[Any, int]:
+        protocol.require_id(task_id)
+        return routing.run_sync(self._routing.by_id(task_id, name, args, status), self._execute)
 
     def stats(self) -> QueueStats:
         replies = self._run_all([("stats", protocol.shard_keys(self.queue, s), []) for s in range(self.shards)])
@@ -151,34 +147,48 @@ class DelayQueue:
 
     def _run_all(self, calls: Sequence[Call]) -> List[Any]:
         """Many calls: pipelined on a standalone Redis (one round trip), one after another on a Cluster."""
+        out = self._execute([routing.Call(*c) for c in calls])
+        for reply in out:
+            if isinstance(reply, Exception):
+                raise reply
+        return out
+
+    def _execute(self, calls: Sequence[routing.Call]) -> List[Any]:
+        """The routing's calls; a script's error reply is answered as the exception, not raised. Enqueue calls go
+        through the replica-ack path when the client waits for replicas."""
+        if self._settings.replica_acks:
+            return [self._enqueue_acked(c) if c.batch is not None else self._one(c) for c in calls]
         if self._cluster or len(calls) < 2:
-            return [self._run(self._redis, *c) for c in calls]
+            return [self._one(c) for c in calls]
         pipe = self._redis.pipeline(transaction=False)
-        for name, keys, args in calls:
-            pipe.evalsha(script(name).sha, len(keys), *keys, *args)
+        for c in calls:
+            pipe.evalsha(script(c.name).sha, len(c.keys), *c.keys, *c.args)
         replies = pipe.execute(raise_on_error=False)
         out = []
         for call, reply in zip(calls, replies):
             if isinstance(reply, NoScriptError):
-                reply = self._run(self._redis, *call)  # NOSCRIPT: it did not run; send it in full
-            elif isinstance(reply, Exception):
+                reply = self._one(call)  # NOSCRIPT: it did not run; send it in full
+            elif isinstance(reply, Exception) and not isinstance(reply, ResponseError):
                 raise reply
             out.append(reply)
         return out
 
-    def _enqueue_acked(self, shard: int, batch: List[protocol.Prepared], policy: DuplicatePolicy,
-                       enqueued_at: int) -> List[EnqueueResult]:
+    def _one(self, c: routing.Call) -> Any:
+        try:
+            return self._run(self._redis, c.name, c.keys, c.args)
+        except ResponseError as e:
+            return e
+
+    def _enqueue_acked(self, c: routing.Call) -> Any:
         """The enqueue, then WAIT on the same connection to the shard's primary (a pipeline holds one
         connection): Redis answers how many replicas hold every write of that connection so far."""
-        keys = protocol.shard_keys(self.queue, shard)
-        args = protocol.enqueue_args(policy, batch, enqueued_at)
-        node = self._primary_of(keys[0])
+        node = self._primary_of(c.keys[0])
         acks, ms = self._settings.replica_acks, self._settings.replica_ack_millis
         for attempt in acks_.ATTEMPTS:
-            results = acks_.settle(acks_.pipeline(node, attempt, keys, args, acks, ms).execute(raise_on_error=False),
-                                   batch, shard, acks, ms)
-            if results is not None:
-                return results
+            reply = acks_.settle(acks_.pipeline(node, attempt, c.keys, c.args, acks, ms).execute(raise_on_error=False),
+                                 c.batch or [], c.shard, acks, ms)
+            if reply is not None:
+                return reply
         raise AssertionError("unreachable: EVAL cannot answer NOSCRIPT")  # pragma: no cover
 
     def _primary_of(self, key: str) -> Any:

@@ -10,10 +10,9 @@ import json
 import re
 import zlib
 from datetime import datetime, timedelta, timezone
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from .errors import (DelayQueueException, InvalidInputException, ProtocolVersionMismatchException,
-                     ShardCountMismatchException)
+from .errors import DelayQueueException, InvalidInputException
 from .model import (CancelResult, DuplicatePolicy, EnqueueResult, EnqueueStatus, RescheduleResult, RescheduleStatus,
                     ShardStats, Task, TaskInfo, TaskRecord, TaskState)
 
@@ -380,21 +379,29 @@ def prepare(tasks: Iterable[Task], shards: int, max_payload_bytes: int, now_ms: 
 
 def chunks(prepared: Sequence[Prepared]) -> List[Tuple[int, List[int]]]:
     """(shard, input indexes) of each script call: grouped by shard, at most MAX_PER_CALL per call."""
+    return group(range(len(prepared)), lambda i: prepared[i].shard)
+
+
+def group(indexes: Sequence[int], shard_of: Callable[[int], int]) -> List[Tuple[int, List[int]]]:
+    """(shard, indexes) of each script call: grouped by ``shard_of(index)``, at most MAX_PER_CALL per call."""
     by_shard: Dict[int, List[int]] = {}
-    for i, p in enumerate(prepared):
-        by_shard.setdefault(p.shard, []).append(i)
+    for i in indexes:
+        by_shard.setdefault(shard_of(i), []).append(i)
     calls = []
-    for shard, indexes in by_shard.items():
-        for start in range(0, len(indexes), MAX_PER_CALL):
-            calls.append((shard, indexes[start:start + MAX_PER_CALL]))
+    for shard, chunk in by_shard.items():
+        for start in range(0, len(chunk), MAX_PER_CALL):
+            calls.append((shard, chunk[start:start + MAX_PER_CALL]))
     return calls
 
 
-def enqueue_args(policy: DuplicatePolicy, tasks: Sequence[Prepared], enqueued_at: int) -> List[str]:
+def enqueue_args(policy: DuplicatePolicy, tasks: Sequence[Prepared], enqueued_at: int, epoch: int = 0,
+                 present_only: bool = False) -> List[str]:
+    """enqueue.lua's ARGV; ``epoch``: the caller's layout epoch; ``present_only``: act only on ids the shard holds
+    (the old shard during a migration)."""
     args = [policy.value, str(len(tasks))]
     for t in tasks:
         args += [t.id, t.timing, str(t.ms), encode_record(t.payload, enqueued_at, t.priority, t.options), str(t.priority)]
-    return args
+    return args + [str(epoch), "present" if present_only else ""]
 
 
 def _int(v: Any) -> int:
@@ -407,17 +414,29 @@ def _text(v: Any) -> Optional[str]:
     return v.decode("utf-8") if isinstance(v, bytes) else str(v)
 
 
+def placed(reply: Sequence[Any], tasks: Sequence[Prepared]) -> List[Tuple[str, str, int]]:
+    """(id, status, due) per task as enqueue.lua answered; status also "absent" or "moving" (routed on, never
+    an answer to the caller)."""
+    return [(t.id, _text(reply[1 + 2 * i]) or "", _int(reply[2 + 2 * i])) for i, t in enumerate(tasks)]
+
+
 def parse_enqueue(reply: Sequence[Any], tasks: Sequence[Prepared]) -> List[EnqueueResult]:
-    return [EnqueueResult(t.id, EnqueueStatus(_text(reply[1 + 2 * i])), _int(reply[2 + 2 * i]))
-            for i, t in enumerate(tasks)]
+    """The final answers of a reply (a task answered "absent" or "moving" has none yet: left out)."""
+    final = {s.value for s in EnqueueStatus}
+    return [EnqueueResult(i, EnqueueStatus(s), due) for i, s, due in placed(reply, tasks) if s in final]
 
 
-def check_meta(reply: Sequence[Any], queue: str, shards: int) -> None:
-    recorded_shards, recorded_protocol = _int(reply[0]), _int(reply[1])
-    if recorded_shards != shards:
-        raise ShardCountMismatchException(queue, shards, recorded_shards)
-    if recorded_protocol != PROTOCOL_VERSION:
-        raise ProtocolVersionMismatchException(queue, PROTOCOL_VERSION, recorded_protocol)
+def status_of_cancel(reply: Any) -> str:
+    """The wire status of cancel.lua's reply ("unknown" and "moving" are routed on)."""
+    return _text(reply) or ""
+
+
+def status_of_reschedule(reply: Sequence[Any]) -> str:
+    return _text(reply[0]) or ""
+
+
+def status_of_inspect(reply: Sequence[Any]) -> str:
+    return _text(reply[1]) or ""
 
 
 def parse_cancel(reply: Any) -> CancelResult:

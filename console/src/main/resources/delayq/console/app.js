@@ -397,7 +397,76 @@ async function taskPage(name, id) {
       row('payload', h('pre', { id: 'task-payload' }, t.payload === null || t.payload === undefined ? '(none)' : t.payload)),
       row('record', h('pre', { class: 'muted' }, t.record === null ? '(no record: a bare ZADD task)' : t.record)),
       t.recordProblem ? row('record problem', t.recordProblem) : [])),
+    optionsCard(t.options, now, t),
     actions);
+}
+
+// ---- a task's per-task options (docs/protocol.md, "Per-task options"), as the API structures them ----
+const plural = (n, one, many) => (n === 1 ? one : many);
+/** A Copy button for the text of element `shown`. */
+function copyButton(shown, id) {
+  const status = h('span', { class: 'muted copy-status', role: 'status', id: id + '-status' });
+  const button = h('button', {
+    type: 'button', id, 'aria-label': 'copy ' + shown.textContent,
+    onclick: async () => {
+      try { await navigator.clipboard.writeText(shown.textContent); status.textContent = 'copied'; } catch (e) {
+        // no clipboard access (a plain-http origin, a denied permission): select the text for Ctrl+C
+        const range = document.createRange();
+        range.selectNodeContents(shown);
+        window.getSelection().removeAllRanges();
+        window.getSelection().addRange(range);
+        status.textContent = 'selected: press Ctrl+C to copy';
+      }
+    },
+  }, 'Copy');
+  return [button, status];
+}
+function optionsCard(o, now, t) {
+  if (o === null || o === undefined) return null; // a malformed record: its problem is shown above
+  const row = (k, v, attrs) => [h('dt', {}, k), h('dd', attrs || {}, v)];
+  const rows = [];
+  if (o.expiry) {
+    const e = o.expiry;
+    rows.push(row('expires', [h('time', { datetime: new Date(e.expiresAt).toISOString(), title: String(e.expiresAt) + ' ms' }, utc(e.expiresAt)),
+      ` (${rel(e.expiresAt, now)}` + ((t.state === 'scheduled' || t.state === 'due') && e.expiresAt > t.score
+        ? `; ${human(e.expiresAt - t.score)} after its due time)` : ')'), e.expired ? h('span', { class: 'badge paused', id: 'task-expired' }, 'expired') : null],
+    { id: 'task-expires', 'data-ms': e.expiresAt }));
+    rows.push(row('on expiry', e.onExpiry === 'discard' ? 'discard: deleted without running, counted as expired'
+      : 'dead-letter' + (e.defaultAction ? ' (the default)' : '') + ': into the dead-letter set with the reason "expired"',
+    { id: 'task-on-expiry', 'data-action': e.onExpiry }));
+  }
+  if (o.retry) {
+    const r = o.retry;
+    const instead = (setting) => h('span', { class: 'muted' }, ` (instead of the worker's ${setting})`);
+    if (r.maxAttempts !== undefined) rows.push(row('max attempts', [String(r.maxAttempts), instead('DELAYQ_RETRY_MAX_ATTEMPTS')], { id: 'task-max-attempts' }));
+    if (r.backoffMs !== undefined) rows.push(row('first retry after', [human(r.backoffMs), instead('DELAYQ_RETRY_BACKOFF_INITIAL')], { id: 'task-backoff', 'data-ms': r.backoffMs }));
+    if (r.backoffMaxMs !== undefined) rows.push(row('longest retry delay', [human(r.backoffMaxMs), instead('DELAYQ_RETRY_BACKOFF_MAX')], { id: 'task-backoff-max', 'data-ms': r.backoffMaxMs }));
+    if (r.backoffMultiplier !== undefined) rows.push(row('backoff growth', ['×' + r.backoffMultiplier + ' per attempt', instead('DELAYQ_RETRY_BACKOFF_MULTIPLIER')], { id: 'task-backoff-multiplier' }));
+  }
+  if (o.trace) {
+    const tr = o.trace;
+    if (tr.ignored) {
+      rows.push(row('trace context', [h('code', {}, tr.traceparent), h('span', { class: 'warn-text' }, ` ignored by the worker: ${tr.ignored}`)], { id: 'task-trace-ignored' }));
+    } else {
+      const shown = tr.url ? h('a', { href: tr.url, id: 'task-trace-link', class: 'mono', target: '_blank', rel: 'noopener noreferrer', title: 'open the trace' }, tr.traceId)
+        : h('code', { id: 'task-trace-text' }, tr.traceId);
+      rows.push(row('trace id', [shown, ' ', ...copyButton(shown, 'task-trace-copy')], { id: 'task-trace-id', 'data-trace-id': tr.traceId }));
+      rows.push(row('parent span', h('code', {}, tr.parentId), { id: 'task-trace-parent' }));
+      rows.push(row('sampled', `${tr.sampled ? 'yes' : 'no'} (flags ${tr.flags})`, { id: 'task-trace-sampled' }));
+      if (tr.tracestate) rows.push(row('tracestate', h('code', {}, tr.tracestate), { id: 'task-tracestate' }));
+    }
+  }
+  if (o.other) {
+    for (const [name, value] of Object.entries(o.other)) {
+      rows.push(row(h('code', {}, name), typeof value === 'string' ? value : h('code', {}, JSON.stringify(value)), { 'data-field': name, class: 'task-field' }));
+    }
+  }
+  const count = Object.keys(o).length;
+  return h('section', { class: 'card', id: 'task-options', 'aria-labelledby': 'task-options-title' },
+    h('h2', { id: 'task-options-title' }, 'Per-task options'),
+    rows.length === 0 ? h('p', { class: 'muted', id: 'task-options-none' }, 'None: the worker\'s retry settings apply, the task never expires and starts a trace of its own.')
+      : h('dl', { class: 'record', id: 'task-options-list', 'data-groups': count }, rows.flat()),
+    o.other ? h('p', { class: 'muted' }, `${plural(Object.keys(o.other).length, 'A field', 'Fields')} of the record beyond delayq's own, shown as stored (a task group key, or a field of a newer producer).`) : null);
 }
 
 // ---- router ----

@@ -52,7 +52,7 @@ public final class Console implements AutoCloseable {
             ActionLog log = new ActionLog();
             Sessions sessions = new Sessions(settings.actionToken(), new SignInThrottle(System::currentTimeMillis), log);
             QueueViews queueViews = new QueueViews(queues, history, TIMEOUT);
-            TaskViews taskViews = new TaskViews(queues);
+            TaskViews taskViews = new TaskViews(queues, settings.traceUrl());
             ScheduleViews scheduleViews = new ScheduleViews(queues);
             Actions actions = new Actions(queues, log);
             ConsoleHttp http = new ConsoleHttp(settings.host(), settings.port(), settings.allowedHosts(), settings.basePath());

@@ -20,9 +20,12 @@ import java.util.Map;
  *                     empty: loopback names only when bound to loopback, any name otherwise
  * @param basePath     the path it is served under, e.g. {@code /delayq/} behind an Ingress path (absolute, ends with '/')
  * @param maxQueues    most queues a {@code SCAN} lists (beyond it the list says it is truncated)
+ * @param traceUrl     a trace viewer's page of one trace, with {@code {traceId}} where the id goes
+ *                     (e.g. {@code https://jaeger.example/trace/{traceId}}): the task page links a task's trace id to it; null: no link
  */
 public record ConsoleSettings(String redisUrl, String host, int port, String actionToken, List<String> queues,
-                              Duration sampleEvery, Duration history, List<String> allowedHosts, String basePath, int maxQueues) {
+                              Duration sampleEvery, Duration history, List<String> allowedHosts, String basePath, int maxQueues,
+                              String traceUrl) {
     public static final int DEFAULT_PORT = 8090;
     public static final int DEFAULT_MAX_QUEUES = 500;
     /** Segments of letters, digits and - _ ~ . (not starting with a dot: no "." or ".." segment). */
@@ -33,6 +36,11 @@ public record ConsoleSettings(String redisUrl, String host, int port, String act
     public ConsoleSettings(String redisUrl, String host, int port, String actionToken, List<String> queues, Duration sampleEvery,
                            Duration history) {
         this(redisUrl, host, port, actionToken, queues, sampleEvery, history, List.of(), "/", DEFAULT_MAX_QUEUES);
+    }
+
+    public ConsoleSettings(String redisUrl, String host, int port, String actionToken, List<String> queues, Duration sampleEvery,
+                           Duration history, List<String> allowedHosts, String basePath, int maxQueues) {
+        this(redisUrl, host, port, actionToken, queues, sampleEvery, history, allowedHosts, basePath, maxQueues, null);
     }
 
     public ConsoleSettings {
@@ -69,13 +77,18 @@ public record ConsoleSettings(String redisUrl, String host, int port, String act
             throw new InvalidInputException("DELAYQ_CONSOLE_HISTORY", "must be at least the sample interval, got " + history);
         }
         actionToken = actionToken == null || actionToken.isBlank() ? null : actionToken;
+        traceUrl = traceUrl == null || traceUrl.isBlank() ? null : traceUrl.trim();
+        if (traceUrl != null && (!traceUrl.matches("https?://[^\\s\"<>]+") || !traceUrl.contains("{traceId}"))) {
+            throw new InvalidInputException("DELAYQ_CONSOLE_TRACE_URL", "must be an http:// or https:// URL with {traceId} where the "
+                    + "trace id goes, e.g. https://jaeger.example/trace/{traceId}, got '" + traceUrl + "'");
+        }
     }
 
     public static ConsoleSettings local(String redisUrl, int port, String actionToken) {
         return new ConsoleSettings(redisUrl, "127.0.0.1", port, actionToken, List.of(), Duration.ofSeconds(10), Duration.ofHours(1));
     }
 
-    /** DELAYQ_REDIS_URL (or REDIS_URL), DELAYQ_CONSOLE_HOST, _PORT, _TOKEN, _QUEUES (comma-separated), _SAMPLE_EVERY, _HISTORY. */
+    /** DELAYQ_REDIS_URL (or REDIS_URL), DELAYQ_CONSOLE_HOST, _PORT, _TOKEN, _QUEUES (comma-separated), _SAMPLE_EVERY, _HISTORY, _TRACE_URL. */
     public static ConsoleSettings fromEnv(Map<String, String> env) {
         String url = first(env, "DELAYQ_REDIS_URL", "REDIS_URL");
         if (url != null) {
@@ -85,7 +98,8 @@ public record ConsoleSettings(String redisUrl, String host, int port, String act
         return new ConsoleSettings(url, env.getOrDefault("DELAYQ_CONSOLE_HOST", "127.0.0.1"),
                 whole(env, "DELAYQ_CONSOLE_PORT", DEFAULT_PORT), env.get("DELAYQ_CONSOLE_TOKEN"), list(env, "DELAYQ_CONSOLE_QUEUES"),
                 duration(env, "DELAYQ_CONSOLE_SAMPLE_EVERY", "10s"), duration(env, "DELAYQ_CONSOLE_HISTORY", "1h"),
-                list(env, "DELAYQ_CONSOLE_ALLOWED_HOSTS"), env.get("DELAYQ_CONSOLE_PATH"), whole(env, "DELAYQ_CONSOLE_MAX_QUEUES", DEFAULT_MAX_QUEUES));
+                list(env, "DELAYQ_CONSOLE_ALLOWED_HOSTS"), env.get("DELAYQ_CONSOLE_PATH"), whole(env, "DELAYQ_CONSOLE_MAX_QUEUES", DEFAULT_MAX_QUEUES),
+                env.get("DELAYQ_CONSOLE_TRACE_URL"));
     }
 
     private static List<String> list(Map<String, String> env, String name) {

@@ -94,6 +94,60 @@ class ConsoleApiTest {
     }
 
     @Test
+    void aTasksPerTaskOptionsComeStructuredAsTheProducerSetThem() throws Exception {
+        f = ConsoleFixture.start(redis, null);
+        io.delayq.task.TaskSpec sent = f.filled().withOptions().stream().filter(t -> t.id().equals(SampleQueue.CAPTURE)).findFirst().orElseThrow();
+        JsonNode t = json(get("api/queues/shop-orders/tasks/" + SampleQueue.CAPTURE));
+        JsonNode o = t.get("options");
+        assertThat(o.at("/expiry/expiresAt").asLong()).isEqualTo(sent.options().expiresAt());
+        assertThat(o.at("/expiry/onExpiry").asText()).isEqualTo("discard");
+        assertThat(o.at("/expiry/defaultAction").asBoolean()).isFalse();
+        assertThat(o.at("/expiry/expired").asBoolean()).isFalse();
+        assertThat(o.at("/retry/maxAttempts").asInt()).isEqualTo(sent.options().maxAttempts()).isEqualTo(10);
+        assertThat(o.at("/retry/backoffMs").asLong()).isEqualTo(sent.options().backoffMs()).isEqualTo(2000);
+        assertThat(o.at("/retry/backoffMaxMs").asLong()).isEqualTo(sent.options().backoffMaxMs()).isEqualTo(600_000);
+        assertThat(o.at("/retry/backoffMultiplier").asDouble()).isEqualTo(sent.options().backoffMultiplier()).isEqualTo(3.0);
+        assertThat(o.at("/trace/traceparent").asText()).isEqualTo(SampleQueue.TRACEPARENT);
+        assertThat(o.at("/trace/traceId").asText()).isEqualTo(SampleQueue.TRACEPARENT.split("-")[1]);
+        assertThat(o.at("/trace/parentId").asText()).isEqualTo(SampleQueue.TRACEPARENT.split("-")[2]);
+        assertThat(o.at("/trace/sampled").asBoolean()).isTrue();
+        assertThat(o.at("/trace/tracestate").asText()).isEqualTo(SampleQueue.TRACESTATE);
+        assertThat(o.at("/trace/url").asText())
+                .isEqualTo(ConsoleFixture.TRACE_URL.replace("{traceId}", SampleQueue.TRACEPARENT.split("-")[1]));
+        assertThat(o.has("other")).isFalse();
+
+        // the trace viewer setting: a URL with {traceId}, else a clear error naming the variable
+        assertThat(ConsoleSettings.fromEnv(java.util.Map.of("DELAYQ_REDIS_URL", redis.url(), "DELAYQ_CONSOLE_TRACE_URL",
+                "https://jaeger.example/trace/{traceId}")).traceUrl()).isEqualTo("https://jaeger.example/trace/{traceId}");
+        assertThat(ConsoleSettings.fromEnv(java.util.Map.of("DELAYQ_REDIS_URL", redis.url())).traceUrl()).isNull();
+        for (String bad : java.util.List.of("https://jaeger.example/trace/", "javascript:alert({traceId})")) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> ConsoleSettings.fromEnv(java.util.Map.of("DELAYQ_REDIS_URL", redis.url(),
+                    "DELAYQ_CONSOLE_TRACE_URL", bad))).hasMessageStartingWith("DELAYQ_CONSOLE_TRACE_URL: must be an http:// or https:// URL with {traceId}");
+        }
+
+        // only an expiry and attempts: the default action is named as such, no backoff or trace entries
+        JsonNode reminder = json(get("api/queues/shop-orders/tasks/" + SampleQueue.REMINDER)).get("options");
+        assertThat(reminder.at("/expiry/onExpiry").asText()).isEqualTo("dead-letter");
+        assertThat(reminder.at("/expiry/defaultAction").asBoolean()).isTrue();
+        assertThat(reminder.at("/retry/maxAttempts").asInt()).isEqualTo(2);
+        assertThat(reminder.at("/retry").has("backoffMs")).isFalse();
+        assertThat(reminder.has("trace")).isFalse();
+
+        // a hand-written record's other fields (a group key, a field no delayq version knows) come as stored
+        JsonNode grouped = json(get("api/queues/shop-orders/tasks/" + SampleQueue.GROUPED));
+        assertThat(grouped.get("record").asText()).isEqualTo(SampleQueue.GROUPED_RECORD);
+        assertThat(grouped.get("score").asLong()).isEqualTo(f.filled().groupedDueAt());
+        JsonNode other = grouped.at("/options/other");
+        assertThat(other.get("group").asText()).isEqualTo("tenant-42");
+        assertThat(other.get("region")).isEqualTo(JSON.readTree(SampleQueue.GROUPED_RECORD).get("region"));
+        assertThat(other.has("payload")).isFalse();
+        assertThat(grouped.get("options").has("expiry")).isFalse();
+
+        // a compact record without options: an empty object
+        assertThat(json(get("api/queues/shop-orders/tasks/order-10001")).get("options").size()).isZero();
+    }
+
+    @Test
     void badInputGetsAClearErrorNamingTheFieldNeverAStackTrace() throws Exception {
         f = ConsoleFixture.start(redis, ConsoleFixture.TOKEN);
         HttpResponse<String> cursor = get("api/queues/shop-orders/tasks?state=due&cursor=!!not*base64");

@@ -28,6 +28,8 @@ public final class ConsoleFixture implements AutoCloseable {
     public static final String WORKER_HIGH = "worker-high-4d5e6f";
     /** The in-flight task whose lease {@link #WORKER_LOW} or {@link #WORKER_HIGH} reports holding (with its token). */
     public static final String HELD = "coupon-expire-77";
+    /** The trace viewer the console links trace ids to (DELAYQ_CONSOLE_TRACE_URL). */
+    public static final String TRACE_URL = "https://traces.example/trace/{traceId}?from=delayq";
     /** A short history (sampled every second), so that a test's plot has a visible line. */
     public static final Duration HISTORY = Duration.ofSeconds(30);
 
@@ -72,7 +74,7 @@ public final class ConsoleFixture implements AutoCloseable {
         }
         registerWorkers(raw);
         Console console = Console.start(new ConsoleSettings(consoleUrl, "127.0.0.1", 0, token, List.of(),
-                Duration.ofSeconds(1), HISTORY, o.allowedHosts(), o.basePath(), o.maxQueues()));
+                Duration.ofSeconds(1), HISTORY, o.allowedHosts(), o.basePath(), o.maxQueues(), TRACE_URL));
         DelayQueueClient orders = DelayQueueClient.builder().redis(raw).queue(SampleQueue.QUEUE).shards(SampleQueue.SHARDS).build();
         return new ConsoleFixture(console, raw, orders, filled);
     }

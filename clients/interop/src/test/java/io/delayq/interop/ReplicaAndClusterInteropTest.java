@@ -149,4 +149,33 @@ class ReplicaAndClusterInteropTest {
             }
         }
     }
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("producers")
+    void inAClusterTheProducerFollowsAGrowItSlept(Producer p) {
+        p.requireInstalled();
+        String queue = "grown-" + p.name();
+        try (DelayQueueClient java = DelayQueueClient.builder().redis(cluster().url()).queue(queue).shards(4).build();
+             ProducerProcess lib = p.connect(cluster().url(), queue, 4).connected()) {
+            List<Map<String, Object>> tasks = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                tasks.add(task("order-" + i, "delayMs", 3_600_000, "payload", "close " + i));
+            }
+            assertThat(lib.ok(enqueue("reject", tasks))).allSatisfy(r -> assertThat(r.get("status").asText()).isEqualTo("ADDED"));
+            // the queue grows 4 -> 12 while the producer is idle: its next calls meet the new layout's stamps
+            io.delayq.reshard.Mover.Result grown = new io.delayq.reshard.Mover(io.delayq.reshard.Mover.Params.of(java.protocol(), 12, x -> { })).run();
+            assertThat(grown.to()).isEqualTo(12);
+            assertThat(lib.ok(enqueue("reject", tasks))).as("duplicates across layouts")
+                    .allSatisfy(r -> assertThat(r.get("status").asText()).isEqualTo("DUPLICATE"));
+            for (int i = 0; i < 30; i++) {
+                JsonNode info = lib.ok(op("inspect", "id", "order-" + i));
+                assertThat(info.get("shard").asInt()).isEqualTo(io.delayq.shard.Sharding.shardOf("order-" + i, 12));
+                assertThat(info.get("payload").asText()).isEqualTo("close " + i);
+            }
+            assertThat(lib.ok(op("cancel", "id", "order-3")).asText()).isEqualTo("CANCELLED");
+            assertThat(java.inspect("order-3").state()).isEqualTo(TaskInfo.State.UNKNOWN);
+            assertThat(lib.ok(enqueue(task("order-30", "delayMs", 60_000))).get(0).get("status").asText()).isEqualTo("ADDED");
+            assertThat(java.inspect("order-30").shard()).isEqualTo(io.delayq.shard.Sharding.shardOf("order-30", 12));
+            assertThat(lib.ok(op("stats")).get("scheduled").asLong()).isEqualTo(java.stats().scheduled()).isEqualTo(30);
+        }
+    }
 }

@@ -9,10 +9,12 @@ import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.schedule.CronSchedule;
 import io.delayq.redis.Replies;
+import io.delayq.task.ExpiryAction;
 import io.delayq.task.Priority;
 import io.delayq.task.TaskSpec;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,7 +32,34 @@ public final class SampleQueue {
     private SampleQueue() {
     }
 
-    public record Counts(int scheduled, int due, int inflight, int dead) {
+    /** Scheduled tasks beyond those {@code fill} is asked for: the two with per-task options and the hand-written one. */
+    public static final int WITH_OPTIONS = 3;
+    /** A task with every per-task option, one with only an expiry, and one a hand-written producer wrote with a group key. */
+    public static final String CAPTURE = "capture-7001";
+    public static final String REMINDER = "reminder-7002";
+    public static final String GROUPED = "invoice-7003";
+    public static final String TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    public static final String TRACESTATE = "congo=t61rcWkgMzE";
+    /** {@link #GROUPED}'s record as a hand-written producer stores it: a group key and a field no version of delayq knows. */
+    public static final String GROUPED_RECORD = "{\"payload\":\"{\\\"invoice\\\":7003}\",\"enqueuedAt\":1764460000000,\"group\":\"tenant-42\","
+            + "\"region\":{\"zone\":\"eu-1\",\"racks\":[3,4]}}";
+
+    /**
+     * @param withOptions the tasks enqueued with per-task options (scheduled, counted in {@code scheduled}), as sent
+     * @param groupedDueAt the due time of {@link #GROUPED}
+     */
+    public record Counts(int scheduled, int due, int inflight, int dead, List<TaskSpec> withOptions, long groupedDueAt) {
+    }
+
+    /** Scheduled hours ahead, with per-task options: expiry (discard / dead-letter), retry overrides, trace context. */
+    static List<TaskSpec> withOptions(long now) {
+        return List.of(
+                TaskSpec.of(CAPTURE).at(Instant.ofEpochMilli(now + Duration.ofHours(2).toMillis())).payload("{\"capture\":\"P-7001\"}")
+                        .expiresAt(Instant.ofEpochMilli(now + Duration.ofHours(3).toMillis()), ExpiryAction.DISCARD)
+                        .maxAttempts(10).backoff(Duration.ofSeconds(2), Duration.ofMinutes(10), 3)
+                        .traceContext(TRACEPARENT, TRACESTATE),
+                TaskSpec.of(REMINDER).at(Instant.ofEpochMilli(now + Duration.ofHours(5).toMillis())).payload("{\"remind\":7002}")
+                        .expiresAt(Instant.ofEpochMilli(now + Duration.ofDays(2).toMillis())).maxAttempts(2));
     }
 
     public static Counts fill(RedisEndpoint redis, int scheduled) {
@@ -71,7 +100,14 @@ public final class SampleQueue {
             c.enqueueAll(overdue);
             // a recurring schedule (its occurrences appear once a worker plans them)
             c.schedules().put(CronSchedule.of(SCHEDULE, "5 0 * * *").timeZone("Asia/Shanghai").payload("{\"action\":\"close-day\"}"));
-            return new Counts(scheduled, overdue.size(), running.size(), failing.size());
+            List<TaskSpec> optioned = withOptions(System.currentTimeMillis());
+            c.enqueueAll(optioned);
+            // written by hand, as docs/protocol.md teaches: record, then the due set
+            long groupedDue = System.currentTimeMillis() + Duration.ofHours(4).toMillis();
+            io.delayq.shard.ShardKeys k = p.keys(p.shardOf(GROUPED));
+            Replies.await(redis.commands().hset(k.record(GROUPED), GROUPED, GROUPED_RECORD), Duration.ofSeconds(10));
+            Replies.await(redis.commands().zadd(k.due(0), (double) groupedDue, GROUPED), Duration.ofSeconds(10));
+            return new Counts(scheduled + WITH_OPTIONS, overdue.size(), running.size(), failing.size(), optioned, groupedDue);
         }
     }
 }

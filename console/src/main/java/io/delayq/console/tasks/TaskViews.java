@@ -25,9 +25,16 @@ import java.util.Map;
 /** The JSON of the task browser and of one task's page. */
 public final class TaskViews {
     private final QueueDirectory queues;
+    /** A trace viewer's URL with {traceId} (DELAYQ_CONSOLE_TRACE_URL), or null. */
+    private final String traceUrl;
 
     public TaskViews(QueueDirectory queues) {
+        this(queues, null);
+    }
+
+    public TaskViews(QueueDirectory queues, String traceUrl) {
         this.queues = queues;
+        this.traceUrl = traceUrl;
     }
 
     /** The browse query the request's parameters describe: state, prefix, from, to, limit, cursor. */
@@ -120,6 +127,7 @@ public final class TaskViews {
             out.put("payload", null);
             out.put("recordProblem", e.getMessage());
         }
+        out.put("options", TaskOptionsView.of(info.rawRecord(), info.serverNow(), traceUrl));
         out.put("leaseExpiresAt", info.state() == TaskInfo.State.IN_FLIGHT ? info.score() : null);
         if (info.state() == TaskInfo.State.IN_FLIGHT) {
             out.put("lease", holder(queue, info));

@@ -222,6 +222,58 @@ class ConsoleBrowserTest {
     }
 
     @Test
+    void theTaskPageShowsPerTaskOptionsAsLabelledFields() throws Exception {
+        io.delayq.task.TaskOptions sent = f.filled().withOptions().stream().filter(t -> t.id().equals(SampleQueue.CAPTURE))
+                .findFirst().orElseThrow().options();
+        String traceId = SampleQueue.TRACEPARENT.split("-")[1];
+        browser.open(page("#/q/" + Q + "/task/" + SampleQueue.CAPTURE));
+
+        WebElement expires = browser.find("#task-expires");
+        assertThat(expires.getAttribute("data-ms")).isEqualTo(String.valueOf(sent.expiresAt()));
+        // a readable UTC time and how far ahead it is (3 h after the fixture enqueued it, read a few seconds later)
+        assertThat(expires.getText()).matches(java.util.regex.Pattern.quote(Instant.ofEpochMilli(sent.expiresAt()).toString())
+                + " \\(in (2h 59m|3h 00m); 1h 00m after its due time\\)");
+        assertThat(browser.all("#task-expired")).isEmpty();
+        assertThat(browser.find("#task-on-expiry").getAttribute("data-action")).isEqualTo("discard");
+        assertThat(browser.text("#task-on-expiry")).startsWith("discard: deleted without running");
+        assertThat(browser.text("#task-max-attempts")).isEqualTo("10 (instead of the worker's DELAYQ_RETRY_MAX_ATTEMPTS)");
+        assertThat(browser.text("#task-backoff")).startsWith("2s ");
+        assertThat(browser.text("#task-backoff-max")).startsWith("10m 00s ");
+        assertThat(browser.text("#task-backoff-multiplier")).startsWith("×3 per attempt");
+        assertThat(browser.text("#task-trace-sampled")).isEqualTo("yes (flags 01)");
+        assertThat(browser.text("#task-trace-parent")).isEqualTo(SampleQueue.TRACEPARENT.split("-")[2]);
+        assertThat(browser.text("#task-tracestate")).isEqualTo(SampleQueue.TRACESTATE);
+        WebElement link = browser.find("#task-trace-link");
+        assertThat(link.getText()).isEqualTo(traceId);
+        assertThat(link.getAttribute("href")).isEqualTo(ConsoleFixture.TRACE_URL.replace("{traceId}", traceId));
+        browser.fitPage(1280);
+        browser.screenshot(SHOTS.resolve("console-task-options.png"));
+
+        // Copy puts the trace id on the clipboard (the test's browser is granted clipboard access to read it back)
+        browser.driver().executeCdpCommand("Browser.grantPermissions", java.util.Map.of("origin", f.url().replaceAll("(https?://[^/]+).*", "$1"),
+                "permissions", List.of("clipboardReadWrite", "clipboardSanitizedWrite")));
+        browser.find("#task-trace-copy").click();
+        await().atMost(Duration.ofSeconds(5)).until(() -> browser.text("#task-trace-copy-status").equals("copied"));
+        Object copied = browser.driver().executeAsyncScript("const done = arguments[arguments.length - 1];"
+                + "navigator.clipboard.readText().then(done, e => done('error: ' + e))");
+        assertThat(copied).isEqualTo(traceId);
+
+        // a hand-written record's group key and a field no delayq version knows, shown as stored
+        browser.open(page("#/q/" + Q + "/task/" + SampleQueue.GROUPED));
+        assertThat(browser.text("#task-options dd[data-field='group']")).isEqualTo("tenant-42");
+        assertThat(browser.text("#task-options dd[data-field='region']")).isEqualTo("{\"zone\":\"eu-1\",\"racks\":[3,4]}");
+        assertThat(browser.all("#task-expires")).isEmpty();
+
+        // the default action is named so; a task without options says what applies instead
+        browser.open(page("#/q/" + Q + "/task/" + SampleQueue.REMINDER));
+        assertThat(browser.text("#task-on-expiry")).startsWith("dead-letter (the default)");
+        assertThat(browser.text("#task-max-attempts")).startsWith("2 ");
+        assertThat(browser.all("#task-trace-id")).isEmpty();
+        browser.open(page("#/q/" + Q + "/task/order-10001"));
+        assertThat(browser.text("#task-options-none")).startsWith("None: the worker's retry settings apply");
+    }
+
+    @Test
     void aScheduleIsPausedAndResumedThroughTheConfirmation() throws Exception {
         signIn();
         browser.open(page("#/q/" + Q));

@@ -38,7 +38,8 @@ class ConsoleProcessTest {
             Matcher m = URL.matcher(out);
             assertThat(m.find()).as(out).isTrue();
             assertThat(out).contains("No REDIS_URL set: started a local redis-server")
-                    .contains("Filled sample queue 'shop-orders' (8 shards): 5000 scheduled, 40 due, 2 in flight, 24 dead")
+                    .contains("Filled sample queue 'shop-orders' (8 shards): " + (5000 + io.delayq.console.sample.SampleQueue.WITH_OPTIONS)
+                            + " scheduled, 40 due, 2 in flight, 24 dead")
                     .containsPattern("Action token for this run: [0-9a-f]{24}");
             HttpClient http = HttpClient.newHttpClient();
             HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(m.group(1))).build(), HttpResponse.BodyHandlers.ofString());
@@ -46,7 +47,7 @@ class ConsoleProcessTest {
             assertThat(page.body()).contains("<title>delayq console</title>");
             HttpResponse<String> overview = http.send(HttpRequest.newBuilder(URI.create(m.group(1) + "api/overview")).build(),
                     HttpResponse.BodyHandlers.ofString());
-            assertThat(overview.body()).contains("\"name\":\"shop-orders\"").contains("\"scheduled\":5000").contains("\"dead\":24");
+            assertThat(overview.body()).contains("\"name\":\"shop-orders\"").contains("\"scheduled\":" + (5000 + io.delayq.console.sample.SampleQueue.WITH_OPTIONS)).contains("\"dead\":24");
         } finally {
             console.destroy(); // SIGTERM
         }

@@ -1,0 +1,191 @@
+"""Sends id-addressed operations to the shard that holds the id, whichever layout that is (docs/protocol.md,
+"Layouts and resharding"), as core's ``IdRouting`` does: during a migration the old shard first, acting only
+if the id is there, then the new one; a "LAYOUT" refusal re-reads the meta hash and tries again; a "moving"
+answer waits a few milliseconds for the mover to deliver the task. Nothing is written by a refused or
+"moving" call, so trying again is always safe.
+
+No I/O: each operation is a generator that yields what it needs and is sent the answer, so that the sync and
+the asyncio client run the same rule. It yields either a list of :class:`Call` (answered with a list of
+replies in the same order, a script's error reply as the exception object, not raised) or a float (seconds
+to sleep, answered with None). Its return value is the operation's answer.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Dict, Generator, List, NamedTuple, Optional, Sequence, Tuple
+
+from . import protocol
+from .layout import Layout, LayoutChangedException, check_meta, is_layout_refusal
+from .model import DuplicatePolicy, EnqueueResult, EnqueueStatus
+
+#: how long an operation follows layout changes and waits for a task in the mover's hands (core: 10 s)
+PATIENCE_S = 10.0
+#: the wait between two tries (core: 5 ms)
+PAUSE_S = 0.005
+
+
+class Call(NamedTuple):
+    """One script call; ``shard`` and ``batch`` are set on enqueue calls (the replica-ack path needs them)."""
+    name: str
+    keys: List[str]
+    args: List[str]
+    shard: int = -1
+    batch: Optional[List[protocol.Prepared]] = None
+
+
+Step = Generator[Any, Any, Any]
+
+
+class Routing:
+    """The layout one client follows: read from the meta hash when the client starts and after every LAYOUT
+    answer."""
+
+    def __init__(self, queue: str, configured_shards: int) -> None:
+        self.queue = queue
+        self.configured_shards = configured_shards
+        self.layout = Layout.initial(configured_shards)
+
+    def meta_call(self) -> Call:
+        return Call("meta", [protocol.meta_key(self.queue)], [str(self.configured_shards), str(protocol.PROTOCOL_VERSION)])
+
+    def verify_meta(self) -> Step:
+        [reply] = yield [self.meta_call()]
+        self.layout = check_meta(_raised(reply), self.queue, self.configured_shards)
+
+    def _refresh(self) -> Step:
+        [reply] = yield [self.meta_call()]
+        self.layout = Layout.from_meta(_raised(reply))
+
+    def by_id(self, task_id: str, name: str, args: Callable[[int], List[str]],
+              status: Callable[[Any], str]) -> Step:
+        """A cancel, reschedule or inspect: answers (reply, shard) of the first shard in the layout's lookup
+        order that holds the id; when none does, the id's own shard's "unknown" reply."""
+        deadline = time.monotonic() + PATIENCE_S
+        while True:
+            layout = self.layout
+            own: Optional[Tuple[Any, int]] = None
+            answer: Optional[Tuple[Any, int]] = None
+            refused = False
+            for shard in layout.lookup_order(task_id):
+                [reply] = yield [Call(name, protocol.shard_keys(self.queue, shard), args(layout.epoch))]
+                if isinstance(reply, Exception):
+                    if not is_layout_refusal(reply):
+                        raise reply
+                    refused = True
+                    break
+                if shard == layout.shard_of(task_id):
+                    own = (reply, shard)
+                answer = (reply, shard)
+                if status(reply) != "unknown":
+                    break
+            if refused:
+                yield from self._later(deadline, f"the layout of queue '{self.queue}' kept changing")
+                yield from self._refresh()
+                continue
+            assert answer is not None
+            kind = status(answer[0])
+            if kind == "moving":
+                yield from self._later(deadline, self._moving_message(task_id))
+                continue
+            return own if kind == "unknown" and own is not None else answer
+
+    def enqueue(self, prepared: Sequence[protocol.Prepared], policy: DuplicatePolicy, enqueued_at: int) -> Step:
+        """Enqueues tasks where their ids live; the answer is in input order."""
+        results: List[Optional[EnqueueResult]] = [None] * len(prepared)
+        pending = list(range(len(prepared)))
+        deadline = time.monotonic() + PATIENCE_S
+        while pending:
+            layout = self.layout
+            # during a migration an id whose old shard differs is tried there first ("present" only)
+            moved = [i for i in pending if layout.old_shard_of(prepared[i].id) >= 0]
+            direct = [i for i in pending if layout.old_shard_of(prepared[i].id) < 0]
+            again: List[int] = []
+            absent: List[int] = []
+            refused = False
+            calls = (self._calls(prepared, direct, lambda i: layout.shard_of(prepared[i].id), policy, enqueued_at, layout, False)
+                     + self._calls(prepared, moved, lambda i: layout.old_shard_of(prepared[i].id), policy, enqueued_at, layout, True))
+            for _ in range(2):
+                replies = (yield [c for c, _ in calls]) if calls else []
+                for (call, indexes), reply in zip(calls, replies):
+                    if isinstance(reply, Exception):
+                        if not is_layout_refusal(reply):
+                            raise reply
+                        refused = True
+                        again += indexes
+                        continue
+                    for i, (task_id, status, due_at) in zip(indexes, protocol.placed(reply, call.batch or [])):
+                        if status == "absent":
+                            absent.append(i)
+                        elif status == "moving":
+                            again.append(i)
+                        else:
+                            results[i] = EnqueueResult(task_id, EnqueueStatus(status), due_at)
+                # then the ids their old shard does not hold, on their new shard
+                calls = self._calls(prepared, absent, lambda i: layout.shard_of(prepared[i].id), policy, enqueued_at, layout, False)
+                absent = []
+            if not again:
+                break
+            why = (f"the layout of queue '{self.queue}' kept changing" if refused
+                   else self._moving_message(prepared[again[0]].id))
+            yield from self._later(deadline, why)
+            if refused:
+                yield from self._refresh()
+            pending = sorted(again)
+        return results
+
+    def _calls(self, prepared: Sequence[protocol.Prepared], indexes: List[int], shard_of: Callable[[int], int],
+               policy: DuplicatePolicy, enqueued_at: int, layout: Layout, present_only: bool) -> List[Tuple[Call, List[int]]]:
+        calls = []
+        for shard, chunk in protocol.group(indexes, shard_of):
+            batch = [prepared[i] for i in chunk]
+            calls.append((Call("enqueue", protocol.shard_keys(self.queue, shard),
+                               protocol.enqueue_args(policy, batch, enqueued_at, layout.epoch, present_only), shard, batch),
+                          chunk))
+        return calls
+
+    def _later(self, deadline: float, give_up: str) -> Step:
+        if time.monotonic() > deadline:
+            raise LayoutChangedException(give_up)
+        yield PAUSE_S
+
+    def _moving_message(self, task_id: str) -> str:
+        return (f"task '{task_id}' of queue '{self.queue}' stayed in a shard's `moving` hash for {PATIENCE_S:.0f} s: a "
+                f"reshard is running but its mover seems stopped; resume it (delayq reshard {self.queue} --to "
+                f"{self.layout.shards})")
+
+
+def _raised(reply: Any) -> Any:
+    if isinstance(reply, Exception):
+        raise reply
+    return reply
+
+
+def run_sync(step: Step, execute: Callable[[List[Call]], List[Any]]) -> Any:
+    """Drives an operation with blocking calls."""
+    answer: Any = None
+    while True:
+        try:
+            need = step.send(answer)
+        except StopIteration as done:
+            return done.value
+        if isinstance(need, float):
+            time.sleep(need)
+            answer = None
+        else:
+            answer = execute(need)
+
+
+async def run_async(step: Step, execute: Callable[[List[Call]], Any]) -> Any:
+    """Drives an operation with coroutine calls (``execute`` answers an awaitable)."""
+    import asyncio
+    answer: Any = None
+    while True:
+        try:
+            need = step.send(answer)
+        except StopIteration as done:
+            return done.value
+        if isinstance(need, float):
+            await asyncio.sleep(need)
+            answer = None
+        else:
+            answer = await execute(need)
