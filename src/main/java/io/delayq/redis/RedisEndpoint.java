@@ -6,6 +6,7 @@ import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.MaintNotificationsConfig;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
@@ -104,7 +105,7 @@ public final class RedisEndpoint implements AutoCloseable {
             RedisClient single = RedisClient.create(res, uri);
             single.setOptions(ClientOptions.builder().socketOptions(socket).sslOptions(tlsOptions(url, caFile))
                     .maintNotificationsConfig(MaintNotificationsConfig.disabled()).build());
-            StatefulRedisConnection<String, String> conn = single.connect(StringCodec.UTF8);
+            StatefulRedisConnection<String, String> conn = connectThroughHandshakeRaces(single);
             return new RedisEndpoint(redact(url), single, conn, conn.async(), res, own);
         } catch (RuntimeException e) {
             if (own) {
@@ -112,6 +113,35 @@ public final class RedisEndpoint implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    private static final int HANDSHAKE_ATTEMPTS = 3;
+
+    /**
+     * Lettuce can lose the server's answer to the handshake when it closes the channel after a refused
+     * HELLO (a wrong password): the connect then fails with "Connection closed prematurely" instead of
+     * Redis's WRONGPASS. Connecting again gives the true reason (or a connection, if the close was a
+     * network blip), so a start fails with what Redis said.
+     */
+    private static StatefulRedisConnection<String, String> connectThroughHandshakeRaces(RedisClient single) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return single.connect(StringCodec.UTF8);
+            } catch (RedisConnectionException e) {
+                if (attempt == HANDSHAKE_ATTEMPTS || !closedDuringHandshake(e)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static boolean closedDuringHandshake(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && t.getMessage().contains("Connection closed prematurely")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static RedisURI parse(String url) {
