@@ -240,8 +240,12 @@ class MigrationStatesTest {
         assertThat(new Mover(Mover.Params.of(q.protocol(), 4, p -> { })).run().alreadyThere()).isTrue();
         q.client().enqueue(TaskSpec.of("one").after(Duration.ofMinutes(5)));
         Future<Mover.Result> mover = startPausedMover(DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(FROM).build().protocol());
+        // a second mover is refused by the first one's lease, with what runs and who drives it
         assertThatThrownBy(() -> new Mover(Mover.Params.of(q.protocol(), 32, p -> { })).run())
-                .hasMessageContaining("a migration from 4 to 16 shards is running");
+                .isInstanceOf(MoverBusyException.class).hasMessageContaining("a migration from 4 to 16 shards is running: queue 'orders' is being resharded by ");
+        // and past the lease (its holder crashed and the lease ran out), reshard_begin refuses another count
+        assertThatThrownBy(() -> sync(q.protocol().reshardBegin(32)))
+                .hasMessageContaining("a migration from 4 to 16 shards is running: finish it first");
         resume.countDown();
         assertThat(mover.get(30, TimeUnit.SECONDS).to()).isEqualTo(TO);
         assertThatThrownBy(() -> new Mover(Mover.Params.of(q.protocol(), 8, p -> { })).run())
