@@ -96,6 +96,41 @@ class StraySweepTest {
         }
     }
 
+    /** While a migration runs the mover moves what belongs elsewhere; the sweep keeps out of its way (and of a queue never grown). */
+    @Test
+    void theSweepLeavesAQueueAloneWhileAMigrationRunsAndOneNeverGrown() throws Exception {
+        try (DelayQueueClient client = DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(4).build()) {
+            RedisClusterAsyncCommands<String, String> r = client.redis().commands();
+            long now = io.delayq.testing.TestQueue.serverNow(r);
+            String id = strays("mid-", 1).get(0);
+            String oldDue = new ShardKeys("orders", Sharding.shardOf(id, 4)).due(0);
+            r.zadd(oldDue, now + 600_000, id).get();
+            java.util.concurrent.atomic.AtomicLong moved = new java.util.concurrent.atomic.AtomicLong();
+            java.util.concurrent.atomic.AtomicLong clock = new java.util.concurrent.atomic.AtomicLong();
+            io.delayq.worker.layout.StraySweep sweep = new io.delayq.worker.layout.StraySweep(new io.delayq.worker.layout.StraySweep.Params(
+                    client.protocol(), java.util.stream.IntStream.range(0, 16).boxed().toList(), 100, Duration.ofSeconds(60), Duration.ofSeconds(1),
+                    Duration.ofSeconds(5), moved::addAndGet, clock::get));
+            for (int tick = 0; tick < 100; tick++) {
+                sweep.run();
+                clock.addAndGet(Duration.ofSeconds(61).toNanos()); // past every rest: each call looks again
+            }
+            assertThat(zscore(r, oldDue, id)).as("never grown: in place").isNotNull();
+            DelayQueueClient.awaitStage(client.protocol().reshardBegin(16), Duration.ofSeconds(5));
+            for (int tick = 0; tick < 100; tick++) {
+                sweep.run();
+                clock.addAndGet(Duration.ofSeconds(61).toNanos());
+            }
+            assertThat(zscore(r, oldDue, id)).as("mid-migration: the mover's to move").isNotNull();
+            assertThat(moved.get()).isZero();
+            DelayQueueClient.awaitStage(client.protocol().reshardFinish(1, 0), Duration.ofSeconds(5));
+            for (int tick = 0; tick < 100 && moved.get() == 0; tick++) {
+                sweep.run(); // one bounded move_out per call, shard by shard and set by set
+            }
+            assertThat(moved.get()).isEqualTo(1);
+            assertThat(zscore(r, new ShardKeys("orders", Sharding.shardOf(id, 16)).due(0), id)).isNotNull();
+        }
+    }
+
     private static Double zscore(RedisClusterAsyncCommands<String, String> r, String key, String id) {
         return DelayQueueClient.awaitStage(r.zscore(key, id), Duration.ofSeconds(5));
     }
