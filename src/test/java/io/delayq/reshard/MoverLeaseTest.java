@@ -1,6 +1,5 @@
 package io.delayq.reshard;
 
-import io.delayq.client.DelayQueueClient;
 import io.delayq.shard.ShardKeys;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
@@ -11,10 +10,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -36,13 +31,13 @@ class MoverLeaseTest {
     @RegisterExtension
     final TestQueue q = TestQueue.eachTest(redis, "orders", 4);
 
-    private final ExecutorService pool = Executors.newCachedThreadPool();
-    private final CountDownLatch resume = new CountDownLatch(1);
+    private HeldMover stalled;
 
     @AfterEach
     void release() {
-        resume.countDown();
-        pool.shutdownNow();
+        if (stalled != null) {
+            stalled.close();
+        }
     }
 
     private Mover.Params params(String holder, Duration lease, java.util.function.Consumer<Mover.Progress> progress) {
@@ -54,18 +49,9 @@ class MoverLeaseTest {
         for (int i = 0; i < 400; i++) {
             q.client().enqueue(TaskSpec.of("order-" + i).after(Duration.ofMinutes(10)));
         }
-        CountDownLatch stalled = new CountDownLatch(1);
-        Future<Mover.Result> first = pool.submit(() -> new Mover(params("mover-a on host-1", Duration.ofSeconds(3), p -> {
-            if (p.phase().equals("moving") && p.moved() > 20 && stalled.getCount() > 0) {
-                stalled.countDown();
-                try {
-                    resume.await(); // a stall (GC pause, SIGSTOP, a dead process): no renewals from here on
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        })).run());
-        assertThat(stalled.await(20, TimeUnit.SECONDS)).isTrue();
+        // held inside its progress report, as a stall (GC pause, SIGSTOP, a dead process) holds it: no renewals from here on
+        stalled = HeldMover.start(progress -> params("mover-a on host-1", Duration.ofSeconds(3), progress),
+                p -> p.phase().equals("moving") && p.moved() > 20);
 
         Mover second = new Mover(params("mover-b on host-2", Duration.ofSeconds(3), p -> { }));
         assertThatThrownBy(second::run).isInstanceOf(MoverBusyException.class)
@@ -96,8 +82,8 @@ class MoverLeaseTest {
         }
 
         // the stalled mover wakes up: its next renewal finds the lease taken (and given back since), so it stops
-        resume.countDown();
-        assertThatThrownBy(() -> first.get(20, TimeUnit.SECONDS)).hasCauseInstanceOf(MoverBusyException.class)
+        stalled.release();
+        assertThatThrownBy(() -> stalled.result().get(20, TimeUnit.SECONDS)).hasCauseInstanceOf(MoverBusyException.class)
                 .cause().hasMessageContaining("took over the reshard lease while this one had not renewed it")
                 .satisfies(e -> assertThat(((MoverBusyException) e).lost()).isTrue());
         assertThat(sync(q.protocol().refreshLayout()).history()).containsExactly(4, 16);

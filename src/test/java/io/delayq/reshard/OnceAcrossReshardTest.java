@@ -15,10 +15,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static io.delayq.testing.TestQueue.sync;
@@ -40,14 +36,13 @@ class OnceAcrossReshardTest {
     @RegisterExtension
     final TestQueue q = TestQueue.eachTest(redis, "orders", FROM);
 
-    private final ExecutorService pool = Executors.newCachedThreadPool();
-    private final CountDownLatch paused = new CountDownLatch(1);
-    private final CountDownLatch resume = new CountDownLatch(1);
+    private HeldMover mover;
 
     @AfterEach
     void release() {
-        resume.countDown();
-        pool.shutdownNow();
+        if (mover != null) {
+            mover.close();
+        }
     }
 
     /** Occurrence ids (as the planner names them) whose shard changes with the grow. */
@@ -88,18 +83,7 @@ class OnceAcrossReshardTest {
             assertThat(client.inspect(id).state()).isEqualTo(io.delayq.task.TaskInfo.State.UNKNOWN);
         }
 
-        Future<Mover.Result> mover = pool.submit(() -> new Mover(Mover.Params.of(
-                DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(FROM).build().protocol(), TO, p -> {
-                    if (p.phase().equals("moving") && paused.getCount() > 0) {
-                        paused.countDown();
-                        try {
-                            resume.await();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    }
-                }).withBatch(1)).run());
-        assertThat(paused.await(20, TimeUnit.SECONDS)).isTrue();
+        mover = HeldMover.atFirstBatch(DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(FROM).build().protocol(), TO);
         assertThat(sync(client.protocol().refreshLayout()).migrating()).isTrue();
 
         // during the migration: refused by the old shard's once set, and nothing is written on the new shard
@@ -117,8 +101,8 @@ class OnceAcrossReshardTest {
         assertThat(sync(q.redis().zscore(q.keys(Sharding.shardOf(fresh, TO)).once(), fresh))).isNotNull();
         assertThat(sync(q.redis().zscore(q.keys(Sharding.shardOf(fresh, FROM)).once(), fresh))).isNull();
 
-        resume.countDown();
-        assertThat(mover.get(60, TimeUnit.SECONDS).to()).isEqualTo(TO);
+        mover.release();
+        assertThat(mover.result().get(60, TimeUnit.SECONDS).to()).isEqualTo(TO);
 
         // after it: enqueues go to the new shard only, whose once set now holds the copies
         for (String id : fired) {
