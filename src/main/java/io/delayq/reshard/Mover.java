@@ -54,9 +54,10 @@ public final class Mover {
             }
         }
 
-        /** As before the lease existed: this process's default holder name and {@link #DEFAULT_LEASE}. */
+        /** As before the lease existed: this process's default holder name and {@link #DEFAULT_LEASE}, or three timeouts if longer. */
         public Params(QueueProtocol protocol, int to, int batch, Duration window, Duration idle, Duration timeout, Consumer<Progress> progress) {
-            this(protocol, to, batch, window, idle, timeout, progress, defaultHolder(), DEFAULT_LEASE);
+            this(protocol, to, batch, window, idle, timeout, progress, defaultHolder(),
+                    timeout.multipliedBy(3).compareTo(DEFAULT_LEASE) > 0 ? timeout.multipliedBy(3) : DEFAULT_LEASE);
         }
 
         /** Batch 100, window 1 s, {@link #DEFAULT_LEASE} with calls timed out after a third of it, this process's holder name. */

@@ -63,6 +63,7 @@ public final class StraySweep implements Runnable {
 
     public StraySweep(Params params) {
         this.p = params;
+        this.restUntil = params.clock().getAsLong(); // nanoTime may be negative: "now" means the first round starts at once
     }
 
     @Override
