@@ -66,7 +66,10 @@ for k = 0, n - 1 do
   local state, at_level, score = locate(id, key)
   local result
   if state == nil and (present_only or is_moving(id)) then
-    if is_moving(id) then result = 'moving' else result = 'absent' end
+    if is_moving(id) then result = 'moving'
+    -- resharding: an occurrence this old shard recorded in the once mode stays refused, even when its task is gone
+    elseif mode == 'once' and redis.call('ZSCORE', ONCE, id) then result = 'duplicate'
+    else result = 'absent' end
   elseif mode == 'future-only' and due <= now then
     result = 'past'
   elseif mode == 'once' and redis.call('ZSCORE', ONCE, id) then
@@ -99,7 +102,8 @@ for k = 0, n - 1 do
   else
     result, due = 'duplicate', score
   end
-  if mode == 'once' then
+  -- not for 'absent' / 'moving' (nothing was decided here: the id goes on to its new shard, or comes back)
+  if mode == 'once' and result ~= 'absent' and result ~= 'moving' then
     redis.call('ZADD', ONCE, 'NX', now, id)
   end
   out[#out + 1] = result

@@ -9,11 +9,16 @@
 -- Bounded: it looks at `budget` entries of one set, by index from `offset` (entries before `offset` are
 -- ones it kept, so removing moved ones does not shift them).
 -- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
--- KEYS[11]: dq:{queue:shard}:moving (HASH id -> state JSON), KEYS[12]: dq:{queue:shard}:moveseq (batch counter)
+-- KEYS[11]: dq:{queue:shard}:moving (HASH id -> state JSON), KEYS[12]: dq:{queue:shard}:moveseq (batch counter,
+--          advanced with GET/SET rather than INCR so that the worker's ACL user, which runs the stray sweep, suffices)
 -- ARGV[1]: the new shard count, ARGV[2]: this shard's index, ARGV[3]: set: "0" | "1" | "2" (due levels) |
 --          "dead" | "inflight", ARGV[4]: offset, ARGV[5]: budget (entries looked at), ARGV[6]: window ms
 -- Returns: {pending (1: the batch answered is one taken earlier), next offset (-1: end of the set reached),
---           skipped (due too soon), misplaced in flight, seq, entries looked at, n, id_1, state_1, ..., id_n, state_n}
+--           skipped (due too soon), misplaced in flight, seq, entries looked at, n, id_1, state_1, ..., id_n, state_n,
+--           to}: `to` is the shard count the batch was taken for (field `t` of every state), which is what its
+--           ids are delivered by: a pending batch that a stray sweep took under the old count and a mover resumes
+--           under a new one must still go where the sweep's half-done delivery went (0: a batch of an earlier
+--           version, delivered by the caller's count)
 --@include shard_keys.lua
 --@include common.lua
 --@include malformed.lua
@@ -22,14 +27,17 @@
 local MOVING, SEQ = KEYS[11], KEYS[12]
 local to, me, set, offset, budget, window = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 
-local function answer(pending, next_offset, skipped, misplaced, seq, looked, entries)
+local function answer(pending, next_offset, skipped, misplaced, seq, looked, entries, batch_to)
   local out = { pending, next_offset, skipped, misplaced, seq, looked, #entries / 2 }
   for i = 1, #entries do out[#out + 1] = entries[i] end
+  out[#out + 1] = batch_to
   return out
 end
 
 if redis.call('EXISTS', MOVING) == 1 then
-  return answer(1, offset, 0, 0, tonumber(redis.call('GET', SEQ)) or 0, 0, redis.call('HGETALL', MOVING))
+  local held = redis.call('HGETALL', MOVING)
+  local first = cjson.decode(held[2])
+  return answer(1, offset, 0, 0, tonumber(redis.call('GET', SEQ)) or 0, 0, held, tonumber(first.t) or 0)
 end
 
 local key
@@ -55,8 +63,11 @@ for k = 1, #entries, 2 do
     if utf8_problem(id) or (record and utf8_problem(record)) or (err and utf8_problem(err)) then
       offset = offset + 1
     else
-      if seq == 0 then seq = redis.call('INCR', SEQ) end
-      local state = cjson.encode({ s = set, z = score, r = record or nil, a = redis.call('HGET', ATTEMPTS, id) or nil, e = err or nil })
+      if seq == 0 then
+        seq = (tonumber(redis.call('GET', SEQ)) or 0) + 1
+        redis.call('SET', SEQ, seq)
+      end
+      local state = cjson.encode({ s = set, z = score, r = record or nil, a = redis.call('HGET', ATTEMPTS, id) or nil, e = err or nil, t = to })
       redis.call('ZREM', key, id)
       if record then redis.call('HDEL', rkey, id) end
       redis.call('HDEL', ATTEMPTS, id)
@@ -69,4 +80,4 @@ for k = 1, #entries, 2 do
 end
 local next_offset = offset
 if #entries < budget * 2 then next_offset = -1 end
-return answer(0, next_offset, skipped, misplaced, seq, #entries / 2, moved)
+return answer(0, next_offset, skipped, misplaced, seq, #entries / 2, moved, to)

@@ -435,9 +435,16 @@ public final class QueueProtocol {
         return CompletableFuture.allOf(counts.toArray(CompletableFuture[]::new)).thenApply(v -> counts.stream().mapToLong(CompletableFuture::join).sum());
     }
 
-    /** One batch move_out.lua took (or the batch already waiting in {@code moving}). */
+    /**
+     * One batch move_out.lua took (or the batch already waiting in {@code moving}); {@code to}: the shard count it
+     * was taken for, which its ids are delivered by (0 for a batch of an earlier version: the caller's count).
+     */
     public record MoveBatch(boolean pending, long nextOffset, long skipped, long misplacedInflight, long seq, long looked,
-                            List<String> ids, List<String> states) {
+                            List<String> ids, List<String> states, int to) {
+        /** The shard count to deliver by: the batch's own, else {@code fallback}. */
+        public int deliverBy(int fallback) {
+            return to > 0 ? to : fallback;
+        }
     }
 
     public CompletionStage<MoveBatch> moveOut(int shard, int to, String set, long offset, int budget, long windowMillis) {
@@ -453,8 +460,9 @@ public final class QueueProtocol {
                 ids.add((String) r.get(7 + 2 * i));
                 states.add((String) r.get(8 + 2 * i));
             }
+            int batchTo = r.size() > 7 + 2 * n ? (int) asLong(r.get(7 + 2 * n)) : 0;
             return new MoveBatch(asLong(r.get(0)) == 1, asLong(r.get(1)), asLong(r.get(2)), asLong(r.get(3)), asLong(r.get(4)),
-                    asLong(r.get(5)), ids, states);
+                    asLong(r.get(5)), ids, states, batchTo);
         });
     }
 
@@ -475,6 +483,32 @@ public final class QueueProtocol {
 
     public CompletionStage<Long> moveDone(int shard, long seq) {
         return scripts.run(LuaScript.MOVE_DONE, List.of(keys(shard).moving(), keys(shard).moveSeq()), List.of(String.valueOf(seq)));
+    }
+
+    /** What reshard_lease.lua answered: whether the caller holds the lease now, its holder, and the ms it still runs. */
+    public record MoverLease(boolean held, String holder, long millisLeft) {
+    }
+
+    /** The queue's mover lease (reshard_lease.lua): {@code mode} "take", "renew" or "give-back". */
+    public CompletionStage<MoverLease> moverLease(String mode, String holder, Duration lease) {
+        return scripts.<List<Object>>run(LuaScript.RESHARD_LEASE, List.of(ShardKeys.meta(queue)), List.of(mode, holder, String.valueOf(lease.toMillis())))
+                .thenApply(r -> new MoverLease(asLong(r.get(0)) == 1, (String) r.get(1), asLong(r.get(2))));
+    }
+
+    /** A page of a shard's {@code once} set (id -> ms it was added in that mode) from {@code minScore}, skipping {@code skip} entries. */
+    public CompletionStage<List<io.lettuce.core.ScoredValue<String>>> onceEntries(int shard, double minScore, long skip, int count) {
+        return commands.zrangebyscoreWithScores(keys(shard).once(), io.lettuce.core.Range.create(minScore, Double.POSITIVE_INFINITY),
+                io.lettuce.core.Limit.create(skip, count));
+    }
+
+    /** Adds once-mode entries to a shard's {@code once} set, keeping an entry the shard already has (ZADD NX). */
+    public CompletionStage<Long> addOnce(int shard, List<io.lettuce.core.ScoredValue<String>> entries) {
+        Object[] scoresAndValues = new Object[entries.size() * 2];
+        for (int i = 0; i < entries.size(); i++) {
+            scoresAndValues[2 * i] = entries.get(i).getScore();
+            scoresAndValues[2 * i + 1] = entries.get(i).getValue();
+        }
+        return commands.zadd(keys(shard).once(), io.lettuce.core.ZAddArgs.Builder.nx(), scoresAndValues);
     }
 
     public ScriptRunner scripts() {

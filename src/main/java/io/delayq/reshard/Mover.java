@@ -17,35 +17,80 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
 /**
- * Grows a queue to a larger shard count while it runs (docs/resharding.md): records the migration in the
- * meta hash, stamps every shard of the new layout, then moves each waiting or dead task whose id belongs to
- * another shard now, batch by batch (move_out on the old shard, move_in on the new, move_done), in passes
- * over the old shards until none holds a task of another shard, and ends the migration. Everything it needs
- * to go on is in Redis (the meta hash and each old shard's {@code moving} batch), so running it again after
- * a crash resumes where it stopped. One mover per queue at a time.
+ * Grows a queue to a larger shard count while it runs (docs/resharding.md): takes the queue's mover lease,
+ * records the migration in the meta hash, stamps every shard of the new layout, then moves each waiting or dead
+ * task whose id belongs to another shard now, batch by batch (move_out on the old shard, move_in on the new,
+ * move_done), in passes over the old shards until none holds a task of another shard, copies the old shards'
+ * once-mode entries to the ids' new shards, and ends the migration. Everything it needs to go on is in Redis
+ * (the meta hash and each old shard's {@code moving} batch), so running it again after a crash resumes where it
+ * stopped. One mover per queue at a time: the lease (meta field {@code mover}, renewed while the mover runs) refuses
+ * a second one with {@link MoverBusyException} naming the holder, and lets the next one take over once a crashed
+ * holder stopped renewing.
  */
 public final class Mover {
+    /** How long a mover's lease runs without a renewal; it renews every third of that. */
+    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(15);
+
     /**
      * @param batch    entries one move_out looks at (and at most moves): the bound of each script call
      * @param window   tasks due sooner than this stay where they are and fire there (a later pass moves what remains)
      * @param idle     how long to wait between passes while tasks of another shard are still in flight
      * @param progress told after every batch and pass
+     * @param holder   this mover's name in the lease (shown to a second mover that is refused): a host and process, a pod
+     * @param lease    how long the lease runs without a renewal; longer than {@code timeout}, so that one slow call does not lose it
      */
     public record Params(QueueProtocol protocol, int to, int batch, Duration window, Duration idle, Duration timeout,
-                         Consumer<Progress> progress) {
+                         Consumer<Progress> progress, String holder, Duration lease) {
         public Params {
             Sharding.requireShardCount(to);
             if (batch < 1 || batch > 1000) {
                 throw new InvalidInputException("batch", "must be between 1 and 1000, got " + batch);
             }
+            if (holder == null || holder.isBlank() || holder.contains("\n")) {
+                throw new InvalidInputException("holder", "must be non-empty text without newlines, got \"" + holder + "\"");
+            }
+            if (lease == null || lease.compareTo(timeout) <= 0) {
+                throw new InvalidInputException("lease", "must be longer than the call timeout " + timeout + ", got " + lease);
+            }
         }
 
+        /** As before the lease existed: this process's default holder name and {@link #DEFAULT_LEASE}, or three timeouts if longer. */
+        public Params(QueueProtocol protocol, int to, int batch, Duration window, Duration idle, Duration timeout, Consumer<Progress> progress) {
+            this(protocol, to, batch, window, idle, timeout, progress, defaultHolder(),
+                    timeout.multipliedBy(3).compareTo(DEFAULT_LEASE) > 0 ? timeout.multipliedBy(3) : DEFAULT_LEASE);
+        }
+
+        /** Batch 100, window 1 s, {@link #DEFAULT_LEASE} with calls timed out after a third of it, this process's holder name. */
         public static Params of(QueueProtocol protocol, int to, Consumer<Progress> progress) {
-            return new Params(protocol, to, 100, Duration.ofSeconds(1), Duration.ofMillis(100), Duration.ofSeconds(10), progress);
+            return new Params(protocol, to, 100, Duration.ofSeconds(1), Duration.ofMillis(100), Duration.ofSeconds(10), progress)
+                    .withLease(DEFAULT_LEASE);
         }
 
         public Params withBatch(int b) {
-            return new Params(protocol, to, b, window, idle, timeout, progress);
+            return new Params(protocol, to, b, window, idle, timeout, progress, holder, lease);
+        }
+
+        public Params withHolder(String h) {
+            return new Params(protocol, to, batch, window, idle, timeout, progress, h, lease);
+        }
+
+        /** A lease and a call timeout (a third of the lease, at most 10 s). */
+        public Params withLease(Duration l) {
+            Duration t = l.dividedBy(3).compareTo(Duration.ofSeconds(10)) < 0 ? l.dividedBy(3) : Duration.ofSeconds(10);
+            return new Params(protocol, to, batch, window, idle, t, progress, holder, l);
+        }
+
+        /** "host pid 1234 #a1b2": tells an operator which process holds a queue's reshard. */
+        public static String defaultHolder() {
+            String host = System.getenv("HOSTNAME");
+            if (host == null || host.isBlank()) {
+                try {
+                    host = java.net.InetAddress.getLocalHost().getHostName();
+                } catch (java.io.IOException e) {
+                    host = "localhost";
+                }
+            }
+            return host + " pid " + ProcessHandle.current().pid() + " #" + Integer.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
         }
     }
 
@@ -69,6 +114,15 @@ public final class Mover {
     }
 
     public Result run() {
+        takeLease();
+        try {
+            return migrate();
+        } finally {
+            giveBackLease();
+        }
+    }
+
+    private Result migrate() {
         List<Object> begun = await(protocol.reshardBegin(p.to()));
         boolean resumed = "resumed".equals(begun.get(0));
         long epoch = ((Number) begun.get(1)).longValue();
@@ -97,9 +151,13 @@ public final class Mover {
             if (!lastLook) {
                 report("waiting for in-flight tasks", from, passes, pass.skipped + pass.misplacedInflight, pass.misplacedInflight);
                 sleep(p.idle());
+                keepLease();
             }
         }
+        report("once entries", from, passes, 0, 0);
+        copyOnceEntries(from);
         await(protocol.recordProgress(moved, 0));
+        keepLease();
         long finished = await(protocol.reshardFinish(epoch, moved));
         Layout done = await(protocol.refreshLayout());
         stampAll(done);
@@ -122,6 +180,7 @@ public final class Mover {
             for (String set : SETS) {
                 long offset = 0;
                 while (offset >= 0) {
+                    keepLease();
                     MoveBatch b = await(protocol.moveOut(shard, p.to(), set, offset, p.batch(), windowMillis));
                     if (!b.ids().isEmpty()) {
                         deliver(shard, b);
@@ -143,20 +202,99 @@ public final class Mover {
         return new Pass(skipped, misplaced);
     }
 
-    /** move_in on every new shard of the batch, then move_done on the old one. */
     private void deliver(int source, MoveBatch b) {
+        moved += deliver(protocol, source, b, p.to(), p.timeout());
+    }
+
+    /**
+     * move_in on every new shard of the batch (by the count the batch was taken for), then move_done on the old one;
+     * answers the tasks written or merged. Shared with the worker's stray sweep.
+     */
+    public static long deliver(QueueProtocol protocol, int source, MoveBatch b, int to, Duration timeout) {
+        int by = b.deliverBy(to);
         Map<Integer, List<Integer>> byTarget = new LinkedHashMap<>();
         for (int i = 0; i < b.ids().size(); i++) {
-            byTarget.computeIfAbsent(Sharding.shardOf(b.ids().get(i), p.to()), s -> new ArrayList<>()).add(i);
+            byTarget.computeIfAbsent(Sharding.shardOf(b.ids().get(i), by), s -> new ArrayList<>()).add(i);
         }
         List<CompletableFuture<List<Long>>> ins = new ArrayList<>();
         byTarget.forEach((target, idx) -> ins.add(protocol.moveIn(target, source, b.seq(),
                 idx.stream().map(b.ids()::get).toList(), idx.stream().map(b.states()::get).toList()).toCompletableFuture()));
+        long written = 0;
         for (CompletableFuture<List<Long>> in : ins) {
-            List<Long> r = await(in);
-            moved += r.get(0) + r.get(1);
+            List<Long> r = io.delayq.redis.Replies.await(in, timeout);
+            written += r.get(0) + r.get(1);
         }
-        await(protocol.moveDone(source, b.seq()));
+        io.delayq.redis.Replies.await(protocol.moveDone(source, b.seq()), timeout);
+        return written;
+    }
+
+    /**
+     * Copies the once-mode entries (recurring-task occurrences already enqueued, dq:{q:i}:once) of ids that now
+     * belong to another shard to that shard, so that an occurrence enqueued before the move is still refused after
+     * it, when enqueues go to the new shard only. During the migration the old shard answers for them itself
+     * (enqueue.lua refuses a once-mode id its `once` set holds even when asked to act only on ids present).
+     * Copied, not moved: the old entries age out with the week they are kept, and a copy sent twice changes nothing.
+     * Read by score, then member, in pages of the batch size: entries aged out meanwhile only shift the page.
+     */
+    private void copyOnceEntries(int from) {
+        for (int shard = 0; shard < from; shard++) {
+            double score = Double.NEGATIVE_INFINITY;
+            long skip = 0;
+            while (true) {
+                keepLease();
+                List<io.lettuce.core.ScoredValue<String>> page = await(protocol.onceEntries(shard, score, skip, p.batch()));
+                if (page.isEmpty()) {
+                    break;
+                }
+                Map<Integer, List<io.lettuce.core.ScoredValue<String>>> byTarget = new LinkedHashMap<>();
+                for (io.lettuce.core.ScoredValue<String> e : page) {
+                    int target = Sharding.shardOf(e.getValue(), p.to());
+                    if (target != shard) {
+                        byTarget.computeIfAbsent(target, t -> new ArrayList<>()).add(e);
+                    }
+                    skip = e.getScore() == score ? skip + 1 : 1;
+                    score = e.getScore();
+                }
+                List<CompletableFuture<Long>> writes = new ArrayList<>();
+                byTarget.forEach((target, entries) -> writes.add(protocol.addOnce(target, entries).toCompletableFuture()));
+                writes.forEach(this::await);
+                if (page.size() < p.batch()) {
+                    break;
+                }
+            }
+        }
+    }
+
+    private long leaseRenewedAt;
+
+    private void takeLease() {
+        QueueProtocol.MoverLease l = await(protocol.moverLease("take", p.holder(), p.lease()));
+        if (!l.held()) {
+            Layout now = await(protocol.refreshLayout());
+            throw new MoverBusyException(protocol.queue(), l.holder(), Duration.ofMillis(l.millisLeft()), false,
+                    now.migrating() ? "a migration from " + now.from() + " to " + now.shards() + " shards is running" : null);
+        }
+        leaseRenewedAt = System.nanoTime();
+    }
+
+    /** Renews the lease every third of its length; a mover that finds another holder stops (it was taken over). */
+    private void keepLease() {
+        if (System.nanoTime() - leaseRenewedAt < p.lease().toNanos() / 3) {
+            return;
+        }
+        QueueProtocol.MoverLease l = await(protocol.moverLease("renew", p.holder(), p.lease()));
+        if (!l.held()) {
+            throw new MoverBusyException(protocol.queue(), l.holder().isEmpty() ? "a mover that has finished since" : l.holder(), Duration.ofMillis(l.millisLeft()), true, null);
+        }
+        leaseRenewedAt = System.nanoTime();
+    }
+
+    private void giveBackLease() {
+        try {
+            await(protocol.moverLease("give-back", p.holder(), Duration.ZERO));
+        } catch (RuntimeException e) {
+            // Redis away: the lease runs out by itself, and this holder's next run takes it back at once
+        }
     }
 
     private long waiting(int shard) {
@@ -175,6 +313,7 @@ public final class Mover {
 
     private void report(String phase, int from, int pass, long left, long inFlight) {
         p.progress().accept(new Progress(phase, from, p.to(), pass, moved, left, inFlight));
+        keepLease();
         long now = System.nanoTime();
         if (now - lastReport > 1_000_000_000L) {
             lastReport = now;

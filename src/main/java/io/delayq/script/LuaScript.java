@@ -44,7 +44,8 @@ public enum LuaScript {
     RESHARD_FINISH("reshard_finish", ScriptOutputType.INTEGER),
     MOVE_OUT("move_out", ScriptOutputType.MULTI),
     MOVE_IN("move_in", ScriptOutputType.MULTI),
-    MOVE_DONE("move_done", ScriptOutputType.INTEGER);
+    MOVE_DONE("move_done", ScriptOutputType.INTEGER),
+    RESHARD_LEASE("reshard_lease", ScriptOutputType.MULTI);
 
     private static final Pattern INCLUDE = Pattern.compile("(?m)^--@include (\\S+)$");
 

@@ -51,11 +51,26 @@ public final class LoadHarness implements AutoCloseable {
     public final AtomicLong retries = new AtomicLong();
     public final AtomicLong layoutErrors = new AtomicLong();
 
+    /**
+     * Riding out a Redis restart: the claimer goes on after a failed call, and an ack that Lettuce re-sent after the
+     * reconnect (the first one ran, its reply was lost, so the second finds no lease) counts when the task is gone.
+     */
+    private volatile boolean outages;
+
     public LoadHarness(DelayQueueClient producer, DelayQueueClient claimerClient, String prefix) {
         this.producer = producer;
         this.claimer = claimerClient.protocol();
         this.prefix = prefix;
     }
+
+    /** Only the claimer (for a preloaded backlog), riding out Redis outages: see {@link #outages}. */
+    public void startClaimerThroughOutages() {
+        outages = true;
+        producing.set(false);
+        spawn("claimer", this::claimLoop);
+    }
+
+    public final AtomicLong outageErrors = new AtomicLong();
 
     /** Tasks due {@code minMs..maxMs} from now, written before the load starts (the waiting backlog a migration moves). */
     public void preload(int count, int minMs, int maxMs) {
@@ -116,8 +131,23 @@ public final class LoadHarness implements AutoCloseable {
     }
 
     private void claimLoop() {
-        long lastRefresh = 0;
         while (running.get()) {
+            try {
+                claimRound();
+            } catch (RuntimeException e) {
+                if (!outages) {
+                    throw e;
+                }
+                outageErrors.incrementAndGet();
+                pause(50);
+            }
+        }
+    }
+
+    private long lastRefresh;
+
+    private void claimRound() {
+        {
             if (System.nanoTime() - lastRefresh > 100_000_000L) {
                 DelayQueueClient.awaitStage(claimer.refreshLayout(), Duration.ofSeconds(5));
                 lastRefresh = System.nanoTime();
@@ -140,7 +170,7 @@ public final class LoadHarness implements AutoCloseable {
                 if (!done.isEmpty()) {
                     List<Boolean> ok = DelayQueueClient.awaitStage(claimer.ack(shard, done), Duration.ofSeconds(5));
                     for (int i = 0; i < done.size(); i++) {
-                        if (ok.get(i)) {
+                        if (ok.get(i) || outages && producer.inspect(done.get(i).id()).state() == io.delayq.task.TaskInfo.State.UNKNOWN) {
                             acked.add(done.get(i).id());
                         }
                     }
@@ -193,6 +223,19 @@ public final class LoadHarness implements AutoCloseable {
             }
         }
         return m;
+    }
+
+    /**
+     * Through outages: a task claimed and then gone from Redis was acked (an ack whose reply a restart cut off, or
+     * whose re-sent call timed out); counted as acked. A task lost by Redis is never claimed after the restart, so it
+     * stays missing.
+     */
+    public void countGoneAsAcked() {
+        for (String id : missing()) {
+            if (claims.containsKey(id) && producer.inspect(id).state() == io.delayq.task.TaskInfo.State.UNKNOWN) {
+                acked.add(id);
+            }
+        }
     }
 
     public String summary() {

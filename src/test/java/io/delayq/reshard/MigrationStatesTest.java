@@ -22,20 +22,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import static io.delayq.testing.TestQueue.sync;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 /**
  * A 4 -> 16 migration held still after its first batch, so that every id-addressed operation meets both
@@ -52,41 +46,18 @@ class MigrationStatesTest {
     @RegisterExtension
     final TestQueue q = TestQueue.eachTest(redis, "orders", FROM);
 
-    private final ExecutorService pool = Executors.newCachedThreadPool();
-    private final CountDownLatch paused = new CountDownLatch(1);
-    private final CountDownLatch resume = new CountDownLatch(1);
+    private HeldMover mover;
 
     @AfterEach
     void release() {
-        resume.countDown();
-        pool.shutdownNow();
-    }
-
-    /** Ids whose shard changes with the grow (old != new), numbered from {@code from}. */
-    private static List<String> moving(String prefix, int count) {
-        List<String> ids = new ArrayList<>();
-        for (int n = 0; ids.size() < count; n++) {
-            String id = prefix + n;
-            if (Sharding.shardOf(id, FROM) != Sharding.shardOf(id, TO)) {
-                ids.add(id);
-            }
+        if (mover != null) {
+            mover.close();
         }
-        return ids;
     }
 
-    private Future<Mover.Result> startPausedMover(QueueProtocol protocol) throws InterruptedException {
-        Future<Mover.Result> mover = pool.submit(() -> new Mover(Mover.Params.of(protocol, TO, p -> {
-            if (p.phase().equals("moving") && paused.getCount() > 0) {
-                paused.countDown();
-                try {
-                    resume.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }).withBatch(1)).run());
-        assertThat(paused.await(20, TimeUnit.SECONDS)).as("the mover reached its first batch").isTrue();
-        return mover;
+    /** Ids whose shard changes with the grow (old != new). */
+    private static List<String> moving(String prefix, int count) {
+        return HeldMover.idsThatMove(prefix, count, FROM, TO);
     }
 
     private boolean onShard(int shard, String id) {
@@ -110,7 +81,7 @@ class MigrationStatesTest {
         ClaimedTask retriedTask = claimOne(retried);
         DelayQueueClient stale = DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(FROM).build();
 
-        Future<Mover.Result> mover = startPausedMover(DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(FROM).build().protocol());
+        mover = HeldMover.atFirstBatch(DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(FROM).build().protocol(), TO);
         Layout during = sync(client.protocol().refreshLayout());
         assertThat(during.migrating()).isTrue();
         assertThat(during.from()).isEqualTo(FROM);
@@ -190,8 +161,8 @@ class MigrationStatesTest {
         String byHand = moving("h-", 1).get(0);
         sync(q.redis().zadd(q.keys(Sharding.shardOf(byHand, FROM)).due(0), q.serverNow() + 600_000, byHand));
 
-        resume.countDown();
-        Mover.Result result = mover.get(60, TimeUnit.SECONDS);
+        mover.release();
+        Mover.Result result = mover.result().get(60, TimeUnit.SECONDS);
         assertThat(result.to()).isEqualTo(TO);
 
         // every waiting or dead task sits on its shard of the new layout, with its state
@@ -239,11 +210,15 @@ class MigrationStatesTest {
                 .hasMessageContaining("shrinking is not supported (4 -> 2)");
         assertThat(new Mover(Mover.Params.of(q.protocol(), 4, p -> { })).run().alreadyThere()).isTrue();
         q.client().enqueue(TaskSpec.of("one").after(Duration.ofMinutes(5)));
-        Future<Mover.Result> mover = startPausedMover(DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(FROM).build().protocol());
+        mover = HeldMover.atFirstBatch(DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(FROM).build().protocol(), TO);
+        // a second mover is refused by the first one's lease, with what runs and who drives it
         assertThatThrownBy(() -> new Mover(Mover.Params.of(q.protocol(), 32, p -> { })).run())
-                .hasMessageContaining("a migration from 4 to 16 shards is running");
-        resume.countDown();
-        assertThat(mover.get(30, TimeUnit.SECONDS).to()).isEqualTo(TO);
+                .isInstanceOf(MoverBusyException.class).hasMessageContaining("a migration from 4 to 16 shards is running: queue 'orders' is being resharded by ");
+        // and past the lease (its holder crashed and the lease ran out), reshard_begin refuses another count
+        assertThatThrownBy(() -> sync(q.protocol().reshardBegin(32)))
+                .hasMessageContaining("a migration from 4 to 16 shards is running: finish it first");
+        mover.release();
+        assertThat(mover.result().get(30, TimeUnit.SECONDS).to()).isEqualTo(TO);
         assertThatThrownBy(() -> new Mover(Mover.Params.of(q.protocol(), 8, p -> { })).run())
                 .hasMessageContaining("shrinking is not supported (16 -> 8)");
         // a crash between the end of the migration and its last stamps: running it again repairs them

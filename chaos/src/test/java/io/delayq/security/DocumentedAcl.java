@@ -35,12 +35,17 @@ final class DocumentedAcl {
 
     /** The permissions docs/security.md says to append to each user's line on a Redis Cluster. */
     static String clusterAddition() throws IOException {
+        return addition("# Redis Cluster: append to each user's line");
+    }
+
+    /** The permissions docs/security.md lists on the line after the comment line {@code marker}. */
+    static String addition(String marker) throws IOException {
         List<String> lines = Files.readAllLines(DOC).stream().map(String::strip).toList();
-        int marker = lines.indexOf("# Redis Cluster: append to each user's line");
-        if (marker < 0 || marker + 1 >= lines.size()) {
-            throw new IllegalStateException(DOC + " must hold the line '# Redis Cluster: append to each user's line' followed by the permissions");
+        int at = lines.indexOf(marker);
+        if (at < 0 || at + 1 >= lines.size()) {
+            throw new IllegalStateException(DOC + " must hold the line '" + marker + "' followed by the permissions");
         }
-        return lines.get(marker + 1);
+        return lines.get(at + 1);
     }
 
     /** Runs an {@code ACL SETUSER …} line (as redis-cli would) on an admin connection. */

@@ -199,6 +199,76 @@ class RedisAclTest {
                 .satisfies(RedisAclTest::deniedByAcl);
     }
 
+    /**
+     * docs/security.md: `delayq reshard` runs as the worker's user, and an operator that grows queues as the operator's
+     * user with the documented addition. Each grows a queue holding waiting tasks of every priority, a dead letter, an
+     * in-flight task and a once-mode occurrence (lease, stamps, move_out / move_in / move_done, the once copy); then
+     * a worker's stray sweep, as the worker's user, moves home a task a stale producer wrote under the old count —
+     * all with an empty ACL LOG.
+     */
+    @Test
+    void reshardAndStraySweepRunWithTheDocumentedUsers() throws Exception {
+        DocumentedAcl.apply(redis.admin(), "ACL SETUSER delayq-operator "
+                + DocumentedAcl.addition("# An operator that grows queues (spec.shards): append to the operator's line"));
+        try (RedisEndpoint worker = RedisEndpoint.connect(url("delayq-worker", WORKER_PASSWORD));
+             RedisEndpoint operator = RedisEndpoint.connect(url("delayq-operator", OPERATOR_PASSWORD));
+             DelayQueueClient producer = producer()) {
+            fillAndGrow(producer, new QueueProtocol(worker, QUEUE, 8), worker);
+            try (DelayQueueClient payouts = DelayQueueClient.builder().redis(url("delayq-producer", PRODUCER_PASSWORD)).queue("acl-payouts")
+                    .shards(8).build()) {
+                fillAndGrow(payouts, new QueueProtocol(operator, "acl-payouts", 8), worker);
+            }
+            assertThat(aclLog()).as("commands Redis denied to the users that reshard").isEmpty();
+
+            // a stale producer on 8 shards after the grow: the worker's stray sweep moves the task home
+            String stray = java.util.stream.IntStream.range(0, 1000).mapToObj(n -> "stray-" + n)
+                    .filter(id -> io.delayq.shard.Sharding.shardOf(id, 8) != io.delayq.shard.Sharding.shardOf(id, 16)).findFirst().orElseThrow();
+            long now = io.delayq.testing.TestQueue.serverNow(redis.admin().commands());
+            redis.admin().commands().zadd(new io.delayq.shard.ShardKeys(QUEUE, io.delayq.shard.Sharding.shardOf(stray, 8)).due(0), now + 600_000, stray)
+                    .get(5, TimeUnit.SECONDS);
+            Map<String, String> env = workerEnv();
+            env.put("DELAYQ_SHARDS", "16");
+            try (Worker w = Worker.start(WorkerConfig.fromEnv(env), r -> new HandlerDelivery(task -> { }))) {
+                await().atMost(Duration.ofSeconds(20)).until(() -> producer.inspect(stray).shard() == io.delayq.shard.Sharding.shardOf(stray, 16));
+            }
+        }
+        assertThat(aclLog()).as("commands Redis denied to the worker's stray sweep").isEmpty();
+    }
+
+    /** Tasks in every state a mover meets, written by the producer (and the worker's user where only it may), then 8 -> 16 as {@code mover}. */
+    private void fillAndGrow(DelayQueueClient producer, QueueProtocol mover, RedisEndpoint workerSide) throws Exception {
+        List<TaskSpec> tasks = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            tasks.add(TaskSpec.of("order-" + i).after(Duration.ofMinutes(10)).payload("p" + i).priority(i % 3));
+        }
+        producer.enqueueAll(tasks);
+        QueueProtocol asWorker = new QueueProtocol(workerSide, producer.protocol().queue(), 8);
+        Replies.await(asWorker.verifyMeta(), Duration.ofSeconds(5));
+        // a dead letter and a task in flight (the worker's user claims), and an occurrence enqueued in the once mode
+        producer.enqueueAll(List.of(TaskSpec.of("poison"), TaskSpec.of("running")));
+        for (String id : List.of("poison", "running")) {
+            int shard = asWorker.shardOf(id);
+            ClaimedTask t = Replies.await(asWorker.claim(shard, 10, Duration.ofMinutes(5), RateLimit.NONE), Duration.ofSeconds(5)).tasks()
+                    .stream().filter(c -> c.id().equals(id)).findFirst().orElseThrow();
+            if (id.equals("poison")) {
+                Replies.await(asWorker.retry(t, Duration.ZERO, "bad", 1, true, io.delayq.deadletter.DeadLetterPolicy.DEFAULT), Duration.ofSeconds(5));
+            } else {
+                Replies.await(asWorker.ack(shard, List.of(t)), Duration.ofSeconds(5));
+            }
+        }
+        new io.delayq.client.AsyncDelayQueueClient(asWorker, DelayQueueClient.DEFAULT_MAX_PAYLOAD_BYTES)
+                .enqueue(TaskSpec.of("sched:tick:1:1764460000000").after(Duration.ofMinutes(10)), io.delayq.task.DuplicatePolicy.ONCE)
+                .toCompletableFuture().get(5, TimeUnit.SECONDS);
+
+        Replies.await(mover.verifyMeta(), Duration.ofSeconds(5));
+        io.delayq.reshard.Mover.Result r = new io.delayq.reshard.Mover(io.delayq.reshard.Mover.Params.of(mover, 16, p -> { }).withBatch(7)).run();
+        assertThat(r.moved()).isPositive();
+        for (int i = 0; i < 200; i++) {
+            assertThat(producer.inspect("order-" + i).shard()).isEqualTo(io.delayq.shard.Sharding.shardOf("order-" + i, 16));
+        }
+        assertThat(producer.inspect("poison").state()).isEqualTo(TaskInfo.State.DEAD);
+    }
+
     @Test
     void producerCannotClaimOrAck() throws Exception {
         try (DelayQueueClient producer = producer();

@@ -22,6 +22,7 @@ import io.delayq.worker.lease.InflightRegistry;
 import io.delayq.worker.settle.HandlerDeadline;
 import io.delayq.worker.lease.LeaseKeeper;
 import io.delayq.worker.lease.Reclaimer;
+import io.delayq.worker.layout.StraySweep;
 import io.delayq.worker.metrics.WorkerMetrics;
 import io.delayq.health.ProbeServer;
 import io.delayq.worker.ops.RedisHealth;
@@ -222,6 +223,12 @@ public final class Worker implements AutoCloseable {
             scheduleJittered(planningTimer, planning, planning::nextDelayMillis);
         }
         List<Integer> owned = config.range().shards().boxed().toList();
+        io.micrometer.core.instrument.Counter strays = io.micrometer.core.instrument.Counter.builder("delayq.strays.moved")
+                .description("Tasks written under an earlier shard count (a stale hand-written producer) that the stray sweep moved to their shard")
+                .tag("queue", config.queue()).register(registry);
+        StraySweep straySweep = new StraySweep(StraySweep.Params.of(protocol, owned, strays::increment));
+        // on the planner's thread: its calls wait for Redis, and the lease keeper's timers must not wait behind them
+        planningTimer.scheduleWithFixedDelay(guard(straySweep), StraySweep.TICK.toMillis(), StraySweep.TICK.toMillis(), TimeUnit.MILLISECONDS);
         IdleSweep sweep = new IdleSweep(new IdleSweep.Params(redis.commands(), new ShardPace(owned, config.pollInterval(), IDLE_SWEEP_PER_SECOND),
                 s -> protocol.keys(s).due(0), (dueAt, shard) -> claimLoop.wakeFor(shard, dueAt)));
         timers.scheduleWithFixedDelay(guard(sweep), IdleSweep.TICK_MILLIS, IdleSweep.TICK_MILLIS, TimeUnit.MILLISECONDS);

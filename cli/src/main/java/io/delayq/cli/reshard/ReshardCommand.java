@@ -22,11 +22,13 @@ import java.util.concurrent.Callable;
         description = {"Grow a live queue to more shards: record the migration in the queue's meta hash, then move every waiting "
                 + "and dead task whose id now belongs to another shard, in small atomic batches, while producers and workers go on. "
                 + "Tasks in flight finish where they are. Prints progress; run it again after a crash and it resumes.",
-                "Shrinking is refused, and so is a second migration to another count while one runs. Workers started over the "
+                "Shrinking is refused, and so is a second migration to another count while one runs, and a second mover of the "
+                + "same queue while the first one renews its lease (the message names it; after a crash the lease runs out in "
+                + "15 s and the next run takes over). Workers started over the "
                 + "whole queue follow the new count; a worker with an explicit shard range keeps its range (docs/resharding.md)."},
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {"0:the queue has the new shard count, every task on its shard (also when it had it already)", "1:the queue does not exist in Redis",
-                "2:bad input (--to missing or out of range, a shrink, another migration running)", ExitCodes.L_REDIS,
+                "2:bad input (--to missing or out of range, a shrink, another migration running, another mover holding the queue's lease)", ExitCodes.L_REDIS,
                 ExitCodes.L_INTERNAL},
         footer = {"%nExamples:", "  delayq reshard orders --to 16", "  delayq reshard --queue orders --to 64 --batch 200"})
 public class ReshardCommand implements Callable<Integer> {
@@ -46,6 +48,11 @@ public class ReshardCommand implements Callable<Integer> {
             description = "Entries one move script looks at (1-1000, default 100): the bound of each Redis call.")
     int batch;
 
+    @Option(names = "--lease", paramLabel = "DURATION", converter = io.delayq.cli.text.DurationConverter.class, defaultValue = "15s",
+            description = "How long this run's lease on the queue lasts without a renewal (default 15s, renewed every third of it): "
+                    + "a second run is refused while it lasts, and takes over once a killed run's lease ran out.")
+    java.time.Duration lease;
+
     @Override
     public Integer call() {
         if (to < 1 || to > Sharding.MAX_SHARDS) {
@@ -53,6 +60,9 @@ public class ReshardCommand implements Callable<Integer> {
         }
         if (batch < 1 || batch > 1000) {
             throw CliException.usage("batch: must be between 1 and 1000, got " + batch);
+        }
+        if (lease.toMillis() < 1000 || lease.toMinutes() > 10) {
+            throw CliException.usage("lease: must be between 1s and 10m, got " + lease);
         }
         ConnectionSettings s = ConnectionOptions.resolve(spec);
         if (queueName != null) {
@@ -63,7 +73,9 @@ public class ReshardCommand implements Callable<Integer> {
             ProgressPrinter printer = new ProgressPrinter(out, queue.queue());
             Mover.Result r;
             try {
-                r = new Mover(Mover.Params.of(queue.client().protocol(), to, printer).withBatch(batch)).run();
+                r = new Mover(Mover.Params.of(queue.client().protocol(), to, printer).withBatch(batch).withLease(lease)).run();
+            } catch (io.delayq.reshard.MoverBusyException e) {
+                throw CliException.usage(e.getMessage());
             } catch (RedisCommandExecutionException e) {
                 if (e.getMessage() != null && e.getMessage().startsWith("RESHARD ")) {
                     throw CliException.usage(e.getMessage().substring("RESHARD ".length()));

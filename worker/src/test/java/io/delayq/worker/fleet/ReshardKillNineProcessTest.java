@@ -18,7 +18,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * `delayq reshard` as its own JVM, killed with SIGKILL in the middle of the move while producers, a claimer,
  * cancels and reschedules go on; a second run resumes from what Redis holds (the meta hash and the old
- * shards' `moving` batches) and finishes: nothing lost, nothing early, no repeat with attempt 1.
+ * shards' `moving` batches) and finishes: nothing lost, nothing early, no repeat with attempt 1. A run started while the
+ * killed one's lease still runs is refused with the holder's name; the one after the lease ran out takes over.
  */
 class ReshardKillNineProcessTest {
     @RegisterExtension
@@ -32,7 +33,9 @@ class ReshardKillNineProcessTest {
              LoadHarness load = new LoadHarness(producer, claimer, "order-")) {
             load.preload(30_000, 20_000, 40_000);
             load.start();
-            try (WorkerProcess first = WorkerProcess.start(env, List.of("reshard", "orders", "--to", "16", "--batch", "5"))) {
+            long firstPid;
+            try (WorkerProcess first = WorkerProcess.start(env, List.of("reshard", "orders", "--to", "16", "--batch", "5", "--lease", "4s"))) {
+                firstPid = first.pid();
                 // mid-way: the migration is recorded and some tasks already sit on shards the old layout did not have
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() -> movedSoFar(producer) > 2000);
                 first.kill9();
@@ -41,10 +44,20 @@ class ReshardKillNineProcessTest {
             Layout stopped = DelayQueueClient.awaitStage(producer.protocol().refreshLayout(), Duration.ofSeconds(5));
             assertThat(stopped.migrating()).as("killed before the end").isTrue();
 
+            // at once: the killed run's lease still runs, so a second mover is refused, naming the holder
             try (WorkerProcess second = WorkerProcess.start(env, List.of("reshard", "orders", "--to", "16"))) {
-                assertThat(second.waitFor(Duration.ofSeconds(120))).as(second.output()).isZero();
-                assertThat(second.output()).contains("resumed and finished: queue 'orders' now has 16 shards (was 4)");
+                assertThat(second.waitFor(Duration.ofSeconds(60))).as(second.output()).isEqualTo(2);
+                assertThat(second.output()).contains("a migration from 4 to 16 shards is running: queue 'orders' is being resharded by ",
+                        " pid " + firstPid + " #", "run this again after its lease ran out");
             }
+            // the killed run renews no more: once its lease ran out, the next run takes over and finishes
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).until(() -> leaseRanOut(producer));
+            try (WorkerProcess third = WorkerProcess.start(env, List.of("reshard", "orders", "--to", "16"))) {
+                assertThat(third.waitFor(Duration.ofSeconds(120))).as(third.output()).isZero();
+                assertThat(third.output()).contains("resumed and finished: queue 'orders' now has 16 shards (was 4)");
+            }
+            assertThat(DelayQueueClient.awaitStage(producer.redis().commands().hget(ShardKeys.meta("orders"), "mover"), Duration.ofSeconds(5)))
+                    .as("the finished run gave its lease back").isNull();
             load.stopProducing();
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() -> load.missing().isEmpty());
             System.out.println("reshard kill -9 and resume: " + load.summary());
@@ -53,6 +66,14 @@ class ReshardKillNineProcessTest {
             assertThat(after.migrating()).isFalse();
             assertThat(after.history()).containsExactly(4, 16);
         }
+    }
+
+    /** The meta's lease field names an expiry (server ms) that has passed. */
+    private static boolean leaseRanOut(DelayQueueClient c) {
+        String lease = DelayQueueClient.awaitStage(c.redis().commands().hget(ShardKeys.meta("orders"), "mover"), Duration.ofSeconds(5));
+        List<String> t = DelayQueueClient.awaitStage(c.redis().commands().time(), Duration.ofSeconds(5));
+        long now = Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000;
+        return lease == null || Long.parseLong(lease.substring(0, lease.indexOf(' '))) < now;
     }
 
     /** Waiting tasks on shards 4..15: what the mover has delivered so far. */
