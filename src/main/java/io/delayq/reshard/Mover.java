@@ -143,7 +143,10 @@ public final class Mover {
             passes++;
             // the last look moves overdue tasks too, so that none is left where an enqueue after the migration would not look
             Pass pass = pass(from, passes, lastLook ? -1_000_000_000_000_000L : p.window().toMillis());
-            if (pass.misplacedInflight == 0 && lastLook) {
+            // a pass walks each set by index, and claims that take tasks ahead of its cursor shift the rest under it,
+            // so a pass that still moved something may have stepped over some: only a last look that moved nothing
+            // proves the old shards clean
+            if (pass.misplacedInflight == 0 && lastLook && pass.moved == 0) {
                 break;
             }
             // in-flight tasks of another shard are acked, retried or reclaimed where they are; wait for them
@@ -165,7 +168,7 @@ public final class Mover {
         return new Result(resumed, from, p.to(), moved, passes, finished, false);
     }
 
-    private record Pass(long skipped, long misplacedInflight) {
+    private record Pass(long skipped, long misplacedInflight, long moved) {
     }
 
     private Pass pass(int from, int number, long windowMillis) {
@@ -176,6 +179,7 @@ public final class Mover {
         long looked = 0;
         long skipped = 0;
         long misplaced = 0;
+        long movedBefore = moved;
         for (int shard = 0; shard < from; shard++) {
             for (String set : SETS) {
                 long offset = 0;
@@ -199,7 +203,7 @@ public final class Mover {
             }
         }
         await(protocol.recordProgress(moved, skipped + misplaced));
-        return new Pass(skipped, misplaced);
+        return new Pass(skipped, misplaced, moved - movedBefore);
     }
 
     private void deliver(int source, MoveBatch b) {

@@ -39,38 +39,4 @@ public final class QueueContents {
         });
         return wrong;
     }
-
-    /**
-     * Ids on their shard of the old count {@code from} instead of the new one after a migration: strays, which every
-     * id operation still finds (it looks under every count the queue had) and the workers still fire.
-     */
-    public static List<String> strays(Map<String, List<Integer>> where, int from, int to) {
-        List<String> stray = new ArrayList<>();
-        where.forEach((id, at) -> {
-            if (at.size() == 1 && at.get(0) != Sharding.shardOf(id, to) && at.get(0) == Sharding.shardOf(id, from)) {
-                stray.add(id + " on " + at);
-            }
-        });
-        return stray;
-    }
-
-    /**
-     * After a grow from {@code from} to {@code to}: the ids that are not once on their new shard, leaving out strays
-     * that the client still finds by id. A pass of the mover looks at each set by index, and claims that remove
-     * tasks ahead of its cursor shift the rest, so under claim load a few tasks can stay on their old shard (strays:
-     * fired there, found by every id operation, which looks under every count the queue had); printed, not failed.
-     */
-    public static List<String> notOnTheirShard(Map<String, List<Integer>> where, int from, int to, io.delayq.client.DelayQueueClient finder) {
-        List<String> stray = strays(where, from, to);
-        System.out.println("strays left on their old shard: " + stray.size() + (stray.isEmpty() ? "" : " e.g. " + stray.get(0)));
-        List<String> wrong = new ArrayList<>(misplaced(where, to));
-        wrong.removeAll(stray);
-        for (String s : stray) {
-            String id = s.substring(0, s.indexOf(' '));
-            if (finder.inspect(id).state() != io.delayq.task.TaskInfo.State.SCHEDULED) {
-                wrong.add(s + " (not found by id)");
-            }
-        }
-        return wrong;
-    }
 }
