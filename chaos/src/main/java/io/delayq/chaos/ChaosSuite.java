@@ -28,8 +28,8 @@ public final class ChaosSuite {
         all.add(cluster("cluster-kill", 20_000, Duration.ZERO, 0));
         all.add(cluster("cluster-kill-lagging-replica", 20_000, Duration.ofMillis(1500), 0));
         all.add(cluster("cluster-kill-lagging-replica-acks", 20_000, Duration.ofMillis(1500), 1));
-        all.add(new ReshardScenario(new ReshardScenario.Settings("reshard-grow", 16, 64, 100_000, Duration.ofSeconds(40), 40_000,
-                Duration.ofSeconds(60), 3, Duration.ofSeconds(5), 20, 10, Duration.ofSeconds(5), List.of(0.1, 0.3, 0.5, 0.7), 0.4, 0.6,
+        all.add(new ReshardScenario(new ReshardScenario.Settings("reshard-grow", 16, 64, 100_000, Duration.ofSeconds(60), 40_000,
+                Duration.ofSeconds(60), 3, Duration.ofSeconds(5), 20, 20, Duration.ofSeconds(5), List.of(0.1, 0.3, 0.5, 0.7), 0.4, 0.6,
                 Duration.ofMillis(10))));
         return all;
     }
