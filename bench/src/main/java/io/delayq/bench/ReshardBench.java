@@ -43,19 +43,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code --no-docs}.
  * <pre>
  *   bench/reshard.sh [--waiting 1000000] [--from 16] [--to 64] [--rate 1000] [--baseline 30] [--batch 100] [--runs 2]
- *                    [--follow-every-ms 5000] [--section reshard] [--no-docs]
+ *                    [--pause-ms 0] [--follow-every-ms 5000] [--section reshard] [--no-docs]
  * </pre>
  */
 public final class ReshardBench {
     private static final String QUEUE = "grow";
 
-    record Settings(int waiting, int from, int to, int rate, int baselineSeconds, int batch, int runs, long followEveryMs, boolean docs,
+    record Settings(int waiting, int from, int to, int rate, int baselineSeconds, int batch, long pauseMs, int runs, long followEveryMs, boolean docs,
                     long minDelay, long maxDelay, String section, String args) {
     }
 
     /** One phase's figures. */
     record Phase(String name, double seconds, int dueInside, long[] lags, long[] lagsOld, long[] lagsNew, double cpuMillis,
-                 SlowCalls.Reading calls) {
+                 SlowCalls.Reading calls, long gcMillis, String loadAtEnd) {
         double cpuPerSecond() {
             return cpuMillis / seconds;
         }
@@ -74,6 +74,7 @@ public final class ReshardBench {
         int rate = 1000;
         int baseline = 30;
         int batch = 100;
+        long pause = 0;
         int runs = 2;
         long followEvery = LayoutFollower.CHECK_EVERY.toMillis();
         boolean docs = true;
@@ -86,6 +87,7 @@ public final class ReshardBench {
                 case "--rate" -> rate = Integer.parseInt(args[++i]);
                 case "--baseline" -> baseline = Integer.parseInt(args[++i]);
                 case "--batch" -> batch = Integer.parseInt(args[++i]);
+                case "--pause-ms" -> pause = Long.parseLong(args[++i]);
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
                 case "--follow-every-ms" -> followEvery = Long.parseLong(args[++i]);
                 case "--no-docs" -> docs = false;
@@ -93,7 +95,7 @@ public final class ReshardBench {
                 default -> throw new IllegalArgumentException("unknown argument " + args[i] + " (see io.delayq.bench.ReshardBench)");
             }
         }
-        Settings s = new Settings(waiting, from, to, rate, baseline, batch, runs, followEvery, docs, 1000, 5000, section, String.join(" ", args));
+        Settings s = new Settings(waiting, from, to, rate, baseline, batch, pause, runs, followEvery, docs, 1000, 5000, section, String.join(" ", args));
         System.out.printf("reshard benchmark: %,d waiting tasks, %d -> %d shards, %,d new tasks/s due %d-%d ms after enqueue, "
                         + "mover batch %d, baseline %d s, %d run(s); %s; load average %s%n", waiting, from, to, rate, s.minDelay(), s.maxDelay(),
                 batch, baseline, runs, Machine.describe(), Machine.loadAverage());
@@ -148,7 +150,7 @@ public final class ReshardBench {
                 Phase base = phase(probe, slow, "baseline: no migration", s, () -> Pause.millis(s.baselineSeconds() * 1000L), live);
                 Mover.Result[] moved = new Mover.Result[1];
                 Phase migration = phase(probe, slow, "during the " + s.from() + " → " + s.to() + " migration", s, () -> moved[0] =
-                        new Mover(Mover.Params.of(moverClient.protocol(), s.to(), p -> { }).withBatch(s.batch())).run(), live);
+                        new Mover(Mover.Params.of(moverClient.protocol(), s.to(), pace(s.pauseMs())).withBatch(s.batch())).run(), live);
                 // the tasks due at the end of the migration still have to run
                 Pause.millis(2000);
                 live.stopProducing();
@@ -171,6 +173,23 @@ public final class ReshardBench {
         }
     }
 
+    /**
+     * A pace for the mover, which has none of its own yet: the Mover tells its progress after every move_out batch,
+     * so a pause in that callback is a pause between two batches (0: none, the mover's own speed).
+     */
+    private static java.util.function.Consumer<Mover.Progress> pace(long pauseMs) {
+        return p -> {
+            if (pauseMs > 0 && p.phase().equals("moving")) {
+                Pause.millis(pauseMs);
+            }
+        };
+    }
+
+    private static long gcMillis() {
+        return java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .mapToLong(java.lang.management.GarbageCollectorMXBean::getCollectionTime).filter(t -> t > 0).sum();
+    }
+
     private interface Body {
         void run() throws Exception;
     }
@@ -178,6 +197,7 @@ public final class ReshardBench {
     private static Phase phase(RedisProbe probe, SlowCalls slow, String name, Settings s, Body body, LiveLoad live) throws Exception {
         slow.reset();
         RedisProbe.Snapshot before = probe.snapshot();
+        long gc0 = gcMillis();
         long fromMillis = System.currentTimeMillis();
         body.run();
         long toMillis = System.currentTimeMillis();
@@ -189,7 +209,8 @@ public final class ReshardBench {
         int old = s.from();
         Phase p = new Phase(name, (toMillis - fromMillis) / 1000.0, live.dueIn(fromMillis, toMillis), live.lagsMicros(fromMillis, toMillis, i -> true),
                 live.lagsMicros(fromMillis, toMillis, i -> Sharding.shardOf(LiveLoad.PREFIX + i, s.to()) < old),
-                live.lagsMicros(fromMillis, toMillis, i -> Sharding.shardOf(LiveLoad.PREFIX + i, s.to()) >= old), usage.cpuMillis(), calls);
+                live.lagsMicros(fromMillis, toMillis, i -> Sharding.shardOf(LiveLoad.PREFIX + i, s.to()) >= old), usage.cpuMillis(), calls,
+                gcMillis() - gc0, Machine.loadAverage().split(" ")[0]);
         System.out.printf("  %s: %.1f s, %,d due, lag p50 %s p99 %s max %s, redis cpu %.0f ms/s%n", name, p.seconds(), p.dueInside(),
                 ms(pct(p.lags(), 0.5)), ms(pct(p.lags(), 0.99)), ms(max(p.lags())), p.cpuPerSecond());
         return p;
@@ -280,20 +301,21 @@ public final class ReshardBench {
         md.append("Produced by `./bench/reshard.sh").append(s.args().isEmpty() ? "" : " " + s.args()).append("` on ")
                 .append(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")))
                 .append(" — ").append(Machine.describe()).append(String.format(", %d run(s), %.1f min. ", runs.size(), wallMillis / 60000.0))
-                .append(String.format("%,d waiting tasks (due 2–3 h later) on %d shards grown to %d by the mover (batch %d) while %,d new tasks/s, "
+                .append(String.format("%,d waiting tasks (due 2–3 h later) on %d shards grown to %d by the mover (batch %d%s) while %,d new tasks/s, "
                                 + "each due 1–5 s after it is written, are fired by one worker over the whole queue (every setting at its default; it "
                                 + "follows the grow, checking the meta hash every %,d ms). Baseline first, then the migration, in the same Redis. "
                                 + "Lag = first run − due, of the tasks due inside the phase.\n\n",
-                        s.waiting(), s.from(), s.to(), s.batch(), s.rate(), s.followEveryMs()));
+                        s.waiting(), s.from(), s.to(), s.batch(), s.pauseMs() > 0 ? ", a " + s.pauseMs() + " ms pause after every batch" : "",
+                        s.rate(), s.followEveryMs()));
         md.append("| run | phase | time | tasks due | lag p50 / p99 / max | on old shards | on new shards | Redis CPU | longest script call "
-                + "| longest plain command | LATENCY max |\n");
-        md.append("| --- | --- | ---: | ---: | --- | --- | --- | ---: | --- | --- | --- |\n");
+                + "| longest plain command | LATENCY max | harness GC | load (1 min) at the end |\n");
+        md.append("| --- | --- | ---: | ---: | --- | --- | --- | ---: | --- | --- | --- | ---: | ---: |\n");
         for (Run r : runs) {
             for (Phase p : List.of(r.baseline(), r.migration())) {
                 boolean m = p == r.migration();
-                md.append(String.format("| %d | %s | %.1f s | %,d | %s | %s | %s | %.0f ms/s | %s | %s | %s |\n", r.number(), p.name(), p.seconds(),
-                        p.dueInside(), lags(p.lags()), m ? lags(p.lagsOld()) : "–", m ? lags(p.lagsNew()) : "–", p.cpuPerSecond(),
-                        longest(p.calls(), true), longest(p.calls(), false), latency(p.calls())));
+                md.append(String.format("| %d | %s | %.1f s | %,d | %s | %s | %s | %.0f ms/s | %s | %s | %s | %,d ms | %s |\n", r.number(), p.name(),
+                        p.seconds(), p.dueInside(), lags(p.lags()), m ? lags(p.lagsOld()) : "–", m ? lags(p.lagsNew()) : "–", p.cpuPerSecond(),
+                        longest(p.calls(), true), longest(p.calls(), false), latency(p.calls()), p.gcMillis(), p.loadAtEnd()));
             }
         }
         md.append("\n| run | p99 during ÷ without (goal ≤ 2) | moved | Redis CPU the move cost | per 1,000 moved | script calls over 1 ms / 2 ms "

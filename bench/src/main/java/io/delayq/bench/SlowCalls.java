@@ -17,7 +17,8 @@ import java.util.TreeMap;
 /**
  * The longest single calls Redis served in a phase, from its own logs: SLOWLOG (every call of
  * {@code thresholdMicros} or more, named by script file for EVALSHA) and the latency monitor's
- * {@code command} / {@code fast-command} events (LATENCY LATEST, in ms). A plain command such as HGET does
+ * {@code command} / {@code fast-command} events (LATENCY LATEST, in ms; it cannot tell the harness's own
+ * commands apart, the SLOWLOG reading leaves them out). A plain command such as HGET does
  * no scripted work, so its longest call shows how long the machine itself kept Redis from running.
  */
 final class SlowCalls implements AutoCloseable {
@@ -75,13 +76,27 @@ final class SlowCalls implements AutoCloseable {
         redis.dispatch(LATENCY, new NestedMultiOutput<>(StringCodec.UTF8), new CommandArgs<>(StringCodec.UTF8).add("RESET"));
     }
 
+    /** The harness's own commands (reading these logs, INFO, CONFIG) are left out of a reading. */
+    private static final java.util.Set<String> OWN = java.util.Set.of("slowlog", "latency", "info", "config", "client", "hello", "ping");
+
     Reading read() {
+        // the latency monitor first: the SLOWLOG GET below is itself a long command
+        Map<String, Long> latency = new TreeMap<>();
+        List<Object> latest = redis.dispatch(LATENCY, new NestedMultiOutput<>(StringCodec.UTF8),
+                new CommandArgs<>(StringCodec.UTF8).add("LATEST"));
+        for (Object e : latest) {
+            List<?> ev = (List<?>) e; // event, time, latest ms, max ms
+            latency.put(String.valueOf(ev.get(0)), ((Number) ev.get(3)).longValue());
+        }
         Map<String, long[]> agg = new TreeMap<>();
         for (Object e : redis.slowlogGet(200_000)) {
             List<?> entry = (List<?>) e;
             long micros = ((Number) entry.get(2)).longValue();
             List<?> argv = (List<?>) entry.get(3);
             String command = String.valueOf(argv.get(0)).toLowerCase(java.util.Locale.ROOT);
+            if (OWN.contains(command)) {
+                continue;
+            }
             String name = command.equals("evalsha") && argv.size() > 1 ? scriptNames.getOrDefault(String.valueOf(argv.get(1)), "evalsha ?")
                     : command.equals("eval") ? "eval (a script's first load)" : command;
             long[] a = agg.computeIfAbsent(name, k -> new long[4]);
@@ -96,13 +111,6 @@ final class SlowCalls implements AutoCloseable {
         }
         Map<String, Calls> byName = new TreeMap<>();
         agg.forEach((k, a) -> byName.put(k, new Calls(a[0], a[1], a[2], a[3])));
-        Map<String, Long> latency = new TreeMap<>();
-        List<Object> latest = redis.dispatch(LATENCY, new NestedMultiOutput<>(StringCodec.UTF8),
-                new CommandArgs<>(StringCodec.UTF8).add("LATEST"));
-        for (Object e : latest) {
-            List<?> ev = (List<?>) e; // event, time, latest ms, max ms
-            latency.put(String.valueOf(ev.get(0)), ((Number) ev.get(3)).longValue());
-        }
         return new Reading(byName, latency);
     }
 

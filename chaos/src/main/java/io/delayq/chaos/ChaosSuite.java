@@ -29,7 +29,7 @@ public final class ChaosSuite {
         all.add(cluster("cluster-kill-lagging-replica", 20_000, Duration.ofMillis(1500), 0));
         all.add(cluster("cluster-kill-lagging-replica-acks", 20_000, Duration.ofMillis(1500), 1));
         all.add(new ReshardScenario(new ReshardScenario.Settings("reshard-grow", 16, 64, 100_000, Duration.ofSeconds(60), 40_000,
-                Duration.ofSeconds(60), 3, Duration.ofSeconds(5), 20, 20, Duration.ofSeconds(5), List.of(0.1, 0.3, 0.5, 0.7), 0.4, 0.6,
+                Duration.ofSeconds(60), 3, Duration.ofSeconds(5), 20, 20, Duration.ofSeconds(5), List.of(0.1, 0.2, 0.35, 0.45), 0.5, 0.3,
                 Duration.ofMillis(10))));
         return all;
     }
@@ -46,8 +46,8 @@ public final class ChaosSuite {
                 Duration.ofSeconds(4), Duration.ofSeconds(8), Duration.ofSeconds(3), 20, 100, 10_000)));
         all.add(new ClusterFailoverScenario(new ClusterFailoverScenario.Settings("cluster-kill-lagging-replica-acks", 6_000, 8, 3,
                 Duration.ofSeconds(16), Duration.ofSeconds(6), Duration.ofMillis(1500), 1, Duration.ofMillis(500), Duration.ofSeconds(4), 10)));
-        all.add(new ReshardScenario(new ReshardScenario.Settings("reshard-grow", 4, 16, 20_000, Duration.ofSeconds(20), 8_000,
-                Duration.ofSeconds(25), 3, Duration.ofSeconds(4), 10, 5, Duration.ofSeconds(3), List.of(0.15, 0.5), 0.3, 0.6,
+        all.add(new ReshardScenario(new ReshardScenario.Settings("reshard-grow", 4, 16, 20_000, Duration.ofSeconds(25), 8_000,
+                Duration.ofSeconds(25), 3, Duration.ofSeconds(4), 10, 5, Duration.ofSeconds(3), List.of(0.15, 0.35), 0.45, 0.25,
                 Duration.ofMillis(10))));
         return all;
     }

@@ -58,6 +58,9 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
                            double moverKillAt, double redisRestartAt, Duration opsEvery) implements SettingsScenario.Keyed {
     }
 
+    /** The pause before a mover that exited with an error is run again. */
+    private static final Duration MOVER_BACKOFF = Duration.ofSeconds(2);
+
     public ReshardScenario(Settings settings) {
         super(settings);
     }
@@ -105,6 +108,8 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
             long redisKilledAt = -1;
             long redisDowntime = -1;
             double progress = 0;
+            MoverProcess reported = null;
+            long restartAt = 0;
             long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
             while (true) {
                 progress = movedFraction(admin, queue, expectedMoves, progress);
@@ -136,17 +141,24 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
                     }
                 }
                 MoverProcess m = movers.get(movers.size() - 1);
-                if (!m.isAlive()) {
+                if (!m.isAlive() && !m.equals(reported)) {
+                    reported = m;
                     String at = "t=" + secs((System.nanoTime() - t0) / 1_000_000);
                     if (m.exitCode() == 0) {
                         log(ctx, events, String.format("%s the mover (pid %d) exited 0: %s", at, m.pid(), m.lastLine()));
                         break;
                     }
-                    log(ctx, events, String.format("%s the mover (pid %d) exited %d (%s): run again", at, m.pid(), m.exitCode(), m.lastLine()));
-                    if (movers.size() >= 6) {
+                    log(ctx, events, String.format("%s the mover (pid %d) exited %d (%s): run again in %s", at, m.pid(), m.exitCode(),
+                            m.lastLine(), secs(MOVER_BACKOFF.toMillis())));
+                    if (movers.size() >= 40) {
                         problems.add("the mover failed " + movers.size() + " times; last output: " + m.output());
                         break;
                     }
+                    // as a Job restarts a failed pod: after a pause (a killed mover's lease, if it holds one, runs out meanwhile)
+                    restartAt = System.nanoTime() + MOVER_BACKOFF.toNanos();
+                }
+                if (restartAt > 0 && System.nanoTime() >= restartAt) {
+                    restartAt = 0;
                     movers.add(startMover(ctx, redis, queue, dir, movers.size() + 1, events, t0));
                 }
                 if (System.nanoTime() > deadline) {
