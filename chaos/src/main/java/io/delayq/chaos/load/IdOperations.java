@@ -10,10 +10,8 @@ import io.delayq.task.RescheduleResult;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -28,7 +26,7 @@ public final class IdOperations implements AutoCloseable {
     private final Supplier<String> pick;
     private final Duration every;
     private final IdOpsLedger ledger = new IdOpsLedger();
-    private final Map<String, AtomicLong> failures = new ConcurrentHashMap<>();
+    private final FailureCounts failures = new FailureCounts();
     private final Thread thread;
     private volatile boolean stopped;
     private volatile Throwable crashed;
@@ -115,7 +113,7 @@ public final class IdOperations implements AutoCloseable {
     }
 
     private void failed(RuntimeException e) throws InterruptedException {
-        failures.computeIfAbsent(e.getClass().getSimpleName(), k -> new AtomicLong()).incrementAndGet();
+        failures.count(e);
         TimeUnit.MILLISECONDS.sleep(100); // back off before the resend
     }
 
@@ -125,9 +123,7 @@ public final class IdOperations implements AutoCloseable {
 
     /** Failed calls by exception type (each was sent again). */
     public Map<String, Long> failures() {
-        Map<String, Long> out = new java.util.TreeMap<>();
-        failures.forEach((k, v) -> out.put(k, v.get()));
-        return out;
+        return failures.snapshot();
     }
 
     @Override
