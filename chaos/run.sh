@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 build=(mvn -B -ntp -q -pl chaos -am package -DskipTests)
 # on shared machines Maven runs one at a time
 if command -v flock >/dev/null; then
-  flock /tmp/delayq-mvn.lock "${build[@]}"
+  flock "${DELAYQ_MVN_LOCK:-/tmp/delayq-maven.lock}" "${build[@]}"
 else
   "${build[@]}"
 fi

@@ -3,6 +3,7 @@ package io.delayq.chaos;
 import io.delayq.chaos.report.ScenarioResult;
 import io.delayq.chaos.scenario.ClusterFailoverScenario;
 import io.delayq.chaos.scenario.RedisPauseScenario;
+import io.delayq.chaos.scenario.ReshardScenario;
 import io.delayq.chaos.scenario.Scenario;
 import io.delayq.chaos.scenario.WorkerKillScenario;
 
@@ -27,10 +28,16 @@ public final class ChaosSuite {
         all.add(cluster("cluster-kill", 20_000, Duration.ZERO, 0));
         all.add(cluster("cluster-kill-lagging-replica", 20_000, Duration.ofMillis(1500), 0));
         all.add(cluster("cluster-kill-lagging-replica-acks", 20_000, Duration.ofMillis(1500), 1));
+        all.add(new ReshardScenario(new ReshardScenario.Settings("reshard-grow", 16, 64, 100_000, Duration.ofSeconds(60), 40_000,
+                Duration.ofSeconds(60), 3, Duration.ofSeconds(5), 20, 20, Duration.ofSeconds(5), List.of(0.1, 0.2, 0.35, 0.45), 0.5, 0.3,
+                Duration.ofMillis(10))));
         return all;
     }
 
-    /** About 2 minutes: what CI runs on every build (worker kills + Redis restart, SIGSTOP, a failover with replica acks). */
+    /**
+     * About 3 minutes: what CI runs on every build (worker kills + Redis restart, SIGSTOP, a failover with replica acks, a grow with
+     * worker, mover and Redis kills).
+     */
     public static List<Scenario> shortRun() {
         List<Scenario> all = new ArrayList<>();
         all.add(new WorkerKillScenario(new WorkerKillScenario.Settings("kill-fsync-always", 10_000, 8, 3, Duration.ofSeconds(20),
@@ -39,6 +46,9 @@ public final class ChaosSuite {
                 Duration.ofSeconds(4), Duration.ofSeconds(8), Duration.ofSeconds(3), 20, 100, 10_000)));
         all.add(new ClusterFailoverScenario(new ClusterFailoverScenario.Settings("cluster-kill-lagging-replica-acks", 6_000, 8, 3,
                 Duration.ofSeconds(16), Duration.ofSeconds(6), Duration.ofMillis(1500), 1, Duration.ofMillis(500), Duration.ofSeconds(4), 10)));
+        all.add(new ReshardScenario(new ReshardScenario.Settings("reshard-grow", 4, 16, 20_000, Duration.ofSeconds(25), 8_000,
+                Duration.ofSeconds(25), 3, Duration.ofSeconds(4), 10, 5, Duration.ofSeconds(3), List.of(0.15, 0.35), 0.45, 0.25,
+                Duration.ofMillis(10))));
         return all;
     }
 

@@ -31,10 +31,11 @@ class ChaosShortIT {
         System.out.println(section);
 
         assertThat(results).extracting(ScenarioResult::key)
-                .containsExactly("kill-fsync-always", "redis-sigstop", "cluster-kill-lagging-replica-acks");
+                .containsExactly("kill-fsync-always", "redis-sigstop", "cluster-kill-lagging-replica-acks", "reshard-grow");
         for (ScenarioResult r : results) {
             Figures f = r.figures();
             assertThat(f.lost()).as("%s: acknowledged tasks never executed", r.key()).isZero();
+            assertThat(f.early()).as("%s: executions before the due time", r.key()).isZero();
             assertThat(f.concurrentWithoutExpiry()).as("%s: concurrent executions without a lease expiry", r.key()).isZero();
             assertThat(r.problems()).as("%s: broken invariants", r.key()).isEmpty();
         }
@@ -42,7 +43,7 @@ class ChaosShortIT {
         // runs again only after its lease expired: every duplicate carries a higher attempt, none repeats one.
         // A failover is different: the promoted replica may not have the last claims and acks, and the
         // attempt counter goes back with them, so the cluster run is held to "nothing lost" only.
-        for (ScenarioResult r : results.subList(0, 2)) {
+        for (ScenarioResult r : List.of(results.get(0), results.get(1), results.get(3))) {
             assertThat(r.figures().repeatedAttempts()).as("%s: duplicates that repeat an attempt", r.key()).isZero();
         }
         ScenarioResult kill = results.get(0);
@@ -54,5 +55,12 @@ class ChaosShortIT {
         ScenarioResult failover = results.get(2);
         assertThat(failover.details().get("first execution on those shards after the kill")).as("workers followed the failover")
                 .isNotEqualTo("none");
+        // the grow: every fault landed inside the move (else "problems" names the ones that did not), the mover was
+        // killed and a later run finished it, and nothing ran after its cancel had succeeded
+        ScenarioResult grow = results.get(3);
+        assertThat(grow.events()).anyMatch(e -> e.contains("kill -9 the mover")).anyMatch(e -> e.contains("kill -9 Redis"))
+                .anyMatch(e -> e.contains("exited 0: resumed and finished")).filteredOn(e -> e.contains("kill -9 worker")).hasSize(2);
+        assertThat(grow.details().get("executions after their cancel succeeded")).isEqualTo("0");
+        assertThat(grow.details().get("layout afterwards")).startsWith("16 shards, history [4, 16]").endsWith("no migration running");
     }
 }

@@ -35,4 +35,11 @@ public record WorkerBinaries(Path workerJar, Path recorderJar) {
         // a small heap and the serial collector: three workers, Redis and the runner share two cores here
         return List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", cp, "io.delayq.worker.Main");
     }
+
+    /** The packaged executable running one admin command ({@code delayq reshard …}): the same jar and JVM flags as a worker. */
+    List<String> command(List<String> args) {
+        List<String> cmd = new java.util.ArrayList<>(command());
+        cmd.addAll(args);
+        return cmd;
+    }
 }

@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 
 /**
@@ -37,7 +36,7 @@ public final class Producer implements AutoCloseable {
     private final long maxDelayMillis;
     private final IntFunction<String> payload;
     private final Map<String, Acked> acked = new ConcurrentHashMap<>();
-    private final Map<String, AtomicLong> failures = new ConcurrentHashMap<>();
+    private final FailureCounts failures = new FailureCounts();
     private final Thread thread;
     private volatile boolean stopped;
     private volatile Throwable crashed;
@@ -102,7 +101,7 @@ public final class Producer implements AutoCloseable {
                 }
                 return;
             } catch (RuntimeException e) {
-                failures.computeIfAbsent(e.getClass().getSimpleName(), k -> new AtomicLong()).incrementAndGet();
+                failures.count(e);
                 retried = true;
                 TimeUnit.MILLISECONDS.sleep(100); // back off before the retry of the same ids
             }
@@ -124,9 +123,7 @@ public final class Producer implements AutoCloseable {
 
     /** Failed enqueue calls by exception type (each was retried). */
     public Map<String, Long> failures() {
-        Map<String, Long> out = new java.util.TreeMap<>();
-        failures.forEach((k, v) -> out.put(k, v.get()));
-        return out;
+        return failures.snapshot();
     }
 
     @Override

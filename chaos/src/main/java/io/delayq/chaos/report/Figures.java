@@ -18,10 +18,12 @@ import java.util.List;
  * @param concurrentWithoutExpiry overlapping pairs where the later one could not have followed a lease
  *                              expiry (not a higher attempt, or started before due + lease): must be 0
  * @param lateBeyondLease       tasks first executed later than due + lease
+ * @param early                 executions that started before the task's due time in force (the one it was claimed
+ *                              with, and the one its producer set or a reschedule answered): must be 0
  * @param unexpected            executed ids the producer never saw acknowledged (its call failed, the write landed)
  */
 public record Figures(int enqueued, int executions, int lost, List<String> lostSample, long lossWindowMillis,
                       int duplicatedIds, int duplicateExecutions, int repeatedAttempts, int readdedRepeats,
                       int overlappingPairs, int concurrentWithoutExpiry, int lateBeyondLease,
-                      long lagP50Millis, long lagP99Millis, long lagMaxMillis, int unexpected) {
+                      long lagP50Millis, long lagP99Millis, long lagMaxMillis, int unexpected, int early) {
 }

@@ -25,14 +25,15 @@ public final class ReliabilityReport {
                 .append(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")))
                 .append(" — ").append(Machine.describe()).append(". Random seed ").append(seed)
                 .append(", whole suite ").append(String.format("%.1f min", wallMillis / 60000.0)).append(".\n\n");
-        md.append("| scenario | tasks acknowledged | lost | loss window | duplicated tasks (executions) | repeated (id, attempt) "
+        md.append("| scenario | tasks acknowledged | lost | fired early | loss window | duplicated tasks (executions) | repeated (id, attempt) "
                 + "| first run later than due + lease | dispatch lag p50 / p99 / max | total time | result |\n");
-        md.append("| --- | ---: | ---: | --- | ---: | ---: | ---: | --- | ---: | --- |\n");
+        md.append("| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- | ---: | --- |\n");
         for (ScenarioResult r : results) {
             Figures f = r.figures();
             md.append("| ").append(r.title())
                     .append(" | ").append(String.format("%,d", f.enqueued()))
                     .append(" | **").append(f.lost()).append("**")
+                    .append(" | ").append(f.early())
                     .append(" | ").append(lossWindow(r))
                     .append(" | ").append(String.format("%,d (%,d)", f.duplicatedIds(), f.duplicateExecutions()))
                     .append(" | ").append(f.repeatedAttempts()).append(f.readdedRepeats() > 0 ? " (+" + f.readdedRepeats() + " re-enqueued)" : "")

@@ -16,11 +16,29 @@ public final class RunAnalysis {
     private RunAnalysis() {
     }
 
+    /** The due time in force for a task at an instant (epoch ms); {@code Long.MIN_VALUE} when it is not known then. */
+    @FunctionalInterface
+    public interface DueRule {
+        long dueAt(String id, long atMillis);
+    }
+
     /**
      * @param lossEventMillis when Redis lost state (a kill), or -1: the loss window is how long before
      *                        it the earliest lost task had been acknowledged
      */
     public static Figures analyse(Map<String, Producer.Acked> acked, List<Execution> executions, long leaseMillis, long lossEventMillis) {
+        return analyse(acked, executions, leaseMillis, lossEventMillis, (id, at) -> {
+            Producer.Acked a = acked.get(id);
+            return a == null ? Long.MIN_VALUE : a.dueAt();
+        });
+    }
+
+    /**
+     * As above, with the due time in force at each execution's start given by {@code due} (tasks whose due time a
+     * reschedule moved); an execution is early when it started before that or before the due time it was claimed with.
+     */
+    public static Figures analyse(Map<String, Producer.Acked> acked, List<Execution> executions, long leaseMillis, long lossEventMillis,
+                                  DueRule due) {
         Map<String, List<Execution>> byId = new HashMap<>();
         for (Execution e : executions) {
             byId.computeIfAbsent(e.id(), k -> new ArrayList<>()).add(e);
@@ -54,6 +72,12 @@ public final class RunAnalysis {
         int overlapping = 0;
         int concurrentWithoutExpiry = 0;
         int unexpected = 0;
+        int early = 0;
+        for (Execution x : executions) {
+            if (x.startMillis() < x.dueAt() || x.startMillis() < due.dueAt(x.id(), x.startMillis())) {
+                early++;
+            }
+        }
         for (Map.Entry<String, List<Execution>> e : byId.entrySet()) {
             List<Execution> runs = e.getValue();
             Producer.Acked a = acked.get(e.getKey());
@@ -96,7 +120,7 @@ public final class RunAnalysis {
         lost.sort(String::compareTo);
         return new Figures(acked.size(), executions.size(), lost.size(), List.copyOf(lost.subList(0, Math.min(10, lost.size()))), lossWindow,
                 duplicatedIds, duplicateExecutions, repeated, readded, overlapping, concurrentWithoutExpiry, late,
-                percentile(lags, 0.50), percentile(lags, 0.99), lags.isEmpty() ? 0 : lags.get(lags.size() - 1), unexpected);
+                percentile(lags, 0.50), percentile(lags, 0.99), lags.isEmpty() ? 0 : lags.get(lags.size() - 1), unexpected, early);
     }
 
     private static long percentile(List<Long> sorted, double p) {

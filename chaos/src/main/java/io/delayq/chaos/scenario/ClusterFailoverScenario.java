@@ -152,6 +152,9 @@ public final class ClusterFailoverScenario extends SettingsScenario<ClusterFailo
             if (resumed < 0) {
                 problems.add("no task of the failed-over shards ran after the kill: the workers did not follow the failover");
             }
+            if (f.early() > 0) {
+                problems.add(f.early() + " execution(s) started before the task's due time");
+            }
             String setup = String.format("Redis Cluster of 3 primaries + 3 replicas (node timeout 2 s), %,d tasks over %d shards, "
                             + "%d packaged workers on redis-cluster:// (lease %s); the primary with the most shards killed with SIGKILL%s; "
                             + "enqueues %s", s.tasks(), s.shards(), s.workers(), secs(s.lease().toMillis()),

@@ -110,6 +110,9 @@ public final class RedisPauseScenario extends SettingsScenario<RedisPauseScenari
             if (f.lost() > 0) {
                 problems.add(f.lost() + " acknowledged task(s) never executed, e.g. " + f.lostSample());
             }
+            if (f.early() > 0) {
+                problems.add(f.early() + " execution(s) started before the task's due time");
+            }
             if (f.concurrentWithoutExpiry() > 0) {
                 problems.add(f.concurrentWithoutExpiry() + " concurrent execution(s) of one task without a lease expiry");
             }

@@ -121,6 +121,9 @@ public final class WorkerKillScenario extends SettingsScenario<WorkerKillScenari
             if ("always".equals(s.appendfsync()) && f.repeatedAttempts() > 0) {
                 problems.add(f.repeatedAttempts() + " execution(s) repeated an (id, attempt): a re-delivery without a lease expiry");
             }
+            if (f.early() > 0) {
+                problems.add(f.early() + " execution(s) started before the task's due time");
+            }
             if (f.concurrentWithoutExpiry() > 0) {
                 problems.add(f.concurrentWithoutExpiry() + " concurrent execution(s) of one task without a lease expiry");
             }
