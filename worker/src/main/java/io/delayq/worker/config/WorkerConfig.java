@@ -193,6 +193,7 @@ public record WorkerConfig(
                 + " concurrency=" + concurrency + " maxAttempts=" + retry.maxAttempts()
                 + " delivery=" + delivery.name().toLowerCase() + (webhookUrl != null ? " webhook=" + webhookUrl : "")
                 + (streamKey != null ? " stream=" + streamKey : "") + (rateLimit.enabled() ? " rate=" + rateLimit.perSecond() + "/s" : "")
+                + (rateLimit.groupsLimited() ? " groupRate=" + rateLimit.groupPerSecond() + "/s" : "")
                 + " redis=" + RedisEndpoint.redact(redisUrl) + (httpPort == NO_HTTP ? " http=off" : " http=:" + httpPort)
                 + (scheduleInterval.isZero() ? " schedules=off" : " schedules=every " + DurationText.format(scheduleInterval)
                 + " horizon " + DurationText.format(scheduleRules.horizon()));
