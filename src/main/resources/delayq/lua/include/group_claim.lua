@@ -5,6 +5,7 @@
 local claim_group = {}          -- level (> 3) -> group
 local group_taken = {}          -- level -> tasks taken
 local group_tokens = {}         -- level -> tokens before the claim (per-group rate limit)
+local group_unserved = {}       -- level -> true: the claim's room ran out before this group's share
 
 local function group_level(g)
   for level = 4, #DUE do
@@ -48,6 +49,7 @@ local function fair_takes(room, now, rate, burst)
   for k, level in ipairs(parts) do
     local want = math.min(share, caps[k], room)
     got[k] = 0
+    if want == 0 and caps[k] > 0 and level > 3 then group_unserved[level] = true end
     if want > 0 then
       local found = redis.call('ZRANGEBYSCORE', DUE[level], '-inf', now, 'WITHSCORES', 'LIMIT', 0, want)
       got[k] = #found / 2
@@ -113,21 +115,24 @@ local function groups_after_claim(taken_ids, now, rate)
   local buckets = {}
   for level = 4, #DUE do
     local g = claim_group[level]
-    local head = redis.call('ZRANGE', DUE[level], 0, 0, 'WITHSCORES')
-    local tokens = group_tokens[level]
-    if tokens then
-      tokens = tokens - group_taken[level]
-      buckets[#buckets + 1] = g
-      buckets[#buckets + 1] = tokens .. ' ' .. now
-    end
-    if not head[2] then
-      redis.call('ZREM', GROUPS, g)
-    else
-      local turn = math.max(tonumber(head[2]), now)
-      if tokens and tokens < 1 and turn <= now then
-        turn = now + math.ceil((1 - tokens) * 1000 / rate)
+    -- a group the claim's room ran out before keeps its turn: first in line next time
+    if not group_unserved[level] then
+      local head = redis.call('ZRANGE', DUE[level], 0, 0, 'WITHSCORES')
+      local tokens = group_tokens[level]
+      if tokens then
+        tokens = tokens - group_taken[level]
+        buckets[#buckets + 1] = g
+        buckets[#buckets + 1] = tokens .. ' ' .. now
       end
-      redis.call('ZADD', GROUPS, turn, g)
+      if not head[2] then
+        redis.call('ZREM', GROUPS, g)
+      else
+        local turn = math.max(tonumber(head[2]), now)
+        if tokens and tokens < 1 and turn <= now then
+          turn = now + math.ceil((1 - tokens) * 1000 / rate)
+        end
+        redis.call('ZADD', GROUPS, turn, g)
+      end
     end
   end
   if #buckets > 0 then redis.call('HSET', GROUP_RATE, unpack(buckets)) end

@@ -154,6 +154,29 @@ class GroupsTest {
     }
 
     @Test
+    void aGroupTheClaimHadNoRoomForKeepsItsPlaceInLine() {
+        for (int g = 0; g < 12; g++) {
+            q.client().enqueue(TaskSpec.of("g" + g + "-0").at(ago(10)).group("g" + g));
+            q.client().enqueue(TaskSpec.of("g" + g + "-1").at(ago(10)).group("g" + g));
+        }
+        for (int i = 0; i < 5; i++) {
+            q.client().enqueue(TaskSpec.of("plain-" + i).at(ago(20)));
+        }
+        // room 10: the plain set and the first 10 due groups are looked at, one task each, so the last group looked at is not served
+        ClaimBatch b = claim(10, RateLimit.NONE);
+        assertThat(byPrefix(b)).containsEntry("plain", 1L).hasSize(10);
+        List<ScoredValue<String>> turns = q.zrange(q.keys(0).groups());
+        assertThat(turns).hasSize(12);
+        long served = turns.stream().filter(t -> t.getScore() >= b.serverNow()).count();
+        assertThat(served).isEqualTo(9);
+        // the three not served, the one looked at among them, still wait with their head's due time: first in the next claim
+        ClaimBatch next = claim(3, RateLimit.NONE);
+        Map<String, Long> nextGroups = byPrefix(next);
+        nextGroups.remove("plain");
+        assertThat(nextGroups.keySet()).doesNotContainAnyElementsOf(byPrefix(b).keySet());
+    }
+
+    @Test
     void eachGroupIsHeldToItsRateLimitWhileUngroupedTasksAreNot() {
         for (String g : List.of("a", "b")) {
             for (int i = 0; i < 50; i++) {
