@@ -4,6 +4,7 @@
 -- ARGV[1]: n; ARGV[2 + 2k], ARGV[3 + 2k]: id, token
 -- Returns: array of n integers, 1 = acked, 0 = stale (not in flight under that token)
 --@include shard_keys.lua
+--@include groups.lua
 --@include common.lua
 
 local n = tonumber(ARGV[1])

@@ -16,6 +16,7 @@
 --           frontier score, frontier id (the position up to which this answer is complete),
 --           n, then per task: id, score, priority level, attempts, last error, record preview, record bytes}
 --@include shard_keys.lua
+--@include groups.lua
 --@include common.lua
 
 local state = ARGV[1]
@@ -71,6 +72,11 @@ if state == 'scheduled' or state == 'due' then
   for _, level in ipairs(active_levels()) do
     sets[#sets + 1] = DUE[level]
     levels[#levels + 1] = level - 1
+  end
+  -- grouped tasks: every group's waiting tasks, in one set (include/groups.lua)
+  if redis.call('EXISTS', GROUP_ALL) == 1 then
+    sets[#sets + 1] = GROUP_ALL
+    levels[#levels + 1] = 0
   end
 elseif state == 'inflight' then
   sets[1] = INFLIGHT

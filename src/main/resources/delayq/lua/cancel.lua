@@ -4,15 +4,16 @@
 -- ARGV[1]: id, ARGV[2]: the caller's layout epoch (absent: 0; include/layout.lua)
 -- Returns: "cancelled" | "inflight" | "unknown" | "moving" (being moved to another shard: retry)
 --@include shard_keys.lua
+--@include groups.lua
 --@include common.lua
 --@include layout.lua
 
 local wrong_layout = layout_problem(ARGV[2])
 if wrong_layout then return wrong_layout end
 local id = ARGV[1]
-local state, level = locate(id)
+local state, level, _, group = locate(id)
 if state == nil then return is_moving(id) and 'moving' or 'unknown' end
 if state == 'inflight' then return 'inflight' end
-if state == 'due' then redis.call('ZREM', DUE[level + 1], id) else redis.call('ZREM', DEAD, id) end
+if state == 'due' then due_remove(id, level, group, group and server_now()) else redis.call('ZREM', DEAD, id) end
 forget({ id })
 return 'cancelled'

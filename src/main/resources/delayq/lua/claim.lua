@@ -8,14 +8,18 @@
 --           answers next due -1, so that workers sleep until resumed (shard_pause.lua wakes them)
 -- ARGV[1]: batch (maximum tasks), ARGV[2]: lease ms,
 -- ARGV[3]: rate limit for this shard in tasks per second (0 = none), ARGV[4]: burst
+-- ARGV[5]: rate limit of each group on this shard in tasks per second (0 or absent = none), ARGV[6]: its burst
+--          (include/groups.lua: while groups wait, ungrouped tasks and the due groups are served round robin)
 -- Returns: {now, next_due (-1 when nothing waits), token, n, then per task:
 --           id, due time, attempt, record (nil for a task written by a bare ZADD),
 --           then r, then per task dead-lettered here as malformed (include/malformed.lua):
 --           id as hex (its first 128 bytes), id length in bytes, reason}; a replayed answer has none
 --@include shard_keys.lua
+--@include groups.lua
 --@include common.lua
 --@include dead.lua
 --@include malformed.lua
+--@include group_claim.lua
 
 local batch = tonumber(ARGV[1])
 local lease = tonumber(ARGV[2])
@@ -88,16 +92,36 @@ local function take(level, found)
   end
   if n >= first then groups[#groups + 1] = { level, first, n } end
 end
-for _, level in ipairs(levels) do
+-- >>> groups (issue 18): while grouped tasks wait, the priority levels 2 and 1 come first as before, then the
+-- plain due set and the due groups share what is left (include/group_claim.lua)
+local grouped = redis.call('EXISTS', GROUPS) == 1
+local group_rate, group_burst = tonumber(ARGV[5]) or 0, tonumber(ARGV[6]) or 0
+local first_levels = levels
+if grouped then
+  first_levels = {}
+  for _, level in ipairs(levels) do
+    if level ~= 1 then first_levels[#first_levels + 1] = level end
+  end
+end
+-- <<< groups
+for _, level in ipairs(first_levels) do
   local room = allowed - n
   if room <= 0 then break end
   take(level, redis.call('ZRANGEBYSCORE', DUE[level], '-inf', now, 'WITHSCORES', 'LIMIT', 0, room))
 end
+-- >>> groups
+if grouped then
+  for _, t in ipairs(fair_takes(allowed - n, now, group_rate, group_burst)) do take(t[1], t[2]) end
+end
+-- <<< groups
 -- scores past any epoch ms (inf, 1e300) never come due: with room left, pick them up to dead-letter them
 for _, level in ipairs(levels) do
   local room = allowed - n
   if room <= 0 then break end
   take(level, redis.call('ZRANGEBYSCORE', DUE[level], '(' .. LATEST_DUE_TEXT, '+inf', 'WITHSCORES', 'LIMIT', 0, room))
+end
+if grouped then -- >>> groups <<<
+  for _, t in ipairs(far_group_takes(allowed - n, LATEST_DUE_TEXT)) do take(t[1], t[2]) end
 end
 
 local lone = n == 1
@@ -116,6 +140,8 @@ for g = 1, #groups do
       if type(record) == 'table' then
         record = nil
         reason = reason or bucket_problem(key)
+      elseif level > 3 then -- >>> groups: a group's set <<<
+        reason = reason or group_problem(record, level)
       elseif not reason and not (record and byte(record, 1) == digit) then
         reason = priority_problem(record, level - 1)
       end
@@ -145,8 +171,12 @@ for i = 1, n do
   end
 end
 if p > 0 then redis.call('ZADD', INFLIGHT, unpack(pairs_)) end
+local from_groups = {} -- >>> groups: the ids taken from group sets leave GROUP_ALL too <<<
 for g = 1, #groups do
   redis.call('ZREM', DUE[groups[g][1]], unpack(ids, groups[g][2], groups[g][3]))
+  if groups[g][1] > 3 then
+    for i = groups[g][2], groups[g][3] do from_groups[#from_groups + 1] = ids[i] end
+  end
 end
 local out = { now, -1, token, 0 }
 local rejected, kept_ids, kept_dues, counted = {}, {}, {}, {}
@@ -167,6 +197,7 @@ for g = 1, #groups do
           -- the attempts key itself has the wrong type: put the task back as it was, so the failed claim moved nothing
           if not reasons[i] then redis.call('ZREM', INFLIGHT, id) end
           redis.call('ZADD', DUE[level], dues[i], id)
+          if level > 3 then redis.call('ZADD', GROUP_ALL, dues[i], id) end -- >>> groups <<<
           if records[i] == false then redis.call('HDEL', record_key(id), id) end
           return a
         end
@@ -200,6 +231,7 @@ end
 out[4] = k
 ids, dues = kept_ids, kept_dues
 -- <<< malformed tasks
+if grouped then groups_after_claim(from_groups, now, group_rate) end -- >>> groups: next turns, token buckets <<<
 if rate > 0 then
   tokens = tokens - #ids
   redis.call('HSET', RATE, 'tokens', tokens, 'at', now)
@@ -208,7 +240,7 @@ if #ids > 0 then
   redis.call('SET', KEYS[11], cjson.encode({ token, ids, dues }), 'PX', lease)
 end
 
-local next_due = earliest_due(levels)
+local next_due = earliest_due(levels, not grouped)
 if next_due and rate > 0 and #ids >= allowed and allowed < batch and next_due <= now then
   -- rate limited: the next claim can succeed once a whole token has refilled
   next_due = now + math.ceil((1 - (tokens - math.floor(tokens))) * 1000 / rate)

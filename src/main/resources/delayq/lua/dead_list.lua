@@ -3,6 +3,7 @@
 -- ARGV[1]: offset, ARGV[2]: limit
 -- Returns: {total, then per task: id, died at, attempts, last error, record}
 --@include shard_keys.lua
+--@include groups.lua
 --@include common.lua
 
 local page = redis.call('ZRANGE', DEAD, tonumber(ARGV[1]), tonumber(ARGV[1]) + tonumber(ARGV[2]) - 1, 'WITHSCORES')

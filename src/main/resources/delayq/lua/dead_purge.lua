@@ -3,6 +3,7 @@
 -- ARGV[1..n]: ids
 -- Returns: the number purged (ids not in the dead-letter set are skipped)
 --@include shard_keys.lua
+--@include groups.lua
 --@include common.lua
 
 local purged = {}

@@ -3,6 +3,7 @@
 -- ARGV[1..n]: ids
 -- Returns: the number replayed (ids not in the dead-letter set are skipped)
 --@include shard_keys.lua
+--@include groups.lua
 --@include common.lua
 
 local now = server_now()
@@ -11,7 +12,7 @@ for _, id in ipairs(ARGV) do
   if redis.call('ZREM', DEAD, id) == 1 then
     redis.call('HDEL', ATTEMPTS, id)
     redis.call('HDEL', ERRORS, id)
-    requeue(id, now)
+    requeue(id, now, now)
     replayed = replayed + 1
   end
 end

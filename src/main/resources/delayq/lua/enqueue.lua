@@ -7,7 +7,8 @@
 --          the recurring-task planner fires owed occurrences this way, so firing again is harmless)
 -- ARGV[2]: n, the number of tasks that follow
 -- ARGV[3 + 5k ..]: per task: id, timing ("at" = epoch ms | "in" = delay ms from server now),
---                  ms, record (TaskRecord.encode: compact or JSON), priority level (0..2)
+--                  ms, record (TaskRecord.encode: compact or JSON), priority level (0..2); a JSON record with a
+--                  valid "group" puts the task into that group's due set instead (include/groups.lua)
 -- Returns: {now, result_1, due_1, ..., result_n, due_n}; result is one of
 --   "added", "duplicate" (reject mode), "replaced", "earlier" / "kept" (keep-earlier mode),
 --   "inflight" (replace or keep-earlier of a task that is running: refused),
@@ -16,6 +17,7 @@
 -- ARGV[3 + 5n]: the caller's layout epoch (absent: 0); ARGV[4 + 5n]: where, "present" to act only on ids
 --   this shard holds (the old shard during a migration), else normal (include/layout.lua)
 --@include shard_keys.lua
+--@include groups.lua
 --@include common.lua
 --@include layout.lua
 
@@ -40,11 +42,12 @@ local out = { now }
 -- call began. Comparing with the level's head alone (one ZRANGE, not one per level) can mark a task
 -- that another level already precedes: the worker then wakes for nothing once, it never sleeps
 -- through a task.
+-- (level 'g': the grouped tasks, whose head is the earliest group turn)
 local heads = {}
 local function consider(level, due)
   local head = heads[level]
   if head == nil then
-    local first = redis.call('ZRANGE', DUE[level + 1], 0, 0, 'WITHSCORES')
+    local first = redis.call('ZRANGE', level == 'g' and GROUPS or DUE[level + 1], 0, 0, 'WITHSCORES')
     head = tonumber(first[2]) or math.huge
     heads[level] = head
   end
@@ -52,6 +55,15 @@ local function consider(level, due)
 end
 
 local function schedule(id, key, due, record, level)
+  -- >>> groups (issue 18): a record naming a group puts the task into that group's set (include/groups.lua)
+  local g = group_of(record)
+  if g then
+    consider('g', due)
+    redis.call('HSET', key, id, record)
+    group_add(id, g, due, now)
+    return
+  end
+  -- <<< groups
   consider(level, due)
   redis.call('HSET', key, id, record)
   redis.call('ZADD', DUE[level + 1], due, id)
@@ -63,7 +75,7 @@ for k = 0, n - 1 do
   local due = ms
   if timing == 'in' then due = now + ms end
   local key = record_key(id)
-  local state, at_level, score = locate(id, key)
+  local state, at_level, score, at_group = locate(id, key)
   local result
   if state == nil and (present_only or is_moving(id)) then
     if is_moving(id) then result = 'moving'
@@ -81,7 +93,7 @@ for k = 0, n - 1 do
     if state == 'inflight' then
       result, due = 'inflight', score
     else
-      if state == 'due' then redis.call('ZREM', DUE[at_level + 1], id) else redis.call('ZREM', DEAD, id) end
+      if state == 'due' then due_remove(id, at_level, at_group, now) else redis.call('ZREM', DEAD, id) end
       redis.call('HDEL', ATTEMPTS, id)
       redis.call('HDEL', ERRORS, id)
       schedule(id, key, due, record, level)
@@ -89,7 +101,11 @@ for k = 0, n - 1 do
     end
   elseif mode == 'keep-earlier' then
     if state == 'due' then
-      if due < score then
+      if due < score and at_group then -- >>> groups <<<
+        consider('g', due)
+        group_add(id, at_group, due, now)
+        result = 'earlier'
+      elseif due < score then
         consider(at_level, due)
         redis.call('ZADD', DUE[at_level + 1], due, id)
         result = 'earlier'

@@ -6,6 +6,7 @@
 -- ARGV[1]: n; ARGV[2 + 3k ..]: id, token, lease ms from server now
 -- Returns: array of n new tokens (0 = stale: the lease was lost)
 --@include shard_keys.lua
+--@include groups.lua
 --@include common.lua
 
 local replay = redis.call('GET', KEYS[11])

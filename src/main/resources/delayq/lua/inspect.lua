@@ -4,6 +4,7 @@
 -- Returns: {now, state ("scheduled" | "inflight" | "dead" | "unknown" | "moving": retry), score (due time, lease
 --           expiry or time of death; -1 when unknown), priority level, attempts, last error, record}
 --@include shard_keys.lua
+--@include groups.lua
 --@include common.lua
 --@include layout.lua
 

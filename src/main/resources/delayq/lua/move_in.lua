@@ -7,20 +7,29 @@
 -- ARGV[1]: source shard, ARGV[2]: batch seq (move_out's answer), ARGV[3]: n, then per task: id, state
 -- Returns: {added, merged, already applied}
 --@include shard_keys.lua
+--@include groups.lua
 --@include common.lua
 
 local ARRIVED = KEYS[11]
 local source, seq, n = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 if (tonumber(redis.call('HGET', ARRIVED, source)) or 0) >= seq then return { 0, 0, n } end
 local added, merged, soonest = 0, 0, nil
+local now = server_now()
 for k = 0, n - 1 do
   local id, st = ARGV[4 + 2 * k], cjson.decode(ARGV[5 + 2 * k])
   local score = tonumber(st.z)
   local key = record_key(id)
-  local state, level, existing = locate(id, key)
+  local state, level, existing, at_group = locate(id, key)
   if state == nil then
+    local g = st.s == 'g' and group_of(st.r) -- >>> groups: back into its group's set (include/groups.lua) <<<
     if st.s == 'dead' then
       redis.call('ZADD', DEAD, st.z, id)
+    elseif g then
+      group_add(id, g, score, now)
+      if soonest == nil or score < soonest then soonest = score end
+    elseif st.s == 'g' then
+      redis.call('ZADD', DUE[1], st.z, id)
+      if soonest == nil or score < soonest then soonest = score end
     else
       redis.call('ZADD', DUE[tonumber(st.s) + 1], st.z, id)
       if soonest == nil or score < soonest then soonest = score end
@@ -30,7 +39,10 @@ for k = 0, n - 1 do
     if st.e then redis.call('HSET', ERRORS, id, st.e) end
     added = added + 1
   else
-    if state == 'due' and st.s ~= 'dead' and score < existing then
+    if state == 'due' and st.s ~= 'dead' and score < existing and at_group then
+      group_add(id, at_group, score, now)
+      if soonest == nil or score < soonest then soonest = score end
+    elseif state == 'due' and st.s ~= 'dead' and score < existing then
       redis.call('ZADD', DUE[level + 1], st.z, id)
       if soonest == nil or score < soonest then soonest = score end
     end

@@ -12,7 +12,7 @@
 -- KEYS[11]: dq:{queue:shard}:moving (HASH id -> state JSON), KEYS[12]: dq:{queue:shard}:moveseq (batch counter,
 --          advanced with GET/SET rather than INCR so that the worker's ACL user, which runs the stray sweep, suffices)
 -- ARGV[1]: the new shard count, ARGV[2]: this shard's index, ARGV[3]: set: "0" | "1" | "2" (due levels) |
---          "dead" | "inflight", ARGV[4]: offset, ARGV[5]: budget (entries looked at), ARGV[6]: window ms
+--          "g" (grouped tasks, through dq:{q:i}:due:g; include/groups.lua) | "dead" | "inflight", ARGV[4]: offset, ARGV[5]: budget (entries looked at), ARGV[6]: window ms
 -- Returns: {pending (1: the batch answered is one taken earlier), next offset (-1: end of the set reached),
 --           skipped (due too soon), misplaced in flight, seq, entries looked at, n, id_1, state_1, ..., id_n, state_n,
 --           to}: `to` is the shard count the batch was taken for (field `t` of every state), which is what its
@@ -20,6 +20,7 @@
 --           under a new one must still go where the sweep's half-done delivery went (0: a batch of an earlier
 --           version, delivered by the caller's count)
 --@include shard_keys.lua
+--@include groups.lua
 --@include common.lua
 --@include malformed.lua
 --@include crc32.lua
@@ -41,7 +42,8 @@ if redis.call('EXISTS', MOVING) == 1 then
 end
 
 local key
-if set == 'dead' then key = DEAD elseif set == 'inflight' then key = INFLIGHT else key = DUE[tonumber(set) + 1] end
+if set == 'dead' then key = DEAD elseif set == 'inflight' then key = INFLIGHT elseif set == 'g' then key = GROUP_ALL
+else key = DUE[tonumber(set) + 1] end
 local entries = redis.call('ZRANGE', key, offset, offset + budget - 1, 'WITHSCORES')
 local soon = server_now() + window
 local skipped, misplaced, seq = 0, 0, 0
@@ -69,6 +71,14 @@ for k = 1, #entries, 2 do
       end
       local state = cjson.encode({ s = set, z = score, r = record or nil, a = redis.call('HGET', ATTEMPTS, id) or nil, e = err or nil, t = to })
       redis.call('ZREM', key, id)
+      -- >>> groups: a grouped task also leaves its group's set (the state's record names the group) <<<
+      if set == 'g' then
+        local g = group_of(record)
+        if g then
+          redis.call('ZREM', group_due(g), id)
+          group_settle(g, soon - window)
+        end
+      end
       if record then redis.call('HDEL', rkey, id) end
       redis.call('HDEL', ATTEMPTS, id)
       if err then redis.call('HDEL', ERRORS, id) end

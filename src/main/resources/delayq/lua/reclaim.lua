@@ -6,6 +6,7 @@
 -- ARGV[3]: dead-letter max count (0 = unbounded), ARGV[4]: dead-letter max age ms (0 = unbounded)
 -- Returns: {requeued, dead}
 --@include shard_keys.lua
+--@include groups.lua
 --@include common.lua
 --@include dead.lua
 
@@ -39,7 +40,7 @@ for i, id in ipairs(expired) do
     died = died + 1
   else
     redis.call('HSET', ERRORS, id, 'lease expired on attempt ' .. attempts)
-    requeue(id, now)
+    requeue(id, now, now)
     requeued = requeued + 1
   end
 end

@@ -4,6 +4,7 @@
 -- ARGV[4]: the caller's layout epoch (absent: 0; include/layout.lua)
 -- Returns: {status, due}; status "rescheduled" | "inflight" | "dead" | "unknown" | "moving" (retry)
 --@include shard_keys.lua
+--@include groups.lua
 --@include common.lua
 --@include layout.lua
 
@@ -14,10 +15,16 @@ local id, timing, ms = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local now = server_now()
 local due = ms
 if timing == 'in' then due = now + ms end
-local state, level, score = locate(id)
+local state, level, score, group = locate(id)
 if state == nil then return { is_moving(id) and 'moving' or 'unknown', -1 } end
 if state ~= 'due' then return { state, score } end
 local known_earliest = earliest_due()
-redis.call('ZADD', DUE[level + 1], due, id)
+if group then
+  redis.call('ZADD', group_due(group), due, id)
+  redis.call('ZADD', GROUP_ALL, due, id)
+  group_settle(group, now)
+else
+  redis.call('ZADD', DUE[level + 1], due, id)
+end
 if known_earliest == nil or due < known_earliest then mark(due) end
 return { 'rescheduled', due }

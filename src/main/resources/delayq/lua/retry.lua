@@ -6,6 +6,7 @@
 -- ARGV[7]: dead-letter max count (0 = unbounded), ARGV[8]: dead-letter max age ms (0 = unbounded)
 -- Returns: {"retried", due} | {"dead", died at} | {"stale", -1}
 --@include shard_keys.lua
+--@include groups.lua
 --@include common.lua
 --@include dead.lua
 
@@ -27,6 +28,6 @@ if permanent or (max_attempts > 0 and attempts >= max_attempts) then
 end
 redis.call('HSET', ERRORS, id, reason)
 local due = now + backoff
-requeue(id, due)
+requeue(id, due, now)
 mark(due)
 return { 'retried', due }

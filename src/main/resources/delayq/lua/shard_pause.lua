@@ -12,6 +12,7 @@
 -- ARGV[2]: the call's epoch (optional: without it the call always applies, as in 0.x)
 -- Returns: 1 when the flag changed, 0 when it already was so or a later call had decided it
 --@include shard_keys.lua
+--@include groups.lua
 --@include common.lua
 
 if ARGV[2] and ARGV[2] ~= '' then

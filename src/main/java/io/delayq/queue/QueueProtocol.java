@@ -206,7 +206,9 @@ public final class QueueProtocol {
         claimKeys.add(k.paused());
         List<String> args = List.of(String.valueOf(batch), String.valueOf(lease.toMillis()),
                 String.valueOf(rate.enabled() ? rate.perShard(shards()) : 0),
-                String.valueOf(rate.enabled() ? rate.burstPerShard(shards()) : 0));
+                String.valueOf(rate.enabled() ? rate.burstPerShard(shards()) : 0),
+                String.valueOf(rate.groupsLimited() ? rate.groupPerShard(shards()) : 0),
+                String.valueOf(rate.groupsLimited() ? rate.groupBurstPerShard(shards()) : 0));
         return scripts.<List<Object>>run(LuaScript.CLAIM, claimKeys, args).thenApply(reply -> {
             long now = asLong(reply.get(0));
             long next = asLong(reply.get(1));
@@ -431,7 +433,8 @@ public final class QueueProtocol {
     public CompletionStage<Long> waitingCount(int shard) {
         ShardKeys k = keys(shard);
         List<CompletableFuture<Long>> counts = List.of(commands.zcard(k.due(0)).toCompletableFuture(), commands.zcard(k.due(1)).toCompletableFuture(),
-                commands.zcard(k.due(2)).toCompletableFuture(), commands.zcard(k.dead()).toCompletableFuture());
+                commands.zcard(k.due(2)).toCompletableFuture(), commands.zcard(k.groupedDue()).toCompletableFuture(),
+                commands.zcard(k.dead()).toCompletableFuture());
         return CompletableFuture.allOf(counts.toArray(CompletableFuture[]::new)).thenApply(v -> counts.stream().mapToLong(CompletableFuture::join).sum());
     }
 

@@ -102,7 +102,8 @@ public final class Mover {
     public record Result(boolean resumed, int from, int to, long moved, int passes, long epoch, boolean alreadyThere) {
     }
 
-    private static final String[] SETS = {"0", "1", "2", "dead", "inflight"};
+    /** move_out.lua's sets; "g": every group's waiting tasks (through {@code due:g}). */
+    private static final String[] SETS = {"0", "1", "2", "g", "dead", "inflight"};
 
     private final Params p;
     private final QueueProtocol protocol;

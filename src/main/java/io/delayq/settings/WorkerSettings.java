@@ -89,6 +89,13 @@ public final class WorkerSettings {
     public static final Setting.Decimal RATE_LIMIT = new Setting.Decimal("DELAYQ_RATE_LIMIT", 0, 0, 1_000_000);
     /** Default {@code ceil(rate)}; at least 1 when a rate is set (checked by the worker). */
     public static final Setting.Whole RATE_BURST = new Setting.Whole("DELAYQ_RATE_BURST", 0, 0, 10_000_000);
+    /**
+     * Tasks per second of each group (the record's {@code group}) across the fleet, 0 = none; divided per shard
+     * like {@link #RATE_LIMIT} (protocol.md, "Groups").
+     */
+    public static final Setting.Decimal GROUP_RATE_LIMIT = new Setting.Decimal("DELAYQ_GROUP_RATE_LIMIT", 0, 0, 1_000_000);
+    /** Default {@code ceil(group rate)}; at least 1 when a group rate is set (checked by the worker). */
+    public static final Setting.Whole GROUP_RATE_BURST = new Setting.Whole("DELAYQ_GROUP_RATE_BURST", 0, 0, 10_000_000);
 
     /** {@code handler} (default), {@code webhook} or {@code stream}. */
     public static final Setting.Text DELIVERY = new Setting.Text("DELAYQ_DELIVERY");
@@ -119,7 +126,7 @@ public final class WorkerSettings {
     public static final List<Setting> ALL = List.of(CONFIG_FILE, REDIS_URL, REDIS_URL_FALLBACK, REDIS_USERNAME, REDIS_PASSWORD, REDIS_TLS_CA,
             QUEUE, SHARDS, SHARD_FROM, SHARD_TO, BATCH_SIZE, POLL_INTERVAL, LEASE, CONCURRENCY, HANDLER_TIMEOUT, SHUTDOWN_GRACE,
             RETRY_MAX_ATTEMPTS, RETRY_BACKOFF_INITIAL, RETRY_BACKOFF_MAX, RETRY_BACKOFF_MULTIPLIER, RETRY_JITTER,
-            DEAD_LETTER_MAX_COUNT, DEAD_LETTER_MAX_AGE, RATE_LIMIT, RATE_BURST,
+            DEAD_LETTER_MAX_COUNT, DEAD_LETTER_MAX_AGE, RATE_LIMIT, RATE_BURST, GROUP_RATE_LIMIT, GROUP_RATE_BURST,
             DELIVERY, HANDLER, HANDLER_PATH, WEBHOOK_URL, WEBHOOK_TIMEOUT, WEBHOOK_SECRET, STREAM_KEY, STREAM_MAXLEN,
             HTTP_PORT, SCHEDULE_INTERVAL, SCHEDULE_HORIZON, SCHEDULE_MISFIRE_THRESHOLD, CLOCK_SKEW);
 

@@ -31,6 +31,9 @@ public final class ShardKeyTypes {
         types.put(k.dead(), "zset");
         types.put(k.marker(), "zset");
         types.put(k.rate(), "hash");
+        types.put(k.groups(), "zset");
+        types.put(k.groupedDue(), "zset");
+        types.put(k.groupRate(), "hash");
         return types;
     }
 

@@ -62,6 +62,29 @@ public record ShardKeys(String queue, int shard) {
         return key("rate");
     }
 
+    /**
+     * ZSET group -> turn (when the group may next be served) of the groups with waiting tasks (protocol.md, "Groups";
+     * include/groups.lua derives it, like the group keys below, from {@link #tasks()}).
+     */
+    public String groups() {
+        return key("groups");
+    }
+
+    /** ZSET id -> due time of every grouped task waiting on this shard. */
+    public String groupedDue() {
+        return key("due:g");
+    }
+
+    /** ZSET id -> due time of the waiting tasks of one group. */
+    public String group(String group) {
+        return key("group:" + group);
+    }
+
+    /** HASH group -> "<tokens> <at ms>": the token buckets of the per-group rate limit. */
+    public String groupRate() {
+        return key("grate");
+    }
+
     /** The shard's pause flag (HASH, field {@code at} = server ms when paused): while it exists every claim hands out nothing. */
     public String paused() {
         return key("paused");

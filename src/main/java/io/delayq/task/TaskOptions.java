@@ -19,11 +19,12 @@ import java.time.Instant;
  * @param backoffMaxMs cap of the retry delay, instead of DELAYQ_RETRY_BACKOFF_MAX
  * @param backoffMultiplier growth per attempt, instead of DELAYQ_RETRY_BACKOFF_MULTIPLIER
  * @param trace       the producer's W3C trace context
+ * @param group       the task's group key ({@link TaskGroup}): claimed fairly against other groups, with their rate limit
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TaskOptions(Long expiresAt, ExpiryAction onExpiry, Integer maxAttempts, Long backoffMs, Long backoffMaxMs,
-                          Double backoffMultiplier, TraceContext trace) {
-    public static final TaskOptions NONE = new TaskOptions(null, null, null, null, null, null, null);
+                          Double backoffMultiplier, TraceContext trace, String group) {
+    public static final TaskOptions NONE = new TaskOptions(null, null, null, null, null, null, null, null);
     /** 2000-01-01T00:00:00Z: an earlier "epoch ms" is almost surely seconds. */
     public static final long MIN_EPOCH_MILLIS = 946_684_800_000L;
     public static final int MAX_ATTEMPTS = 1000;
@@ -36,12 +37,19 @@ public record TaskOptions(Long expiresAt, ExpiryAction onExpiry, Integer maxAtte
         require("backoffMs", backoffProblem(backoffMs));
         require("backoffMaxMs", backoffProblem(backoffMaxMs));
         require("backoffMultiplier", multiplierProblem(backoffMultiplier));
+        require("group", TaskGroup.problem(group));
         if (backoffMs != null && backoffMaxMs != null && backoffMaxMs < backoffMs) {
             throw new InvalidInputException("backoffMaxMs", "must not be below backoffMs (" + backoffMs + "), got " + backoffMaxMs);
         }
         if (onExpiry != null && expiresAt == null) {
             throw new InvalidInputException("onExpiry", "needs an expiresAt");
         }
+    }
+
+    /** Without a group: the options as they were before groups. */
+    public TaskOptions(Long expiresAt, ExpiryAction onExpiry, Integer maxAttempts, Long backoffMs, Long backoffMaxMs,
+                       Double backoffMultiplier, TraceContext trace) {
+        this(expiresAt, onExpiry, maxAttempts, backoffMs, backoffMaxMs, backoffMultiplier, trace, null);
     }
 
     private static void require(String field, String problem) {
@@ -64,15 +72,19 @@ public record TaskOptions(Long expiresAt, ExpiryAction onExpiry, Integer maxAtte
     }
 
     public TaskOptions withExpiry(Long at, ExpiryAction action) {
-        return new TaskOptions(at, action, maxAttempts, backoffMs, backoffMaxMs, backoffMultiplier, trace);
+        return new TaskOptions(at, action, maxAttempts, backoffMs, backoffMaxMs, backoffMultiplier, trace, group);
     }
 
     public TaskOptions withRetry(Integer attempts, Long initialMs, Long maxMs, Double multiplier) {
-        return new TaskOptions(expiresAt, onExpiry, attempts, initialMs, maxMs, multiplier, trace);
+        return new TaskOptions(expiresAt, onExpiry, attempts, initialMs, maxMs, multiplier, trace, group);
     }
 
     public TaskOptions withTrace(TraceContext context) {
-        return new TaskOptions(expiresAt, onExpiry, maxAttempts, backoffMs, backoffMaxMs, backoffMultiplier, context);
+        return new TaskOptions(expiresAt, onExpiry, maxAttempts, backoffMs, backoffMaxMs, backoffMultiplier, context, group);
+    }
+
+    public TaskOptions withGroup(String key) {
+        return new TaskOptions(expiresAt, onExpiry, maxAttempts, backoffMs, backoffMaxMs, backoffMultiplier, trace, key);
     }
 
     static String expiresAtProblem(Long ms) {

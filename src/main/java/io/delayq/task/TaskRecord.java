@@ -91,6 +91,9 @@ public record TaskRecord(String payload, Long enqueuedAt, Integer priority, Task
                 n.put("tracestate", options.trace().tracestate());
             }
         }
+        if (options.group() != null) {
+            n.put("group", options.group());
+        }
         try {
             return JSON.writeValueAsString(n);
         } catch (JsonProcessingException e) {
@@ -166,7 +169,7 @@ public record TaskRecord(String payload, Long enqueuedAt, Integer priority, Task
      */
     private static TaskOptions optionsFields(JsonNode tree) {
         if (!tree.has("expiresAt") && !tree.has("onExpiry") && !tree.has("maxAttempts") && !tree.has("backoffMs")
-                && !tree.has("backoffMaxMs") && !tree.has("backoffMultiplier") && !tree.has("traceparent")) {
+                && !tree.has("backoffMaxMs") && !tree.has("backoffMultiplier") && !tree.has("traceparent") && !tree.has("group")) {
             return TaskOptions.NONE;
         }
         Long expiresAt = checked("expiresAt", wholeField(tree.get("expiresAt"), "expiresAt", "epoch milliseconds"),
@@ -198,7 +201,23 @@ public record TaskRecord(String payload, Long enqueuedAt, Integer priority, Task
         }
         // onExpiry alone says nothing (there is no expiry to act on): ignored, as an unknown field would be
         return new TaskOptions(expiresAt, expiresAt == null ? null : onExpiry, maxAttempts, backoffMs, backoffMaxMs, multiplier,
-                traceFields(tree));
+                traceFields(tree), groupField(tree.get("group")));
+    }
+
+    /** A group key breaking its rule makes the record malformed (the scripts leave such a task in the plain due set, ungrouped). */
+    private static String groupField(JsonNode v) {
+        if (absent(v)) {
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw new MalformedRecordException("task record field 'group' must be a JSON string of 1 to " + TaskGroup.MAX_BYTES
+                    + " ASCII letters, digits and - _ . : @ /, got " + kind(v));
+        }
+        String problem = TaskGroup.problem(v.textValue());
+        if (problem != null) {
+            throw new MalformedRecordException("task record field 'group' " + problem);
+        }
+        return v.textValue();
     }
 
     private static TraceContext traceFields(JsonNode tree) {

@@ -20,6 +20,10 @@ public record TaskSpec(String id, Schedule schedule, String payload, int priorit
         if (options == null) {
             options = TaskOptions.NONE;
         }
+        if (options.group() != null && priority != Priority.NORMAL) {
+            throw new InvalidInputException("group", "cannot be combined with priority " + priority
+                    + ": a grouped task has priority 0 (groups are served round robin, each in due-time order)");
+        }
         if (schedule.timing() == Schedule.Timing.AT) {
             TaskOptions.requireExpiryAfter(options.expiresAt(), schedule.millis(), "dueAt");
         }
@@ -90,6 +94,15 @@ public record TaskSpec(String id, Schedule schedule, String payload, int priorit
     /** All per-task options at once (null: none), e.g. as a command line or a file row gives them. */
     public TaskSpec options(TaskOptions all) {
         return new TaskSpec(id, schedule, payload, priority, all);
+    }
+
+    /**
+     * Puts the task into group {@code key} (a tenant, a customer): the claim serves the due groups of a shard
+     * round robin, so one group's burst does not delay another's tasks, and a per-group rate limit applies
+     * (DELAYQ_GROUP_RATE_LIMIT). 1 to 64 ASCII letters, digits and {@code - _ . : @ /}; null: no group.
+     */
+    public TaskSpec group(String key) {
+        return new TaskSpec(id, schedule, payload, priority, options.withGroup(TaskGroup.require(key)));
     }
 
     /**

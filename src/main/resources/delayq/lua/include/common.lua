@@ -32,15 +32,22 @@ local function record_key(id)
   return key
 end
 
--- Where a task is: 'due' (with its priority level), 'inflight', 'dead', or nil.
+-- Where a task is: 'due' (with its priority level, and its group when it waits in a group's set,
+-- include/groups.lua), 'inflight', 'dead', or nil: state, level, score, group.
 -- Every task except one written by a bare ZADD into DUE[1] has a record, so the common
 -- "new id" case costs two lookups instead of five. `key` is record_key(id) when the caller has it.
 local function locate(id, key)
   local score
-  if redis.call('HEXISTS', key or record_key(id), id) == 0 then
+  local record = redis.call('HGET', key or record_key(id), id)
+  if not record then
     score = redis.call('ZSCORE', DUE[1], id)
     if score then return 'due', 0, tonumber(score) end
     return nil
+  end
+  local g = group_of(record)
+  if g then
+    score = redis.call('ZSCORE', group_due(g), id)
+    if score then return 'due', 0, tonumber(score), g end
   end
   for level = 3, 1, -1 do
     score = redis.call('ZSCORE', DUE[level], id)
@@ -65,8 +72,10 @@ local function active_levels()
   return { 2, 1 }
 end
 
--- Earliest due time over the given priority levels (all of them by default), or nil when nothing waits.
-local function earliest_due(levels)
+-- Earliest due time over the given priority levels (all of them by default) and the groups' turns
+-- (include/groups.lua: a group's turn is when it may next be served), or nil when nothing waits.
+-- skip_groups: the caller knows that no group waits.
+local function earliest_due(levels, skip_groups)
   local best
   for _, level in ipairs(levels or ALL_LEVELS) do
     local first = redis.call('ZRANGE', DUE[level], 0, 0, 'WITHSCORES')
@@ -74,6 +83,10 @@ local function earliest_due(levels)
       local s = tonumber(first[2])
       if best == nil or s < best then best = s end
     end
+  end
+  if not skip_groups then
+    local turn = redis.call('ZRANGE', GROUPS, 0, 0, 'WITHSCORES')
+    if turn[2] and (best == nil or tonumber(turn[2]) < best) then best = tonumber(turn[2]) end
   end
   return best
 end
@@ -102,9 +115,16 @@ local function priority_of(record)
   return math.floor(p)
 end
 
--- Puts a task that has a record back into the due set of its priority level (retry, reclaim, replay).
-local function requeue(id, due)
-  redis.call('ZADD', DUE[priority_of(redis.call('HGET', record_key(id), id)) + 1], due, id)
+-- Puts a task that has a record back into its group's set or the due set of its priority level
+-- (retry, reclaim, replay); now: the server clock (default: due).
+local function requeue(id, due, now)
+  local record = redis.call('HGET', record_key(id), id)
+  local g = group_of(record)
+  if g then
+    group_add(id, g, due, now or due)
+    return
+  end
+  redis.call('ZADD', DUE[priority_of(record) + 1], due, id)
 end
 
 -- Deletes the records, attempts and errors of finished tasks: one HDEL per record bucket touched.

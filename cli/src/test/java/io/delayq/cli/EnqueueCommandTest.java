@@ -167,6 +167,21 @@ class EnqueueCommandTest {
     }
 
     @Test
+    void storesTheGroupKeyAndRefusesABadOneNamingTheField() {
+        CliRun r = delayq("enqueue", "mail-7", "--delay", "1h", "--group", "tenant-42");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(options("mail-7").group()).isEqualTo("tenant-42");
+
+        CliRun bad = delayq("enqueue", "mail-8", "--delay", "1h", "--group", "tenant 42");
+        assertThat(bad.exitCode()).as(bad.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(bad.err()).contains("group: may hold only ASCII letters, digits and - _ . : @ /, got ' ' at offset 6");
+        CliRun both = delayq("enqueue", "mail-9", "--delay", "1h", "--group", "tenant-42", "--priority", "2");
+        assertThat(both.exitCode()).as(both.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(both.err()).contains("group: cannot be combined with priority 2");
+        assertThat(queue.client().inspect("mail-8").state()).isEqualTo(io.delayq.task.TaskInfo.State.UNKNOWN);
+    }
+
+    @Test
     void expiresInIsMeasuredFromNowAndOnlyTheGivenOverridesAreStored() {
         long before = System.currentTimeMillis();
         CliRun r = delayq("enqueue", "coupon-C10", "--delay", "1h", "--expires-in", "2h", "--max-attempts", "2");

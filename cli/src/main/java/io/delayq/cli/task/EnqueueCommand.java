@@ -57,6 +57,10 @@ public class EnqueueCommand extends QueueCommand {
             description = "0 normal (default), 1 high, 2 highest: claimed first when tasks pile up; never fires early.")
     int priority;
 
+    @Option(names = "--group", paramLabel = "KEY", description = "Group key (a tenant, a customer; 1-64 ASCII letters, digits and - _ . : @ /): "
+            + "due groups are claimed round robin, each under DELAYQ_GROUP_RATE_LIMIT; not with --priority.")
+    String group;
+
     @Option(names = "--on-duplicate", paramLabel = "POLICY", defaultValue = "reject", converter = DuplicatePolicyConverter.class,
             completionCandidates = DuplicatePolicyConverter.Names.class,
             description = "When the id exists: reject (default: leave it), replace (new time and payload; not while in flight), "
@@ -153,7 +157,7 @@ public class EnqueueCommand extends QueueCommand {
         TaskOptions options = new TaskOptions(expiry == null ? null : expiry.millis(System.currentTimeMillis()),
                 onExpiry == null ? null : ExpiryAction.fromWire(onExpiry), maxAttempts,
                 backoff == null ? null : backoff.toMillis(), backoffMax == null ? null : backoffMax.toMillis(), backoffMultiplier,
-                traceparent == null ? null : new TraceContext(traceparent, tracestate));
+                traceparent == null ? null : new TraceContext(traceparent, tracestate), group);
         task = new TaskSpec(id, due.schedule(), payload == null ? null : payload.read(), priority, options);
     }
 

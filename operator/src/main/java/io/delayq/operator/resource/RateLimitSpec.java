@@ -10,6 +10,8 @@ import io.fabric8.generator.annotation.ValidationRule;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "!has(self.burst) || (has(self.perSecond) && self.perSecond > 0.0)",
         message = "spec.rateLimit.burst needs spec.rateLimit.perSecond above 0")
+@ValidationRule(value = "!has(self.perGroupBurst) || (has(self.perGroupPerSecond) && self.perGroupPerSecond > 0.0)",
+        message = "spec.rateLimit.perGroupBurst needs spec.rateLimit.perGroupPerSecond above 0")
 public class RateLimitSpec {
     @JsonPropertyDescription("Tasks per second across the whole fleet; 0 means no limit.")
     @Min(0)
@@ -19,6 +21,15 @@ public class RateLimitSpec {
     @Min(1)
     @Max(1000000)
     private Integer burst;
+
+    @JsonPropertyDescription("Tasks per second of each group (a task's group key) across the fleet; 0 means no limit.")
+    @Min(0)
+    private Double perGroupPerSecond;
+
+    @JsonPropertyDescription("Tasks of one group that may start at once after an idle spell.")
+    @Min(1)
+    @Max(1000000)
+    private Integer perGroupBurst;
 
     public Double getPerSecond() {
         return perSecond;
@@ -34,5 +45,21 @@ public class RateLimitSpec {
 
     public void setBurst(Integer burst) {
         this.burst = burst;
+    }
+
+    public Double getPerGroupPerSecond() {
+        return perGroupPerSecond;
+    }
+
+    public void setPerGroupPerSecond(Double perGroupPerSecond) {
+        this.perGroupPerSecond = perGroupPerSecond;
+    }
+
+    public Integer getPerGroupBurst() {
+        return perGroupBurst;
+    }
+
+    public void setPerGroupBurst(Integer perGroupBurst) {
+        this.perGroupBurst = perGroupBurst;
     }
 }

@@ -84,6 +84,12 @@ public final class WorkerEnvironment {
                 add(env, RATE_BURST, rate.getBurst());
             }
         }
+        if (rate != null && rate.getPerGroupPerSecond() != null) {
+            add(env, GROUP_RATE_LIMIT, rate.getPerGroupPerSecond());
+            if (rate.getPerGroupBurst() != null) {
+                add(env, GROUP_RATE_BURST, rate.getPerGroupBurst());
+            }
+        }
 
         deliveryEnv(env, Objects.requireNonNullElseGet(spec.getDelivery(), DeliverySpec::new));
         add(env, WorkerSettings.HTTP_PORT, HTTP_PORT);

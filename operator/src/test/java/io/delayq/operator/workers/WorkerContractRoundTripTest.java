@@ -103,6 +103,8 @@ class WorkerContractRoundTripTest {
         RateLimitSpec rate = new RateLimitSpec();
         rate.setPerSecond(120.5);
         rate.setBurst(300);
+        rate.setPerGroupPerSecond(7.5);
+        rate.setPerGroupBurst(20);
         spec.setRateLimit(rate);
         SchedulePlannerSpec planner = new SchedulePlannerSpec();
         planner.setInterval("10s");
@@ -170,7 +172,7 @@ class WorkerContractRoundTripTest {
         assertThat(c.retry().jitter()).isEqualTo(0.05);
         assertThat(c.deadLetters().maxCount()).isEqualTo(5000);
         assertThat(c.deadLetters().maxAge()).isEqualTo(Duration.ofDays(3));
-        assertThat(c.rateLimit()).isEqualTo(new RateLimit(120.5, 300));
+        assertThat(c.rateLimit()).isEqualTo(new RateLimit(120.5, 300, 7.5, 20));
         assertThat(c.scheduleInterval()).isEqualTo(Duration.ofSeconds(10));
         assertThat(c.scheduleRules().horizon()).isEqualTo(Duration.ofMinutes(5));
         assertThat(c.scheduleRules().misfireThreshold()).isEqualTo(Duration.ofSeconds(30));

@@ -115,6 +115,13 @@ public record WorkerConfig(
         DeadLetterPolicy dead = new DeadLetterPolicy(s.get(DEAD_LETTER_MAX_COUNT), s.get(DEAD_LETTER_MAX_AGE));
         double rate = s.get(RATE_LIMIT);
         int burst = s.integer(RATE_BURST.name(), rate > 0 ? (int) Math.max(1, Math.ceil(rate)) : 0, rate > 0 ? 1 : 0, (int) RATE_BURST.max());
+        double groupRate = s.get(GROUP_RATE_LIMIT);
+        int groupBurst = s.integer(GROUP_RATE_BURST.name(), groupRate > 0 ? (int) Math.max(1, Math.ceil(groupRate)) : 0,
+                groupRate > 0 ? 1 : 0, (int) GROUP_RATE_BURST.max());
+        RateLimit limits = (rate > 0 ? new RateLimit(rate, burst) : RateLimit.NONE);
+        if (groupRate > 0) {
+            limits = limits.perGroup(groupRate, groupBurst);
+        }
         DeliveryKind delivery = s.choice(DELIVERY.name(), DeliveryKind.class, DeliveryKind.HANDLER);
         // a webhook slot mostly waits on the network: 5,000 tasks/s of 20 ms webhooks need ~100 requests in flight
         int concurrency = s.integer(CONCURRENCY.name(),
@@ -140,7 +147,7 @@ public record WorkerConfig(
             throw new ConfigException(STREAM_KEY.name(), "is required when " + DELIVERY.name() + "=stream (e.g. orders:ready)");
         }
         return new WorkerConfig(url, queue, shards, new ShardRange(from, to), batch, poll, lease, concurrency, retry, dead,
-                rate > 0 ? new RateLimit(rate, burst) : RateLimit.NONE, delivery,
+                limits, delivery,
                 s.string(HANDLER), webhook,
                 s.get(WEBHOOK_TIMEOUT),
                 s.string(WEBHOOK_SECRET), streamKey,
@@ -186,6 +193,7 @@ public record WorkerConfig(
                 + " concurrency=" + concurrency + " maxAttempts=" + retry.maxAttempts()
                 + " delivery=" + delivery.name().toLowerCase() + (webhookUrl != null ? " webhook=" + webhookUrl : "")
                 + (streamKey != null ? " stream=" + streamKey : "") + (rateLimit.enabled() ? " rate=" + rateLimit.perSecond() + "/s" : "")
+                + (rateLimit.groupsLimited() ? " groupRate=" + rateLimit.groupPerSecond() + "/s" : "")
                 + " redis=" + RedisEndpoint.redact(redisUrl) + (httpPort == NO_HTTP ? " http=off" : " http=:" + httpPort)
                 + (scheduleInterval.isZero() ? " schedules=off" : " schedules=every " + DurationText.format(scheduleInterval)
                 + " horizon " + DurationText.format(scheduleRules.horizon()));

@@ -13,17 +13,19 @@ import java.util.function.ObjIntConsumer;
  * Every delayq producer writes the shard's marker when it adds a task due before the shard's head, so the claim
  * loop needs no periodic claim of idle shards; what the sweep catches is a hand-written {@code ZADD} to
  * {@code due} without the marker (docs/protocol.md, "Store only the id") and a marker popped by a connection
- * that died before answering. One tick per {@link #TICK_MILLIS}.
+ * that died before answering. It also reads the head of the shard's {@code groups} set (the earliest group turn,
+docs/protocol.md "Groups"): a grouped task's marker can be lost the same way. One tick per {@link #TICK_MILLIS}.
  */
 public final class IdleSweep implements Runnable {
     public static final long TICK_MILLIS = 100;
 
     /**
      * @param dueKey  the {@code dq:{q:i}:due} key of a shard
+     * @param groupsKey the {@code dq:{q:i}:groups} key of a shard
      * @param onHead  called with (due time of the head in server ms, shard) for every shard that holds a task
      */
     public record Params(RedisClusterAsyncCommands<String, String> redis, ShardPace pace, IntFunction<String> dueKey,
-                         ObjIntConsumer<Long> onHead) {
+                         IntFunction<String> groupsKey, ObjIntConsumer<Long> onHead) {
     }
 
     private final Params p;
@@ -34,12 +36,18 @@ public final class IdleSweep implements Runnable {
 
     @Override
     public void run() {
-        p.pace().take(System.nanoTime(), shard -> p.redis().zrangeWithScores(p.dueKey().apply(shard), 0, 0)
-                .whenComplete((List<ScoredValue<String>> head, Throwable error) -> {
-                    // an error is the claim loop's and the health check's to report; the next round looks again
-                    if (error == null && !head.isEmpty() && head.get(0).hasValue()) {
-                        p.onHead().accept((long) head.get(0).getScore(), shard);
-                    }
-                }));
+        p.pace().take(System.nanoTime(), shard -> {
+            head(p.dueKey().apply(shard), shard);
+            head(p.groupsKey().apply(shard), shard);
+        });
+    }
+
+    private void head(String key, int shard) {
+        p.redis().zrangeWithScores(key, 0, 0).whenComplete((List<ScoredValue<String>> head, Throwable error) -> {
+            // an error is the claim loop's and the health check's to report; the next round looks again
+            if (error == null && !head.isEmpty() && head.get(0).hasValue()) {
+                p.onHead().accept((long) head.get(0).getScore(), shard);
+            }
+        });
     }
 }

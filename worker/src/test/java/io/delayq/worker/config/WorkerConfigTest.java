@@ -237,6 +237,18 @@ class WorkerConfigTest {
     }
 
     @Test
+    void aGroupRateLimitIsReadBesideTheQueuesOwnAndItsBurstDefaultsToOneSecondOfIt() {
+        assertThat(WorkerConfig.fromEnv(with("DELAYQ_GROUP_RATE_LIMIT", "5")).rateLimit()).isEqualTo(new RateLimit(0, 0, 5, 5));
+        assertThat(WorkerConfig.fromEnv(with("DELAYQ_RATE_LIMIT", "100", "DELAYQ_GROUP_RATE_LIMIT", "2.5", "DELAYQ_GROUP_RATE_BURST", "40"))
+                .rateLimit()).isEqualTo(new RateLimit(100, 100, 2.5, 40));
+        assertThat(WorkerConfig.fromEnv(with()).rateLimit().groupsLimited()).isFalse();
+        assertThatThrownBy(() -> WorkerConfig.fromEnv(with("DELAYQ_GROUP_RATE_LIMIT", "-1")))
+                .hasMessageContaining("DELAYQ_GROUP_RATE_LIMIT");
+        assertThatThrownBy(() -> WorkerConfig.fromEnv(with("DELAYQ_GROUP_RATE_LIMIT", "5", "DELAYQ_GROUP_RATE_BURST", "0")))
+                .hasMessageContaining("DELAYQ_GROUP_RATE_BURST");
+    }
+
+    @Test
     void redisUrlFallsBackToRedisUrl() {
         Map<String, String> env = with("DELAYQ_REDIS_URL", null, "REDIS_URL", "redis://cache:6380");
         assertThat(WorkerConfig.fromEnv(env).redisUrl()).isEqualTo("redis://cache:6380");

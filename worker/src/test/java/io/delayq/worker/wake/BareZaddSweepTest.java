@@ -40,4 +40,22 @@ class BareZaddSweepTest {
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> fired.size() == 8);
     }
+
+    @Test
+    void aGroupedTaskWithoutAMarkerFiresThroughTheGroupsHead() {
+        Set<String> fired = ConcurrentHashMap.newKeySet();
+        Worker w = workers.startHandler(RunningWorkers.env(redis.url(), Q, 4), task -> fired.add(task.id()));
+        await().atMost(Duration.ofSeconds(10)).until(() -> RunningWorkers.claimBatches(w).count() >= 4);
+        for (int i = 0; i < 4; i++) {
+            // docs/protocol.md "Groups", producing by hand, without the marker line
+            String id = "grouped-" + i;
+            io.delayq.shard.ShardKeys k = queue.keys(queue.shardOf(id));
+            long t = TestQueue.serverNow(queue.redis()) + 200;
+            TestQueue.get(queue.redis().hset(k.record(id), id, "{\"payload\":\"p\",\"group\":\"tenant-" + i + "\"}"));
+            TestQueue.get(queue.redis().zadd(k.group("tenant-" + i), t, id));
+            TestQueue.get(queue.redis().zadd(k.groupedDue(), t, id));
+            TestQueue.get(queue.redis().zadd(k.groups(), t, "tenant-" + i));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> fired.size() == 4);
+    }
 }

@@ -1,0 +1,212 @@
+package io.delayq.bench;
+
+import io.delayq.client.DelayQueueClient;
+import io.delayq.localredis.LocalRedisServer;
+import io.delayq.task.TaskSpec;
+import io.delayq.worker.Worker;
+import io.delayq.worker.config.WorkerConfig;
+import io.delayq.worker.delivery.HandlerDelivery;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Fairness between tenants (issue 18, docs/protocol.md "Groups"): a quiet tenant enqueues 100 tasks/s, each due at
+ * once, while a noisy tenant's 100,000 tasks all come due at the same instant. One worker (4 shards, the default
+ * batch of 100, DELAYQ_CONCURRENCY=16, a handler that works ~1 ms per task: a fast webhook or database call) drains
+ * them. Two variants, interleaved round by round on one Redis: without groups (both tenants ungrouped, one due set
+ * per shard) and with groups (each tenant its group key). Figure: the lag (handler start - due time) of the quiet
+ * tenant's tasks that came due while the burst was being drained, p50 / p99 / max, beside the burst's drain time.
+ * Prints the table; {@code --doc FILE} also writes it as a Markdown page. No pass or fail. Usage:
+ * <pre>
+ *   bench/fairness.sh [--burst 100000] [--rounds 2] [--doc docs/bench-fairness.md]
+ * </pre>
+ */
+public final class FairnessBench {
+    private static final String QUEUE = "tenants";
+    private static final int SHARDS = 4;
+    private static final int QUIET_PER_SECOND = 100;
+    private static final long LEAD_MS = 4_000;     // enqueue the burst, start the quiet tenant, then the burst comes due
+
+    enum Variant { WITHOUT_GROUPS, WITH_GROUPS }
+
+    record Result(Variant variant, int round, long burstDrainMs, int quietDuringBurst, long p50, long p99, long max, long quietBeforeP99) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Locale.setDefault(Locale.ROOT);
+        int burst = 100_000;
+        int rounds = 2;
+        Path doc = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--burst" -> burst = Integer.parseInt(args[++i]);
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--doc" -> doc = Path.of(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i] + " (see io.delayq.bench.FairnessBench)");
+            }
+        }
+        String setup = String.format("%,d noisy tasks due at one instant, a quiet tenant at %d tasks/s; one worker (%d shards, batch 100, "
+                        + "concurrency 16, ~1 ms handler); %d round(s) of each variant, interleaved; %d cores, load %s, Java %s",
+                burst, QUIET_PER_SECOND, SHARDS, rounds, Runtime.getRuntime().availableProcessors(), Machine.loadAverage(),
+                System.getProperty("java.version"));
+        System.out.println("fairness: " + setup);
+        List<Result> results = new ArrayList<>();
+        String redisVersion;
+        try (LocalRedisServer server = LocalRedisServer.start("--save", "", "--appendonly", "no")) {
+            redisVersion = server.origin();
+            System.out.println("redis: " + redisVersion);
+            run(server.url(), Variant.WITH_GROUPS, Math.min(burst, 10_000), 0); // warm-up (JIT, connections), not counted
+            for (int r = 1; r <= rounds; r++) {
+                for (Variant v : Variant.values()) {
+                    Result res = run(server.url(), v, burst, r);
+                    results.add(res);
+                    System.out.printf("round %d  %-15s burst drained in %,6d ms; quiet tasks due meanwhile %,5d: lag p50 %,6d ms  p99 %,6d ms  max %,6d ms"
+                                    + "  (before the burst: p99 %d ms)%n", r, label(v), res.burstDrainMs(), res.quietDuringBurst(), res.p50(), res.p99(),
+                            res.max(), res.quietBeforeP99());
+                }
+            }
+        }
+        String table = table(results);
+        System.out.println();
+        System.out.print(table);
+        if (doc != null) {
+            write(doc, setup, redisVersion, table);
+            System.out.println("wrote " + doc);
+        }
+    }
+
+    private static String label(Variant v) {
+        return v == Variant.WITH_GROUPS ? "with groups" : "without groups";
+    }
+
+    private static Result run(String url, Variant variant, int burst, int round) throws Exception {
+        try (RedisProbe probe = new RedisProbe(url)) {
+            probe.flushAll(); // a fresh queue per run
+        }
+        boolean grouped = variant == Variant.WITH_GROUPS;
+        try (DelayQueueClient client = DelayQueueClient.builder().redis(url).queue(QUEUE).shards(SHARDS).build()) {
+            Map<String, String> env = new HashMap<>();
+            env.put("DELAYQ_REDIS_URL", url);
+            env.put("DELAYQ_QUEUE", QUEUE);
+            env.put("DELAYQ_SHARDS", String.valueOf(SHARDS));
+            env.put("DELAYQ_CONCURRENCY", "16");
+            env.put("DELAYQ_HTTP_PORT", "0");
+            env.put("DELAYQ_SCHEDULE_INTERVAL", "0s");
+            ConcurrentLinkedQueue<long[]> quiet = new ConcurrentLinkedQueue<>(); // {due, started}
+            AtomicLong noisyDone = new AtomicLong();
+            AtomicLong lastNoisy = new AtomicLong();
+            Worker w = Worker.start(WorkerConfig.fromEnv(env), r -> new HandlerDelivery(task -> {
+                long started = System.currentTimeMillis();
+                if (task.id().startsWith("q")) {
+                    quiet.add(new long[] {task.dueAt(), started});
+                }
+                Thread.sleep(1);
+                if (task.id().startsWith("n")) {
+                    noisyDone.incrementAndGet();
+                    lastNoisy.accumulateAndGet(System.currentTimeMillis(), Math::max);
+                }
+            }));
+            try {
+                long burstDue = System.currentTimeMillis() + LEAD_MS;
+                List<TaskSpec> chunk = new ArrayList<>(500);
+                for (int i = 0; i < burst; i++) {
+                    TaskSpec t = TaskSpec.of("n-" + i).at(Instant.ofEpochMilli(burstDue)).payload("noisy");
+                    chunk.add(grouped ? t.group("noisy") : t);
+                    if (chunk.size() == 500 || i == burst - 1) {
+                        client.enqueueAll(chunk);
+                        chunk.clear();
+                    }
+                }
+                if (System.currentTimeMillis() > burstDue - 1_000) {
+                    throw new IllegalStateException("enqueueing the burst took longer than the lead time " + LEAD_MS + " ms");
+                }
+                AtomicBoolean producing = new AtomicBoolean(true);
+                Thread producer = new Thread(() -> {
+                    long next = System.nanoTime();
+                    for (int i = 0; producing.get(); i++) {
+                        TaskSpec t = TaskSpec.of("q-" + i).payload("quiet");
+                        client.enqueue(grouped ? t.group("quiet") : t);
+                        next += 1_000_000_000L / QUIET_PER_SECOND;
+                        long wait = next - System.nanoTime();
+                        if (wait > 0) {
+                            try {
+                                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                            } catch (InterruptedException e) {
+                                return;
+                            }
+                        }
+                    }
+                }, "quiet-tenant");
+                producer.start();
+                while (noisyDone.get() < burst) {
+                    Thread.sleep(5);
+                }
+                long drained = lastNoisy.get();
+                Thread.sleep(1_000);
+                producing.set(false);
+                producer.join();
+                List<Long> during = new ArrayList<>();
+                List<Long> before = new ArrayList<>();
+                for (long[] q : quiet) {
+                    if (q[0] >= burstDue && q[0] <= drained) {
+                        during.add(q[1] - q[0]);
+                    } else if (q[0] < burstDue) {
+                        before.add(q[1] - q[0]);
+                    }
+                }
+                during.sort(Long::compare);
+                before.sort(Long::compare);
+                return new Result(variant, round, drained - burstDue, during.size(), pct(during, 0.50), pct(during, 0.99),
+                        during.isEmpty() ? -1 : during.get(during.size() - 1), pct(before, 0.99));
+            } finally {
+                w.close();
+            }
+        }
+    }
+
+    private static long pct(List<Long> sorted, double p) {
+        if (sorted.isEmpty()) {
+            return -1;
+        }
+        return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p * sorted.size()) - 1));
+    }
+
+    private static String table(List<Result> results) {
+        StringBuilder t = new StringBuilder();
+        t.append("| variant | round | burst drained in (ms) | quiet tasks due during the burst | quiet lag p50 (ms) | quiet lag p99 (ms) | quiet lag max (ms) | quiet lag p99 before the burst (ms) |\n");
+        t.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (Result r : results) {
+            t.append(String.format("| %s | %d | %,d | %,d | %,d | %,d | %,d | %,d |%n", label(r.variant()), r.round(), r.burstDrainMs(),
+                    r.quietDuringBurst(), r.p50(), r.p99(), r.max(), r.quietBeforeP99()));
+        }
+        return t.toString();
+    }
+
+    private static void write(Path doc, String setup, String redis, String table) throws IOException {
+        String page = "# Benchmark: fairness between tenants\n\n"
+                + "Part of the [delayq documentation](../README.md#documentation). Generated by `./bench/fairness.sh --doc "
+                + doc + "` (io.delayq.bench.FairnessBench); do not edit by hand. Groups are described in\n"
+                + "[protocol.md](protocol.md#groups).\n\n"
+                + "A quiet tenant enqueues " + QUIET_PER_SECOND + " tasks/s, each due at once, while a noisy tenant's burst comes due at a\n"
+                + "single instant. **Without groups** both tenants' tasks share each shard's due set, so a quiet task due during the\n"
+                + "burst waits behind every noisy task due before it. **With groups** (`TaskSpec.group(\"quiet\")`, `group(\"noisy\")`) each\n"
+                + "claim serves the due groups round robin, so the quiet task is in the next claim of its shard and waits only\n"
+                + "behind what the worker had already claimed. The lag is the handler's start minus the task's due time (one\n"
+                + "machine, one clock); only quiet tasks due between the burst's due time and its last noisy task count.\n"
+                + "Both variants run in the same process against the same Redis, interleaved: compare them within this page.\n\n"
+                + "Set-up: " + setup + ".\n\nRedis: " + redis + ". Run at " + Instant.now() + ".\n\n"
+                + table;
+        Files.writeString(doc, page);
+    }
+}
