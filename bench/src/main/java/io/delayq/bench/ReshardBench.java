@@ -43,7 +43,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code --no-docs}.
  * <pre>
  *   bench/reshard.sh [--waiting 1000000] [--from 16] [--to 64] [--rate 1000] [--baseline 30] [--batch 100] [--runs 2]
- *                    [--pause-ms 0] [--follow-every-ms 5000] [--section reshard] [--no-docs]
+ *                    [--pause-ms 2 (the Mover's default; 0: back to back)] [--follow-every-ms 5000] [--section reshard] [--no-docs]
  * </pre>
  */
 public final class ReshardBench {
@@ -74,7 +74,7 @@ public final class ReshardBench {
         int rate = 1000;
         int baseline = 30;
         int batch = 100;
-        long pause = 0;
+        long pause = Mover.DEFAULT_PAUSE.toMillis();
         int runs = 2;
         long followEvery = LayoutFollower.CHECK_EVERY.toMillis();
         boolean docs = true;
@@ -150,7 +150,7 @@ public final class ReshardBench {
                 Phase base = phase(probe, slow, "baseline: no migration", s, () -> Pause.millis(s.baselineSeconds() * 1000L), live);
                 Mover.Result[] moved = new Mover.Result[1];
                 Phase migration = phase(probe, slow, "during the " + s.from() + " → " + s.to() + " migration", s, () -> moved[0] =
-                        new Mover(Mover.Params.of(moverClient.protocol(), s.to(), pace(s.pauseMs())).withBatch(s.batch())).run(), live);
+                        new Mover(Mover.Params.of(moverClient.protocol(), s.to(), p -> { }).withBatch(s.batch()).withPause(java.time.Duration.ofMillis(s.pauseMs()))).run(), live);
                 // the tasks due at the end of the migration still have to run
                 Pause.millis(2000);
                 live.stopProducing();
@@ -171,18 +171,6 @@ public final class ReshardBench {
                 worker.shutdown(Duration.ofSeconds(10));
             }
         }
-    }
-
-    /**
-     * A pace for the mover, which has none of its own yet: the Mover tells its progress after every move_out batch,
-     * so a pause in that callback is a pause between two batches (0: none, the mover's own speed).
-     */
-    private static java.util.function.Consumer<Mover.Progress> pace(long pauseMs) {
-        return p -> {
-            if (pauseMs > 0 && p.phase().equals("moving")) {
-                Pause.millis(pauseMs);
-            }
-        };
     }
 
     private static long gcMillis() {
@@ -305,7 +293,7 @@ public final class ReshardBench {
                                 + "each due 1–5 s after it is written, are fired by one worker over the whole queue (every setting at its default; it "
                                 + "follows the grow, checking the meta hash every %,d ms). Baseline first, then the migration, in the same Redis. "
                                 + "Lag = first run − due, of the tasks due inside the phase.\n\n",
-                        s.waiting(), s.from(), s.to(), s.batch(), s.pauseMs() > 0 ? ", a " + s.pauseMs() + " ms pause after every batch" : "",
+                        s.waiting(), s.from(), s.to(), s.batch(), s.pauseMs() > 0 ? ", a " + s.pauseMs() + " ms pause after every batch" : ", no pause between batches",
                         s.rate(), s.followEveryMs()));
         md.append("| run | phase | time | tasks due | lag p50 / p99 / max | on old shards | on new shards | Redis CPU | longest script call "
                 + "| longest plain command | LATENCY max | harness GC | load (1 min) at the end |\n");

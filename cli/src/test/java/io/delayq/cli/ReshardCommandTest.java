@@ -71,6 +71,12 @@ class ReshardCommandTest {
         assertThat(range.exitCode()).isEqualTo(2);
         assertThat(range.err()).contains("to: must be between 1 and 1024, got 5000");
 
+        CliRun pause = CliRun.run("reshard", "orders", "--redis", redis.url(), "--to", "8", "--pause", "5s");
+        assertThat(pause.exitCode()).as(pause.toString()).isEqualTo(2);
+        assertThat(pause.err()).contains("pause: must be between 0 and 1s, got PT5S");
+        assertThat(queue.protocol().refreshLayout().toCompletableFuture().get(5, java.util.concurrent.TimeUnit.SECONDS).shards())
+                .as("a refused pause starts nothing").isEqualTo(4);
+
         DelayQueueClient.awaitStage(queue.protocol().reshardBegin(16), Duration.ofSeconds(5));
         CliRun second = CliRun.run("reshard", "orders", "--redis", redis.url(), "--to", "32");
         assertThat(second.exitCode()).as(second.toString()).isEqualTo(2);

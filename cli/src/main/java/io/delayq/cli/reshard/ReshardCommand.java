@@ -53,6 +53,11 @@ public class ReshardCommand implements Callable<Integer> {
                     + "a second run is refused while it lasts, and takes over once a killed run's lease ran out.")
     java.time.Duration lease;
 
+    @Option(names = "--pause", paramLabel = "DURATION", converter = io.delayq.cli.text.DurationConverter.class, defaultValue = "2ms",
+            description = "Pause after each move script call (0-1s, default 2ms), which leaves Redis to producers and workers "
+                    + "between two batches: 0 moves fastest but delays firing while it runs.")
+    java.time.Duration pause;
+
     @Override
     public Integer call() {
         if (to < 1 || to > Sharding.MAX_SHARDS) {
@@ -73,7 +78,7 @@ public class ReshardCommand implements Callable<Integer> {
             ProgressPrinter printer = new ProgressPrinter(out, queue.queue());
             Mover.Result r;
             try {
-                r = new Mover(Mover.Params.of(queue.client().protocol(), to, printer).withBatch(batch).withLease(lease)).run();
+                r = new Mover(Mover.Params.of(queue.client().protocol(), to, printer).withBatch(batch).withLease(lease).withPause(pause)).run();
             } catch (io.delayq.reshard.MoverBusyException e) {
                 throw CliException.usage(e.getMessage());
             } catch (RedisCommandExecutionException e) {
