@@ -150,12 +150,6 @@ public final class DelayQueueClient implements AutoCloseable {
         return Replies.await(stage, timeout);
     }
 
-    /** @deprecated the helper has its own home now: {@link Replies#await}. */
-    @Deprecated
-    public static <T> T awaitStage(CompletionStage<T> stage, Duration timeout) {
-        return Replies.await(stage, timeout);
-    }
-
     @Override
     public void close() {
         if (ownsRedis) {

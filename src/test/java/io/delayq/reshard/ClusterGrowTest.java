@@ -37,7 +37,7 @@ class ClusterGrowTest {
 
             System.out.println("cluster grow 4 -> 16: " + load.summary() + "; mover: " + result);
             assertThat(load.violations).as(load.summary()).isEmpty();
-            Layout after = DelayQueueClient.awaitStage(producer.protocol().refreshLayout(), Duration.ofSeconds(5));
+            Layout after = io.delayq.redis.Replies.await(producer.protocol().refreshLayout(), Duration.ofSeconds(5));
             assertThat(after.history()).containsExactly(4, 16);
         }
     }

@@ -49,7 +49,7 @@ class GrowUnderLoadTest {
             assertThat(load.violations).as(load.summary()).isEmpty();
             assertThat(load.cancels.get()).as(load.summary()).isGreaterThan(0);
             assertThat(load.reschedules.get()).as(load.summary()).isGreaterThan(0);
-            Layout after = DelayQueueClient.awaitStage(producer.protocol().refreshLayout(), Duration.ofSeconds(5));
+            Layout after = io.delayq.redis.Replies.await(producer.protocol().refreshLayout(), Duration.ofSeconds(5));
             assertThat(after.history()).containsExactly(from, to);
             assertThat(after.epoch()).isEqualTo(2);
             assertThat(after.migrating()).isFalse();

@@ -149,26 +149,26 @@ public final class LoadHarness implements AutoCloseable {
     private void claimRound() {
         {
             if (System.nanoTime() - lastRefresh > 100_000_000L) {
-                DelayQueueClient.awaitStage(claimer.refreshLayout(), Duration.ofSeconds(5));
+                io.delayq.redis.Replies.await(claimer.refreshLayout(), Duration.ofSeconds(5));
                 lastRefresh = System.nanoTime();
             }
             int got = 0;
             for (int shard = 0; shard < claimer.shards(); shard++) {
-                ClaimBatch b = DelayQueueClient.awaitStage(claimer.claim(shard, 100, Duration.ofSeconds(60), RateLimit.NONE), Duration.ofSeconds(5));
+                ClaimBatch b = io.delayq.redis.Replies.await(claimer.claim(shard, 100, Duration.ofSeconds(60), RateLimit.NONE), Duration.ofSeconds(5));
                 List<ClaimedTask> done = new ArrayList<>();
                 for (ClaimedTask t : b.tasks()) {
                     got++;
                     judge(t, b.serverNow());
                     if (t.attempt() == 1 && ThreadLocalRandom.current().nextInt(20) == 0) {
                         retries.incrementAndGet();
-                        DelayQueueClient.awaitStage(claimer.retry(t, Duration.ofMillis(300), "try again", 5, false, DeadLetterPolicy.DEFAULT),
+                        io.delayq.redis.Replies.await(claimer.retry(t, Duration.ofMillis(300), "try again", 5, false, DeadLetterPolicy.DEFAULT),
                                 Duration.ofSeconds(5));
                     } else {
                         done.add(t);
                     }
                 }
                 if (!done.isEmpty()) {
-                    List<Boolean> ok = DelayQueueClient.awaitStage(claimer.ack(shard, done), Duration.ofSeconds(5));
+                    List<Boolean> ok = io.delayq.redis.Replies.await(claimer.ack(shard, done), Duration.ofSeconds(5));
                     for (int i = 0; i < done.size(); i++) {
                         if (ok.get(i) || outages && producer.inspect(done.get(i).id()).state() == io.delayq.task.TaskInfo.State.UNKNOWN) {
                             acked.add(done.get(i).id());

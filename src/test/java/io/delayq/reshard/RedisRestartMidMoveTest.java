@@ -81,7 +81,7 @@ class RedisRestartMidMoveTest {
             Mover.Result result = mover.get(120, TimeUnit.SECONDS);
             assertThat(result.to()).isEqualTo(TO);
             assertThat(movedAtRestart).as("the restart came mid-move").isLessThan(3000);
-            Layout after = DelayQueueClient.awaitStage(producer.protocol().refreshLayout(), Duration.ofSeconds(5));
+            Layout after = io.delayq.redis.Replies.await(producer.protocol().refreshLayout(), Duration.ofSeconds(5));
             assertThat(after.migrating()).isFalse();
             assertThat(after.history()).containsExactly(FROM, TO);
 
@@ -89,14 +89,14 @@ class RedisRestartMidMoveTest {
             for (String id : far) {
                 int home = Sharding.shardOf(id, TO);
                 for (int s = 0; s < TO; s++) {
-                    Double score = DelayQueueClient.awaitStage(producer.redis().commands().zscore(new ShardKeys("orders", s).due(0), id),
+                    Double score = io.delayq.redis.Replies.await(producer.redis().commands().zscore(new ShardKeys("orders", s).due(0), id),
                             Duration.ofSeconds(5));
                     assertThat(score != null).as(id + " on shard " + s).isEqualTo(s == home);
                 }
             }
             assertThat(producer.inspect("far-7").rawRecord()).endsWith(":f7");
             for (int s = 0; s < FROM; s++) {
-                assertThat(DelayQueueClient.awaitStage(producer.redis().commands().exists(new ShardKeys("orders", s).moving()),
+                assertThat(io.delayq.redis.Replies.await(producer.redis().commands().exists(new ShardKeys("orders", s).moving()),
                         Duration.ofSeconds(5))).isZero();
             }
 

@@ -159,7 +159,7 @@ public final class ReshardBench {
                     Pause.millis(50);
                 }
                 int lost = live.produced() - live.ranDistinct();
-                DelayQueueClient.awaitStage(producer.protocol().refreshLayout(), Duration.ofSeconds(5));
+                Replies.await(producer.protocol().refreshLayout(), Duration.ofSeconds(5));
                 long scheduled = producer.stats().scheduled();
                 String notes = String.format("moved %,d in %d passes; load average %s at the start, %s at the end", moved[0].moved(),
                         moved[0].passes(), loadAtStart, Machine.loadAverage());

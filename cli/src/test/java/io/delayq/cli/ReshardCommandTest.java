@@ -2,7 +2,6 @@ package io.delayq.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.delayq.client.DelayQueueClient;
 import io.delayq.shard.Sharding;
 import io.delayq.task.TaskInfo;
 import io.delayq.testing.RedisServerExtension;
@@ -48,7 +47,7 @@ class ReshardCommandTest {
 
     @Test
     void statsShowsBothLayoutsWhileAMigrationRuns() throws Exception {
-        DelayQueueClient.awaitStage(queue.protocol().reshardBegin(16), Duration.ofSeconds(5));
+        io.delayq.redis.Replies.await(queue.protocol().reshardBegin(16), Duration.ofSeconds(5));
 
         CliRun r = CliRun.run("stats", "--redis", redis.url(), "--queue", "orders");
         assertThat(r.exitCode()).as(r.toString()).isZero();
@@ -77,7 +76,7 @@ class ReshardCommandTest {
         assertThat(queue.protocol().refreshLayout().toCompletableFuture().get(5, java.util.concurrent.TimeUnit.SECONDS).shards())
                 .as("a refused pause starts nothing").isEqualTo(4);
 
-        DelayQueueClient.awaitStage(queue.protocol().reshardBegin(16), Duration.ofSeconds(5));
+        io.delayq.redis.Replies.await(queue.protocol().reshardBegin(16), Duration.ofSeconds(5));
         CliRun second = CliRun.run("reshard", "orders", "--redis", redis.url(), "--to", "32");
         assertThat(second.exitCode()).as(second.toString()).isEqualTo(2);
         assertThat(second.err()).contains("a migration from 4 to 16 shards is running", "--to 16 resumes it");

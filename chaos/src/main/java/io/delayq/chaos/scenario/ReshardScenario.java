@@ -175,7 +175,7 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
             QueueSupport.awaitProduced(producer, s.load());
             ops.close();
             ctx.log("%s: all %,d produced tasks acknowledged by Redis; waiting for the queue to drain", s.key(), producer.acked().size());
-            Layout after = DelayQueueClient.awaitStage(admin.protocol().refreshLayout(), Duration.ofSeconds(5));
+            Layout after = io.delayq.redis.Replies.await(admin.protocol().refreshLayout(), Duration.ofSeconds(5));
             QueueSupport.Drained drained = QueueSupport.drainAndStop(admin, fleet, t0);
             QueueStats end = drained.end();
             long total = drained.totalMillis();
@@ -350,7 +350,7 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
      */
     private double movedFraction(DelayQueueClient admin, String queue, long expected, double last) {
         try {
-            String moved = DelayQueueClient.awaitStage(admin.redis().commands().hget(ShardKeys.meta(queue), "moved"), Duration.ofSeconds(2));
+            String moved = io.delayq.redis.Replies.await(admin.redis().commands().hget(ShardKeys.meta(queue), "moved"), Duration.ofSeconds(2));
             return moved == null ? last : Math.max(last, Long.parseLong(moved.trim()) / (double) Math.max(1, expected));
         } catch (RuntimeException e) {
             return last;

@@ -6,7 +6,6 @@ import io.delayq.cli.QueueCommand;
 import io.delayq.cli.QueueConnection;
 import io.delayq.cli.text.Json;
 import io.delayq.cli.text.OutputFormat;
-import io.delayq.client.DelayQueueClient;
 import io.delayq.layout.Layout;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -27,7 +26,7 @@ public class StatsCommand extends QueueCommand {
     @Override
     protected int run(QueueConnection queue) {
         QueueStats stats = queue.client().stats();
-        Layout layout = DelayQueueClient.awaitStage(queue.client().protocol().refreshLayout(), queue.client().timeout());
+        Layout layout = io.delayq.redis.Replies.await(queue.client().protocol().refreshLayout(), queue.client().timeout());
         if (output == OutputFormat.JSON) {
             Json.print(out(), StatsView.json(stats, queue.shards(), layout));
         } else {

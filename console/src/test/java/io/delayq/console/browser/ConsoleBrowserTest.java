@@ -187,7 +187,7 @@ class ConsoleBrowserTest {
     private List<String> deadIds() {
         List<String> out = new java.util.ArrayList<>();
         for (int shard = 0; shard < SampleQueue.SHARDS; shard++) {
-            out.addAll(io.delayq.redis.Replies.await(f.raw().commands().zrange(keys(shard).dead(), 0, -1), Duration.ofSeconds(5)));
+            out.addAll(Replies.await(f.raw().commands().zrange(keys(shard).dead(), 0, -1), Duration.ofSeconds(5)));
         }
         return out;
     }

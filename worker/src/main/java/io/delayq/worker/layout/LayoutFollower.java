@@ -1,6 +1,5 @@
 package io.delayq.worker.layout;
 
-import io.delayq.client.DelayQueueClient;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.shard.ShardKeys;
 import io.delayq.worker.Worker;
@@ -100,7 +99,7 @@ public final class LayoutFollower implements AutoCloseable {
     }
 
     private int recordedShards() {
-        String s = DelayQueueClient.awaitStage(meta.commands().hget(ShardKeys.meta(queue), "shards"), Duration.ofSeconds(5));
+        String s = io.delayq.redis.Replies.await(meta.commands().hget(ShardKeys.meta(queue), "shards"), Duration.ofSeconds(5));
         return s == null ? 0 : Integer.parseInt(s.trim());
     }
 

@@ -41,7 +41,7 @@ class ReshardKillNineProcessTest {
                 first.kill9();
                 assertThat(first.output()).contains("moving");
             }
-            Layout stopped = DelayQueueClient.awaitStage(producer.protocol().refreshLayout(), Duration.ofSeconds(5));
+            Layout stopped = io.delayq.redis.Replies.await(producer.protocol().refreshLayout(), Duration.ofSeconds(5));
             assertThat(stopped.migrating()).as("killed before the end").isTrue();
 
             // at once: the killed run's lease still runs, so a second mover is refused, naming the holder
@@ -56,13 +56,13 @@ class ReshardKillNineProcessTest {
                 assertThat(third.waitFor(Duration.ofSeconds(120))).as(third.output()).isZero();
                 assertThat(third.output()).contains("resumed and finished: queue 'orders' now has 16 shards (was 4)");
             }
-            assertThat(DelayQueueClient.awaitStage(producer.redis().commands().hget(ShardKeys.meta("orders"), "mover"), Duration.ofSeconds(5)))
+            assertThat(io.delayq.redis.Replies.await(producer.redis().commands().hget(ShardKeys.meta("orders"), "mover"), Duration.ofSeconds(5)))
                     .as("the finished run gave its lease back").isNull();
             load.stopProducing();
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() -> load.missing().isEmpty());
             System.out.println("reshard kill -9 and resume: " + load.summary());
             assertThat(load.violations).as(load.summary()).isEmpty();
-            Layout after = DelayQueueClient.awaitStage(producer.protocol().refreshLayout(), Duration.ofSeconds(5));
+            Layout after = io.delayq.redis.Replies.await(producer.protocol().refreshLayout(), Duration.ofSeconds(5));
             assertThat(after.migrating()).isFalse();
             assertThat(after.history()).containsExactly(4, 16);
         }
@@ -70,8 +70,8 @@ class ReshardKillNineProcessTest {
 
     /** The meta's lease field names an expiry (server ms) that has passed. */
     private static boolean leaseRanOut(DelayQueueClient c) {
-        String lease = DelayQueueClient.awaitStage(c.redis().commands().hget(ShardKeys.meta("orders"), "mover"), Duration.ofSeconds(5));
-        List<String> t = DelayQueueClient.awaitStage(c.redis().commands().time(), Duration.ofSeconds(5));
+        String lease = io.delayq.redis.Replies.await(c.redis().commands().hget(ShardKeys.meta("orders"), "mover"), Duration.ofSeconds(5));
+        List<String> t = io.delayq.redis.Replies.await(c.redis().commands().time(), Duration.ofSeconds(5));
         long now = Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000;
         return lease == null || Long.parseLong(lease.substring(0, lease.indexOf(' '))) < now;
     }
@@ -80,7 +80,7 @@ class ReshardKillNineProcessTest {
     private static long movedSoFar(DelayQueueClient c) {
         long n = 0;
         for (int s = 4; s < 16; s++) {
-            n += DelayQueueClient.awaitStage(c.redis().commands().zcard(new ShardKeys("orders", s).due(0)), Duration.ofSeconds(5));
+            n += io.delayq.redis.Replies.await(c.redis().commands().zcard(new ShardKeys("orders", s).due(0)), Duration.ofSeconds(5));
         }
         return n;
     }

@@ -115,14 +115,14 @@ class StraySweepTest {
                 clock.addAndGet(Duration.ofSeconds(61).toNanos()); // past every rest: each call looks again
             }
             assertThat(zscore(r, oldDue, id)).as("never grown: in place").isNotNull();
-            DelayQueueClient.awaitStage(client.protocol().reshardBegin(16), Duration.ofSeconds(5));
+            io.delayq.redis.Replies.await(client.protocol().reshardBegin(16), Duration.ofSeconds(5));
             for (int tick = 0; tick < 100; tick++) {
                 sweep.run();
                 clock.addAndGet(Duration.ofSeconds(61).toNanos());
             }
             assertThat(zscore(r, oldDue, id)).as("mid-migration: the mover's to move").isNotNull();
             assertThat(moved.get()).isZero();
-            DelayQueueClient.awaitStage(client.protocol().reshardFinish(1, 0), Duration.ofSeconds(5));
+            io.delayq.redis.Replies.await(client.protocol().reshardFinish(1, 0), Duration.ofSeconds(5));
             for (int tick = 0; tick < 100 && moved.get() == 0; tick++) {
                 sweep.run(); // one bounded move_out per call, shard by shard and set by set
             }
@@ -132,6 +132,6 @@ class StraySweepTest {
     }
 
     private static Double zscore(RedisClusterAsyncCommands<String, String> r, String key, String id) {
-        return DelayQueueClient.awaitStage(r.zscore(key, id), Duration.ofSeconds(5));
+        return io.delayq.redis.Replies.await(r.zscore(key, id), Duration.ofSeconds(5));
     }
 }
