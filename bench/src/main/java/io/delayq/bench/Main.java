@@ -103,9 +103,11 @@ public final class Main {
                 return;
             }
             warmUp(subjects, new Workbench(redis.url(), probe, sizes, 41L));
-            DrainProfile.arm();
             List<Row> rows = new ArrayList<>();
             for (int run = 1; run <= runs; run++) {
+                if (run == runs) {
+                    DrainProfile.arm(); // the last run only: the others are measured without the recording
+                }
                 Workbench bench = new Workbench(redis.url(), probe, sizes, 42L + run);
                 for (Subject s : subjects) {
                     rows.add(runOne(run, s, bench, memory));
