@@ -99,7 +99,7 @@ final class DrainProfile {
                 + "lock or a map inside the settler counts as the settler's). The harness' share is its no-op handler recording each "
                 + "task.\n\n");
         for (String subject : DRAINS.keySet()) {
-            md.append("### ").append(subject).append(" (").append(DRAINS.get(subject)).append(" drains)\n\n")
+            md.append("### ").append(subject).append(" (").append(DRAINS.get(subject)).append(DRAINS.get(subject) == 1 ? " drain)\n\n" : " drains)\n\n")
                     .append(table(AREA_SAMPLES.get(subject), LEAF_SAMPLES.get(subject))).append('\n');
         }
         return md.toString();
