@@ -15,7 +15,8 @@ if [ ! -d bench/bullmq/node_modules/bullmq ] || [ bench/bullmq/package-lock.json
   (cd bench/bullmq && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
+# DELAYQ_BENCH_PROFILE: the rows whose W1 drain is recorded with JFR for the report (empty: none)
 exec java -Xms1g -Xmx3g -XX:+UseParallelGC \
-  -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+  -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dbench.profile="${DELAYQ_BENCH_PROFILE-defaults,1 worker}" \
   -cp "bench/target/delayq-bench.jar:bench/target/lib/*" \
   io.delayq.bench.Main --docs docs --bullmq bench/bullmq "$@"

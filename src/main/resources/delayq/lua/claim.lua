@@ -40,7 +40,7 @@ local function answer(token, ids, dues)
     if score and tonumber(score) == token then
       n = n + 1
       out[#out + 1] = id
-      out[#out + 1] = dues[i]
+      out[#out + 1] = tonumber(dues[i]) -- saved as Redis wrote the score (older replays: numbers)
       out[#out + 1] = tonumber(attempts[i])
       out[#out + 1] = redis.call('HGET', record_key(id), id)
     end
@@ -70,7 +70,7 @@ if rate > 0 then
 end
 
 local token = now + lease
-local ids, dues = {}, {}
+local ids, dues, texts = {}, {}, {}
 local levels = active_levels()
 -- >>> malformed tasks (issue 18): each task taken is checked (include/malformed.lua), and the tasks leave
 -- their due sets only after every read: a script's writes stay when a later call fails on a key of the
@@ -79,14 +79,17 @@ local n, bad = 0, 0
 local reasons, groups = {}, {} -- reasons[i]: why task i is dead-lettered; groups: {level, first, last}
 local function take(level, found)
   local first = n + 1
+  -- one C-level scan of the whole answer (ids and their ASCII scores) instead of a pattern match per id:
+  -- per id it cost ~0.4 µs, a tenth of the claim; only an answer holding a non-ASCII byte checks each id
+  local wide = string.find(table.concat(found), NOT_ASCII) ~= nil
   for i = 1, #found, 2 do
     n = n + 1
     local id, text = found[i], found[i + 1]
     local due = tonumber(text)
-    ids[n], dues[n] = id, due
+    ids[n], dues[n], texts[n] = id, due, text
     local len = #id
     local reason
-    if len == 0 or len > MAX_ID_BYTES or string.find(id, NOT_ASCII) then reason = id_problem(id) end
+    if len == 0 or len > MAX_ID_BYTES or (wide and string.find(id, NOT_ASCII)) then reason = id_problem(id) end
     if not reason and (due < EARLIEST_DUE or due > LATEST_DUE) then reason = score_problem(due, text) end
     if reason then reasons[n], bad = reason, bad + 1 end
   end
@@ -220,7 +223,8 @@ for g = 1, #groups do
       rejected[#rejected + 1] = reasons[i]
     else
       k = k + 1
-      kept_ids[k], kept_dues[k] = id, dues[i]
+      -- the replay keeps each due time as the text Redis wrote: cjson formats a number far slower than it copies a string
+      kept_ids[k], kept_dues[k] = id, texts[i]
       out[o + 1], out[o + 2], out[o + 3], out[o + 4], o = id, dues[i], attempts[i], records[i], o + 4
     end
   end

@@ -22,6 +22,7 @@ import io.delayq.lease.RetryResult;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.script.LuaScript;
 import io.delayq.script.ScriptRunner;
+import io.delayq.shard.RecordBuckets;
 import io.delayq.shard.ShardKeys;
 import io.delayq.shard.Sharding;
 import io.delayq.task.CancelResult;
@@ -34,6 +35,7 @@ import io.delayq.task.TaskSpec;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -234,14 +236,29 @@ public final class QueueProtocol {
 
     /** Acks tasks of one shard (at most {@link #MAX_PER_CALL}); the answer says, per task, whether the lease was still ours. */
     public CompletionStage<List<Boolean>> ack(int shard, List<ClaimedTask> tasks) {
-        List<String> args = new ArrayList<>(1 + tasks.size() * 2);
-        args.add(String.valueOf(tasks.size()));
-        for (ClaimedTask t : tasks) {
+        int n = tasks.size();
+        // each task's record bucket goes with it, the tasks ordered by bucket: the script then hashes no id and
+        // deletes the records of one bucket with one HDEL (ack.lua); the answer comes back in this order
+        long[] byBucket = new long[n];
+        for (int i = 0; i < n; i++) {
+            byBucket[i] = (long) RecordBuckets.bucketOf(tasks.get(i).id()) << 32 | i;
+        }
+        Arrays.sort(byBucket);
+        List<String> args = new ArrayList<>(1 + n * 3);
+        args.add(String.valueOf(n));
+        for (long entry : byBucket) {
+            ClaimedTask t = tasks.get((int) entry);
             args.add(t.id());
             args.add(String.valueOf(t.token()));
+            args.add(String.valueOf(entry >>> 32));
         }
-        return scripts.<List<Object>>run(LuaScript.ACK, keys(shard).scriptKeys(), args)
-                .thenApply(reply -> reply.stream().map(v -> asLong(v) == 1).collect(Collectors.toList()));
+        return scripts.<List<Object>>run(LuaScript.ACK, keys(shard).scriptKeys(), args).thenApply(reply -> {
+            Boolean[] acked = new Boolean[n];
+            for (int k = 0; k < n; k++) {
+                acked[(int) byBucket[k]] = asLong(reply.get(k)) == 1;
+            }
+            return Arrays.asList(acked);
+        });
     }
 
     public CompletionStage<RetryResult> retry(ClaimedTask task, Duration backoff, String error, int maxAttempts,

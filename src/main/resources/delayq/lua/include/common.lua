@@ -127,6 +127,12 @@ local function requeue(id, due, now)
   redis.call('ZADD', DUE[priority_of(record) + 1], due, id)
 end
 
+-- The attempts and last errors of finished tasks (their records are deleted by the caller).
+local function forget_counts(ids)
+  redis.pcall('HDEL', ATTEMPTS, unpack(ids))
+  redis.pcall('HDEL', ERRORS, unpack(ids))
+end
+
 -- Deletes the records, attempts and errors of finished tasks: one HDEL per record bucket touched.
 local function forget(ids)
   if #ids == 0 then return end
@@ -146,6 +152,5 @@ local function forget(ids)
     -- delete, and must not fail the ack of tasks already done
     redis.pcall('HDEL', buckets[i], unpack(by_bucket[buckets[i]]))
   end
-  redis.pcall('HDEL', ATTEMPTS, unpack(ids))
-  redis.pcall('HDEL', ERRORS, unpack(ids))
+  forget_counts(ids)
 end

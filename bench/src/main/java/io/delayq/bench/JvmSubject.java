@@ -50,6 +50,7 @@ final class JvmSubject implements Subject {
             RedisProbe.Snapshot s1 = probe.snapshot();
             Recorder r = new Recorder(n);
             long cpu0 = ClientCpu.thisProcessNanos();
+            DrainProfile profile = DrainProfile.startFor(name());
             c.startConsumers(r);
             boolean all = r.awaitDistinct(n, W1_TIMEOUT_MILLIS);
             long end = r.lastNanos();
@@ -62,6 +63,9 @@ final class JvmSubject implements Subject {
             }
             RedisProbe.Snapshot s2 = probe.snapshot();
             long cpu1 = ClientCpu.thisProcessNanos();
+            if (profile != null) {
+                profile.stopFor(name());
+            }
             c.stopConsumers();
             String note = all ? "" : String.format("timed out after %d s with %,d of %,d handled", W1_TIMEOUT_MILLIS / 1000, r.distinct(), n);
             return new Results.W1(n, (t1 - t0) / 1e9, (end - r.firstNanos()) / 1e9, r.distinct(), r.duplicates(),

@@ -23,6 +23,7 @@ import java.util.stream.Collectors;
  *   --no-memory      skip the memory workload
  *   --no-costs       skip the idle, webhook and footprint figures of delayq's worker
  *   --w1-only        tuning aid: only W1, printed, nothing written
+ *   --webhook-only   tuning aid: only the webhook figures of delayq's worker, printed, nothing written
  *   --docs DIR       where bench.md, bench-results.csv and bench.png go (default docs)
  *   --bullmq DIR     the folder holding bench.js and its node_modules (default bench/bullmq)
  * </pre>
@@ -33,6 +34,7 @@ public final class Main {
         boolean quick = false;
         boolean memory = true;
         boolean w1Only = false;
+        boolean webhookOnly = false;
         boolean costs = true;
         int runs = 2;
         Set<String> only = Set.of();
@@ -44,6 +46,7 @@ public final class Main {
                 case "--no-memory" -> memory = false;
                 case "--no-costs" -> costs = false;
                 case "--w1-only" -> w1Only = true;
+                case "--webhook-only" -> webhookOnly = true;
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
                 case "--only" -> only = Arrays.stream(args[++i].toLowerCase(Locale.ROOT).split(",")).map(String::trim).collect(Collectors.toSet());
                 case "--docs" -> docs = Path.of(args[++i]);
@@ -74,8 +77,16 @@ public final class Main {
             for (Subject s : subjects) {
                 System.out.println("  " + s.name() + ": " + s.settings());
             }
+            if (webhookOnly) {
+                Path receiver = bullmq.getParent().resolve("webhook").resolve("receiver.js");
+                for (int run = 1; run <= runs; run++) {
+                    System.out.println(new WorkerCosts(new Workbench(redis.url(), probe, sizes, 42L + run), receiver).webhook(run));
+                }
+                return;
+            }
             if (w1Only) {
                 // tuning aid: W1 alone, repeated, no report written
+                DrainProfile.arm();
                 for (int run = 1; run <= runs; run++) {
                     Workbench bench = new Workbench(redis.url(), probe, sizes, 42L + run);
                     for (Subject s : subjects) {
@@ -86,17 +97,28 @@ public final class Main {
                                 w1.clientCpuMillisPer1000(), Machine.loadAverage());
                     }
                 }
+                if (DrainProfile.section() != null) {
+                    System.out.println(DrainProfile.section());
+                }
                 return;
             }
             warmUp(subjects, new Workbench(redis.url(), probe, sizes, 41L));
             List<Row> rows = new ArrayList<>();
             for (int run = 1; run <= runs; run++) {
+                if (run == runs) {
+                    DrainProfile.arm(); // the last run only: the others are measured without the recording
+                }
                 Workbench bench = new Workbench(redis.url(), probe, sizes, 42L + run);
                 for (Subject s : subjects) {
                     rows.add(runOne(run, s, bench, memory));
                 }
             }
             Report report = new Report(sizes, started, redisVersion, rows);
+            if (DrainProfile.section() != null) {
+                report.addSection(DrainProfile.section());
+                System.out.println("[profile] claim and ack script costs");
+                report.addSection(ScriptCost.section(50_000, 1_000, 3));
+            }
             if (costs && (only.isEmpty() || only.contains("delayq"))) {
                 workerCosts(report, redis.url(), probe, sizes, runs, bullmq.getParent().resolve("webhook").resolve("receiver.js"));
             }
