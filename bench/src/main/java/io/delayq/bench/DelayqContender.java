@@ -1,9 +1,6 @@
 package io.delayq.bench;
 
 import io.delayq.client.DelayQueueClient;
-import io.delayq.redis.Replies;
-import io.delayq.task.DuplicatePolicy;
-import io.delayq.task.EnqueueResult;
 import io.delayq.task.TaskSpec;
 import io.delayq.worker.Worker;
 import io.delayq.worker.config.WorkerConfig;
@@ -12,13 +9,10 @@ import io.delayq.handler.TaskHandler;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * delayq as an application runs it: the producer client's batch API ({@code enqueueAll}) and
@@ -88,28 +82,7 @@ final class DelayqContender implements Contender {
 
     private void enqueue(int n, String payload, long dueMillis) {
         Instant due = Instant.ofEpochMilli(dueMillis);
-        Deque<CompletableFuture<List<EnqueueResult>>> inFlight = new ArrayDeque<>();
-        for (int from = 0; from < n; from += ENQUEUE_CHUNK) {
-            List<TaskSpec> chunk = new ArrayList<>(ENQUEUE_CHUNK);
-            for (int i = from; i < Math.min(n, from + ENQUEUE_CHUNK); i++) {
-                chunk.add(TaskSpec.of(TaskIds.id(i)).at(due).payload(payload));
-            }
-            inFlight.add(client.async().enqueueAll(chunk, DuplicatePolicy.REJECT).toCompletableFuture());
-            if (inFlight.size() >= ENQUEUE_WINDOW) {
-                requireAdded(inFlight.poll());
-            }
-        }
-        while (!inFlight.isEmpty()) {
-            requireAdded(inFlight.poll());
-        }
-    }
-
-    private static void requireAdded(CompletableFuture<List<EnqueueResult>> call) {
-        for (EnqueueResult r : Replies.await(call, Duration.ofMinutes(2))) {
-            if (r.status() != EnqueueResult.Status.ADDED) {
-                throw new IllegalStateException("enqueue of " + r.id() + " answered " + r.status());
-            }
-        }
+        BulkEnqueue.enqueue(client, n, ENQUEUE_CHUNK, ENQUEUE_WINDOW, i -> TaskSpec.of(TaskIds.id(i)).at(due).payload(payload));
     }
 
     @Override

@@ -5,8 +5,6 @@ import io.delayq.localredis.LocalRedisServer;
 import io.delayq.redis.Replies;
 import io.delayq.reshard.Mover;
 import io.delayq.shard.Sharding;
-import io.delayq.task.DuplicatePolicy;
-import io.delayq.task.EnqueueResult;
 import io.delayq.task.TaskSpec;
 import io.delayq.worker.Worker;
 import io.delayq.worker.layout.LayoutFollower;
@@ -20,14 +18,11 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -206,29 +201,9 @@ public final class ReshardBench {
 
     /** The waiting backlog: due 2–3 hours from now, written with enqueueAll in chunks of 5,000, 4 calls in flight. */
     private static void loadWaiting(DelayQueueClient client, int n) {
-        Deque<CompletableFuture<List<EnqueueResult>>> inFlight = new ArrayDeque<>();
         long base = System.currentTimeMillis() + Duration.ofHours(2).toMillis();
-        for (int from = 0; from < n; from += 5000) {
-            List<TaskSpec> chunk = new ArrayList<>(5000);
-            for (int i = from; i < Math.min(n, from + 5000); i++) {
-                chunk.add(TaskSpec.of("order-" + i).at(Instant.ofEpochMilli(base + (i % 3600) * 1000L)).payload("{\"order\":" + i + "}"));
-            }
-            inFlight.add(client.async().enqueueAll(chunk, DuplicatePolicy.REJECT).toCompletableFuture());
-            if (inFlight.size() >= 4) {
-                requireAdded(inFlight.poll());
-            }
-        }
-        while (!inFlight.isEmpty()) {
-            requireAdded(inFlight.poll());
-        }
-    }
-
-    private static void requireAdded(CompletableFuture<List<EnqueueResult>> call) {
-        for (EnqueueResult r : Replies.await(call, Duration.ofMinutes(2))) {
-            if (r.status() != EnqueueResult.Status.ADDED) {
-                throw new IllegalStateException("enqueue of " + r.id() + " answered " + r.status());
-            }
-        }
+        BulkEnqueue.enqueue(client, n, 5000, 4,
+                i -> TaskSpec.of("order-" + i).at(Instant.ofEpochMilli(base + (i % 3600) * 1000L)).payload("{\"order\":" + i + "}"));
     }
 
     static long pct(long[] sorted, double p) {

@@ -27,7 +27,7 @@ import java.util.stream.Collectors;
  *   <li>{@code DELAYQ_REDIS_TIMEOUT}: time-out of the operator's Redis commands, default 3s</li>
  *   <li>{@code DELAYQ_WORKER_IMAGE}: the worker image when a DelayQueue names none,
  *       default {@code ghcr.io/delayq/delayq-worker:<operator version>}</li>
- *   <li>{@code DELAYQ_RESHARD_BATCH}: entries one move script call of a migration looks at (1-1000), default 100</li>
+ *   <li>{@code DELAYQ_RESHARD_BATCH}: entries one move script call of a migration looks at (1-1000), default 50 (core's Mover.DEFAULT_BATCH)</li>
  * </ul>
  */
 public record OperatorSettings(Set<String> watchNamespaces, boolean leaderElection, String leaderLeaseName, String leaderLeaseNamespace,
@@ -111,7 +111,7 @@ public record OperatorSettings(Set<String> watchNamespaces, boolean leaderElecti
     private static int reshardBatch(Map<String, String> env) {
         String v = blankToNull(env.get("DELAYQ_RESHARD_BATCH"));
         try {
-            int batch = v == null ? 100 : Integer.parseInt(v);
+            int batch = v == null ? io.delayq.reshard.Mover.DEFAULT_BATCH : Integer.parseInt(v);
             if (batch < 1 || batch > 1000) {
                 throw new NumberFormatException();
             }

@@ -21,7 +21,7 @@ class DurationsAndSettingsTest {
         assertThat(s.leaderIdentity()).isNull();
         assertThat(s.leaderElectionTiming()).isEqualTo(LeaderElectionTiming.DEFAULT);
         assertThat(s.workerImage()).startsWith("ghcr.io/delayq/delayq-worker:").doesNotContain("${");
-        assertThat(s.reshardBatch()).isEqualTo(100);
+        assertThat(s.reshardBatch()).isEqualTo(io.delayq.reshard.Mover.DEFAULT_BATCH);
         assertThat(OperatorSettings.fromEnv(Map.of("DELAYQ_RESHARD_BATCH", "250")).reshardBatch()).isEqualTo(250);
     }
 

@@ -44,8 +44,8 @@ public class ReshardCommand implements Callable<Integer> {
     @Option(names = "--to", paramLabel = "N", required = true, description = "The new shard count (larger than the current one, at most 1024).")
     int to;
 
-    @Option(names = "--batch", paramLabel = "N", defaultValue = "100",
-            description = "Entries one move script looks at (1-1000, default 100): the bound of each Redis call.")
+    @Option(names = "--batch", paramLabel = "N", defaultValue = "50",
+            description = "Entries one move script looks at (1-1000, default 50): the bound of each Redis call.")
     int batch;
 
     @Option(names = "--lease", paramLabel = "DURATION", converter = io.delayq.cli.text.DurationConverter.class, defaultValue = "15s",
@@ -53,8 +53,8 @@ public class ReshardCommand implements Callable<Integer> {
                     + "a second run is refused while it lasts, and takes over once a killed run's lease ran out.")
     java.time.Duration lease;
 
-    @Option(names = "--pause", paramLabel = "DURATION", converter = io.delayq.cli.text.DurationConverter.class, defaultValue = "2ms",
-            description = "Pause after each move script call (0-1s, default 2ms), which leaves Redis to producers and workers "
+    @Option(names = "--pause", paramLabel = "DURATION", converter = io.delayq.cli.text.DurationConverter.class, defaultValue = "3ms",
+            description = "Pause after each move script call (0-1s, default 3ms), which leaves Redis to producers and workers "
                     + "between two batches: 0 moves fastest but delays firing while it runs.")
     java.time.Duration pause;
 

@@ -115,7 +115,9 @@ class ReshardFailoverMockClusterTest {
             Map<String, List<Integer>> where = QueueContents.waiting(redis.admin(), "payouts", 16);
             Set<String> waitingNow = new HashSet<>(load.missing());
             assertThat(where.keySet()).as("0 lost: exactly the tasks not yet due wait, none else").isEqualTo(waitingNow);
-            assertThat(waitingNow).hasSizeGreaterThan(30_000);
+            // most of the 40,000 preloaded still wait (the load's cancels and reschedules take some, more the longer the
+            // paced move runs): the comparison above was about a real backlog
+            assertThat(waitingNow).hasSizeGreaterThan(20_000);
             assertThat(QueueContents.misplaced(where, 16)).as("each once, on its shard of 16 (none left on its shard of 4)").isEmpty();
         }
         assertThat(leader.lostLease).hasValue(0);
