@@ -48,6 +48,34 @@ public record TraceContext(String traceparent, String tracestate) {
         }
     }
 
+    /** The 32-hex trace id of the traceparent (valid: the constructor checked it). */
+    public String traceId() {
+        return field(2);
+    }
+
+    /** The 16-hex id of the producer's span, the parent of the delivery's. */
+    public String parentId() {
+        return field(3);
+    }
+
+    /** The 2-hex trace flags. */
+    public String flags() {
+        return field(4);
+    }
+
+    /** Whether the producer sampled its trace (flag bit 0). */
+    public boolean sampled() {
+        return (Integer.parseInt(flags(), 16) & 1) == 1;
+    }
+
+    private String field(int group) {
+        var m = TRACEPARENT.matcher(traceparent);
+        if (!m.matches()) {
+            throw new IllegalStateException("checked at construction: " + traceparent);
+        }
+        return m.group(group);
+    }
+
     /** Why {@code value} is not a W3C traceparent, or null when it is one. */
     public static String traceparentProblem(String value) {
         if (value == null) {

@@ -76,17 +76,15 @@ public final class TaskOptionsView {
     }
 
     private static Map<String, Object> trace(TraceContext t, String traceUrl) {
-        // the decoder keeps only a valid traceparent: version-traceId-parentId-flags
-        String[] parts = t.traceparent().split("-");
         Map<String, Object> trace = new LinkedHashMap<>();
         trace.put("traceparent", t.traceparent());
-        trace.put("traceId", parts[1]);
-        trace.put("parentId", parts[2]);
-        trace.put("flags", parts[3]);
-        trace.put("sampled", (Integer.parseInt(parts[3], 16) & 1) == 1);
+        trace.put("traceId", t.traceId());
+        trace.put("parentId", t.parentId());
+        trace.put("flags", t.flags());
+        trace.put("sampled", t.sampled());
         putIfSet(trace, "tracestate", t.tracestate());
         if (traceUrl != null) {
-            trace.put("url", traceUrl.replace("{traceId}", parts[1]));
+            trace.put("url", traceUrl.replace("{traceId}", t.traceId()));
         }
         return trace;
     }
