@@ -41,15 +41,24 @@ final class TlsRedisServer implements AutoCloseable {
         return null; // the embedded Redis 6.2 binary is built without TLS
     }
 
-    /** Whether the redis-server on PATH accepts the TLS options (it refuses them at start when built without TLS). */
+    /** Whether the redis-server on PATH accepts the TLS options (one built without TLS refuses them as a bad directive; any other start failure is thrown). */
     static boolean supported(Path certs, String cert) throws IOException, InterruptedException {
         if (binary() == null) {
             return false;
         }
-        try (TlsRedisServer probe = start(certs, cert)) {
-            return true;
-        } catch (IllegalStateException e) {
-            return false;
+        for (int attempt = 1; ; attempt++) {
+            try (TlsRedisServer probe = start(certs, cert)) {
+                return true;
+            } catch (IllegalStateException e) {
+                String why = String.valueOf(e.getMessage());
+                if (why.contains("Bad directive") && why.contains("tls-")) {
+                    return false; // built without TLS: the options are unknown to it
+                }
+                if (attempt < 3 && why.contains("Address already in use")) {
+                    continue; // another process took the port between freePort() and the bind
+                }
+                throw e; // any other start failure is a failure, not a reason to skip
+            }
         }
     }
 
