@@ -24,17 +24,14 @@ Layouts and workloads are interleaved REPS times (memory once: it does not vary)
 
   /usr/bin/python3 bench/profile/record_layouts.py [REPS=2] [B=1000] [MEMORY_TASKS=1000000] [W1_TASKS=100000]      (needs redis-server and python3-redis)
 """
-import atexit
 import os
 import random
-import socket
+import re
 import statistics
-import subprocess
 import sys
 import time
 import uuid
 
-import redis
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import script_cost  # noqa: E402  (core's scripts assembled as LuaScript does, the ceiling's scripts, the id hash)
@@ -56,22 +53,16 @@ RECORD_HEAD = "0mikxxdds:"
 # read: how a claim fetches its records (hget: one HGET per task, as claim.lua today; group: one HMGET per bucket
 # touched; runs: one HMGET per run of equal buckets in due order; one: one HMGET; none)
 
-ID_HASH_LUA = """
-local byte = string.byte
-local function id_hash(id)
-  local h, n, i = 0, #id, 1
-  while i + 4 <= n do
-    local a, b, c, d, e = byte(id, i, i + 4)
-    h = (h * 28629151 + a * 923521 + b * 29791 + c * 961 + d * 31 + e) % 16777216
-    i = i + 5
-  end
-  while i <= n do
-    h = (h * 31 + byte(id, i)) % 16777216
-    i = i + 1
-  end
-  return h
-end
-"""
+def id_hash_lua():
+    """common.lua's id hash (record_key without the bucket count), so that the study hashes as core does."""
+    common = open(os.path.join(script_cost.LUA, "include", "common.lua"), encoding="utf-8").read()
+    body = re.search(r"local function record_key\(id\)\n(.*?)\n  local b = h % TASK_BUCKETS", common, re.S)
+    if body is None:
+        raise SystemExit("common.lua changed: record_key's id hash is no longer where this study reads it")
+    return "local byte = string.byte\nlocal function id_hash(id)\n" + body.group(1) + "\n  return h\nend\n"
+
+
+ID_HASH_LUA = id_hash_lua()
 
 
 def id_hash(task_id):
@@ -247,28 +238,28 @@ end
             body = "local PREFIX = KEYS[3]\n" + runs
         return head + body + "return { #done, missed }\n"
 
-    def cancel(self):
-        """ARGV: id, its due time (only the member layout without an index uses it). Returns 1 when cancelled."""
-        if self.kind == "member":
-            find = self._find_member()
-            if self.index:
-                return self.lua_key().replace("KEYS[3] .. ':' .. b", "KEYS[3] .. ':ix:' .. b") + find + """
+    def _member_lookup(self, due_arg):
+        """Lua that finds the task's member `m` (and, with the index, its index bucket `key`), or returns 0."""
+        if self.index:
+            return self.lua_key().replace("KEYS[3] .. ':' .. b", "KEYS[3] .. ':ix:' .. b") + self._find_member() + """
 local id = ARGV[1]
 local key = rkey(id)
 local due = redis.call('HGET', key, id)
 if not due then return 0 end
 local m = find_member(id, due)
 if not m then return 0 end
-redis.call('ZREM', KEYS[1], m)
-redis.call('HDEL', key, id)
-return 1
 """
-            return find + """
-local m = find_member(ARGV[1], ARGV[2])
+        return self._find_member() + """
+local id = ARGV[1]
+local m = find_member(id, ARGV[%d])
 if not m then return 0 end
-redis.call('ZREM', KEYS[1], m)
-return 1
-"""
+""" % due_arg
+
+    def cancel(self):
+        """ARGV: id, its due time (only the member layout without an index uses it). Returns 1 when cancelled."""
+        if self.kind == "member":
+            return (self._member_lookup(2) + "redis.call('ZREM', KEYS[1], m)\n"
+                    + ("redis.call('HDEL', key, id)\n" if self.index else "") + "return 1\n")
         return self.lua_key() + """
 local id = ARGV[1]
 local score = redis.call('ZSCORE', KEYS[1], id)
@@ -280,27 +271,8 @@ return redis.call('HDEL', rkey(id, score), id)
     def reschedule(self):
         """ARGV: id, new due time, old due time (only the member layout without an index uses it). Returns 1 when moved."""
         if self.kind == "member":
-            find = self._find_member()
-            if self.index:
-                return self.lua_key().replace("KEYS[3] .. ':' .. b", "KEYS[3] .. ':ix:' .. b") + find + """
-local id = ARGV[1]
-local key = rkey(id)
-local due = redis.call('HGET', key, id)
-if not due then return 0 end
-local m = find_member(id, due)
-if not m then return 0 end
-redis.call('ZREM', KEYS[1], m)
-redis.call('ZADD', KEYS[1], ARGV[2], m)
-redis.call('HSET', key, id, ARGV[2])
-return 1
-"""
-            return find + """
-local m = find_member(ARGV[1], ARGV[3])
-if not m then return 0 end
-redis.call('ZREM', KEYS[1], m)
-redis.call('ZADD', KEYS[1], ARGV[2], m)
-return 1
-"""
+            return (self._member_lookup(3) + "redis.call('ZREM', KEYS[1], m)\nredis.call('ZADD', KEYS[1], ARGV[2], m)\n"
+                    + ("redis.call('HSET', key, id, ARGV[2])\n" if self.index else "") + "return 1\n")
         if self.kind in ("one", "idhash"):
             return """
 if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
@@ -372,20 +344,7 @@ def layouts():
 class Study:
     def __init__(self, batch):
         self.batch = batch
-        s = socket.socket()
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-        s.close()
-        server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-                                  stdout=subprocess.DEVNULL)
-        atexit.register(server.terminate)
-        self.r = redis.Redis(port=port)
-        for _ in range(100):
-            try:
-                self.r.ping()
-                break
-            except redis.ConnectionError:
-                time.sleep(0.05)
+        self.r = script_cost.start_redis()
         self.default_entries = self.r.config_get("hash-max-listpack-entries")["hash-max-listpack-entries"]
 
     def usec(self):
