@@ -54,6 +54,25 @@ def bucket(task_id):
     return h % BUCKETS
 
 
+def start_redis():
+    """A redis-server of this process' own on a free loopback port, persistence off, stopped when the process exits."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+                              stdout=subprocess.DEVNULL)
+    atexit.register(server.terminate)
+    r = redis.Redis(port=port)
+    for _ in range(100):
+        try:
+            r.ping()
+            break
+        except redis.ConnectionError:
+            time.sleep(0.05)
+    return r
+
+
 def main():
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 50000
     batch = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
@@ -69,20 +88,7 @@ def main():
         ("  without the replay key (SET of the answer)", edited(claim, ("  redis.call('SET', KEYS[11], cjson.encode({ token, ids, dues }), 'PX', lease)", "")), ack),
         ("  without the records' HDEL in the ack", claim, edited(ack, ("      deleted = redis.pcall('HDEL', TASKS .. ':' .. b, unpack(done, first, i))", "      deleted = i - first + 1"))),
     ]
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-                              stdout=subprocess.DEVNULL)
-    atexit.register(server.terminate)
-    r = redis.Redis(port=port)
-    for _ in range(100):
-        try:
-            r.ping()
-            break
-        except redis.ConnectionError:
-            time.sleep(0.05)
+    r = start_redis()
     shard = "dq:{bench:0}:"
     keys = [shard + k for k in ("due", "due:p1", "due:p2", "inflight", "tasks", "attempts", "errors", "dead", "marker", "rate")]
     loaded = [(name, r.register_script(c), r.register_script(a)) for name, c, a in variants]

@@ -24,6 +24,7 @@ import java.util.stream.Collectors;
  *   --no-costs       skip the idle, webhook and footprint figures of delayq's worker
  *   --w1-only        tuning aid: only W1, printed, nothing written
  *   --webhook-only   tuning aid: only the webhook figures of delayq's worker, printed, nothing written
+ *   --layouts-only   only the record-layout study (bench/profile/record_layouts.py), printed, nothing written
  *   --docs DIR       where bench.md, bench-results.csv and bench.png go (default docs)
  *   --bullmq DIR     the folder holding bench.js and its node_modules (default bench/bullmq)
  * </pre>
@@ -35,6 +36,7 @@ public final class Main {
         boolean memory = true;
         boolean w1Only = false;
         boolean webhookOnly = false;
+        boolean layoutsOnly = false;
         boolean costs = true;
         int runs = 2;
         Set<String> only = Set.of();
@@ -47,6 +49,7 @@ public final class Main {
                 case "--no-costs" -> costs = false;
                 case "--w1-only" -> w1Only = true;
                 case "--webhook-only" -> webhookOnly = true;
+                case "--layouts-only" -> layoutsOnly = true;
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
                 case "--only" -> only = Arrays.stream(args[++i].toLowerCase(Locale.ROOT).split(",")).map(String::trim).collect(Collectors.toSet());
                 case "--docs" -> docs = Path.of(args[++i]);
@@ -56,6 +59,10 @@ public final class Main {
         }
         if (runs < 1) {
             throw new IllegalArgumentException("--runs must be at least 1");
+        }
+        if (layoutsOnly) {
+            System.out.println(RecordLayouts.section(LAYOUT_REPS, LAYOUT_BATCH));
+            return;
         }
         Sizes sizes = quick ? Sizes.small() : Sizes.standard();
         Files.createDirectories(docs);
@@ -118,6 +125,8 @@ public final class Main {
                 report.addSection(DrainProfile.section());
                 System.out.println("[profile] claim and ack script costs");
                 report.addSection(ScriptCost.section(50_000, 1_000, 3));
+                System.out.println("[profile] record layouts");
+                report.addSection(RecordLayouts.section(LAYOUT_REPS, LAYOUT_BATCH));
             }
             if (costs && (only.isEmpty() || only.contains("delayq"))) {
                 workerCosts(report, redis.url(), probe, sizes, runs, bullmq.getParent().resolve("webhook").resolve("receiver.js"));
@@ -159,6 +168,8 @@ public final class Main {
         report.addSection(foot.append('\n').toString());
     }
 
+    static final int LAYOUT_REPS = 2;
+    static final int LAYOUT_BATCH = 1_000;
     static final int WARM_UP_TASKS = 20_000;
     static final int WARM_UP_ROUNDS = 3;
 
