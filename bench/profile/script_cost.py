@@ -64,7 +64,7 @@ def main():
         ("  without the record read (HGET per task)", edited(claim, ("record = redis.pcall('HGET', key, id)", "record = '0a:'")), ack),
         ("  without HGET and bucket hashing in Lua", edited(claim, ("      local key = record_key(id)\n      record = redis.pcall('HGET', key, id)",
                                                                    "      local key = 'x'\n      record = '0a:'")), ack),
-        ("  without counting attempts (HMGET + HSET)", edited(claim, ("or redis.call('HMGET', ATTEMPTS, unpack(ids))", "or {}"),
+        ("  without reading attempts (HMGET)", edited(claim, ("or redis.call('HMGET', ATTEMPTS, unpack(ids))", "or {}"),
                                                               ("  redis.call('HSET', ATTEMPTS, unpack(counted))", "")), ack),
         ("  without the replay key (SET of the answer)", edited(claim, ("  redis.call('SET', KEYS[11], cjson.encode({ token, ids, dues }), 'PX', lease)", "")), ack),
         ("  without the records' HDEL in the ack", claim, edited(ack, ("      deleted = redis.pcall('HDEL', TASKS .. ':' .. b, unpack(done, first, i))", "      deleted = i - first + 1"))),
