@@ -117,6 +117,7 @@ end
 -- >>> groups (issue 18): while grouped tasks wait, the priority levels 2 and 1 come first as before, then the
 -- plain due set and the due groups share what is left (include/group_claim.lua)
 local group_rate, group_burst = tonumber(ARGV[5]) or 0, tonumber(ARGV[6]) or 0
+local G = grouped and group_claim() -- include/group_claim.lua, made only when groups wait
 local first_levels = levels
 if grouped then
   first_levels = {}
@@ -132,7 +133,7 @@ for _, level in ipairs(first_levels) do
 end
 -- >>> groups
 if grouped then
-  for _, t in ipairs(fair_takes(allowed - n, now, group_rate, group_burst)) do take(t[1], t[2]) end
+  for _, t in ipairs(G.fair_takes(allowed - n, now, group_rate, group_burst)) do take(t[1], t[2]) end
 end
 -- <<< groups
 -- scores past any epoch ms (inf, 1e300) never come due: a claim that found nothing due picks them up to
@@ -146,7 +147,7 @@ if n == 0 then
     take(level, redis.call('ZRANGEBYSCORE', DUE[level], '(' .. LATEST_DUE_TEXT, '+inf', 'WITHSCORES', 'LIMIT', 0, room))
   end
   if grouped then -- >>> groups <<<
-    for _, t in ipairs(far_group_takes(allowed - n, LATEST_DUE_TEXT)) do take(t[1], t[2]) end
+    for _, t in ipairs(G.far_group_takes(allowed - n, LATEST_DUE_TEXT)) do take(t[1], t[2]) end
   end
 end
 
@@ -167,7 +168,7 @@ for g = 1, #groups do
         record = nil
         reason = reason or bucket_problem(key)
       elseif level > 3 then -- >>> groups: a group's set <<<
-        reason = reason or group_problem(record, level)
+        reason = reason or G.group_problem(record, level)
       elseif not reason and not (record and byte(record, 1) == digit) then
         reason = priority_problem(record, level - 1)
       end
@@ -235,7 +236,7 @@ end
 out[4] = k
 ids, dues = kept_ids, kept_dues
 -- <<< malformed tasks
-if grouped then groups_after_claim(from_groups, now, group_rate) end -- >>> groups: next turns, token buckets <<<
+if grouped then G.groups_after_claim(from_groups, now, group_rate) end -- >>> groups: next turns, token buckets <<<
 if rate > 0 then
   tokens = tokens - #ids
   redis.call('HSET', RATE, 'tokens', tokens, 'at', now)
