@@ -40,13 +40,7 @@ class AttemptCountTest {
     final TestQueue q = TestQueue.eachTest(redis, "orders", 1);
 
     private ClaimedTask claimOne(Duration lease) {
-        ClaimBatch b = q.claim(0, 10, lease);
-        assertThat(b.tasks()).hasSize(1);
-        return b.tasks().get(0);
-    }
-
-    private void awaitExpiry(long token) {
-        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10)).until(() -> q.serverNow() > token);
+        return q.claimOne(10, lease);
     }
 
     private boolean countsKept(String id) {
@@ -85,7 +79,7 @@ class AttemptCountTest {
         q.client().enqueue(TaskSpec.of("a"));
         ClaimedTask first = claimOne(SHORT);
         assertThat(first.attempt()).isEqualTo(1);
-        awaitExpiry(first.token());
+        q.awaitExpiry(first.token());
         assertThat(q.reclaim(0, 5)).isEqualTo(new Reclaimed(1, 0));
         TaskInfo back = q.client().inspect("a");
         assertThat(back.attempts()).isEqualTo(1);
@@ -132,7 +126,7 @@ class AttemptCountTest {
         for (int attempt = 1; attempt <= 3; attempt++) {
             ClaimedTask t = claimOne(SHORT);
             assertThat(t.attempt()).isEqualTo(attempt);
-            awaitExpiry(t.token());
+            q.awaitExpiry(t.token());
             assertThat(q.reclaim(0, 3)).isEqualTo(attempt < 3 ? new Reclaimed(1, 0) : new Reclaimed(0, 1));
         }
         assertThat(q.claim(0, 10, LONG).tasks()).isEmpty();
