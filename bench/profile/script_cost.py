@@ -29,9 +29,9 @@ CEILING = os.path.join(ROOT, "bench", "src", "main", "java", "io", "delayq", "be
 BUCKETS = 2039
 
 
-def assembled(name):
-    raw = open(os.path.join(LUA, name + ".lua"), encoding="utf-8").read()
-    return re.sub(r"(?m)^--@include (\S+)$", lambda m: open(os.path.join(LUA, "include", m.group(1)), encoding="utf-8").read(), raw)
+def assembled(name, lua=LUA):
+    raw = open(os.path.join(lua, name + ".lua"), encoding="utf-8").read()
+    return re.sub(r"(?m)^--@include (\S+)$", lambda m: open(os.path.join(lua, "include", m.group(1)), encoding="utf-8").read(), raw)
 
 
 def edited(text, *edits):
@@ -83,11 +83,16 @@ def main():
         ("  without the record read (HGET per task)", edited(claim, ("record = redis.pcall('HGET', key, id)", "record = '0a:'")), ack),
         ("  without HGET and bucket hashing in Lua", edited(claim, ("      local key = record_key(id)\n      record = redis.pcall('HGET', key, id)",
                                                                    "      local key = 'x'\n      record = '0a:'")), ack),
-        ("  without counting attempts (HMGET + HSET)", edited(claim, ("or redis.call('HMGET', ATTEMPTS, unpack(ids))", "or {}"),
+        ("  without reading attempts (HMGET)", edited(claim, ("or redis.call('HMGET', ATTEMPTS, unpack(ids))", "or {}"),
                                                               ("  redis.call('HSET', ATTEMPTS, unpack(counted))", "")), ack),
         ("  without the replay key (SET of the answer)", edited(claim, ("  redis.call('SET', KEYS[11], cjson.encode({ token, ids, dues }), 'PX', lease)", "")), ack),
         ("  without the records' HDEL in the ack", claim, edited(ack, ("      deleted = redis.pcall('HDEL', TASKS .. ':' .. b, unpack(done, first, i))", "      deleted = i - first + 1"))),
     ]
+    # SCRIPT_COST_BEFORE=<a lua folder of another commit>: its claim + ack as a first row, so that a change is
+    # measured beside the scripts it replaces in the same run
+    before = os.environ.get("SCRIPT_COST_BEFORE")
+    if before:
+        variants.insert(0, ("before: claim + ack of " + before, assembled("claim", before), assembled("ack", before)))
     r = start_redis()
     shard = "dq:{bench:0}:"
     keys = [shard + k for k in ("due", "due:p1", "due:p2", "inflight", "tasks", "attempts", "errors", "dead", "marker", "rate")]

@@ -4,13 +4,17 @@
 -- ARGV[1]: n; ARGV[2 + 3k], ARGV[3 + 3k], ARGV[4 + 3k]: id, token, record bucket of the id
 --          (RecordBuckets: the caller computes it, and orders the tasks by bucket so that one HDEL
 --          covers tasks sharing one; a wrong or empty bucket costs a lookup, never a record)
+-- ARGV[2 + 3n]: m (absent = 0), ARGV[3 + 3n .. 2 + 3n + m]: the positions (1..n, in the order above) of the
+--          tasks claimed with an attempt > 1: only they have ATTEMPTS and ERRORS entries (a claim reads them,
+--          retry.lua, reclaim.lua and the dead paths write them), which their ack deletes. An entry written
+--          after a task's claim came with a new token, so that ack is stale anyway.
 -- Returns: array of n integers, 1 = acked, 0 = stale (not in flight under that token)
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua
 
 local n = tonumber(ARGV[1])
-local done, hints, out = {}, {}, {}
+local done, hints, out, acked = {}, {}, {}, {}
 if n == 0 then return out end
 local ids = {}
 for k = 0, n - 1 do ids[k + 1] = ARGV[2 + 3 * k] end
@@ -22,6 +26,7 @@ for k = 0, n - 1 do
   if score and tonumber(score) == token then
     done[#done + 1] = id
     hints[#done] = ARGV[4 + 3 * k]
+    acked[k + 1] = true
     out[#out + 1] = 1
   else
     out[#out + 1] = 0
@@ -47,5 +52,10 @@ for i = 1, #done do
     first = i + 1
   end
 end
-forget_counts(done)
+local counted = {}
+for j = 1, tonumber(ARGV[2 + 3 * n]) or 0 do
+  local k = tonumber(ARGV[2 + 3 * n + j])
+  if acked[k] then counted[#counted + 1] = ids[k] end
+end
+if #counted > 0 then forget_counts(counted) end
 return out

@@ -14,7 +14,8 @@
 -- Returns: {now, in window (entries of the state inside the window, before the prefix filter),
 --           complete (1: nothing matches after the answered ones; 0: read on from the frontier),
 --           frontier score, frontier id (the position up to which this answer is complete),
---           n, then per task: id, score, priority level, attempts, last error, record preview, record bytes}
+--           n, then per task: id, score, priority level, attempts (in flight: the attempt it is on, as
+--           inspect.lua), last error, record preview, record bytes}
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua
@@ -158,7 +159,7 @@ for i = 1, #found do
   out[#out + 1] = id
   out[#out + 1] = f[1]
   out[#out + 1] = level
-  out[#out + 1] = tonumber(redis.call('HGET', ATTEMPTS, id)) or 0
+  out[#out + 1] = (tonumber(redis.call('HGET', ATTEMPTS, id)) or 0) + (state == 'inflight' and 1 or 0)
   out[#out + 1] = redis.call('HGET', ERRORS, id)
   out[#out + 1] = record and utf8_prefix(record, preview) or false
   out[#out + 1] = record and #record or -1

@@ -2,7 +2,8 @@
 -- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
 -- ARGV[1]: id, ARGV[2]: the caller's layout epoch (absent: 0; include/layout.lua)
 -- Returns: {now, state ("scheduled" | "inflight" | "dead" | "unknown" | "moving": retry), score (due time, lease
---           expiry or time of death; -1 when unknown), priority level, attempts, last error, record}
+--           expiry or time of death; -1 when unknown), priority level, attempts (in flight: the attempt it is
+--           on, ATTEMPTS + 1; otherwise the attempts made), last error, record}
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua
@@ -18,5 +19,7 @@ local state, level, score = locate(id, key)
 if state == nil then return { now, is_moving(id) and 'moving' or 'unknown', -1, 0, 0, false, false } end
 local record = redis.call('HGET', key, id)
 if state == 'due' then state = 'scheduled' else level = priority_of(record) end
-return { now, state, score, level, tonumber(redis.call('HGET', ATTEMPTS, id)) or 0,
+local attempts = tonumber(redis.call('HGET', ATTEMPTS, id)) or 0
+if state == 'inflight' then attempts = attempts + 1 end -- ATTEMPTS holds the attempts that ended
+return { now, state, score, level, attempts,
          redis.call('HGET', ERRORS, id), record }

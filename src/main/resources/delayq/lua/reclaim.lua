@@ -1,5 +1,7 @@
 -- reclaim: give tasks whose lease expired (their worker died or stalled) back to the due set at
--- once, or dead-letter them when they have used their attempts. At most `limit` per call.
+-- once, or dead-letter them when they have used their attempts. At most `limit` per call. The
+-- attempt whose lease expired is counted here (ATTEMPTS: attempts that ended without an ack), so a
+-- task that crashes its worker every time still reaches the dead-letter set.
 -- A record's own `maxAttempts` (per-task option, JSON records only) wins over ARGV[2].
 -- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
 -- ARGV[1]: limit, ARGV[2]: max attempts (0 = unlimited),
@@ -32,8 +34,10 @@ local function own_limit(id)
   if n and n >= 1 and n <= 1000 then return math.floor(n) end
   return max_attempts
 end
+local ended = {}
 for i, id in ipairs(expired) do
-  local attempts = tonumber(counts[i]) or 0
+  local attempts = (tonumber(counts[i]) or 0) + 1
+  ended[2 * i - 1], ended[2 * i] = id, attempts
   local limit_of = own_limit(id)
   if limit_of > 0 and attempts >= limit_of then
     kill(id, now, 'lease expired on attempt ' .. attempts .. ' (worker died or stalled)')
@@ -44,6 +48,7 @@ for i, id in ipairs(expired) do
     requeued = requeued + 1
   end
 end
+if #ended > 0 then redis.call('HSET', ATTEMPTS, unpack(ended)) end
 if requeued > 0 then mark(now) end
 if died > 0 then trim_dead(now, tonumber(ARGV[3]), tonumber(ARGV[4])) end
 return { requeued, died }

@@ -1,5 +1,6 @@
 -- retry: a handler failed. Schedule the task again after a backoff, or move it to the dead-letter
--- set when it has used its attempts (attempts are counted at claim) or the failure is permanent.
+-- set when it has used its attempts or the failure is permanent. The attempt that failed is counted
+-- here (ATTEMPTS holds the attempts that ended without an ack; the claim hands out that + 1).
 -- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
 -- ARGV[1]: id, ARGV[2]: token, ARGV[3]: backoff ms, ARGV[4]: error text,
 -- ARGV[5]: max attempts (0 = unlimited), ARGV[6]: "1" to dead-letter at once,
@@ -19,8 +20,9 @@ if not score or tonumber(score) ~= token then
   return { 'stale', -1 }
 end
 -- read before the first write: a script's writes stay when a later call fails (a key of the wrong type)
-local attempts = tonumber(redis.call('HGET', ATTEMPTS, id)) or 0
+local attempts = (tonumber(redis.call('HGET', ATTEMPTS, id)) or 0) + 1
 redis.call('ZREM', INFLIGHT, id)
+redis.call('HSET', ATTEMPTS, id, attempts)
 if permanent or (max_attempts > 0 and attempts >= max_attempts) then
   kill(id, now, reason)
   trim_dead(now, tonumber(ARGV[7]), tonumber(ARGV[8]))

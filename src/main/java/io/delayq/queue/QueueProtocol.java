@@ -244,14 +244,21 @@ public final class QueueProtocol {
             byBucket[i] = (long) RecordBuckets.bucketOf(tasks.get(i).id()) << 32 | i;
         }
         Arrays.sort(byBucket);
-        List<String> args = new ArrayList<>(1 + n * 3);
+        List<String> args = new ArrayList<>(2 + n * 3);
         args.add(String.valueOf(n));
-        for (long entry : byBucket) {
-            ClaimedTask t = tasks.get((int) entry);
+        List<String> counted = new ArrayList<>();
+        for (int k = 0; k < n; k++) {
+            ClaimedTask t = tasks.get((int) byBucket[k]);
             args.add(t.id());
             args.add(String.valueOf(t.token()));
-            args.add(String.valueOf(entry >>> 32));
+            args.add(String.valueOf(byBucket[k] >>> 32));
+            // a first attempt has no attempt count or last error to delete: ack.lua is told which tasks do
+            if (t.attempt() > 1) {
+                counted.add(String.valueOf(k + 1));
+            }
         }
+        args.add(String.valueOf(counted.size()));
+        args.addAll(counted);
         return scripts.<List<Object>>run(LuaScript.ACK, keys(shard).scriptKeys(), args).thenApply(reply -> {
             Boolean[] acked = new Boolean[n];
             for (int k = 0; k < n; k++) {

@@ -127,7 +127,8 @@ local function requeue(id, due, now)
   redis.call('ZADD', DUE[priority_of(record) + 1], due, id)
 end
 
--- The attempts and last errors of finished tasks (their records are deleted by the caller).
+-- The attempts and last errors of finished tasks (their records are deleted by the caller); ack.lua passes
+-- only the tasks that have them.
 local function forget_counts(ids)
   redis.pcall('HDEL', ATTEMPTS, unpack(ids))
   redis.pcall('HDEL', ERRORS, unpack(ids))

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -342,7 +343,14 @@ class GroupsTest {
 
         ClaimBatch b = claim(10, RateLimit.NONE);
         assertThat(b.tasks()).extracting(ClaimedTask::id).containsExactly("plainset");
-        Map<String, String> reasons = b.refused().stream().collect(Collectors.toMap(RefusedTask::shownId, RefusedTask::reason));
+        Map<String, String> reasons = b.refused().stream().collect(Collectors.toMap(RefusedTask::shownId, RefusedTask::reason, (x, y) -> x,
+                HashMap::new));
+        assertThat(reasons).containsOnlyKeys("bare", "prio");
+        // a score that never comes due is picked up by a claim that finds nothing due (claim.lua), the next one here
+        assertThat(b.nextDueAt()).as("the far task's score is no wake-up time").isEqualTo(b.serverNow());
+        b = claim(10, RateLimit.NONE);
+        assertThat(b.tasks()).isEmpty();
+        b.refused().forEach(r -> reasons.put(r.shownId(), r.reason()));
         assertThat(reasons).containsOnlyKeys("bare", "prio", "far");
         assertThat(reasons.get("bare")).isEqualTo("record does not name group acme of the set the task was in (dq:{tenants:0}:group:acme;"
                 + " a grouped task's JSON record has \"group\":\"acme\")");

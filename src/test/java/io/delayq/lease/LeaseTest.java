@@ -32,14 +32,11 @@ class LeaseTest {
     final TestQueue q = TestQueue.eachTest(redis, "orders", 1);
 
     private ClaimedTask claimOne(Duration lease) {
-        ClaimBatch b = q.claim(0, 1, lease);
-        assertThat(b.tasks()).hasSize(1);
-        return b.tasks().get(0);
+        return q.claimOne(1, lease);
     }
 
-    /** Waits on the server clock (the one leases are measured with) until the lease is over. */
     private void awaitExpiry(long token) {
-        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10)).until(() -> q.serverNow() > token);
+        q.awaitExpiry(token);
     }
 
     @Test

@@ -47,7 +47,7 @@ class CancelRescheduleInspectTest {
         // untouched: still in flight under the same lease, record and attempt count kept, ack still works
         assertThat(q.zrange(q.keys(0).inflight())).containsExactly(ScoredValue.just(running.token(), "a"));
         assertThat(TaskRecord.decode(q.storedRecord("a")).payload()).isEqualTo("p");
-        assertThat(get(q.redis().hget(q.keys(0).attempts(), "a"))).isEqualTo("1");
+        assertThat(q.client().inspect("a").attempts()).isEqualTo(1);
         assertThat(q.ack(running)).containsExactly(true);
         assertThat(q.client().cancel("a")).isEqualTo(CancelResult.UNKNOWN);
     }

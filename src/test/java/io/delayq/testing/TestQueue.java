@@ -118,6 +118,20 @@ public final class TestQueue implements AutoCloseable, BeforeEachCallback, After
         return sync(protocol().reclaim(shard, 100, maxAttempts, DeadLetterPolicy.DEFAULT));
     }
 
+    /** A claim of up to {@code batch} tasks of shard 0 that must answer exactly one. */
+    public ClaimedTask claimOne(int batch, Duration lease) {
+        List<ClaimedTask> tasks = claim(0, batch, lease).tasks();
+        if (tasks.size() != 1) {
+            throw new AssertionError("expected one task claimed, got " + tasks);
+        }
+        return tasks.get(0);
+    }
+
+    /** Waits on the server clock (the one leases are measured with) until the lease with this token is over. */
+    public void awaitExpiry(long token) {
+        org.awaitility.Awaitility.await().atMost(WAIT).pollInterval(Duration.ofMillis(10)).until(() -> serverNow() > token);
+    }
+
     /** The Redis server's clock in epoch ms (the clock every script uses). */
     public long serverNow() {
         return serverNow(redis());
