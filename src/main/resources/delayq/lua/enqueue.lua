@@ -44,14 +44,17 @@ local out = { now }
 -- through a task.
 -- (level 'g': the grouped tasks, whose head is the earliest group turn)
 local heads = {}
-local function consider(level, due)
+local function head_of(level)
   local head = heads[level]
   if head == nil then
     local first = redis.call('ZRANGE', level == 'g' and GROUPS or DUE[level + 1], 0, 0, 'WITHSCORES')
     head = tonumber(first[2]) or math.huge
     heads[level] = head
   end
-  if due < head and (soonest == nil or due < soonest) then soonest = due end
+  return head
+end
+local function consider(level, due)
+  if due < head_of(level) and (soonest == nil or due < soonest) then soonest = due end
 end
 
 local function schedule(id, key, due, record, level)
@@ -69,54 +72,88 @@ local function schedule(id, key, due, record, level)
   redis.call('ZADD', DUE[level + 1], due, id)
 end
 
+-- The common case, a new id, settled by the writes themselves instead of locate()'s reads first: HSETNX writes
+-- the record only where none is (every task but a bare ZADD's has one, so "no record" leaves only DUE[1] to ask),
+-- and ZADD NX adds to DUE[1] only where that id is not: two calls where locate + schedule took four. A call of one
+-- task then asks ZRANK whether it went to the front of its level instead of reading the head first (an integer
+-- answer costs less than a score: a tie with the old head may mark once more, never less); a batch reads each
+-- level's head once (consider). False, with nothing written, when the id is there after all: the caller then goes
+-- the general way. Not for grouped records (schedule() puts those into their group) nor where the general way
+-- asks more first (moving, present, once, past).
+local single = n == 1
+local function add_new(id, key, due, record, level)
+  local set = DUE[level + 1]
+  if not single then head_of(level) end -- the level's head before this task joins it
+  if redis.call('HSETNX', key, id, record) == 0 then return false end
+  local added
+  if level == 0 then
+    added = redis.call('ZADD', set, 'NX', due, id) == 1
+  elseif not redis.call('ZSCORE', DUE[1], id) then
+    added = redis.call('ZADD', set, due, id) == 1
+  end
+  if not added then
+    -- a task stored by a bare ZADD (no record) holds the id: take the record back, as if never written
+    redis.call('HDEL', key, id)
+    return false
+  end
+  if not single then
+    consider(level, due)
+  elseif redis.call('ZRANK', set, id) == 0 then
+    soonest = due
+  end
+  return true
+end
+
+-- Every other case: where the id is (locate) decides, per mode. Returns the result and the due time to answer.
+local function settle(id, key, due, record, level)
+  local state, at_level, score, at_group = locate(id, key)
+  if state == nil and (present_only or is_moving(id)) then
+    if is_moving(id) then return 'moving', due end
+    -- resharding: an occurrence this old shard recorded in the once mode stays refused, even when its task is gone
+    if mode == 'once' and redis.call('ZSCORE', ONCE, id) then return 'duplicate', due end
+    return 'absent', due
+  elseif mode == 'future-only' and due <= now then
+    return 'past', due
+  elseif mode == 'once' and redis.call('ZSCORE', ONCE, id) then
+    return 'duplicate', score or due
+  elseif state == nil then
+    schedule(id, key, due, record, level)
+    return 'added', due
+  elseif mode == 'replace' then
+    if state == 'inflight' then return 'inflight', score end
+    if state == 'due' then due_remove(id, at_level, at_group, now) else redis.call('ZREM', DEAD, id) end
+    redis.call('HDEL', ATTEMPTS, id)
+    redis.call('HDEL', ERRORS, id)
+    schedule(id, key, due, record, level)
+    return 'replaced', due
+  elseif mode == 'keep-earlier' then
+    if state ~= 'due' then return state, score end
+    if due >= score then return 'kept', score end
+    if at_group then -- >>> groups <<<
+      consider('g', due)
+      group_add(id, at_group, due, now)
+    else
+      consider(at_level, due)
+      redis.call('ZADD', DUE[at_level + 1], due, id)
+    end
+    return 'earlier', due
+  end
+  return 'duplicate', score
+end
+
+local may_add_directly = not present_only and not MIGRATING and mode ~= 'once'
 for k = 0, n - 1 do
   local base = 3 + k * 5
   local id, timing, ms, record, level = ARGV[base], ARGV[base + 1], tonumber(ARGV[base + 2]), ARGV[base + 3], tonumber(ARGV[base + 4])
   local due = ms
   if timing == 'in' then due = now + ms end
   local key = record_key(id)
-  local state, at_level, score, at_group = locate(id, key)
   local result
-  if state == nil and (present_only or is_moving(id)) then
-    if is_moving(id) then result = 'moving'
-    -- resharding: an occurrence this old shard recorded in the once mode stays refused, even when its task is gone
-    elseif mode == 'once' and redis.call('ZSCORE', ONCE, id) then result = 'duplicate'
-    else result = 'absent' end
-  elseif mode == 'future-only' and due <= now then
-    result = 'past'
-  elseif mode == 'once' and redis.call('ZSCORE', ONCE, id) then
-    result, due = 'duplicate', score or due
-  elseif state == nil then
-    schedule(id, key, due, record, level)
+  if may_add_directly and not (mode == 'future-only' and due <= now) and not group_of(record)
+      and add_new(id, key, due, record, level) then
     result = 'added'
-  elseif mode == 'replace' then
-    if state == 'inflight' then
-      result, due = 'inflight', score
-    else
-      if state == 'due' then due_remove(id, at_level, at_group, now) else redis.call('ZREM', DEAD, id) end
-      redis.call('HDEL', ATTEMPTS, id)
-      redis.call('HDEL', ERRORS, id)
-      schedule(id, key, due, record, level)
-      result = 'replaced'
-    end
-  elseif mode == 'keep-earlier' then
-    if state == 'due' then
-      if due < score and at_group then -- >>> groups <<<
-        consider('g', due)
-        group_add(id, at_group, due, now)
-        result = 'earlier'
-      elseif due < score then
-        consider(at_level, due)
-        redis.call('ZADD', DUE[at_level + 1], due, id)
-        result = 'earlier'
-      else
-        result, due = 'kept', score
-      end
-    else
-      result, due = state, score
-    end
   else
-    result, due = 'duplicate', score
+    result, due = settle(id, key, due, record, level)
   end
   -- not for 'absent' / 'moving' (nothing was decided here: the id goes on to its new shard, or comes back)
   if mode == 'once' and result ~= 'absent' and result ~= 'moving' then

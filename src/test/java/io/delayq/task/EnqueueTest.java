@@ -66,6 +66,37 @@ class EnqueueTest {
     }
 
     @Test
+    void markerFollowsTheHeadOfTheTaskOwnLevel() {
+        q.client().enqueue(TaskSpec.of("normal").at(T1));
+        get(q.redis().del(q.keys(0).marker()));            // as a worker's BZPOPMIN leaves it
+        // another level's head does not count: a high-priority task after T1 still marks (it heads its own level)
+        q.client().enqueue(TaskSpec.of("vip").at(T2).priority(Priority.HIGH));
+        assertThat(q.zrange(q.keys(0).marker())).containsExactly(ScoredValue.just(T2.toEpochMilli(), "next"));
+        get(q.redis().del(q.keys(0).marker()));
+        q.client().enqueue(TaskSpec.of("vip-later").at(T2.plusSeconds(1)).priority(Priority.HIGH));
+        q.client().enqueue(TaskSpec.of("normal-later").at(T2));
+        assertThat(q.zrange(q.keys(0).marker())).isEmpty();
+        // a tie with the head: one task alone marks when its id sorts first among equal due times (ZRANK 0: a
+        // wake-up the worker did not need), not when it sorts after the head
+        q.client().enqueue(TaskSpec.of("normal-tie-z").at(T1));
+        assertThat(q.zrange(q.keys(0).marker())).isEmpty();
+        q.client().enqueue(TaskSpec.of("a-tie").at(T1));
+        assertThat(q.zrange(q.keys(0).marker())).containsExactly(ScoredValue.just(T1.toEpochMilli(), "next"));
+    }
+
+    @Test
+    void batchMarksTheEarliestTaskThatPrecedesTheHeadsTheCallBeganWith() {
+        q.client().enqueue(TaskSpec.of("head").at(T1));
+        get(q.redis().del(q.keys(0).marker()));
+        q.client().enqueueAll(List.of(TaskSpec.of("b1").at(T2), TaskSpec.of("b2").at(T1.minusSeconds(5)),
+                TaskSpec.of("b3").at(T1.minusSeconds(9)), TaskSpec.of("b4").at(T1.minusSeconds(7))));
+        assertThat(q.zrange(q.keys(0).marker())).containsExactly(ScoredValue.just(T1.minusSeconds(9).toEpochMilli(), "next"));
+        get(q.redis().del(q.keys(0).marker()));
+        q.client().enqueueAll(List.of(TaskSpec.of("c1").at(T2), TaskSpec.of("c2").at(T1)));
+        assertThat(q.zrange(q.keys(0).marker())).isEmpty();
+    }
+
+    @Test
     void taskWithoutPayloadHasAnEmptyRecord() {
         q.client().enqueue(TaskSpec.of("a").at(T1));
         assertThat(q.storedRecord("a")).startsWith("{\"enqueuedAt\":").doesNotContain("payload");
