@@ -17,17 +17,15 @@ hold their data): PACE_MS > 0 sends the calls that far apart, as W2 does; 0 send
   /usr/bin/python3 bench/profile/enqueue_cost.py [BLOCKS=12] [CALLS=2000] [REV=main] [PACE_MS=0]
   (needs redis-server, python3-redis, git)
 """
-import atexit
 import os
 import random
 import re
-import socket
 import statistics
 import subprocess
 import sys
 import time
 
-import redis
+import profiled_redis
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LUA = "src/main/resources/delayq/lua"
@@ -74,22 +72,8 @@ def main():
         ("floor: shard_keys + groups + common + layout defined, then return (all of enqueue's helpers)",
          helpers("shard_keys.lua", "groups.lua", "common.lua", "layout.lua")),
     ]
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-                              stdout=subprocess.DEVNULL)
-    atexit.register(server.terminate)
-    r = redis.Redis(port=port)
-    for _ in range(100):
-        try:
-            r.ping()
-            break
-        except redis.ConnectionError:
-            time.sleep(0.05)
-    shard = "dq:{bench:0}:"
-    keys = [shard + k for k in ("due", "due:p1", "due:p2", "inflight", "tasks", "attempts", "errors", "dead", "marker", "rate")]
+    r = profiled_redis.start()
+    keys = profiled_redis.KEYS
     loaded = [(name, r.register_script(text)) for name, text in variants]
     script_us = {name: [] for name, _ in loaded}
     cpu_us = {name: [] for name, _ in loaded}

@@ -3,7 +3,7 @@
 local DUE = { KEYS[1], KEYS[2], KEYS[3] }   -- due sets by priority level 0 (normal), 1, 2 (highest)
 local INFLIGHT = KEYS[4]                   -- ZSET id -> lease expiry ms (the fencing token)
 local TASKS = KEYS[5]                      -- prefix of the record hashes TASKS:<b>, b = bucket of the id
-                                           -- (record_key in common.lua); the key named TASKS itself is never written
+                                           -- (record_key below); the key named TASKS itself is never written
 local ATTEMPTS = KEYS[6]                   -- HASH id -> attempts so far (counted at claim)
 local ERRORS = KEYS[7]                     -- HASH id -> last error text
 local DEAD = KEYS[8]                       -- ZSET id -> time it died
