@@ -16,9 +16,13 @@
 --   "absent" (where = "present": not on this shard, nothing written), "moving" (being moved to another shard: retry)
 -- ARGV[3 + 5n]: the caller's layout epoch (absent: 0); ARGV[4 + 5n]: where, "present" to act only on ids
 --   this shard holds (the old shard during a migration), else normal (include/layout.lua)
+--
+-- Two parts. The first settles the common case with nothing but shard_keys.lua and layout.lua defined: tasks
+-- with new ids, in input order, until the first that needs more (the id exists, a grouped record, a mode or a
+-- migration that asks first). Most calls end there; the second part (the other helpers and the general way,
+-- from that task on) is only built when needed, because defining the helpers costs a call more than the work
+-- of a new task (docs/bench.md, "Redis CPU per task (W2)"; bench/profile/enqueue_cost.py measures it).
 --@include shard_keys.lua
---@include groups.lua
---@include common.lua
 --@include layout.lua
 
 local mode = ARGV[1]
@@ -26,39 +30,104 @@ local n = tonumber(ARGV[2])
 local wrong_layout = layout_problem(ARGV[3 + 5 * n])
 if wrong_layout then return wrong_layout end
 local present_only = ARGV[4 + 5 * n] == 'present'
-local now = server_now()
--- a week: far longer than any planner takes to come back to an occurrence it owes (it drops older ones)
-local ONCE_KEEP_MS = 7 * 86400000
-local ONCE = KEYS[11]
-if mode == 'once' then
-  -- age out, bounded: at most twice what this call can add, so the set shrinks back after a burst
-  local old = redis.call('ZRANGEBYSCORE', ONCE, '-inf', now - ONCE_KEEP_MS, 'LIMIT', 0, 100 + 2 * n)
-  if #old > 0 then redis.call('ZREM', ONCE, unpack(old)) end
-end
+-- server_now() of common.lua (not defined yet): the Redis clock, never the producer's
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 local soonest
 local out = { now }
 
 -- The marker is written when a task comes before everything its own priority level held when this
 -- call began. Comparing with the level's head alone (one ZRANGE, not one per level) can mark a task
 -- that another level already precedes: the worker then wakes for nothing once, it never sleeps
--- through a task.
--- (level 'g': the grouped tasks, whose head is the earliest group turn)
+-- through a task. (level 'g': the grouped tasks, whose head is the earliest group turn; set: that level's key)
 local heads = {}
-local function consider(level, due)
+local function head_of(level, set)
   local head = heads[level]
   if head == nil then
-    local first = redis.call('ZRANGE', level == 'g' and GROUPS or DUE[level + 1], 0, 0, 'WITHSCORES')
+    local first = redis.call('ZRANGE', set or DUE[level + 1], 0, 0, 'WITHSCORES')
     head = tonumber(first[2]) or math.huge
     heads[level] = head
   end
-  if due < head and (soonest == nil or due < soonest) then soonest = due end
+  return head
 end
+local function consider(level, due, set)
+  if due < head_of(level, set) and (soonest == nil or due < soonest) then soonest = due end
+end
+
+-- A new id, settled by the writes themselves instead of locate()'s reads first: HSETNX writes the record only
+-- where none is (every task but a bare ZADD's has one, so "no record" leaves only DUE[1] to ask), and ZADD NX
+-- adds to DUE[1] only where that id is not: two calls where locate + schedule took four. A call of one task
+-- then asks ZRANK whether it went to the front of its level instead of reading the head first (an integer
+-- answer costs less than a score: a tie with the old head may mark once more, never less); a batch reads each
+-- level's head once (consider). False, with nothing written, when the id is there after all.
+local single = n == 1
+local function add_new(id, key, due, record, level)
+  local set = DUE[level + 1]
+  if not single then head_of(level) end -- the level's head before this task joins it
+  if redis.call('HSETNX', key, id, record) == 0 then return false end
+  local added
+  if level == 0 then
+    added = redis.call('ZADD', set, 'NX', due, id) == 1
+  elseif not redis.call('ZSCORE', DUE[1], id) then
+    added = redis.call('ZADD', set, due, id) == 1
+  end
+  if not added then
+    -- a task stored by a bare ZADD (no record) holds the id: take the record back, as if never written
+    redis.call('HDEL', key, id)
+    return false
+  end
+  if not single then
+    consider(level, due)
+  elseif redis.call('ZRANK', set, id) == 0 then
+    soonest = due
+  end
+  return true
+end
+
+local function task(k)
+  local base = 3 + k * 5
+  local id, timing, ms, record, level = ARGV[base], ARGV[base + 1], tonumber(ARGV[base + 2]), ARGV[base + 3], tonumber(ARGV[base + 4])
+  local due = ms
+  if timing == 'in' then due = now + ms end
+  return id, due, record, level
+end
+
+-- A record that may name a group (JSON with a "group" field: group_of() of groups.lua, not defined yet, decides
+-- in part two; this is its own first test) goes to its group's set, not the short way.
+local function may_be_grouped(record)
+  return byte(record, 1) == 123 and string.find(record, '"group"', 1, true) ~= nil
+end
+
+-- part one: new ids while nothing else has to be asked
+local may_add_directly = not present_only and not MIGRATING and mode ~= 'once'
+local k, tried = 0, false -- tried: add_new already found task k's id there
+if may_add_directly then
+  while k < n do
+    local id, due, record, level = task(k)
+    if (mode == 'future-only' and due <= now) or may_be_grouped(record) then break end
+    if not add_new(id, record_key(id), due, record, level) then
+      tried = true
+      break
+    end
+    out[#out + 1] = 'added'
+    out[#out + 1] = due
+    k = k + 1
+  end
+end
+if k == n then
+  if soonest ~= nil then redis.call('ZADD', MARKER, 'LT', soonest, 'next') end -- mark() of common.lua
+  return out
+end
+
+-- part two: task k and every one after it, in order
+--@include groups.lua
+--@include common.lua
 
 local function schedule(id, key, due, record, level)
   -- >>> groups (issue 18): a record naming a group puts the task into that group's set (include/groups.lua)
   local g = group_of(record)
   if g then
-    consider('g', due)
+    consider('g', due, GROUPS)
     redis.call('HSET', key, id, record)
     group_add(id, g, due, now)
     return
@@ -69,54 +138,62 @@ local function schedule(id, key, due, record, level)
   redis.call('ZADD', DUE[level + 1], due, id)
 end
 
-for k = 0, n - 1 do
-  local base = 3 + k * 5
-  local id, timing, ms, record, level = ARGV[base], ARGV[base + 1], tonumber(ARGV[base + 2]), ARGV[base + 3], tonumber(ARGV[base + 4])
-  local due = ms
-  if timing == 'in' then due = now + ms end
-  local key = record_key(id)
+-- a week: far longer than any planner takes to come back to an occurrence it owes (it drops older ones)
+local ONCE_KEEP_MS = 7 * 86400000
+local ONCE = KEYS[11]
+if mode == 'once' then
+  -- age out, bounded: at most twice what this call can add, so the set shrinks back after a burst
+  local old = redis.call('ZRANGEBYSCORE', ONCE, '-inf', now - ONCE_KEEP_MS, 'LIMIT', 0, 100 + 2 * n)
+  if #old > 0 then redis.call('ZREM', ONCE, unpack(old)) end
+end
+
+-- Where the id is (locate) decides, per mode. Returns the result and the due time to answer.
+local function settle(id, key, due, record, level)
   local state, at_level, score, at_group = locate(id, key)
-  local result
   if state == nil and (present_only or is_moving(id)) then
-    if is_moving(id) then result = 'moving'
+    if is_moving(id) then return 'moving', due end
     -- resharding: an occurrence this old shard recorded in the once mode stays refused, even when its task is gone
-    elseif mode == 'once' and redis.call('ZSCORE', ONCE, id) then result = 'duplicate'
-    else result = 'absent' end
+    if mode == 'once' and redis.call('ZSCORE', ONCE, id) then return 'duplicate', due end
+    return 'absent', due
   elseif mode == 'future-only' and due <= now then
-    result = 'past'
+    return 'past', due
   elseif mode == 'once' and redis.call('ZSCORE', ONCE, id) then
-    result, due = 'duplicate', score or due
+    return 'duplicate', score or due
   elseif state == nil then
     schedule(id, key, due, record, level)
-    result = 'added'
+    return 'added', due
   elseif mode == 'replace' then
-    if state == 'inflight' then
-      result, due = 'inflight', score
-    else
-      if state == 'due' then due_remove(id, at_level, at_group, now) else redis.call('ZREM', DEAD, id) end
-      redis.call('HDEL', ATTEMPTS, id)
-      redis.call('HDEL', ERRORS, id)
-      schedule(id, key, due, record, level)
-      result = 'replaced'
-    end
+    if state == 'inflight' then return 'inflight', score end
+    if state == 'due' then due_remove(id, at_level, at_group, now) else redis.call('ZREM', DEAD, id) end
+    redis.call('HDEL', ATTEMPTS, id)
+    redis.call('HDEL', ERRORS, id)
+    schedule(id, key, due, record, level)
+    return 'replaced', due
   elseif mode == 'keep-earlier' then
-    if state == 'due' then
-      if due < score and at_group then -- >>> groups <<<
-        consider('g', due)
-        group_add(id, at_group, due, now)
-        result = 'earlier'
-      elseif due < score then
-        consider(at_level, due)
-        redis.call('ZADD', DUE[at_level + 1], due, id)
-        result = 'earlier'
-      else
-        result, due = 'kept', score
-      end
+    if state ~= 'due' then return state, score end
+    if due >= score then return 'kept', score end
+    if at_group then -- >>> groups <<<
+      consider('g', due, GROUPS)
+      group_add(id, at_group, due, now)
     else
-      result, due = state, score
+      consider(at_level, due)
+      redis.call('ZADD', DUE[at_level + 1], due, id)
     end
+    return 'earlier', due
+  end
+  return 'duplicate', score
+end
+
+-- part one's test again, per task: a later new id still takes the short way
+for j = k, n - 1 do
+  local id, due, record, level = task(j)
+  local key = record_key(id)
+  local result
+  if may_add_directly and not (j == k and tried) and not (mode == 'future-only' and due <= now)
+      and not group_of(record) and add_new(id, key, due, record, level) then
+    result = 'added'
   else
-    result, due = 'duplicate', score
+    result, due = settle(id, key, due, record, level)
   end
   -- not for 'absent' / 'moving' (nothing was decided here: the id goes on to its new shard, or comes back)
   if mode == 'once' and result ~= 'absent' and result ~= 'moving' then

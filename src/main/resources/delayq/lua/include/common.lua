@@ -4,34 +4,6 @@ local function server_now()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
--- The record hash of a task: TASKS:<b>, b = h mod TASK_BUCKETS where h = (h * 31 + byte) mod 2^24
--- over the id's UTF-8 bytes. Every intermediate stays below 2^29, exact in Lua's doubles and cheap
--- to write in any language (producers that write records by hand compute the same key). It runs
--- once or twice per task per script, so it is kept cheap: five bytes per string.byte call (the same
--- h: five steps folded into one, 31^5 = 28629151, every term still below 2^50 and exact), no table
--- per call, and each bucket's key string built once per script call.
-local byte = string.byte
-local bucket_keys = {}
-local function record_key(id)
-  local h, n, i = 0, #id, 1
-  while i + 4 <= n do
-    local a, b, c, d, e = byte(id, i, i + 4)
-    h = (h * 28629151 + a * 923521 + b * 29791 + c * 961 + d * 31 + e) % 16777216
-    i = i + 5
-  end
-  while i <= n do
-    h = (h * 31 + byte(id, i)) % 16777216
-    i = i + 1
-  end
-  local b = h % TASK_BUCKETS
-  local key = bucket_keys[b]
-  if key == nil then
-    key = TASKS .. ':' .. b
-    bucket_keys[b] = key
-  end
-  return key
-end
-
 -- Where a task is: 'due' (with its priority level, and its group when it waits in a group's set,
 -- include/groups.lua), 'inflight', 'dead', or nil: state, level, score, group.
 -- Every task except one written by a bare ZADD into DUE[1] has a record, so the common

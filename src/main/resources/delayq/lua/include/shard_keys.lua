@@ -3,7 +3,7 @@
 local DUE = { KEYS[1], KEYS[2], KEYS[3] }   -- due sets by priority level 0 (normal), 1, 2 (highest)
 local INFLIGHT = KEYS[4]                   -- ZSET id -> lease expiry ms (the fencing token)
 local TASKS = KEYS[5]                      -- prefix of the record hashes TASKS:<b>, b = bucket of the id
-                                           -- (record_key in common.lua); the key named TASKS itself is never written
+                                           -- (record_key below); the key named TASKS itself is never written
 local ATTEMPTS = KEYS[6]                   -- HASH id -> attempts that ended without an ack (retry, lease
                                            -- expiry, dead-lettering); a claim hands out that + 1, an ack deletes it
 local ERRORS = KEYS[7]                     -- HASH id -> last error text
@@ -21,3 +21,31 @@ local RATE = KEYS[10]                      -- HASH token bucket (tokens, at) for
 -- The bucket keys share the shard's hash tag, so they sit in the shard's Cluster slot (Redis 7 lets a
 -- script touch undeclared keys of its own slot). Mirrored in Java by io.delayq.shard.RecordBuckets.
 local TASK_BUCKETS = 2039
+
+-- The record hash of a task: TASKS:<b>, b = h mod TASK_BUCKETS where h = (h * 31 + byte) mod 2^24
+-- over the id's UTF-8 bytes. Every intermediate stays below 2^29, exact in Lua's doubles and cheap
+-- to write in any language (producers that write records by hand compute the same key). It runs
+-- once or twice per task per script, so it is kept cheap: five bytes per string.byte call (the same
+-- h: five steps folded into one, 31^5 = 28629151, every term still below 2^50 and exact), no table
+-- per call, and each bucket's key string built once per script call.
+local byte = string.byte
+local bucket_keys = {}
+local function record_key(id)
+  local h, n, i = 0, #id, 1
+  while i + 4 <= n do
+    local a, b, c, d, e = byte(id, i, i + 4)
+    h = (h * 28629151 + a * 923521 + b * 29791 + c * 961 + d * 31 + e) % 16777216
+    i = i + 5
+  end
+  while i <= n do
+    h = (h * 31 + byte(id, i)) % 16777216
+    i = i + 1
+  end
+  local b = h % TASK_BUCKETS
+  local key = bucket_keys[b]
+  if key == nil then
+    key = TASKS .. ':' .. b
+    bucket_keys[b] = key
+  end
+  return key
+end

@@ -97,4 +97,37 @@ class IdOnlyTaskTest {
                 .isEqualTo(EnqueueResult.Status.REPLACED);
         assertThat(TaskRecord.decode(q.client().inspect("c-10").rawRecord()).payload()).isEqualTo("now with data");
     }
+
+    /**
+     * enqueue.lua writes a new id's record first (HSETNX) and learns only from ZADD NX that a bare ZADD's task
+     * holds the id: it takes the record back, so the task stays as the producer stored it, record-less.
+     */
+    @Test
+    void enqueueOfABareTasksIdLeavesItRecordLessInEveryPathAndMode() {
+        Instant t1 = Instant.parse("2100-01-01T00:00:00Z");
+        bareZadd("b-0", t1.toEpochMilli());
+        bareZadd("b-1", t1.toEpochMilli());
+        bareZadd("b-2", t1.toEpochMilli());
+        assertThat(q.client().enqueue(TaskSpec.of("b-0").at(t1.minusSeconds(1)).payload("x")))
+                .isEqualTo(new EnqueueResult("b-0", EnqueueResult.Status.DUPLICATE, t1.toEpochMilli()));
+        // another priority level: the new set is not where the bare task is, DUE[1] is asked
+        assertThat(q.client().enqueue(TaskSpec.of("b-1").payload("x").priority(io.delayq.task.Priority.HIGHEST)))
+                .isEqualTo(new EnqueueResult("b-1", EnqueueResult.Status.DUPLICATE, t1.toEpochMilli()));
+        assertThat(q.client().enqueue(TaskSpec.of("b-2").at(t1.plusSeconds(1)).payload("x"), DuplicatePolicy.KEEP_EARLIER))
+                .isEqualTo(new EnqueueResult("b-2", EnqueueResult.Status.KEPT, t1.toEpochMilli()));
+        // in a batch (the head-reading path) too, beside a new id
+        assertThat(q.client().enqueueAll(List.of(TaskSpec.of("b-0").payload("y"), TaskSpec.of("fresh").at(t1).payload("z"),
+                TaskSpec.of("b-1").payload("y").priority(io.delayq.task.Priority.HIGH))))
+                .extracting(EnqueueResult::status)
+                .containsExactly(EnqueueResult.Status.DUPLICATE, EnqueueResult.Status.ADDED, EnqueueResult.Status.DUPLICATE);
+        for (String id : List.of("b-0", "b-1", "b-2")) {
+            TaskInfo info = q.client().inspect(id);
+            assertThat(info.state()).isEqualTo(TaskInfo.State.SCHEDULED);
+            assertThat(info.score()).isEqualTo(t1.toEpochMilli());
+            assertThat(info.rawRecord()).as(id).isNull();
+            assertThat(info.priority()).isZero();
+        }
+        assertThat(TaskRecord.decode(q.client().inspect("fresh").rawRecord()).payload()).isEqualTo("z");
+        assertThat(q.client().stats().scheduled()).isEqualTo(4);
+    }
 }

@@ -66,6 +66,64 @@ class EnqueueTest {
     }
 
     @Test
+    void markerFollowsTheHeadOfTheTaskOwnLevel() {
+        q.client().enqueue(TaskSpec.of("normal").at(T1));
+        get(q.redis().del(q.keys(0).marker()));            // as a worker's BZPOPMIN leaves it
+        // another level's head does not count: a high-priority task after T1 still marks (it heads its own level)
+        q.client().enqueue(TaskSpec.of("vip").at(T2).priority(Priority.HIGH));
+        assertThat(q.zrange(q.keys(0).marker())).containsExactly(ScoredValue.just(T2.toEpochMilli(), "next"));
+        get(q.redis().del(q.keys(0).marker()));
+        q.client().enqueue(TaskSpec.of("vip-later").at(T2.plusSeconds(1)).priority(Priority.HIGH));
+        q.client().enqueue(TaskSpec.of("normal-later").at(T2));
+        assertThat(q.zrange(q.keys(0).marker())).isEmpty();
+        // a tie with the head: one task alone marks when its id sorts first among equal due times (ZRANK 0: a
+        // wake-up the worker did not need), not when it sorts after the head
+        q.client().enqueue(TaskSpec.of("normal-tie-z").at(T1));
+        assertThat(q.zrange(q.keys(0).marker())).isEmpty();
+        q.client().enqueue(TaskSpec.of("a-tie").at(T1));
+        assertThat(q.zrange(q.keys(0).marker())).containsExactly(ScoredValue.just(T1.toEpochMilli(), "next"));
+    }
+
+    @Test
+    void batchMarksTheEarliestTaskThatPrecedesTheHeadsTheCallBeganWith() {
+        q.client().enqueue(TaskSpec.of("head").at(T1));
+        get(q.redis().del(q.keys(0).marker()));
+        q.client().enqueueAll(List.of(TaskSpec.of("b1").at(T2), TaskSpec.of("b2").at(T1.minusSeconds(5)),
+                TaskSpec.of("b3").at(T1.minusSeconds(9)), TaskSpec.of("b4").at(T1.minusSeconds(7))));
+        assertThat(q.zrange(q.keys(0).marker())).containsExactly(ScoredValue.just(T1.minusSeconds(9).toEpochMilli(), "next"));
+        get(q.redis().del(q.keys(0).marker()));
+        q.client().enqueueAll(List.of(TaskSpec.of("c1").at(T2), TaskSpec.of("c2").at(T1)));
+        assertThat(q.zrange(q.keys(0).marker())).isEmpty();
+    }
+
+    /**
+     * enqueue.lua adds new ids the short way until the first task that needs more (an existing id, a grouped
+     * record); from there on it goes the general way, task by task in input order, and still adds later new ids.
+     */
+    @Test
+    void batchKeepsInputOrderAcrossTheShortAndTheGeneralWay() {
+        q.client().enqueue(TaskSpec.of("old").at(T2).payload("first"));
+        get(q.redis().del(q.keys(0).marker()));
+        List<EnqueueResult> r = q.client().enqueueAll(List.of(
+                TaskSpec.of("n1").at(T1),                                   // short way (JSON record, no group)
+                TaskSpec.of("g1").at(T1).group("tenant-a"),                 // a group: the general way
+                TaskSpec.of("n2").at(T1.minusSeconds(3)).payload("{\"group\":\"not an option\"}"),
+                TaskSpec.of("old").at(T0).payload("second"),                // exists: duplicate
+                TaskSpec.of("n1").at(T0),                                   // added earlier in this call
+                TaskSpec.of("n3").at(T2.plusSeconds(1)).payload("p").expiresAt(T2.plusSeconds(60))));
+        assertThat(r).extracting(EnqueueResult::status).containsExactly(
+                Status.ADDED, Status.ADDED, Status.ADDED, Status.DUPLICATE, Status.DUPLICATE, Status.ADDED);
+        assertThat(r.get(3).dueAt()).isEqualTo(T2.toEpochMilli());
+        assertThat(r.get(4).dueAt()).isEqualTo(T1.toEpochMilli());
+        assertThat(q.zrange(q.keys(0).due(0))).extracting(ScoredValue::getValue).containsExactly("n2", "n1", "old", "n3");
+        assertThat(q.zrange(q.keys(0).group("tenant-a"))).containsExactly(ScoredValue.just(T1.toEpochMilli(), "g1"));
+        assertThat(record("old").payload()).isEqualTo("first");
+        assertThat(record("n2").payload()).isEqualTo("{\"group\":\"not an option\"}");
+        // the earliest new task before the level's head (T2) the call began with
+        assertThat(q.zrange(q.keys(0).marker())).containsExactly(ScoredValue.just(T1.minusSeconds(3).toEpochMilli(), "next"));
+    }
+
+    @Test
     void taskWithoutPayloadHasAnEmptyRecord() {
         q.client().enqueue(TaskSpec.of("a").at(T1));
         assertThat(q.storedRecord("a")).startsWith("{\"enqueuedAt\":").doesNotContain("payload");
