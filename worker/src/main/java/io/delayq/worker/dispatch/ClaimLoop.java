@@ -139,7 +139,7 @@ public final class ClaimLoop implements Runnable {
     /** A marker says a task on {@code shard} is due at {@code dueAt} (server ms). */
     public void wakeFor(int shard, long dueAt) {
         if (range.from() <= shard && shard <= range.to()) {
-            board.wake(shard, clock.nanoTimeAt(dueAt));
+            board.wake(shard, clock.nanoTimeAt(shard, dueAt));
         }
     }
 
@@ -217,12 +217,13 @@ public final class ClaimLoop implements Runnable {
             }
         });
         call.orTimeout(redisTimeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((batch, error) -> {
+            long answeredAt = System.nanoTime();
             hold.cancel(false);
             // before answered(), which may re-arm the shard: the loop must find it claimable again
             claiming.remove(shard);
             try {
                 // answered() re-arms the shard's wake-up (and a release wakes a loop waiting for capacity)
-                answered(shard, ask, reserved.getAndSet(false) ? ask : 0, requestId, started, batch, error);
+                answered(shard, ask, reserved.getAndSet(false) ? ask : 0, requestId, started, answeredAt, batch, error);
             } finally {
                 synchronized (pendingClaims) {
                     pendingClaims.decrementAndGet();
@@ -232,8 +233,11 @@ public final class ClaimLoop implements Runnable {
         });
     }
 
-    /** @param held the slots still reserved for this claim: {@code ask}, or 0 once its hold ran out */
-    private void answered(int shard, int ask, int held, String requestId, long started, ClaimBatch batch, Throwable error) {
+    /**
+     * @param held       the slots still reserved for this claim: {@code ask}, or 0 once its hold ran out
+     * @param answeredAt when the answer came (System.nanoTime), as {@code started} when the claim was sent
+     */
+    private void answered(int shard, int ask, int held, String requestId, long started, long answeredAt, ClaimBatch batch, Throwable error) {
         if (error != null && ShardFaults.isDataFault(error)) {
             // Redis answered, about this shard's data: the other shards go on, this one is retried at the poll
             // interval (a claim reads before it writes, so the failed one moved nothing and needs no replay)
@@ -257,7 +261,7 @@ public final class ClaimLoop implements Runnable {
         unanswered.remove(shard);
         health.ok();
         faults.ok(shard);
-        clock.observe(batch.serverNow());
+        clock.observe(shard, batch.serverNow(), started, answeredAt);
         for (RefusedTask refused : batch.refused()) {
             malformed.refusedByClaim(shard, refused.shownId(), refused.reason());
         }
@@ -284,7 +288,8 @@ public final class ClaimLoop implements Runnable {
             return;
         }
         if (batch.hasNext()) {
-            board.wake(shard, started + Math.max(0, batch.nextDueAt() - batch.serverNow()) * 1_000_000L);
+            // not before the shard's clock surely reads the next due time: a claim sent a little early finds nothing
+            board.wake(shard, clock.nanoTimeAt(shard, batch.nextDueAt()));
         }
         // nothing waits: the shard sleeps until a marker (every delayq producer writes one for a task due sooner
         // than the shard's head) or the idle sweep (a hand-written ZADD without one) wakes it; claiming every
