@@ -20,7 +20,6 @@ import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
-import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 
@@ -97,7 +96,7 @@ public final class RedisEndpoint implements AutoCloseable {
                                 .build());
                 options.maintNotificationsConfig(MaintNotificationsConfig.disabled()); // see parse(): no CLIENT extras on connect
                 cluster.setOptions(options.build());
-                StatefulRedisClusterConnection<String, String> conn = cluster.connect(StringCodec.UTF8);
+                StatefulRedisClusterConnection<String, String> conn = cluster.connect(Utf8Codec.UTF8);
                 return new RedisEndpoint(redact(url), cluster, conn, conn.async(), res, own);
             }
             RedisURI uri = parse(url);
@@ -126,7 +125,7 @@ public final class RedisEndpoint implements AutoCloseable {
     private static StatefulRedisConnection<String, String> connectThroughHandshakeRaces(RedisClient single) {
         for (int attempt = 1; ; attempt++) {
             try {
-                return single.connect(StringCodec.UTF8);
+                return single.connect(Utf8Codec.UTF8);
             } catch (RedisConnectionException e) {
                 if (attempt == HANDSHAKE_ATTEMPTS || !closedDuringHandshake(e)) {
                     throw e;
@@ -247,9 +246,9 @@ public final class RedisEndpoint implements AutoCloseable {
     /** A separate connection for blocking commands, so they never hold up the shared one. */
     public StatefulConnection<String, String> newDedicatedConnection() {
         if (client instanceof RedisClusterClient cluster) {
-            return cluster.connect(StringCodec.UTF8);
+            return cluster.connect(Utf8Codec.UTF8);
         }
-        return ((RedisClient) client).connect(StringCodec.UTF8);
+        return ((RedisClient) client).connect(Utf8Codec.UTF8);
     }
 
     @Override

@@ -16,10 +16,13 @@ import java.util.List;
  */
 public final class WorkerSettings {
     /**
-     * Tasks one claim moves at most. Measured with 16 shards and the claim buffer (issue 17), 500 or 1,000 drained no
-     * faster than 100 on a 2-core machine (the claims are already large; Redis and the JVM share the cores).
+     * Tasks one claim moves at most. Measured with 16 shards, the default concurrency and the claim buffer (issue 17,
+     * W1 warm, 2 cores): 100 gave claims of ~70 and ~5-7 ms of worker CPU per 1,000 tasks, 250 and 500 ~4 ms, 1,000
+     * ~3-4 ms, with Redis ~10% cheaper from 500 up. 500 keeps most of that while one claim holds Redis for ~2 ms
+     * instead of ~4. How much a claim takes is still bounded by the free handler slots plus a buffer of ~100 ms of
+     * the handlers' measured work, so a slow handler claims no more than before.
      */
-    public static final int DEFAULT_BATCH_SIZE = 100;
+    public static final int DEFAULT_BATCH_SIZE = 500;
     public static final int MAX_BATCH_SIZE = 1000;
     /** Handlers run on the worker's CPU; with the claim buffer (ClaimLoop) 16 threads keep fast handlers busy. */
     public static final int DEFAULT_CONCURRENCY = 16;

@@ -112,6 +112,12 @@ final class DrainProfile {
         try {
             recording.dump(file);
             recording.close();
+            String keep = System.getProperty(PROPERTY + ".keep");
+            if (keep != null && !keep.isBlank()) {
+                // a tuning aid: the raw recording, for whole stacks (jfr print --events jdk.ExecutionSample)
+                Files.copy(file, Path.of(keep).resolve(subject.replaceAll("[^A-Za-z0-9]+", "-") + ".jfr"),
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
             List<RecordedEvent> events = RecordingFile.readAllEvents(file);
             synchronized (DrainProfile.class) {
                 DRAINS.merge(subject, 1, Integer::sum);

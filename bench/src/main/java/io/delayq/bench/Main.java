@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
  *   --only a,b       only subjects whose name contains one of these (e.g. delayq,bullmq)
  *   --no-memory      skip the memory workload
  *   --no-costs       skip the idle, webhook and footprint figures of delayq's worker
- *   --w1-only        tuning aid: only W1, printed, nothing written
+ *   --w1-only        tuning aid: only W1 (after the same warm-up as a full run), printed, nothing written
  *   --webhook-only   tuning aid: only the webhook figures of delayq's worker, printed, nothing written
  *   --layouts-only   only the record-layout study (bench/profile/record_layouts.py), printed, nothing written
  *   --docs DIR       where bench.md, bench-results.csv and bench.png go (default docs)
@@ -92,7 +92,9 @@ public final class Main {
                 return;
             }
             if (w1Only) {
-                // tuning aid: W1 alone, repeated, no report written
+                // tuning aid: W1 alone, repeated, no report written; warmed up as a full run is, or the first in-JVM
+                // subject's figures are mostly the JIT compiler's (delayq's defaults: ~25 ms of client CPU per 1,000 tasks cold, ~5 warm)
+                warmUp(subjects, new Workbench(redis.url(), probe, sizes, 41L));
                 DrainProfile.arm();
                 for (int run = 1; run <= runs; run++) {
                     Workbench bench = new Workbench(redis.url(), probe, sizes, 42L + run);

@@ -145,7 +145,7 @@ public final class Worker implements AutoCloseable {
                 .register(registry);
         this.settler = new Settler(protocol, inflight, metrics, config.retry(), config.deadLetters(), config.lease());
         this.handlers = new HandlerPool(config.concurrency(), HANDLER_RAMP_AFTER_NANOS, named("delayq-handler", false));
-        ServerClock clock = new ServerClock(wallClock);
+        ServerClock clock = new ServerClock(wallClock, config.range());
         WakeBoard board = new WakeBoard(config.range().from(), config.range().size());
         this.claimLoop = new ClaimLoop(new ClaimLoop.Params(protocol, config.range(), config.batchSize(), config.pollInterval(),
                 config.lease(), config.rateLimit(), config.concurrency(), handlers,

@@ -90,7 +90,7 @@ class CrdValidationTest {
     void defaultsAreFilledInAsTheApiServerWould() throws IOException {
         JsonNode stored = validator.applyDefaults(minimal(4));
 
-        assertThat(stored.at("/spec/batchSize").asInt()).isEqualTo(100);
+        assertThat(stored.at("/spec/batchSize").asInt()).isEqualTo(500);
         assertThat(stored.at("/spec/pollInterval").asText()).isEqualTo("1s");
         assertThat(stored.at("/spec/replicas").asInt()).isEqualTo(1);
         assertThat(stored.at("/spec/suspend").asBoolean()).isFalse();

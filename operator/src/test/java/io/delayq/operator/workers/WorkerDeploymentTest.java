@@ -180,7 +180,7 @@ class WorkerDeploymentTest {
         assertThat(hash(desired(dq, 5))).as("scaling rolls nothing").isEqualTo(before);
         assertThat(hash(desired(dq, 1))).as("deterministic").isEqualTo(before);
 
-        dq.getSpec().setBatchSize(500);
+        dq.getSpec().setBatchSize(250);
         assertThat(hash(desired(dq, 1))).as("a spec change rolls the pods").isNotEqualTo(before);
     }
 

@@ -33,7 +33,7 @@ class WorkerEnvironmentTest {
     void setsEveryContractVariableWithTheSpecDefaults() {
         Map<String, String> env = values(DelayQueues.orders());
 
-        assertThat(env).containsEntry("DELAYQ_BATCH_SIZE", "100").containsEntry("DELAYQ_POLL_INTERVAL", "1s")
+        assertThat(env).containsEntry("DELAYQ_BATCH_SIZE", "500").containsEntry("DELAYQ_POLL_INTERVAL", "1s")
                 .containsEntry("DELAYQ_LEASE", "30s").containsEntry("DELAYQ_HANDLER_TIMEOUT", "30m")
                 .containsEntry("DELAYQ_RETRY_MAX_ATTEMPTS", "5").containsEntry("DELAYQ_RETRY_BACKOFF_INITIAL", "1s")
                 .containsEntry("DELAYQ_RETRY_BACKOFF_MAX", "5m").containsEntry("DELAYQ_RETRY_BACKOFF_MULTIPLIER", "2.0")

@@ -1,7 +1,6 @@
 package io.delayq.worker.dispatch;
 
 import io.delayq.claim.ClaimBatch;
-import io.delayq.claim.ClaimedTask;
 import io.delayq.claim.RateLimit;
 import io.delayq.claim.RefusedTask;
 import io.delayq.queue.QueueProtocol;
@@ -139,7 +138,7 @@ public final class ClaimLoop implements Runnable {
     /** A marker says a task on {@code shard} is due at {@code dueAt} (server ms). */
     public void wakeFor(int shard, long dueAt) {
         if (range.from() <= shard && shard <= range.to()) {
-            board.wake(shard, clock.nanoTimeAt(dueAt));
+            board.wake(shard, clock.nanoTimeAt(shard, dueAt));
         }
     }
 
@@ -217,12 +216,13 @@ public final class ClaimLoop implements Runnable {
             }
         });
         call.orTimeout(redisTimeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((batch, error) -> {
+            long answeredAt = System.nanoTime();
             hold.cancel(false);
             // before answered(), which may re-arm the shard: the loop must find it claimable again
             claiming.remove(shard);
             try {
                 // answered() re-arms the shard's wake-up (and a release wakes a loop waiting for capacity)
-                answered(shard, ask, reserved.getAndSet(false) ? ask : 0, requestId, started, batch, error);
+                answered(shard, ask, reserved.getAndSet(false) ? ask : 0, requestId, started, answeredAt, batch, error);
             } finally {
                 synchronized (pendingClaims) {
                     pendingClaims.decrementAndGet();
@@ -232,8 +232,11 @@ public final class ClaimLoop implements Runnable {
         });
     }
 
-    /** @param held the slots still reserved for this claim: {@code ask}, or 0 once its hold ran out */
-    private void answered(int shard, int ask, int held, String requestId, long started, ClaimBatch batch, Throwable error) {
+    /**
+     * @param held       the slots still reserved for this claim: {@code ask}, or 0 once its hold ran out
+     * @param answeredAt when the answer came (System.nanoTime), as {@code started} when the claim was sent
+     */
+    private void answered(int shard, int ask, int held, String requestId, long started, long answeredAt, ClaimBatch batch, Throwable error) {
         if (error != null && ShardFaults.isDataFault(error)) {
             // Redis answered, about this shard's data: the other shards go on, this one is retried at the poll
             // interval (a claim reads before it writes, so the failed one moved nothing and needs no replay)
@@ -257,7 +260,7 @@ public final class ClaimLoop implements Runnable {
         unanswered.remove(shard);
         health.ok();
         faults.ok(shard);
-        clock.observe(batch.serverNow());
+        clock.observe(shard, batch.serverNow(), started, answeredAt);
         for (RefusedTask refused : batch.refused()) {
             malformed.refusedByClaim(shard, refused.shownId(), refused.reason());
         }
@@ -268,27 +271,47 @@ public final class ClaimLoop implements Runnable {
         } else {
             slots.take(n - held);
         }
-        for (ClaimedTask t : batch.tasks()) {
-            Leased leased = new Leased(t);
-            registry.add(leased);
-            try {
-                handlers.execute(() -> run(leased));
-            } catch (RejectedExecutionException stopped) {
-                // shutting down: the task stays in flight and is re-delivered after its lease
-                registry.remove(leased);
-                release(1);
-            }
-        }
+        dispatch(registry.add(batch.tasks()));
         if (n == ask) {
             board.wake(shard, System.nanoTime());
             return;
         }
         if (batch.hasNext()) {
-            board.wake(shard, started + Math.max(0, batch.nextDueAt() - batch.serverNow()) * 1_000_000L);
+            // not before the shard's clock surely reads the next due time: a claim sent a little early finds nothing
+            board.wake(shard, clock.nanoTimeAt(shard, batch.nextDueAt()));
         }
         // nothing waits: the shard sleeps until a marker (every delayq producer writes one for a task due sooner
         // than the shard's head) or the idle sweep (a hand-written ZADD without one) wakes it; claiming every
         // idle shard each poll interval cost an idle worker ~9 commands per shard per second
+    }
+
+    /** Hands a claim's tasks to the handler threads, with one hand-over for the batch where the pool allows it. */
+    private void dispatch(java.util.List<Leased> leased) {
+        if (leased.isEmpty()) {
+            return;
+        }
+        if (handlers instanceof HandlerPool pool) {
+            java.util.List<Runnable> runs = new java.util.ArrayList<>(leased.size());
+            for (Leased l : leased) {
+                runs.add(() -> run(l));
+            }
+            try {
+                pool.executeAll(runs);
+            } catch (RejectedExecutionException stopped) {
+                // shutting down: the tasks stay in flight and are re-delivered after their lease
+                leased.forEach(registry::remove);
+                release(leased.size());
+            }
+            return;
+        }
+        for (Leased l : leased) {
+            try {
+                handlers.execute(() -> run(l));
+            } catch (RejectedExecutionException stopped) {
+                registry.remove(l);
+                release(1);
+            }
+        }
     }
 
     /** After {@link #stop()}: waits until every claim sent has been answered (or timed out). */

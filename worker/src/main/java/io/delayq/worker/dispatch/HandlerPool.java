@@ -77,6 +77,37 @@ public final class HandlerPool extends AbstractExecutorService {
         }
     }
 
+    /**
+     * Hands over the tasks of one claim under one lock (one hand-over per task cost a lock, and often a wake-up, per
+     * task); all or none: a pool shut down rejects them all.
+     */
+    public void executeAll(List<? extends Runnable> tasks) {
+        if (tasks.isEmpty()) {
+            return;
+        }
+        lock.lock();
+        try {
+            if (shutdown) {
+                throw new RejectedExecutionException("handler pool is shut down");
+            }
+            long now = System.nanoTime();
+            boolean wasEmpty = queue.isEmpty();
+            for (Runnable task : tasks) {
+                queue.add(new Job(task, now));
+            }
+            // as execute(): one thread is woken when none is free; the threads already awake drain the rest and pass
+            // the baton while work is left, and the ramp adds threads when tasks wait too long
+            if (free == 0) {
+                wake(1);
+            }
+            if (wasEmpty) {
+                backlog.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Wakes (or starts) up to {@code n} threads; the caller holds the lock. */
     private void wake(int n) {
         for (int i = 0; i < n; i++) {

@@ -10,7 +10,20 @@ import io.delayq.claim.ClaimedTask;
 public final class Leased {
     private enum State { RUNNING, EXTENDING, SETTLED }
 
-    private ClaimedTask task;
+    private static final java.lang.invoke.VarHandle RELEASED;
+
+    static {
+        try {
+            RELEASED = java.lang.invoke.MethodHandles.lookup().findVarHandle(Leased.class, "released", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Written under the lock (a renewal), read without it: every part of a task's run reads it. */
+    private volatile ClaimedTask task;
+    private final InflightRegistry.Claim claim;
+    private volatile boolean released;
     private State state = State.RUNNING;
     private Runnable pendingSettle;
     private boolean settleRequested;
@@ -20,16 +33,34 @@ public final class Leased {
     private volatile boolean lost;
 
     public Leased(ClaimedTask task) {
+        this(task, null);
+    }
+
+    Leased(ClaimedTask task, InflightRegistry.Claim claim) {
         this.task = task;
+        this.claim = claim;
         this.lastRenewedNanos = System.nanoTime();
     }
 
-    public synchronized ClaimedTask task() {
+    public ClaimedTask task() {
         return task;
     }
 
-    public synchronized String id() {
+    public String id() {
         return task.id();
+    }
+
+    InflightRegistry.Claim claim() {
+        return claim;
+    }
+
+    /** Marks the task no longer held; true for the first call only. */
+    boolean release() {
+        return RELEASED.compareAndSet(this, false, true);
+    }
+
+    boolean released() {
+        return released;
     }
 
     public long lastRenewedNanos() {

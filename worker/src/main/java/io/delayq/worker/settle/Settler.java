@@ -158,9 +158,16 @@ public final class Settler implements AutoCloseable {
     }
 
     private void finished(Leased leased) {
-        registry.remove(leased);
+        finished(List.of(leased));
+    }
+
+    /** One lock and one wake-up of a waiting {@link #drain} per ack call, not per task. */
+    private void finished(List<Leased> done) {
+        for (Leased l : done) {
+            registry.remove(l);
+        }
         synchronized (outstanding) {
-            outstanding.decrementAndGet();
+            outstanding.addAndGet(-done.size());
             outstanding.notifyAll();
         }
     }
@@ -219,7 +226,7 @@ public final class Settler implements AutoCloseable {
                     metrics.acked(ok);
                     metrics.leaseLost(acked.size() - ok);
                 }
-                chunk.forEach(this::finished);
+                finished(chunk);
                 return null;
             }).toCompletableFuture());
         }

@@ -128,7 +128,7 @@ class WorkerConfigTest {
         assertThat(c.queue()).isEqualTo("orders");
         assertThat(c.shards()).isEqualTo(4);
         assertThat(c.range()).isEqualTo(new ShardRange(0, 3));
-        assertThat(c.batchSize()).isEqualTo(100);
+        assertThat(c.batchSize()).isEqualTo(500);
         assertThat(c.pollInterval()).isEqualTo(Duration.ofSeconds(1));
         assertThat(c.lease()).isEqualTo(Duration.ofSeconds(30));
         assertThat(c.concurrency()).isEqualTo(16);

@@ -83,6 +83,27 @@ class CapacityTest {
     }
 
     @Test
+    void aSlowHandlerWithTheDefaultBatchKeepsTheBacklogInRedis() {
+        List<TaskSpec> backlog = new ArrayList<>();
+        for (int i = 0; i < 1500; i++) {
+            backlog.add(TaskSpec.of("task-" + i));
+        }
+        queue.client().enqueueAll(backlog);
+        Map<String, String> env = RunningWorkers.env(redis.url(), Q, 1);
+        env.remove("DELAYQ_CONCURRENCY"); // 16, and the default batch of 500
+        Worker w = workers.startHandler(env, task -> Thread.sleep(10));
+        assertThat(w.config().batchSize()).isEqualTo(io.delayq.settings.WorkerSettings.DEFAULT_BATCH_SIZE).isGreaterThan(200);
+
+        // 16 handlers of 10 ms finish ~1,600 tasks/s: the claim buffer holds ~100 ms of that (plus the measurement's
+        // bursts), never a batch: the tasks no handler can start soon stay due, for any other worker to take
+        int bound = 16 + 2 * 16 * 5;
+        await().during(Duration.ofMillis(400)).atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(TestQueue.get(queue.redis().zcard(queue.keys(0).inflight()))).isLessThanOrEqualTo(bound));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(outcomes(w, "acked")).isEqualTo(1500));
+        assertThat(RunningWorkers.claimBatches(w).max()).isLessThanOrEqualTo(bound);
+    }
+
+    @Test
     void refillThresholdIsAQuarterOfTheCapacityAndAtMostHalfABatch() {
         assertThat(ClaimLoop.refillThreshold(1000, 1000)).isEqualTo(250);
         assertThat(ClaimLoop.refillThreshold(1000, 100)).isEqualTo(50);

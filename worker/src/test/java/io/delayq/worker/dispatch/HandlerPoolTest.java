@@ -4,6 +4,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
@@ -86,6 +87,47 @@ class HandlerPoolTest {
         }
         // a pool with a thread per slot would have started 1,000 threads for these 10,000 tasks
         assertThat(pool.threadCount()).isLessThan(200);
+    }
+
+    @Test
+    void aClaimsTasksHandedOverTogetherAllRunAndSlowOnesGetMoreThreads() throws InterruptedException {
+        pool = new HandlerPool(8, RAMP_AFTER, THREADS);
+        for (int round = 0; round < 50; round++) {
+            CountDownLatch done = new CountDownLatch(200);
+            List<Runnable> claim = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                claim.add(done::countDown);
+            }
+            pool.executeAll(claim);
+            assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+        }
+        // eight tasks that block: handed over at once, the ramp wakes a thread for each of them
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch running = new CountDownLatch(8);
+        List<Runnable> slow = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            slow.add(() -> {
+                running.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+        pool.executeAll(slow);
+        assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+        release.countDown();
+    }
+
+    @Test
+    void aShutDownPoolRefusesAClaimsTasksAllTogether() {
+        pool = new HandlerPool(2, RAMP_AFTER, THREADS);
+        pool.shutdown();
+        AtomicInteger ran = new AtomicInteger();
+        assertThatThrownBy(() -> pool.executeAll(List.of(ran::incrementAndGet, ran::incrementAndGet)))
+                .isInstanceOf(RejectedExecutionException.class);
+        assertThat(ran.get()).isZero();
     }
 
     @Test
