@@ -8,9 +8,7 @@ median and the 10th percentile over many calls).
   (e.g. git archive <rev> src/main/resources/delayq/lua | tar -x -C /tmp/before)
 """
 import os
-import socket
 import statistics
-import subprocess
 import sys
 import time
 import uuid
@@ -25,22 +23,9 @@ def main():
     before, rounds = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 4
     rows = [("before: " + before, sc.assembled("claim", before), sc.assembled("ack", before)),
             ("this tree", sc.assembled("claim"), sc.assembled("ack"))]
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-                              stdout=subprocess.DEVNULL)
+    r = sc.start_redis()
     try:
-        r = redis.Redis(port=port)
-        for _ in range(100):
-            try:
-                r.ping()
-                break
-            except redis.ConnectionError:
-                time.sleep(0.05)
-        shard = "dq:{bench:0}:"
-        keys = [shard + k for k in ("due", "due:p1", "due:p2", "inflight", "tasks", "attempts", "errors", "dead", "marker", "rate")]
+        keys = sc.profiled_redis.KEYS
         loaded = [(name, r.register_script(c), r.register_script(a)) for name, c, a in rows]
         claims = {name: [] for name, _, _ in rows}
         acks = {name: [] for name, _, _ in rows}
@@ -61,7 +46,7 @@ def main():
                 for i in range(300):
                     write("t%06d" % i, now - 10)
                     t0 = usec()
-                    out = claim(keys=keys + [shard + "claim:" + uuid.uuid4().hex, shard + "paused"], args=[100, 30000, 0, 0])
+                    out = claim(keys=keys + [sc.profiled_redis.SHARD + "claim:" + uuid.uuid4().hex, sc.profiled_redis.SHARD + "paused"], args=[100, 30000, 0, 0])
                     claims[name].append(usec() - t0)
                     assert out[3] == 1, out
                     t0 = usec()
@@ -73,7 +58,7 @@ def main():
             c, a = sorted(claims[name]), sorted(acks[name])
             print("| %s | %d / %d | %d / %d |" % (name, c[len(c) // 10], statistics.median(c), a[len(a) // 10], statistics.median(a)))
     finally:
-        server.terminate()
+        r.close()
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """What the profiles in bench/profile share: a redis-server of their own and one shard's script keys.
-(script_cost.py predates it and still starts its own; it can use this too.)"""
+(script_cost.py, lone_claim_cost.py, record_layouts.py and enqueue_cost.py all start theirs here.)"""
 import atexit
 import socket
 import subprocess

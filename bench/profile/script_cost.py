@@ -11,15 +11,15 @@ baseline minus its variant. The variants are measurements, not alternatives: eac
 
   /usr/bin/python3 bench/profile/script_cost.py [N=50000] [B=1000] [REPS=4]     (needs redis-server and python3-redis)
 """
-import atexit
 import os
 import re
-import socket
 import statistics
-import subprocess
 import sys
 import time
 import uuid
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import profiled_redis  # noqa: E402
 
 import redis
 
@@ -56,21 +56,7 @@ def bucket(task_id):
 
 def start_redis():
     """A redis-server of this process' own on a free loopback port, persistence off, stopped when the process exits."""
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-                              stdout=subprocess.DEVNULL)
-    atexit.register(server.terminate)
-    r = redis.Redis(port=port)
-    for _ in range(100):
-        try:
-            r.ping()
-            break
-        except redis.ConnectionError:
-            time.sleep(0.05)
-    return r
+    return profiled_redis.start()
 
 
 def main():
@@ -94,8 +80,7 @@ def main():
     if before:
         variants.insert(0, ("before: claim + ack of " + before, assembled("claim", before), assembled("ack", before)))
     r = start_redis()
-    shard = "dq:{bench:0}:"
-    keys = [shard + k for k in ("due", "due:p1", "due:p2", "inflight", "tasks", "attempts", "errors", "dead", "marker", "rate")]
+    keys = profiled_redis.KEYS
     loaded = [(name, r.register_script(c), r.register_script(a)) for name, c, a in variants]
     ceiling_claim, ceiling_ack = r.register_script(ceiling("CLAIM")), r.register_script(ceiling("ACK"))
     per_claim = {name: [] for name, _, _ in loaded}
@@ -124,7 +109,7 @@ def main():
             batches = []
             while True:
                 t0 = usec()
-                out = c(keys=keys + [shard + "claim:" + uuid.uuid4().hex], args=[batch, 30000, 0, 0])
+                out = c(keys=keys + [profiled_redis.SHARD + "claim:" + uuid.uuid4().hex], args=[batch, 30000, 0, 0])
                 got = out[3]
                 if got == 0:
                     break
