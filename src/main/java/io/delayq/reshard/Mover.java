@@ -155,6 +155,7 @@ public final class Mover {
         report("stamping", from, 0, -1, 0);
         stampAll(layout);
         int passes = 0;
+        int cleanLooks = 0;
         boolean lastLook = false;
         while (true) {
             passes++;
@@ -162,9 +163,15 @@ public final class Mover {
             Pass pass = pass(from, passes, lastLook ? -1_000_000_000_000_000L : p.window().toMillis());
             // a pass walks each set by index, and claims that take tasks ahead of its cursor shift the rest under it,
             // so a pass that still moved something may have stepped over some: only a last look that moved nothing
-            // proves the old shards clean
+            // proves the old shards clean. And twice in a row: a task claimed ahead of the walk (in flight when its due
+            // set is walked) and retried behind it (back in its due set before the in-flight set is walked) is in
+            // neither set when the pass looks, so one clean look can leave it behind; the next look finds it
             if (pass.misplacedInflight == 0 && lastLook && pass.moved == 0) {
-                break;
+                if (++cleanLooks == 2) {
+                    break;
+                }
+            } else {
+                cleanLooks = 0;
             }
             // in-flight tasks of another shard are acked, retried or reclaimed where they are; wait for them
             lastLook = pass.misplacedInflight == 0;
