@@ -54,12 +54,20 @@ RECORD_HEAD = "0mikxxdds:"
 # touched; runs: one HMGET per run of equal buckets in due order; one: one HMGET; none)
 
 def id_hash_lua():
-    """common.lua's id hash (record_key without the bucket count), so that the study hashes as core does."""
-    common = open(os.path.join(script_cost.LUA, "include", "common.lua"), encoding="utf-8").read()
-    body = re.search(r"local function record_key\(id\)\n(.*?)\n  local b = h % TASK_BUCKETS", common, re.S)
-    if body is None:
-        raise SystemExit("common.lua changed: record_key's id hash is no longer where this study reads it")
-    return "local byte = string.byte\nlocal function id_hash(id)\n" + body.group(1) + "\n  return h\nend\n"
+    """Core's id hash (record_key without the bucket count), so that the study hashes as core does: read from
+    whichever include file defines record_key (include/shard_keys.lua since session 6), everything before the line
+    that takes h modulo the bucket count. Study.check_id_hash runs it against id_hash below before anything is timed."""
+    include = os.path.join(script_cost.LUA, "include")
+    for name in sorted(os.listdir(include)):
+        text = open(os.path.join(include, name), encoding="utf-8").read()
+        fn = re.search(r"(?ms)^local function record_key\((\w+)\)\n(.*?)^end$", text)
+        if fn is None:
+            continue
+        body = re.match(r"(?s)(.*?)\n[ \t]*local \w+ = h % \w+\n", fn.group(2))
+        if body is None:
+            raise SystemExit("include/%s changed: record_key no longer takes h modulo its bucket count" % name)
+        return "local byte = string.byte\nlocal function id_hash(%s)\n%s\n  return h\nend\n" % (fn.group(1), body.group(1))
+    raise SystemExit("no file of %s defines record_key(id): the study cannot hash ids as core does" % include)
 
 
 ID_HASH_LUA = id_hash_lua()
@@ -113,7 +121,7 @@ class Layout:
             return ID_HASH_LUA + ("local W, M = %d, %d\nlocal function rkey(id, due)\n"
                                   "  return KEYS[3] .. ':' .. math.floor(tonumber(due) / W) .. ':' .. id_hash(id) %% M\nend\n"
                                   % (self.window, self.mod))
-        # idhash, and the member layouts' id index: each bucket's key built once per call, as record_key in common.lua
+        # idhash, and the member layouts' id index: each bucket's key built once per call, as record_key in include/shard_keys.lua
         return ID_HASH_LUA + ("local B = %d\nlocal bucket_keys = {}\nlocal function rkey(id, due)\n"
                               "  local b = id_hash(id) %% B\n  local key = bucket_keys[b]\n"
                               "  if key == nil then key = KEYS[3] .. ':' .. b; bucket_keys[b] = key end\n  return key\nend\n"
@@ -346,6 +354,16 @@ class Study:
         self.batch = batch
         self.r = script_cost.start_redis()
         self.default_entries = self.r.config_get("hash-max-listpack-entries")["hash-max-listpack-entries"]
+        self.check_id_hash()
+
+    def check_id_hash(self):
+        """The id hash read from core's include hashes as the study's own (which chooses where store() writes)."""
+        ids = ["", "a", "order-8812", "abcde", "abcdefghij", "x" * 37, "żółw-☃", str(uuid.uuid4())]
+        lua = ID_HASH_LUA + "local out = {}\nfor i = 1, #ARGV do out[i] = id_hash(ARGV[i]) end\nreturn out\n"
+        got = self.r.eval(lua, 0, *ids)
+        want = [id_hash(i) for i in ids]
+        if got != want:
+            raise SystemExit("core's record_key hashes ids differently from this study's id_hash: %s != %s" % (got, want))
 
     def usec(self):
         return self.r.info("commandstats").get("cmdstat_evalsha", {}).get("usec", 0)

@@ -17,9 +17,9 @@
 -- ARGV[3 + 5n]: the caller's layout epoch (absent: 0); ARGV[4 + 5n]: where, "present" to act only on ids
 --   this shard holds (the old shard during a migration), else normal (include/layout.lua)
 --
--- Two parts. The first settles the common case with nothing but shard_keys.lua and layout.lua defined: tasks
--- with new ids, in input order, until the first that needs more (the id exists, a grouped record, a mode or a
--- migration that asks first). Most calls end there; the second part (the other helpers and the general way,
+-- Two parts. The first settles the common case with nothing but shard_keys.lua (keys, record_key, server_now,
+-- mark) and layout.lua defined: tasks with new ids, in input order, until the first that needs more (the id
+-- exists, a grouped record, a mode or a migration that asks first). Most calls end there; the second part (the other helpers and the general way,
 -- from that task on) is only built when needed, because defining the helpers costs a call more than the work
 -- of a new task (docs/bench.md, "Redis CPU per task (W2)"; bench/profile/enqueue_cost.py measures it).
 --@include shard_keys.lua
@@ -30,9 +30,7 @@ local n = tonumber(ARGV[2])
 local wrong_layout = layout_problem(ARGV[3 + 5 * n])
 if wrong_layout then return wrong_layout end
 local present_only = ARGV[4 + 5 * n] == 'present'
--- server_now() of common.lua (not defined yet): the Redis clock, never the producer's
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local now = server_now()
 local soonest
 local out = { now }
 
@@ -115,7 +113,7 @@ if may_add_directly then
   end
 end
 if k == n then
-  if soonest ~= nil then redis.call('ZADD', MARKER, 'LT', soonest, 'next') end -- mark() of common.lua
+  if soonest ~= nil then mark(soonest) end
   return out
 end
 

@@ -1,9 +1,3 @@
--- "Now" is always the Redis server clock, never a client's, so clock skew cannot fire tasks early.
-local function server_now()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-
 -- Where a task is: 'due' (with its priority level, and its group when it waits in a group's set,
 -- include/groups.lua), 'inflight', 'dead', or nil: state, level, score, group.
 -- Every task except one written by a bare ZADD into DUE[1] has a record, so the common
@@ -61,11 +55,6 @@ local function earliest_due(levels, skip_groups)
     if turn[2] and (best == nil or tonumber(turn[2]) < best) then best = tonumber(turn[2]) end
   end
   return best
-end
-
--- Wake a sleeping worker when a task becomes due earlier than anything it already knows of.
-local function mark(due)
-  redis.call('ZADD', MARKER, 'LT', due, 'next')
 end
 
 -- Priority level stored in the record. Two forms (TaskRecord): compact "<level digit><enqueuedAt

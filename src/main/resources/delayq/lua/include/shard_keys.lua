@@ -49,3 +49,15 @@ local function record_key(id)
   end
   return key
 end
+
+-- "Now" is always the Redis server clock, never a client's, so clock skew cannot fire tasks early.
+-- (pause.lua and worker_beat.lua, queue-wide scripts with keys of their own, include this file for it alone.)
+local function server_now()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+-- Wake a sleeping worker when a task becomes due earlier than anything it already knows of.
+local function mark(due)
+  redis.call('ZADD', MARKER, 'LT', due, 'next')
+end

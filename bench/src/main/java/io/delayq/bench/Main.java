@@ -24,6 +24,7 @@ import java.util.stream.Collectors;
  *   --no-costs       skip the idle, webhook and footprint figures of delayq's worker
  *   --w1-only        tuning aid: only W1 (after the same warm-up as a full run), printed, nothing written
  *   --webhook-only   tuning aid: only the webhook figures of delayq's worker, printed, nothing written
+ *   --idle-only      tuning aid: only the idle cost by shard count of delayq's worker, printed, nothing written
  *   --layouts-only   only the record-layout study (bench/profile/record_layouts.py), printed, nothing written
  *   --docs DIR       where bench.md, bench-results.csv and bench.png go (default docs)
  *   --bullmq DIR     the folder holding bench.js and its node_modules (default bench/bullmq)
@@ -36,6 +37,7 @@ public final class Main {
         boolean memory = true;
         boolean w1Only = false;
         boolean webhookOnly = false;
+        boolean idleOnly = false;
         boolean layoutsOnly = false;
         boolean costs = true;
         int runs = 2;
@@ -49,6 +51,7 @@ public final class Main {
                 case "--no-costs" -> costs = false;
                 case "--w1-only" -> w1Only = true;
                 case "--webhook-only" -> webhookOnly = true;
+                case "--idle-only" -> idleOnly = true;
                 case "--layouts-only" -> layoutsOnly = true;
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
                 case "--only" -> only = Arrays.stream(args[++i].toLowerCase(Locale.ROOT).split(",")).map(String::trim).collect(Collectors.toSet());
@@ -88,6 +91,14 @@ public final class Main {
                 Path receiver = bullmq.getParent().resolve("webhook").resolve("receiver.js");
                 for (int run = 1; run <= runs; run++) {
                     System.out.println(new WorkerCosts(new Workbench(redis.url(), probe, sizes, 42L + run), receiver).webhook(run));
+                }
+                return;
+            }
+            if (idleOnly) {
+                for (int run = 1; run <= runs; run++) {
+                    String before = Machine.loadAverage();
+                    String table = new WorkerCosts(new Workbench(redis.url(), probe, sizes, 42L + run), null).idle(run);
+                    System.out.println(table + "(load " + before + " → " + Machine.loadAverage() + ")\n");
                 }
                 return;
             }

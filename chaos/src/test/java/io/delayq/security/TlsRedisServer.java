@@ -1,6 +1,7 @@
 package io.delayq.security;
 
 import io.delayq.localredis.LocalRedisServer;
+import io.delayq.localredis.TlsStart;
 import io.delayq.testing.TestCertificates;
 
 import java.io.File;
@@ -9,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -41,25 +43,16 @@ final class TlsRedisServer implements AutoCloseable {
         return null; // the embedded Redis 6.2 binary is built without TLS
     }
 
-    /** Whether the redis-server on PATH accepts the TLS options (one built without TLS refuses them as a bad directive; any other start failure is thrown). */
-    static boolean supported(Path certs, String cert) throws IOException, InterruptedException {
+    /** Whether the redis-server on PATH accepts the TLS options ({@link TlsStart}: one built without TLS refuses them; any other start failure is thrown). */
+    static boolean supported(Path certs, String cert) throws Exception {
         if (binary() == null) {
             return false;
         }
-        for (int attempt = 1; ; attempt++) {
-            try (TlsRedisServer probe = start(certs, cert)) {
-                return true;
-            } catch (IllegalStateException e) {
-                String why = String.valueOf(e.getMessage());
-                if (why.contains("Bad directive") && why.contains("tls-")) {
-                    return false; // built without TLS: the options are unknown to it
-                }
-                if (attempt < 3 && why.contains("Address already in use")) {
-                    continue; // another process took the port between freePort() and the bind
-                }
-                throw e; // any other start failure is a failure, not a reason to skip
-            }
+        Optional<TlsRedisServer> probe = TlsStart.start(() -> start(certs, cert));
+        if (probe.isPresent()) {
+            probe.get().close();
         }
+        return probe.isPresent();
     }
 
     static TlsRedisServer start(Path certs, String cert) throws IOException, InterruptedException {

@@ -210,7 +210,7 @@ public final class Worker implements AutoCloseable {
             long every = deadline.interval().toMillis();
             timers.scheduleWithFixedDelay(guard(deadline), every, every, TimeUnit.MILLISECONDS);
         }
-        Reclaimer reclaimer = new Reclaimer(protocol, redis.commands(), config.retry().maxAttempts(), config.deadLetters(), metrics,
+        Reclaimer reclaimer = new Reclaimer(protocol, redis.commands(), redis.isCluster(), config.retry().maxAttempts(), config.deadLetters(), metrics,
                 config.lease());
         scheduleJittered(timers, reclaimer, reclaimer::nextDelayMillis);
         if (!config.scheduleInterval().isZero()) {

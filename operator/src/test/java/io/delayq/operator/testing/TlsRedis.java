@@ -1,7 +1,10 @@
 package io.delayq.operator.testing;
 
 import io.delayq.localredis.LocalRedisServer;
+import io.delayq.localredis.TlsStart;
 import io.delayq.testing.TestCertificates;
+
+import org.junit.jupiter.api.Assumptions;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -38,29 +41,14 @@ public final class TlsRedis implements AutoCloseable {
                 certs = dir;
             }
         }
-        // a port another process took between freePort() and the server's bind is retried on a fresh one; only a
-        // redis-server that does not know the TLS options skips the test, any other start failure fails it
-        for (int attempt = 1; ; attempt++) {
+        // TlsStart: a redis-server without TLS skips the test, a port taken meanwhile is retried, anything else fails it
+        return TlsStart.start(() -> {
             int tlsPort = LocalRedisServer.freePort();
-            try {
-                LocalRedisServer server = LocalRedisServer.start("--tls-port", String.valueOf(tlsPort),
-                        "--tls-cert-file", certs.resolve("redis.crt").toString(), "--tls-key-file", certs.resolve("redis.key").toString(),
-                        "--tls-ca-cert-file", certs.resolve("ca.crt").toString(), "--tls-auth-clients", "no");
-                return new TlsRedis(server, tlsPort);
-            } catch (RuntimeException e) {
-                String why = String.valueOf(e.getMessage());
-                assumeThat(builtWithoutTls(why)).as("a redis-server built with TLS (it said: %s)", why).isFalse();
-                if (attempt < 3 && why.contains("Address already in use")) {
-                    continue;
-                }
-                throw e;
-            }
-        }
-    }
-
-    /** What a redis-server built without TLS says when it is given the TLS options (a config error on tls-port). */
-    static boolean builtWithoutTls(String startLog) {
-        return startLog.contains("Bad directive") && startLog.contains("tls-");
+            LocalRedisServer server = LocalRedisServer.start("--tls-port", String.valueOf(tlsPort),
+                    "--tls-cert-file", certs.resolve("redis.crt").toString(), "--tls-key-file", certs.resolve("redis.key").toString(),
+                    "--tls-ca-cert-file", certs.resolve("ca.crt").toString(), "--tls-auth-clients", "no");
+            return new TlsRedis(server, tlsPort);
+        }).orElseGet(() -> Assumptions.abort("needs a redis-server built with TLS (this one refused the TLS options)"));
     }
 
     /** rediss:// on the TLS port. */

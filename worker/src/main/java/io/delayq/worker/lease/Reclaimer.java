@@ -14,12 +14,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Gives expired leases back to the due set, on every shard of the queue and not only this worker's:
  * a shard whose workers all died is still recovered by any live worker. Runs on a jittered
- * schedule so that a fleet does not sweep in lockstep.
+ * schedule so that a fleet does not sweep in lockstep. Only a shard with something in flight costs a
+ * script call; which ones those are is asked with one {@code EXISTS} per {@link #KEYS_PER_CHECK}
+ * in-flight sets on a standalone Redis (an idle queue of 1,024 shards: four commands a sweep), and with
+ * one {@code ZCARD} per shard on a Cluster, where the sets live in different slots.
  */
 public final class Reclaimer implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(Reclaimer.class);
@@ -31,21 +36,31 @@ public final class Reclaimer implements Runnable {
     private final WorkerMetrics metrics;
     private final Duration interval;
 
-    /** Shards whose in-flight set is looked at per second at most, so that sweeping every shard of a large queue stays cheap. */
+    /** On a Cluster, shards whose in-flight set is looked at per second at most, so that sweeping every shard of a large queue stays cheap. */
     static final int CHECKS_PER_SECOND = 20;
+    /** In-flight sets one {@code EXISTS} asks about on a standalone Redis. */
+    static final int KEYS_PER_CHECK = 256;
 
     private final RedisClusterAsyncCommands<String, String> redis;
+    private final boolean cluster;
 
-    public Reclaimer(QueueProtocol protocol, RedisClusterAsyncCommands<String, String> redis, int maxAttempts, DeadLetterPolicy deadLetters,
-                     WorkerMetrics metrics, Duration lease) {
+    /** @param cluster the queue is on a Redis Cluster (its shards' in-flight sets are in different slots) */
+    public Reclaimer(QueueProtocol protocol, RedisClusterAsyncCommands<String, String> redis, boolean cluster, int maxAttempts,
+                     DeadLetterPolicy deadLetters, WorkerMetrics metrics, Duration lease) {
         this.protocol = protocol;
         this.redis = redis;
+        this.cluster = cluster;
         this.maxAttempts = maxAttempts;
         this.deadLetters = deadLetters;
         this.metrics = metrics;
-        long half = lease.toMillis() / 2;
-        // with many shards the round is longer: one ZCARD per shard at most CHECKS_PER_SECOND a second
-        this.interval = Duration.ofMillis(Math.max(Math.max(50, Math.min(half, 15_000)), protocol.shards() * 1000L / CHECKS_PER_SECOND));
+        long base = Math.max(50, Math.min(lease.toMillis() / 2, 15_000));
+        // on a Cluster, many shards make the round longer: one ZCARD per shard at most CHECKS_PER_SECOND a second
+        this.interval = Duration.ofMillis(cluster ? Math.max(base, protocol.shards() * 1000L / CHECKS_PER_SECOND) : base);
+    }
+
+    /** The base interval between sweeps (each is jittered ± 50 %). */
+    Duration interval() {
+        return interval;
     }
 
     /** The next delay: the base interval ± 50 %. */
@@ -56,19 +71,21 @@ public final class Reclaimer implements Runnable {
 
     @Override
     public void run() {
-        // one ZCARD per shard, sent together: only a shard with something in flight costs a script call
-        List<CompletableFuture<Long>> held = new ArrayList<>(protocol.shards());
-        for (int shard = 0; shard < protocol.shards(); shard++) {
-            held.add(redis.zcard(protocol.keys(shard).inflight()).toCompletableFuture());
+        List<Integer> holding;
+        try {
+            holding = shardsHoldingLeases();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        } catch (Exception e) {
+            LOG.debug("reclaim: counting in-flight sets failed: {}", e.toString());
+            return; // Redis is away: the next run tries again
         }
-        for (int shard = 0; shard < protocol.shards(); shard++) {
+        for (int shard : holding) {
             try {
-                if (held.get(shard).get(30, java.util.concurrent.TimeUnit.SECONDS) == 0) {
-                    continue;
-                }
                 Reclaimed r;
                 do {
-                    r = protocol.reclaim(shard, PER_CALL, maxAttempts, deadLetters).toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS);
+                    r = protocol.reclaim(shard, PER_CALL, maxAttempts, deadLetters).toCompletableFuture().get(30, TimeUnit.SECONDS);
                     metrics.reclaimed(r.requeued(), r.dead());
                     if (r.requeued() + r.dead() > 0) {
                         LOG.info("shard {}: recovered {} expired lease(s), {} dead-lettered", shard, r.requeued(), r.dead());
@@ -85,5 +102,61 @@ public final class Reclaimer implements Runnable {
                 // one shard with a key of the wrong type must not strand the other shards' leases: go on
             }
         }
+    }
+
+    /**
+     * The shards with something in flight: per group of {@link #KEYS_PER_CHECK} shards one {@code EXISTS} (standalone),
+     * then, in a group where some but not all sets exist, one {@code ZCARD} per shard; on a Cluster one {@code ZCARD} per shard.
+     * Every command of a step is sent before any answer is awaited.
+     */
+    private List<Integer> shardsHoldingLeases() throws Exception {
+        int shards = protocol.shards();
+        List<Integer> maybe = new ArrayList<>(shards);
+        if (cluster) {
+            for (int shard = 0; shard < shards; shard++) {
+                maybe.add(shard);
+            }
+        } else {
+            List<CompletableFuture<Long>> groups = new ArrayList<>();
+            for (int from = 0; from < shards; from += KEYS_PER_CHECK) {
+                String[] keys = new String[Math.min(KEYS_PER_CHECK, shards - from)];
+                for (int i = 0; i < keys.length; i++) {
+                    keys[i] = protocol.keys(from + i).inflight();
+                }
+                groups.add(redis.exists(keys).toCompletableFuture());
+            }
+            List<Integer> all = new ArrayList<>();
+            for (int g = 0; g < groups.size(); g++) {
+                long present = groups.get(g).get(30, TimeUnit.SECONDS);
+                int from = g * KEYS_PER_CHECK;
+                int to = Math.min(shards, from + KEYS_PER_CHECK);
+                for (int shard = from; present > 0 && shard < to; shard++) {
+                    (present == to - from ? all : maybe).add(shard);
+                }
+            }
+            if (maybe.isEmpty()) {
+                return all;
+            }
+            maybe.addAll(0, all);
+        }
+        List<CompletableFuture<Long>> held = new ArrayList<>(maybe.size());
+        for (int shard : maybe) {
+            held.add(redis.zcard(protocol.keys(shard).inflight()).toCompletableFuture());
+        }
+        List<Integer> holding = new ArrayList<>();
+        for (int i = 0; i < maybe.size(); i++) {
+            try {
+                if (held.get(i).get(30, TimeUnit.SECONDS) > 0) {
+                    holding.add(maybe.get(i));
+                }
+            } catch (ExecutionException e) {
+                if (!ShardFaults.isDataFault(e.getCause() != null ? e.getCause() : e)) {
+                    throw e;
+                }
+                // one shard with a key of the wrong type must not strand the other shards' leases: go on
+                LOG.debug("reclaim: shard {}'s in-flight set: {}", maybe.get(i), e.getCause());
+            }
+        }
+        return holding;
     }
 }

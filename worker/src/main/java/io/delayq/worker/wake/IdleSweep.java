@@ -4,17 +4,24 @@ import io.lettuce.core.ScoredValue;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
 import java.util.function.ObjIntConsumer;
 
 /**
- * The back-up of the markers: reads the head of each owned shard's {@code due} set (one {@code ZRANGE … 0 0},
- * no script) at the pace of a {@link ShardPace}, and wakes the claim loop for that shard at the head's due time.
- * Every delayq producer writes the shard's marker when it adds a task due before the shard's head, so the claim
- * loop needs no periodic claim of idle shards; what the sweep catches is a hand-written {@code ZADD} to
- * {@code due} without the marker (docs/protocol.md, "Store only the id") and a marker popped by a connection
- * that died before answering. It also reads the head of the shard's {@code groups} set (the earliest group turn,
-docs/protocol.md "Groups"): a grouped task's marker can be lost the same way. One tick per {@link #TICK_MILLIS}.
+ * The back-up of the markers: looks at each owned shard's {@code due} set and {@code groups} set (the earliest
+ * group turn, docs/protocol.md "Groups") at the pace of a {@link ShardPace}, and wakes the claim loop for that
+ * shard at the earliest head's due time. Every delayq producer writes the shard's marker when it adds a task due
+ * before the shard's head, so the claim loop needs no periodic claim of idle shards; what the sweep catches is a
+ * hand-written {@code ZADD} without the marker (docs/protocol.md, "Store only the id", and a grouped task written
+ * by hand) and a marker popped by a connection that died before answering.
+ *
+ * <p>Every visit covers both sets, so a task without a marker waits at most one round whichever set it is in. A
+ * shard whose last visit found both empty (most shards of an idle worker) is visited with one {@code EXISTS} of
+ * the two keys, and only when that finds one are the heads read ({@code ZRANGE … 0 0}, no script); a shard that
+ * held something is visited with the two head reads until a visit finds both empty. One tick per {@link #TICK_MILLIS}.
  */
 public final class IdleSweep implements Runnable {
     public static final long TICK_MILLIS = 100;
@@ -29,6 +36,8 @@ public final class IdleSweep implements Runnable {
     }
 
     private final Params p;
+    /** Shards whose last visit found a head (or could not tell): their next visit reads the heads at once. */
+    private final Set<Integer> occupied = ConcurrentHashMap.newKeySet();
 
     public IdleSweep(Params p) {
         this.p = p;
@@ -36,18 +45,46 @@ public final class IdleSweep implements Runnable {
 
     @Override
     public void run() {
-        p.pace().take(System.nanoTime(), shard -> {
-            head(p.dueKey().apply(shard), shard);
-            head(p.groupsKey().apply(shard), shard);
+        p.pace().take(System.nanoTime(), this::visit);
+    }
+
+    /** One shard's visit (the pace's turn); answers once the visit's reads are done. */
+    CompletableFuture<Void> visit(int shard) {
+        String due = p.dueKey().apply(shard);
+        String groups = p.groupsKey().apply(shard);
+        if (occupied.contains(shard)) {
+            return heads(due, groups, shard);
+        }
+        return p.redis().exists(due, groups).toCompletableFuture().handle((n, error) -> {
+            // an error is the claim loop's and the health check's to report; the next round looks again
+            return error == null && n > 0 ? heads(due, groups, shard) : CompletableFuture.<Void>completedFuture(null);
+        }).thenCompose(f -> f);
+    }
+
+    private CompletableFuture<Void> heads(String due, String groups, int shard) {
+        CompletableFuture<Boolean> a = head(due, shard);
+        CompletableFuture<Boolean> b = head(groups, shard);
+        return a.thenCombine(b, (x, y) -> {
+            if (x || y) {
+                occupied.add(shard);
+            } else {
+                occupied.remove(shard);
+            }
+            return null;
         });
     }
 
-    private void head(String key, int shard) {
-        p.redis().zrangeWithScores(key, 0, 0).whenComplete((List<ScoredValue<String>> head, Throwable error) -> {
-            // an error is the claim loop's and the health check's to report; the next round looks again
-            if (error == null && !head.isEmpty() && head.get(0).hasValue()) {
-                p.onHead().accept((long) head.get(0).getScore(), shard);
+    /** Whether {@code key} has a head (true also when the read failed: look again next round). */
+    private CompletableFuture<Boolean> head(String key, int shard) {
+        return p.redis().zrangeWithScores(key, 0, 0).toCompletableFuture().handle((List<ScoredValue<String>> head, Throwable error) -> {
+            if (error != null) {
+                return true;
             }
+            if (!head.isEmpty() && head.get(0).hasValue()) {
+                p.onHead().accept((long) head.get(0).getScore(), shard);
+                return true;
+            }
+            return false;
         });
     }
 }
