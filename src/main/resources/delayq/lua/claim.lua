@@ -1,8 +1,9 @@
 -- claim: move up to `batch` due tasks, highest priority level first, into the in-flight set
 -- under a lease. Nothing that is not yet due is handed out, except the tasks claimed ahead: when ARGV[7]
--- and ARGV[8] ask for it and room remains in the batch, tasks due within the next ARGV[7] ms (at most
--- ARGV[8]) follow the due ones, never on a rate-limited shard or one where groups wait; the worker holds
--- them until the server clock reads their due time (a lease, a token and a reclaim like any task in flight).
+-- and ARGV[8] ask for it and the due tasks did not fill the batch, tasks due within the next ARGV[7] ms (at
+-- most ARGV[8], beyond the batch) follow the due ones, never on a rate-limited shard or one where groups wait;
+-- the worker holds them until the server clock reads their due time (a lease, a token and a reclaim like any
+-- task in flight).
 -- The attempt handed out is the
 -- attempts that ended without an ack (ATTEMPTS, counted by retry.lua, reclaim.lua and the dead
 -- paths) + 1: the claim only reads them, so a task that succeeds at once never writes an attempt
@@ -18,7 +19,7 @@
 -- ARGV[5]: rate limit of each group on this shard in tasks per second (0 or absent = none), ARGV[6]: its burst
 --          (include/groups.lua: while groups wait, ungrouped tasks and the due groups are served round robin)
 -- ARGV[7]: claim ahead: also take tasks due within this many ms from now (0 or absent = none), ARGV[8]: at most
---          this many of them (the worker's room for held tasks)
+--          this many of them, beyond the batch (the worker's room for held tasks, which take no handler slot)
 -- Returns: {now, next_due (-1 when nothing waits), token, n, then per task:
 --           id, due time, attempt (1 = first; > 1: the task has ATTEMPTS and ERRORS entries, which
 --           its ack names so that ack.lua deletes them), record (nil for a task written by a bare ZADD),
@@ -164,10 +165,11 @@ end
 -- token bucket would be spent early, nor where groups wait (their turns and buckets are decided at due time).
 local ahead, ahead_max = tonumber(ARGV[7]) or 0, tonumber(ARGV[8]) or 0
 local looked_ahead = ahead > 0 and ahead_max > 0 and rate <= 0 and not grouped
-if looked_ahead then
+-- a batch filled by due tasks: the worker claims again at once, and that claim looks ahead
+if looked_ahead and n < allowed then
   local horizon, taken = now + ahead, 0
   for _, level in ipairs(levels) do
-    local room = math.min(allowed - n, ahead_max - taken)
+    local room = ahead_max - taken
     if room <= 0 then break end
     local was = n
     take(level, redis.call('ZRANGEBYSCORE', DUE[level], '(' .. now, horizon, 'WITHSCORES', 'LIMIT', 0, room))

@@ -6,7 +6,8 @@ import java.time.Duration;
 
 /**
  * What a claim may take beyond the due tasks (claim.lua, ARGV[7] and ARGV[8]): tasks due within {@code window} from
- * the server's now, at most {@code maxTasks} of them, in what room the batch leaves. The worker holds such a task
+ * the server's now, at most {@code maxTasks} of them beyond the batch (held tasks take no handler slot), when the due
+ * tasks did not fill the batch. The worker holds such a task
  * until the server clock reads its due time; from the claim on it is in flight (cancel answers "inflight").
  * {@link #NONE} sends neither argument, so the claim behaves exactly as one that knows nothing of them.
  */

@@ -201,7 +201,8 @@ public final class QueueProtocol {
     }
 
     /**
-     * As above, and when there is room in the batch, tasks due within {@code ahead}'s window too (not on a rate-limited
+     * As above, and when the due tasks leave the batch short, tasks due within {@code ahead}'s window too, at most its
+     * {@code maxTasks} beyond the batch (not on a rate-limited
      * shard nor where groups wait; {@link ClaimBatch#lookedAhead()} says whether it did). The caller must not run such a
      * task before the server clock reads its due time.
      */
@@ -211,6 +212,9 @@ public final class QueueProtocol {
         }
         if (lease == null || lease.toMillis() < 1) {
             throw new io.delayq.InvalidInputException("lease", "must be at least 1 ms, got " + lease);
+        }
+        if (ahead.maxTasks() > MAX_PER_CALL * 2) {
+            throw new io.delayq.InvalidInputException("claimAheadMax", "must be at most " + MAX_PER_CALL * 2 + ", got " + ahead.maxTasks());
         }
         ShardKeys k = keys(shard);
         List<String> claimKeys = new ArrayList<>(k.scriptKeys());

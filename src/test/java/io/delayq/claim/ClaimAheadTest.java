@@ -73,7 +73,7 @@ class ClaimAheadTest {
     }
 
     @Test
-    void theMaximumAndTheBatchBoundTheTasksAhead() {
+    void theMaximumBoundsTheTasksAheadAndAFullBatchTakesNone() {
         q.client().enqueue(TaskSpec.of("due-0").at(in(-2)));
         q.client().enqueue(TaskSpec.of("due-1").at(in(-1)));
         for (int i = 0; i < 5; i++) {
@@ -83,9 +83,10 @@ class ClaimAheadTest {
         assertThat(capped.tasks()).extracting(ClaimedTask::id).containsExactly("due-0", "due-1", "soon-0", "soon-1");
         assertThat(capped.nextDueAt()).as("the first task left behind").isEqualTo(q.client().inspect("soon-2").score());
 
-        // a batch of 2 has room for one beyond the due one... and none when it is filled by due tasks
+        // the tasks ahead come beyond the batch (they take no handler slot)... but not after a batch filled by due tasks
         q.client().enqueue(TaskSpec.of("due-2").at(in(-1)));
-        assertThat(claim(2, TEN_SECONDS).tasks()).extracting(ClaimedTask::id).containsExactly("due-2", "soon-2");
+        assertThat(claim(2, new ClaimAhead(Duration.ofSeconds(10), 2)).tasks()).extracting(ClaimedTask::id)
+                .containsExactly("due-2", "soon-2", "soon-3");
         q.client().enqueue(TaskSpec.of("due-3").at(in(-2)));
         q.client().enqueue(TaskSpec.of("due-4").at(in(-1)));
         ClaimBatch full = claim(2, TEN_SECONDS);
