@@ -1,5 +1,10 @@
 -- claim: move up to `batch` due tasks, highest priority level first, into the in-flight set
--- under a lease. Nothing that is not yet due is ever handed out. The attempt handed out is the
+-- under a lease. Nothing that is not yet due is handed out, except the tasks claimed ahead: when ARGV[7]
+-- and ARGV[8] ask for it and the due tasks did not fill the batch, tasks due within the next ARGV[7] ms (at
+-- most ARGV[8], beyond the batch) follow the due ones, never on a rate-limited shard or one where groups wait;
+-- the worker holds them until the server clock reads their due time (a lease, a token and a reclaim like any
+-- task in flight).
+-- The attempt handed out is the
 -- attempts that ended without an ack (ATTEMPTS, counted by retry.lua, reclaim.lua and the dead
 -- paths) + 1: the claim only reads them, so a task that succeeds at once never writes an attempt
 -- count (a task dead-lettered here as malformed has its attempt stored).
@@ -13,11 +18,15 @@
 -- ARGV[3]: rate limit for this shard in tasks per second (0 = none), ARGV[4]: burst
 -- ARGV[5]: rate limit of each group on this shard in tasks per second (0 or absent = none), ARGV[6]: its burst
 --          (include/groups.lua: while groups wait, ungrouped tasks and the due groups are served round robin)
+-- ARGV[7]: claim ahead: also take tasks due within this many ms from now (0 or absent = none), ARGV[8]: at most
+--          this many of them, beyond the batch (the worker's room for held tasks, which take no handler slot)
 -- Returns: {now, next_due (-1 when nothing waits), token, n, then per task:
 --           id, due time, attempt (1 = first; > 1: the task has ATTEMPTS and ERRORS entries, which
 --           its ack names so that ack.lua deletes them), record (nil for a task written by a bare ZADD),
 --           then r, then per task dead-lettered here as malformed (include/malformed.lua):
---           id as hex (its first 128 bytes), id length in bytes, reason}; a replayed answer has none
+--           id as hex (its first 128 bytes), id length in bytes, reason, then, when ARGV[7] is given, 1 if the
+--           claim looked ahead (0: the rate limit or the groups kept it to due tasks)}; a replayed answer has
+--           neither
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua
@@ -151,6 +160,24 @@ if n == 0 then
   end
 end
 
+-- >>> claim ahead (issue 17): a trickling shard's tasks are ms apart, and a claim per task cost Redis ~35 µs of
+-- script and socket work each; what is due in the next ARGV[7] ms comes along with the due ones. Not where a
+-- token bucket would be spent early, nor where groups wait (their turns and buckets are decided at due time).
+local ahead, ahead_max = tonumber(ARGV[7]) or 0, tonumber(ARGV[8]) or 0
+local looked_ahead = ahead > 0 and ahead_max > 0 and rate <= 0 and not grouped
+-- a batch filled by due tasks: the worker claims again at once, and that claim looks ahead
+if looked_ahead and n < allowed then
+  local horizon, taken = now + ahead, 0
+  for _, level in ipairs(levels) do
+    local room = ahead_max - taken
+    if room <= 0 then break end
+    local was = n
+    take(level, redis.call('ZRANGEBYSCORE', DUE[level], '(' .. now, horizon, 'WITHSCORES', 'LIMIT', 0, room))
+    taken = taken + n - was
+  end
+end
+-- <<< claim ahead
+
 -- read before the first write (a wrong-type ATTEMPTS fails the claim here, with nothing moved)
 local before = n == 0 and {} or redis.call('HMGET', ATTEMPTS, unpack(ids))
 local records, attempts = {}, {}
@@ -257,4 +284,5 @@ if next_due and (next_due < 0 or next_due > LATEST_DUE) then out[2] = now end
 out[#out + 1] = #rejected / 3
 for i = 1, #rejected do out[#out + 1] = rejected[i] end
 -- <<< malformed tasks
+if ARGV[7] then out[#out + 1] = looked_ahead and 1 or 0 end -- >>> claim ahead <<<
 return out

@@ -9,6 +9,7 @@ import io.delayq.pause.PauseRecord;
 import io.delayq.pause.PauseState;
 import io.delayq.pause.PauseStep;
 import io.delayq.backlog.ShardStats;
+import io.delayq.claim.ClaimAhead;
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.claim.RateLimit;
@@ -196,11 +197,24 @@ public final class QueueProtocol {
      * and leaving those stranded in flight until their lease expires.
      */
     public CompletionStage<ClaimBatch> claim(int shard, int batch, Duration lease, RateLimit rate, String requestId) {
+        return claim(shard, batch, lease, rate, requestId, ClaimAhead.NONE);
+    }
+
+    /**
+     * As above, and when the due tasks leave the batch short, tasks due within {@code ahead}'s window too, at most its
+     * {@code maxTasks} beyond the batch (not on a rate-limited
+     * shard nor where groups wait; {@link ClaimBatch#lookedAhead()} says whether it did). The caller must not run such a
+     * task before the server clock reads its due time.
+     */
+    public CompletionStage<ClaimBatch> claim(int shard, int batch, Duration lease, RateLimit rate, String requestId, ClaimAhead ahead) {
         if (batch < 1 || batch > MAX_PER_CALL * 2) {
             throw new io.delayq.InvalidInputException("batch", "must be between 1 and " + MAX_PER_CALL * 2 + ", got " + batch);
         }
         if (lease == null || lease.toMillis() < 1) {
             throw new io.delayq.InvalidInputException("lease", "must be at least 1 ms, got " + lease);
+        }
+        if (ahead.maxTasks() > MAX_PER_CALL * 2) {
+            throw new io.delayq.InvalidInputException("claimAheadMax", "must be at most " + MAX_PER_CALL * 2 + ", got " + ahead.maxTasks());
         }
         ShardKeys k = keys(shard);
         List<String> claimKeys = new ArrayList<>(k.scriptKeys());
@@ -211,6 +225,11 @@ public final class QueueProtocol {
                 String.valueOf(rate.enabled() ? rate.burstPerShard(shards()) : 0),
                 String.valueOf(rate.groupsLimited() ? rate.groupPerShard(shards()) : 0),
                 String.valueOf(rate.groupsLimited() ? rate.groupBurstPerShard(shards()) : 0));
+        if (ahead.enabled()) {
+            args = new ArrayList<>(args);
+            args.add(String.valueOf(ahead.window().toMillis()));
+            args.add(String.valueOf(ahead.maxTasks()));
+        }
         return scripts.<List<Object>>run(LuaScript.CLAIM, claimKeys, args).thenApply(reply -> {
             long now = asLong(reply.get(0));
             long next = asLong(reply.get(1));
@@ -230,7 +249,10 @@ public final class QueueProtocol {
                 int e = at + 1 + 3 * i;
                 refused.add(new RefusedTask(shard, (String) reply.get(e), (int) asLong(reply.get(e + 1)), (String) reply.get(e + 2)));
             }
-            return new ClaimBatch(shard, now, next, tasks, refused);
+            // then, when asked to look ahead, whether it did (absent from a replayed or a paused answer)
+            int flag = at + 1 + 3 * r;
+            boolean lookedAhead = reply.size() <= flag || asLong(reply.get(flag)) == 1;
+            return new ClaimBatch(shard, now, next, tasks, refused, lookedAhead);
         });
     }
 

@@ -29,10 +29,20 @@ final class DelayqContender implements Contender {
     static final int DEFAULT_BATCH = WorkerConfig.embedded(Map.of("DELAYQ_REDIS_URL", "redis://x:1", "DELAYQ_QUEUE", "q", "DELAYQ_SHARDS", "1")).batchSize();
     static final int DEFAULT_CONCURRENCY = WorkerConfig.embedded(Map.of("DELAYQ_REDIS_URL", "redis://x:1", "DELAYQ_QUEUE", "q", "DELAYQ_SHARDS", "1")).concurrency();
 
-    record Settings(int workers, int shards, int batchSize, int concurrency) {
+    /** @param claimAhead DELAYQ_CLAIM_AHEAD, or null for its default */
+    record Settings(int workers, int shards, int batchSize, int concurrency, String claimAhead) {
+        Settings(int workers, int shards, int batchSize, int concurrency) {
+            this(workers, shards, batchSize, concurrency, null);
+        }
+
         /** The settings a user gets: nothing but the queue, its shard count and the Redis URL is set. */
         static Settings defaults(int shards) {
             return new Settings(1, shards, 0, 0);
+        }
+
+        /** The defaults with one other claim-ahead window (a tuning aid: -Dbench.delayq.claimAhead=0s,50ms). */
+        Settings withClaimAhead(String window) {
+            return new Settings(workers, shards, batchSize, concurrency, window);
         }
 
         boolean isDefaults() {
@@ -40,6 +50,9 @@ final class DelayqContender implements Contender {
         }
 
         String describe() {
+            if (claimAhead != null) {
+                return "as delayq, defaults, but DELAYQ_CLAIM_AHEAD=" + claimAhead;
+            }
             if (isDefaults()) {
                 return String.format("%d shards (the README's example), 1 worker, every DELAYQ_* setting at its default (DELAYQ_BATCH_SIZE=%d, "
                                 + "DELAYQ_CONCURRENCY=%d); enqueue: enqueueAll in chunks of %,d (%d in flight), W2 one enqueue call per task",
@@ -96,6 +109,9 @@ final class DelayqContender implements Contender {
             if (!settings.isDefaults()) {
                 env.put("DELAYQ_BATCH_SIZE", String.valueOf(settings.batchSize()));
                 env.put("DELAYQ_CONCURRENCY", String.valueOf(settings.concurrency()));
+            }
+            if (settings.claimAhead() != null) {
+                env.put("DELAYQ_CLAIM_AHEAD", settings.claimAhead());
             }
             env.put("DELAYQ_HTTP_PORT", "0");
             int per = settings.shards() / settings.workers();

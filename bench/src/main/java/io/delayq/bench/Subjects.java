@@ -27,8 +27,16 @@ final class Subjects {
         DelayqContender.Settings one = new DelayqContender.Settings(1, SHARDS, BATCH, CONCURRENCY);
         DelayqContender.Settings four = new DelayqContender.Settings(4, SHARDS, BATCH_4, CONCURRENCY_4);
         DelayqContender.Settings defaults = DelayqContender.Settings.defaults(DEFAULTS_SHARDS);
-        return List.of(
-                new JvmSubject("delayq", "defaults", defaults.describe(), false, b -> new DelayqContender(b, defaults)),
+        List<Subject> all = new java.util.ArrayList<>(List.of(
+                new JvmSubject("delayq", "defaults", defaults.describe(), false, b -> new DelayqContender(b, defaults))));
+        // a tuning aid, no row by default: -Dbench.delayq.claimAhead=0s,50ms adds the defaults with those windows beside them
+        for (String window : System.getProperty("bench.delayq.claimAhead", "").split(",")) {
+            if (!window.isBlank()) {
+                DelayqContender.Settings ahead = defaults.withClaimAhead(window.trim());
+                all.add(new JvmSubject("delayq", "claim ahead " + window.trim(), ahead.describe(), false, b -> new DelayqContender(b, ahead)));
+            }
+        }
+        all.addAll(List.of(
                 new JvmSubject("delayq", "1 worker", one.describe(), true, b -> new DelayqContender(b, one)),
                 new JvmSubject("delayq", "4 workers", four.describe(), false, b -> new DelayqContender(b, four)),
                 new JvmSubject("seed loop", "1 consumer",
@@ -52,6 +60,7 @@ final class Subjects {
                                 + " tasks (TIME, ZRANGEBYSCORE … LIMIT, ZREM, ZADD to in-flight, HMGET of the records, the lease token), one "
                                 + "asynchronous ack script per claim (ZMSCORE for the token, ZREM + HDEL of the ids still holding it); no retries, "
                                 + "attempts, dead letters, wake-ups or metrics; polls every 10 ms when idle",
-                        false, CeilingContender::new));
+                        false, CeilingContender::new)));
+        return all;
     }
 }

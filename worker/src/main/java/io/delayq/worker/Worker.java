@@ -59,7 +59,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
@@ -97,7 +96,7 @@ public final class Worker implements AutoCloseable {
     private final Settler settler;
     /** A claimed task that waited this long for a handler thread makes the pool wake more threads. */
     private static final long HANDLER_RAMP_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    private final ExecutorService handlers;
+    private final HandlerPool handlers;
     private final ClaimLoop claimLoop;
     private final Thread claimThread;
     private final List<MarkerWatcher> watchers = new ArrayList<>();
@@ -151,7 +150,7 @@ public final class Worker implements AutoCloseable {
                 config.lease(), config.rateLimit(), config.concurrency(), handlers,
                 new TaskRunner(config.queue(), new TaskRun(config.queue(), delivery, clock, config.retry(), new DeliveryTracing(otel, config.queue())),
                         settler, metrics, clock), inflight, metrics, clock, board, health,
-                new ShardFaults(protocol, redis.commands(), metrics), REDIS_TIMEOUT));
+                new ShardFaults(protocol, redis.commands(), metrics), REDIS_TIMEOUT, config.claimAhead()));
         this.claimThread = named("delayq-claim", false).newThread(claimLoop);
         this.timers = Executors.newScheduledThreadPool(2, named("delayq-timer", true));
         this.planningTimer = Executors.newSingleThreadScheduledExecutor(named("delayq-schedules", true));
@@ -350,6 +349,11 @@ public final class Worker implements AutoCloseable {
         }
         // claims already sent still hand their tasks to the handlers
         claimLoop.awaitClaims(REDIS_TIMEOUT.plusSeconds(1));
+        // tasks claimed ahead come due within the claim-ahead window: they run now rather than after their lease
+        if (!claimLoop.awaitHeld(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+            LOG.warn("grace period over with {} task(s) claimed ahead and not yet due: they are re-delivered after their lease",
+                    claimLoop.heldCount());
+        }
         handlers.shutdown();
         boolean finished;
         try {
@@ -371,7 +375,7 @@ public final class Worker implements AutoCloseable {
     public void close() {
         stopping = true;
         if (claimLoop != null) {
-            claimLoop.stop();
+            claimLoop.close();
         }
         watchers.forEach(MarkerWatcher::close);
         if (timers != null) {

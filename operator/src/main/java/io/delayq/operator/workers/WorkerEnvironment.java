@@ -61,6 +61,7 @@ public final class WorkerEnvironment {
         add(env, BATCH_SIZE, spec.getBatchSize());
         add(env, POLL_INTERVAL, spec.getPollInterval());
         add(env, LEASE, spec.getLease());
+        add(env, CLAIM_AHEAD, spec.getClaimAhead());
         if (spec.getConcurrency() != null) {
             add(env, CONCURRENCY, spec.getConcurrency());
         }

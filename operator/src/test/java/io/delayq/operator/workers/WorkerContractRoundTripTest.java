@@ -86,6 +86,7 @@ class WorkerContractRoundTripTest {
         spec.setBatchSize(250);
         spec.setPollInterval("750ms");
         spec.setLease("2m");
+        spec.setClaimAhead("250ms");
         spec.setConcurrency(64);
         spec.setHandlerTimeout("10m");
         spec.setShutdownGrace("45s");

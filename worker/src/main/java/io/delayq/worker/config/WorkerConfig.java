@@ -50,7 +50,8 @@ public record WorkerConfig(
         HandlerPath handlerPath,
         Duration scheduleInterval,
         PlanRules scheduleRules,
-        Path redisTlsCa) {
+        Path redisTlsCa,
+        Duration claimAhead) {
 
     /** {@link #httpPort()} of a worker that serves no HTTP endpoint (an embedded worker's default). */
     public static final int NO_HTTP = -1;
@@ -158,7 +159,25 @@ public record WorkerConfig(
                 HandlerPath.of(s.string(HANDLER_PATH)),
                 s.get(SCHEDULE_INTERVAL),
                 scheduleRules(s),
-                s.has(REDIS_TLS_CA) ? Path.of(s.string(REDIS_TLS_CA)) : null);
+                s.has(REDIS_TLS_CA) ? Path.of(s.string(REDIS_TLS_CA)) : null,
+                claimAhead(s, lease));
+    }
+
+    /**
+     * A task claimed ahead waits under its claim's lease: the window stays well inside it (at most a tenth), so a held
+     * task has nearly its whole lease left when it starts. Not set: the default, shortened to a tenth of a short lease.
+     */
+    private static Duration claimAhead(Settings s, Duration lease) {
+        Duration d = s.get(CLAIM_AHEAD);
+        Duration limit = lease.dividedBy(10);
+        if (!s.has(CLAIM_AHEAD)) {
+            return d.compareTo(limit) > 0 ? limit : d;
+        }
+        if (d.compareTo(limit) > 0) {
+            throw new ConfigException(CLAIM_AHEAD.name(), "must be 0s (off) or at most a tenth of " + LEASE.name() + " ("
+                    + DurationText.format(limit) + "), got " + DurationText.format(d));
+        }
+        return d;
     }
 
     /**
@@ -190,7 +209,7 @@ public record WorkerConfig(
     public String describe() {
         return "queue=" + queue + " shards=" + shards + " range=" + range + " batch=" + batchSize + " poll=" + DurationText.format(pollInterval)
                 + " lease=" + DurationText.format(lease) + " handlerTimeout=" + (handlerTimeout.isZero() ? "none" : DurationText.format(handlerTimeout))
-                + " concurrency=" + concurrency + " maxAttempts=" + retry.maxAttempts()
+                + " claimAhead=" + (claimAhead.isZero() ? "off" : DurationText.format(claimAhead)) + " concurrency=" + concurrency + " maxAttempts=" + retry.maxAttempts()
                 + " delivery=" + delivery.name().toLowerCase() + (webhookUrl != null ? " webhook=" + webhookUrl : "")
                 + (streamKey != null ? " stream=" + streamKey : "") + (rateLimit.enabled() ? " rate=" + rateLimit.perSecond() + "/s" : "")
                 + (rateLimit.groupsLimited() ? " groupRate=" + rateLimit.groupPerSecond() + "/s" : "")

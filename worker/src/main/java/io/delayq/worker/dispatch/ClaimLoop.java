@@ -1,5 +1,6 @@
 package io.delayq.worker.dispatch;
 
+import io.delayq.claim.ClaimAhead;
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.RateLimit;
 import io.delayq.claim.RefusedTask;
@@ -14,6 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -23,7 +26,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 
 /**
@@ -31,6 +33,10 @@ import java.util.concurrent.Semaphore;
  * handler slots plus a small buffer ({@link Prefetch}); when the claim came back full, claim again at
  * once, otherwise sleep until the shard's next due time, unless a marker, the idle sweep or freed
  * capacity wakes it earlier. Running the tasks is {@link TaskRunner}'s job.
+ *
+ * <p>With a claim-ahead window ({@code DELAYQ_CLAIM_AHEAD}) a shard is claimed {@link #LEAD_NANOS} before its next
+ * due time and the claim also takes what is due within the window; those tasks wait in {@link HeldUntilDue}, not in
+ * a handler slot, until the server clock reads their due time.
  */
 public final class ClaimLoop implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ClaimLoop.class);
@@ -44,6 +50,11 @@ public final class ClaimLoop implements Runnable {
     static final long CLAIM_HOLD_MILLIS = 250;
     /** The buffer beyond the handler slots is at most this many batches (and about 100 ms of work, see {@link Prefetch}). */
     static final int PREFETCH_BATCHES = 4;
+    /**
+     * With a claim-ahead window, how long before a shard's next due time its claim is sent: about a claim's round trip
+     * on a busy machine, so that the task is held when its due time comes instead of waiting for the answer.
+     */
+    static final long LEAD_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     /**
      * What the claim loop is built from.
@@ -51,11 +62,12 @@ public final class ClaimLoop implements Runnable {
      * @param poll         the longest a shard with a known next due time sleeps after an error or a fault
      * @param handlers     where claimed tasks run, at most {@code concurrency} at once
      * @param redisTimeout how long an unanswered claim is waited for
+     * @param claimAhead   claims also take tasks due within this window (0: none); at most a batch of them are held
      */
     public record Params(QueueProtocol protocol, ShardRange range, int batchSize, Duration poll, Duration lease, RateLimit rate,
-                         int concurrency, ExecutorService handlers, TaskRunner runner, InflightRegistry registry,
+                         int concurrency, HandlerPool handlers, TaskRunner runner, InflightRegistry registry,
                          WorkerMetrics metrics, ServerClock clock, WakeBoard board, RedisHealth health, ShardFaults faults,
-                         Duration redisTimeout) {
+                         Duration redisTimeout, Duration claimAhead) {
     }
 
     private final QueueProtocol protocol;
@@ -67,7 +79,7 @@ public final class ClaimLoop implements Runnable {
     private final RateLimit rate;
     private final Slots slots;
     private final Prefetch prefetch;
-    private final ExecutorService handlers;
+    private final HandlerPool handlers;
     private final TaskRunner runner;
     private final InflightRegistry registry;
     private final WorkerMetrics metrics;
@@ -77,6 +89,11 @@ public final class ClaimLoop implements Runnable {
     private final ShardFaults faults;
     private final MalformedTasks malformed;
     private final Duration redisTimeout;
+    /** ClaimAhead.NONE when off, or on a rate-limited worker (a token must not be spent before its task is due). */
+    private final ClaimAhead ahead;
+    private final HeldUntilDue held;
+    /** Per shard: whether its last claim answer looked ahead (false where groups wait): only then is it claimed early. */
+    private final boolean[] looksAhead;
     private final Map<Integer, String> unanswered = new ConcurrentHashMap<>();
     /** Shards with a claim on the wire (sent, not yet answered or timed out). */
     private final Set<Integer> claiming = ConcurrentHashMap.newKeySet();
@@ -108,6 +125,10 @@ public final class ClaimLoop implements Runnable {
         this.faults = p.faults();
         this.malformed = p.runner().malformed();
         this.redisTimeout = p.redisTimeout();
+        this.ahead = p.claimAhead().isZero() || p.rate().enabled() ? ClaimAhead.NONE : new ClaimAhead(p.claimAhead(), p.batchSize());
+        this.held = new HeldUntilDue(p.batchSize(), p.clock(), this::fire);
+        this.looksAhead = new boolean[p.range().size()];
+        java.util.Arrays.fill(looksAhead, true);
     }
 
     /**
@@ -138,13 +159,38 @@ public final class ClaimLoop implements Runnable {
     /** A marker says a task on {@code shard} is due at {@code dueAt} (server ms). */
     public void wakeFor(int shard, long dueAt) {
         if (range.from() <= shard && shard <= range.to()) {
-            board.wake(shard, clock.nanoTimeAt(shard, dueAt));
+            board.wake(shard, clock.nanoTimeAt(shard, dueAt) - lead(shard));
         }
+    }
+
+    /** How early to claim {@code shard} before a due time: {@link #LEAD_NANOS} when its claim would take the task ahead. */
+    private long lead(int shard) {
+        return ahead.enabled() && looksAhead[shard - range.from()] && held.room() > 0 ? LEAD_NANOS : 0;
     }
 
     public void stop() {
         running = false;
         board.nudge();
+    }
+
+    /**
+     * After {@link #stop()} and {@link #awaitClaims}: waits until the tasks claimed ahead have come due and gone to the
+     * handlers (they are at most a claim-ahead window away), so that a stopping worker runs them rather than leaving
+     * them in flight until their lease ends.
+     */
+    public boolean awaitHeld(Duration timeout) {
+        return held.awaitEmpty(timeout);
+    }
+
+    /** Tasks claimed ahead and not yet due (held outside the handler slots). */
+    public int heldCount() {
+        return held.size();
+    }
+
+    /** Drops the held tasks (a hard close): they stay in flight in Redis and come back after their lease. */
+    public void close() {
+        stop();
+        held.close();
     }
 
     @Override
@@ -204,7 +250,9 @@ public final class ClaimLoop implements Runnable {
         pendingClaims.incrementAndGet();
         CompletableFuture<ClaimBatch> call;
         try {
-            call = protocol.claim(shard, ask, lease, rate, requestId).toCompletableFuture();
+            int room = held.room();
+            ClaimAhead asked = ahead.enabled() && room > 0 ? ahead.withRoom(room) : ClaimAhead.NONE;
+            call = protocol.claim(shard, ask, lease, rate, requestId, asked).toCompletableFuture();
         } catch (RuntimeException e) {
             call = CompletableFuture.failedFuture(e);
         }
@@ -264,53 +312,65 @@ public final class ClaimLoop implements Runnable {
         for (RefusedTask refused : batch.refused()) {
             malformed.refusedByClaim(shard, refused.shownId(), refused.reason());
         }
-        int n = batch.tasks().size();
-        metrics.batch(n);
+        int all = batch.tasks().size();
+        // the tasks claimed ahead take no slot until they come due (HeldUntilDue)
+        int n = batch.dueCount();
+        metrics.batch(all);
         if (n <= held) {
             release(held - n);
         } else {
             slots.take(n - held);
         }
-        dispatch(registry.add(batch.tasks()));
+        List<Leased> leased = registry.add(batch.tasks());
+        if (n < all) {
+            List<Leased> now = new ArrayList<>(n);
+            List<Leased> later = new ArrayList<>(all - n);
+            for (Leased l : leased) {
+                (l.task().dueAt() <= batch.serverNow() ? now : later).add(l);
+            }
+            this.held.hold(shard, later);
+            leased = now;
+        }
+        dispatch(leased);
         if (n == ask) {
+            // only the due ones count: a full batch of them means more may be due
             board.wake(shard, System.nanoTime());
             return;
         }
+        looksAhead[shard - range.from()] = batch.lookedAhead();
         if (batch.hasNext()) {
-            // not before the shard's clock surely reads the next due time: a claim sent a little early finds nothing
-            board.wake(shard, clock.nanoTimeAt(shard, batch.nextDueAt()));
+            // not before the shard's clock surely reads the next due time (a claim sent early would find nothing), unless
+            // the claim takes it ahead: then a little before, so that it is held when it comes due; never early after a
+            // claim that took nothing (no early claim repeats itself)
+            long lead = all == 0 && batch.nextDueAt() > batch.serverNow() ? 0 : lead(shard);
+            board.wake(shard, clock.nanoTimeAt(shard, batch.nextDueAt()) - lead);
         }
         // nothing waits: the shard sleeps until a marker (every delayq producer writes one for a task due sooner
         // than the shard's head) or the idle sweep (a hand-written ZADD without one) wakes it; claiming every
         // idle shard each poll interval cost an idle worker ~9 commands per shard per second
     }
 
-    /** Hands a claim's tasks to the handler threads, with one hand-over for the batch where the pool allows it. */
-    private void dispatch(java.util.List<Leased> leased) {
+    /** Held tasks that came due: each takes its handler slot now (below zero if need be, like a late claim answer). */
+    private void fire(List<Leased> due) {
+        slots.take(due.size());
+        dispatch(due);
+    }
+
+    /** Hands a claim's tasks to the handler threads, with one hand-over for the batch. */
+    private void dispatch(List<Leased> leased) {
         if (leased.isEmpty()) {
             return;
         }
-        if (handlers instanceof HandlerPool pool) {
-            java.util.List<Runnable> runs = new java.util.ArrayList<>(leased.size());
-            for (Leased l : leased) {
-                runs.add(() -> run(l));
-            }
-            try {
-                pool.executeAll(runs);
-            } catch (RejectedExecutionException stopped) {
-                // shutting down: the tasks stay in flight and are re-delivered after their lease
-                leased.forEach(registry::remove);
-                release(leased.size());
-            }
-            return;
-        }
+        List<Runnable> runs = new ArrayList<>(leased.size());
         for (Leased l : leased) {
-            try {
-                handlers.execute(() -> run(l));
-            } catch (RejectedExecutionException stopped) {
-                registry.remove(l);
-                release(1);
-            }
+            runs.add(() -> run(l));
+        }
+        try {
+            handlers.executeAll(runs);
+        } catch (RejectedExecutionException stopped) {
+            // shutting down: the tasks stay in flight and are re-delivered after their lease
+            leased.forEach(registry::remove);
+            release(leased.size());
         }
     }
 

@@ -102,6 +102,9 @@ class WorkerConfigTest {
                 arguments(with("DELAYQ_HANDLER_TIMEOUT", "50ms"), "DELAYQ_HANDLER_TIMEOUT", "must be 0s (no deadline) or at least 100ms, got 50ms"),
                 arguments(with("DELAYQ_HANDLER_TIMEOUT", "8d"), "DELAYQ_HANDLER_TIMEOUT", "must be between 0s and 7d"),
                 arguments(with("DELAYQ_HANDLER_TIMEOUT", "soon"), "DELAYQ_HANDLER_TIMEOUT", "must be a duration"),
+                arguments(with("DELAYQ_CLAIM_AHEAD", "4s"), "DELAYQ_CLAIM_AHEAD", "must be 0s (off) or at most a tenth of DELAYQ_LEASE (3s), got 4s"),
+                arguments(with("DELAYQ_CLAIM_AHEAD", "-1ms"), "DELAYQ_CLAIM_AHEAD", "must be"),
+                arguments(with("DELAYQ_CLAIM_AHEAD", "11s"), "DELAYQ_CLAIM_AHEAD", "must be between 0s and 10s"),
                 arguments(with("DELAYQ_SHUTDOWN_GRACE", "a while"), "DELAYQ_SHUTDOWN_GRACE", "must be a duration"),
                 arguments(with("DELAYQ_SCHEDULE_INTERVAL", "11m"), "DELAYQ_SCHEDULE_INTERVAL", "must be between 0s and 10m"),
                 arguments(with("DELAYQ_SCHEDULE_INTERVAL", "1m", "DELAYQ_SCHEDULE_HORIZON", "90s"), "DELAYQ_SCHEDULE_HORIZON",
@@ -160,6 +163,15 @@ class WorkerConfigTest {
         assertThat(set.scheduleRules().horizon()).isEqualTo(Duration.ofMinutes(10));
         assertThat(set.scheduleRules().misfireThreshold()).isEqualTo(Duration.ofMinutes(5));
         assertThat(set.describe()).contains("schedules=off");
+    }
+
+    @Test
+    void claimingAheadIsOnByDefaultShrinksUnderAShortLeaseAndTurnsOffWithZero() {
+        assertThat(WorkerConfig.fromEnv(base()).claimAhead()).isEqualTo(Duration.ofMillis(100));
+        assertThat(WorkerConfig.fromEnv(with("DELAYQ_LEASE", "500ms")).claimAhead()).isEqualTo(Duration.ofMillis(50));
+        WorkerConfig off = WorkerConfig.fromEnv(with("DELAYQ_CLAIM_AHEAD", "0s"));
+        assertThat(off.claimAhead()).isZero();
+        assertThat(off.describe()).contains("claimAhead=off");
     }
 
     @Test
