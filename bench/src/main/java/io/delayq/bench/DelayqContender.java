@@ -29,7 +29,12 @@ final class DelayqContender implements Contender {
     static final int DEFAULT_BATCH = WorkerConfig.embedded(Map.of("DELAYQ_REDIS_URL", "redis://x:1", "DELAYQ_QUEUE", "q", "DELAYQ_SHARDS", "1")).batchSize();
     static final int DEFAULT_CONCURRENCY = WorkerConfig.embedded(Map.of("DELAYQ_REDIS_URL", "redis://x:1", "DELAYQ_QUEUE", "q", "DELAYQ_SHARDS", "1")).concurrency();
 
-    record Settings(int workers, int shards, int batchSize, int concurrency) {
+    /** @param extra further DELAYQ_* settings (and, for tuning, worker system properties prefixed {@code -D}) */
+    record Settings(int workers, int shards, int batchSize, int concurrency, Map<String, String> extra) {
+        Settings(int workers, int shards, int batchSize, int concurrency) {
+            this(workers, shards, batchSize, concurrency, Map.of());
+        }
+
         /** The settings a user gets: nothing but the queue, its shard count and the Redis URL is set. */
         static Settings defaults(int shards) {
             return new Settings(1, shards, 0, 0);
@@ -97,6 +102,13 @@ final class DelayqContender implements Contender {
                 env.put("DELAYQ_BATCH_SIZE", String.valueOf(settings.batchSize()));
                 env.put("DELAYQ_CONCURRENCY", String.valueOf(settings.concurrency()));
             }
+            settings.extra().forEach((k, v) -> {
+                if (k.startsWith("-D")) {
+                    System.setProperty(k.substring(2), v);
+                } else {
+                    env.put(k, v);
+                }
+            });
             env.put("DELAYQ_HTTP_PORT", "0");
             int per = settings.shards() / settings.workers();
             env.put("DELAYQ_SHARD_FROM", String.valueOf(i * per));
@@ -138,6 +150,7 @@ final class DelayqContender implements Contender {
     public void stopConsumers() {
         workers.forEach(w -> w.shutdown(Duration.ofSeconds(5)));
         workers.clear();
+        settings.extra().keySet().stream().filter(k -> k.startsWith("-D")).forEach(k -> System.clearProperty(k.substring(2)));
     }
 
     @Override
