@@ -256,6 +256,10 @@ public final class QueueProtocol {
         });
     }
 
+    /** Every record bucket's number as the ack's argument text (formatted once, not per acked task). */
+    private static final String[] BUCKET_TEXT = java.util.stream.IntStream.range(0, RecordBuckets.BUCKETS)
+            .mapToObj(String::valueOf).toArray(String[]::new);
+
     /** Acks tasks of one shard (at most {@link #MAX_PER_CALL}); the answer says, per task, whether the lease was still ours. */
     public CompletionStage<List<Boolean>> ack(int shard, List<ClaimedTask> tasks) {
         int n = tasks.size();
@@ -269,11 +273,30 @@ public final class QueueProtocol {
         List<String> args = new ArrayList<>(2 + n * 3);
         args.add(String.valueOf(n));
         List<String> counted = new ArrayList<>();
+        // the tasks of one claim share their token, and an ack holds the tasks of a claim or two (sorted by bucket,
+        // so interleaved): the two tokens seen last are formatted once, not per task
+        long tokenA = 0;
+        long tokenB = 0;
+        String textA = null;
+        String textB = null;
         for (int k = 0; k < n; k++) {
             ClaimedTask t = tasks.get((int) byBucket[k]);
             args.add(t.id());
-            args.add(String.valueOf(t.token()));
-            args.add(String.valueOf(byBucket[k] >>> 32));
+            long token = t.token();
+            String text;
+            if (textA != null && token == tokenA) {
+                text = textA;
+            } else if (textB != null && token == tokenB) {
+                text = textB;
+            } else {
+                text = String.valueOf(token);
+                tokenB = tokenA;
+                textB = textA;
+                tokenA = token;
+                textA = text;
+            }
+            args.add(text);
+            args.add(BUCKET_TEXT[(int) (byBucket[k] >>> 32)]);
             // a first attempt has no attempt count or last error to delete: ack.lua is told which tasks do
             if (t.attempt() > 1) {
                 counted.add(String.valueOf(k + 1));

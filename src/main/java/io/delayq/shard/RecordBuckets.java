@@ -26,14 +26,23 @@ public final class RecordBuckets {
      * every intermediate stays below 2^29, exact in Lua's doubles.
      */
     public static int bucketOf(String id) {
-        return bucketOf(id.getBytes(StandardCharsets.UTF_8));
+        // the worker hashes every id it acks: ASCII ids (nearly all) are hashed from their chars, without a byte copy
+        int h = 0;
+        for (int i = 0, n = id.length(); i < n; i++) {
+            char c = id.charAt(i);
+            if (c >= 0x80) {
+                return bucketOf(id.getBytes(StandardCharsets.UTF_8));
+            }
+            h = (h * 31 + c) & (MODULUS - 1);
+        }
+        return h % BUCKETS;
     }
 
     /** The same over raw bytes, for tools that must address an id that is not valid UTF-8. */
     public static int bucketOf(byte[] id) {
         int h = 0;
         for (byte b : id) {
-            h = (h * 31 + (b & 0xff)) % MODULUS;
+            h = (h * 31 + (b & 0xff)) & (MODULUS - 1); // h stays non-negative: the same as mod 2^24
         }
         return h % BUCKETS;
     }

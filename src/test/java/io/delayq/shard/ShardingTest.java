@@ -15,6 +15,21 @@ class ShardingTest {
      * Vectors computed with Python 3: {@code zlib.crc32(id.encode()) % n} for n = 16, 7 and 1024.
      * A producer in another language must land every id on the same shard as the workers.
      */
+    /** The protocol's record bucket (clients/protocol-vectors.json), from the id's chars (ASCII) or its UTF-8 bytes. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            order-8812        | 249
+            W-17              | 209
+            заказ-7           | 1615
+            注文-42            | 17
+            """)
+    void recordBucketMatchesTheSharedVectorsAndTheByteForm(String id, int bucket) {
+        assertThat(RecordBuckets.bucketOf(id)).isEqualTo(bucket);
+        assertThat(RecordBuckets.bucketOf(id.getBytes(java.nio.charset.StandardCharsets.UTF_8))).isEqualTo(bucket);
+        String longAscii = "x".repeat(200) + id.length();
+        assertThat(RecordBuckets.bucketOf(longAscii)).isEqualTo(RecordBuckets.bucketOf(longAscii.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             order-8812 | 0  | 3 | 240

@@ -28,11 +28,12 @@ final class DelayqContender implements Contender {
 
     static final int DEFAULT_BATCH = WorkerConfig.embedded(Map.of("DELAYQ_REDIS_URL", "redis://x:1", "DELAYQ_QUEUE", "q", "DELAYQ_SHARDS", "1")).batchSize();
     static final int DEFAULT_CONCURRENCY = WorkerConfig.embedded(Map.of("DELAYQ_REDIS_URL", "redis://x:1", "DELAYQ_QUEUE", "q", "DELAYQ_SHARDS", "1")).concurrency();
+    static final long DEFAULT_CLAIM_AHEAD_MS = WorkerConfig.embedded(Map.of("DELAYQ_REDIS_URL", "redis://x:1", "DELAYQ_QUEUE", "q", "DELAYQ_SHARDS", "1")).claimAhead().toMillis();
 
-    /** @param claimAhead DELAYQ_CLAIM_AHEAD, or null for its default */
-    record Settings(int workers, int shards, int batchSize, int concurrency, String claimAhead) {
+    /** @param extra further DELAYQ_* settings (and, for tuning, worker system properties prefixed {@code -D}) */
+    record Settings(int workers, int shards, int batchSize, int concurrency, Map<String, String> extra) {
         Settings(int workers, int shards, int batchSize, int concurrency) {
-            this(workers, shards, batchSize, concurrency, null);
+            this(workers, shards, batchSize, concurrency, Map.of());
         }
 
         /** The settings a user gets: nothing but the queue, its shard count and the Redis URL is set. */
@@ -40,23 +41,15 @@ final class DelayqContender implements Contender {
             return new Settings(1, shards, 0, 0);
         }
 
-        /** The defaults with one other claim-ahead window (a tuning aid: -Dbench.delayq.claimAhead=0s,50ms). */
-        Settings withClaimAhead(String window) {
-            return new Settings(workers, shards, batchSize, concurrency, window);
-        }
-
         boolean isDefaults() {
             return batchSize == 0 && concurrency == 0;
         }
 
         String describe() {
-            if (claimAhead != null) {
-                return "as delayq, defaults, but DELAYQ_CLAIM_AHEAD=" + claimAhead;
-            }
             if (isDefaults()) {
                 return String.format("%d shards (the README's example), 1 worker, every DELAYQ_* setting at its default (DELAYQ_BATCH_SIZE=%d, "
-                                + "DELAYQ_CONCURRENCY=%d); enqueue: enqueueAll in chunks of %,d (%d in flight), W2 one enqueue call per task",
-                        shards, DEFAULT_BATCH, DEFAULT_CONCURRENCY, ENQUEUE_CHUNK, ENQUEUE_WINDOW);
+                                + "DELAYQ_CONCURRENCY=%d, DELAYQ_CLAIM_AHEAD=%dms); enqueue: enqueueAll in chunks of %,d (%d in flight), W2 one enqueue call per task",
+                        shards, DEFAULT_BATCH, DEFAULT_CONCURRENCY, DEFAULT_CLAIM_AHEAD_MS, ENQUEUE_CHUNK, ENQUEUE_WINDOW);
             }
             String owns = workers == 1 ? "owning all shards" : "each owning " + shards / workers + " shard" + (shards / workers == 1 ? "" : "s")
                     + " (DELAYQ_SHARD_FROM/TO, as the operator's shard-range Deployments)";
@@ -110,9 +103,13 @@ final class DelayqContender implements Contender {
                 env.put("DELAYQ_BATCH_SIZE", String.valueOf(settings.batchSize()));
                 env.put("DELAYQ_CONCURRENCY", String.valueOf(settings.concurrency()));
             }
-            if (settings.claimAhead() != null) {
-                env.put("DELAYQ_CLAIM_AHEAD", settings.claimAhead());
-            }
+            settings.extra().forEach((k, v) -> {
+                if (k.startsWith("-D")) {
+                    System.setProperty(k.substring(2), v);
+                } else {
+                    env.put(k, v);
+                }
+            });
             env.put("DELAYQ_HTTP_PORT", "0");
             int per = settings.shards() / settings.workers();
             env.put("DELAYQ_SHARD_FROM", String.valueOf(i * per));
@@ -154,6 +151,7 @@ final class DelayqContender implements Contender {
     public void stopConsumers() {
         workers.forEach(w -> w.shutdown(Duration.ofSeconds(5)));
         workers.clear();
+        settings.extra().keySet().stream().filter(k -> k.startsWith("-D")).forEach(k -> System.clearProperty(k.substring(2)));
     }
 
     @Override

@@ -49,6 +49,7 @@ final class JvmSubject implements Subject {
             long t1 = System.nanoTime();
             RedisProbe.Snapshot s1 = probe.snapshot();
             Recorder r = new Recorder(n);
+            java.util.Map<String, Long> threads0 = ThreadCpu.byName();
             long cpu0 = ClientCpu.thisProcessNanos();
             DrainProfile profile = DrainProfile.startFor(name());
             c.startConsumers(r);
@@ -63,6 +64,7 @@ final class JvmSubject implements Subject {
             }
             RedisProbe.Snapshot s2 = probe.snapshot();
             long cpu1 = ClientCpu.thisProcessNanos();
+            ThreadCpu.print(name(), threads0, ThreadCpu.byName(), n);
             if (profile != null) {
                 profile.stopFor(name());
             }

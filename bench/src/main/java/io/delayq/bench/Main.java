@@ -22,7 +22,9 @@ import java.util.stream.Collectors;
  *   --only a,b       only subjects whose name contains one of these (e.g. delayq,bullmq)
  *   --no-memory      skip the memory workload
  *   --no-costs       skip the idle, webhook and footprint figures of delayq's worker
- *   --w1-only        tuning aid: only W1 (after the same warm-up as a full run), printed, nothing written
+ *   --w1-only        tuning aid: only W1 (after the same warm-up as a full run), printed, nothing written; with
+ *                    -Dbench.delayq.variants="shards=4|DELAYQ_BATCH_SIZE=1000" rows beside the defaults with one setting
+ *                    changed (see Subjects), -Dbench.threads=true the drain's CPU per thread (ThreadCpu)
  *   --webhook-only   tuning aid: only the webhook figures of delayq's worker, printed, nothing written
  *   --idle-only      tuning aid: only the idle cost by shard count of delayq's worker, printed, nothing written
  *   --layouts-only   only the record-layout study (bench/profile/record_layouts.py), printed, nothing written
@@ -184,7 +186,7 @@ public final class Main {
     static final int LAYOUT_REPS = 2;
     static final int LAYOUT_BATCH = 1_000;
     static final int WARM_UP_TASKS = 20_000;
-    static final int WARM_UP_ROUNDS = 3;
+    static final int WARM_UP_ROUNDS = Integer.getInteger("bench.warmup.rounds", 3);
 
     /**
      * Three unrecorded W1s of 20,000 tasks per in-JVM subject, so that run 1 is not measuring the JIT

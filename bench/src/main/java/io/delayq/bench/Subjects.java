@@ -27,16 +27,10 @@ final class Subjects {
         DelayqContender.Settings one = new DelayqContender.Settings(1, SHARDS, BATCH, CONCURRENCY);
         DelayqContender.Settings four = new DelayqContender.Settings(4, SHARDS, BATCH_4, CONCURRENCY_4);
         DelayqContender.Settings defaults = DelayqContender.Settings.defaults(DEFAULTS_SHARDS);
-        List<Subject> all = new java.util.ArrayList<>(List.of(
-                new JvmSubject("delayq", "defaults", defaults.describe(), false, b -> new DelayqContender(b, defaults))));
-        // a tuning aid, no row by default: -Dbench.delayq.claimAhead=0s,50ms adds the defaults with those windows beside them
-        for (String window : System.getProperty("bench.delayq.claimAhead", "").split(",")) {
-            if (!window.isBlank()) {
-                DelayqContender.Settings ahead = defaults.withClaimAhead(window.trim());
-                all.add(new JvmSubject("delayq", "claim ahead " + window.trim(), ahead.describe(), false, b -> new DelayqContender(b, ahead)));
-            }
-        }
-        all.addAll(List.of(
+        List<Subject> variants = new java.util.ArrayList<>();
+        variants.add(new JvmSubject("delayq", "defaults", defaults.describe(), false, b -> new DelayqContender(b, defaults)));
+        variants.addAll(variants());
+        return java.util.stream.Stream.concat(variants.stream(), List.<Subject>of(
                 new JvmSubject("delayq", "1 worker", one.describe(), true, b -> new DelayqContender(b, one)),
                 new JvmSubject("delayq", "4 workers", four.describe(), false, b -> new DelayqContender(b, four)),
                 new JvmSubject("seed loop", "1 consumer",
@@ -60,7 +54,37 @@ final class Subjects {
                                 + " tasks (TIME, ZRANGEBYSCORE … LIMIT, ZREM, ZADD to in-flight, HMGET of the records, the lease token), one "
                                 + "asynchronous ack script per claim (ZMSCORE for the token, ZREM + HDEL of the ids still holding it); no retries, "
                                 + "attempts, dead letters, wake-ups or metrics; polls every 10 ms when idle",
-                        false, CeilingContender::new)));
-        return all;
+                        false, CeilingContender::new)).stream()).toList();
+    }
+
+    /**
+     * Tuning aid: {@code -Dbench.delayq.variants="shards=4;DELAYQ_BATCH_SIZE=1000|DELAYQ_CONCURRENCY=1000"} adds a
+     * "defaults" row per {@code |}-separated variant (1 worker, 16 shards unless {@code shards=} says otherwise, the
+     * DELAYQ_* settings given), run beside the defaults in the same invocation.
+     */
+    private static List<Subject> variants() {
+        String spec = System.getProperty("bench.delayq.variants", "");
+        List<Subject> out = new java.util.ArrayList<>();
+        for (String variant : spec.split("\\|")) {
+            if (variant.isBlank()) {
+                continue;
+            }
+            int shards = DEFAULTS_SHARDS;
+            java.util.Map<String, String> extra = new java.util.LinkedHashMap<>();
+            for (String kv : variant.split(";")) {
+                String[] p = kv.trim().split("=", 2);
+                if (p.length != 2) {
+                    throw new IllegalArgumentException("bench.delayq.variants: '" + kv + "' is not NAME=VALUE");
+                }
+                if (p[0].equals("shards")) {
+                    shards = Integer.parseInt(p[1]);
+                } else {
+                    extra.put(p[0], p[1]);
+                }
+            }
+            DelayqContender.Settings s = new DelayqContender.Settings(1, shards, 0, 0, java.util.Map.copyOf(extra));
+            out.add(new JvmSubject("delayq", "defaults + " + variant.trim(), s.describe() + "; " + extra, false, b -> new DelayqContender(b, s)));
+        }
+        return out;
     }
 }

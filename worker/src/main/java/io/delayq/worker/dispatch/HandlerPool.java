@@ -18,9 +18,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * fast handlers that context switch costs more than the handler, and it dominated the worker's CPU
  * when draining a backlog. Here a thread that finishes a task takes the next one without parking,
  * and a sleeping thread is woken only when work is waiting and no awake thread is between tasks
- * to take it. As a safety net, when tasks still wait longer than {@code rampAfter} for a thread
+ * to take it. As a safety net, when work waits and no thread has taken a task for {@code rampAfter}
  * (all awake threads stuck in slow handlers) the number of awake threads doubles, up to
- * {@code maxThreads}.
+ * {@code maxThreads}; a queue that keeps moving (fast handlers working off a claim) gets no more.
  */
 public final class HandlerPool extends AbstractExecutorService {
     private record Job(Runnable task, long queuedAt) {
@@ -41,6 +41,8 @@ public final class HandlerPool extends AbstractExecutorService {
     /** Awake threads between tasks, looking for one (a thread just woken counts as free). */
     private int free;
     private int alive;
+    /** When a thread last took a task from the queue (System.nanoTime): the ramp's measure of a queue that stopped moving. */
+    private long lastTakeNanos;
     private boolean shutdown;
     private final Thread ramp;
 
@@ -167,6 +169,7 @@ public final class HandlerPool extends AbstractExecutorService {
                 Job job = queue.poll();
                 if (job != null) {
                     free--;
+                    lastTakeNanos = System.nanoTime();
                     // pass the baton: work is left and nobody else is looking for it (if this task
                     // is quick, this thread is back before the woken one and the chain stops)
                     if (free == 0 && !queue.isEmpty()) {
@@ -213,8 +216,11 @@ public final class HandlerPool extends AbstractExecutorService {
                 if (shutdown && queue.isEmpty()) {
                     return;
                 }
+                // waiting counts from the later of the oldest task's hand-over and the last take: a deep queue
+                // (a claim's tasks, the prefetch buffer) that the awake threads keep draining needs no more threads
+                // (16 threads on 2 cores contended for the lock for no-op handlers), one that stopped moving does
                 Job oldest = queue.peek();
-                long waited = System.nanoTime() - oldest.queuedAt();
+                long waited = System.nanoTime() - Math.max(oldest.queuedAt(), lastTakeNanos);
                 if (waited >= rampAfterNanos) {
                     int awake = started.size() - parked + wakeups;
                     wake(Math.min(queue.size() - free, Math.max(1, awake)));

@@ -23,8 +23,9 @@ public final class InflightRegistry {
     public List<Leased> add(List<ClaimedTask> tasks) {
         Claim claim = new Claim(tasks.size());
         List<Leased> leased = new ArrayList<>(tasks.size());
+        long now = System.nanoTime(); // one clock read per claim answer: its tasks were leased together
         for (ClaimedTask t : tasks) {
-            Leased l = new Leased(t, claim);
+            Leased l = new Leased(t, claim, now);
             claim.tasks[claim.added++] = l;
             leased.add(l);
         }
@@ -48,6 +49,25 @@ public final class InflightRegistry {
             if (claim != null && claim.held.decrementAndGet() == 0) {
                 claims.remove(claim);
             }
+        }
+    }
+
+    /**
+     * No longer held, for the tasks of one ack call: one update of the shared count per call instead of one per task
+     * (the handler threads and the acker contend for it); tasks already removed are skipped.
+     */
+    public void removeAll(List<Leased> done) {
+        int removed = 0;
+        for (Leased l : done) {
+            if (l.claim() != null && l.release()) {
+                removed++;
+                if (l.claim().held.decrementAndGet() == 0) {
+                    claims.remove(l.claim());
+                }
+            }
+        }
+        if (removed > 0) {
+            size.addAndGet(-removed);
         }
     }
 

@@ -37,9 +37,14 @@ public final class Leased {
     }
 
     Leased(ClaimedTask task, InflightRegistry.Claim claim) {
+        this(task, claim, System.nanoTime());
+    }
+
+    /** @param leasedAtNanos when the lease began (System.nanoTime): the claim's answer, read once for all its tasks */
+    Leased(ClaimedTask task, InflightRegistry.Claim claim, long leasedAtNanos) {
         this.task = task;
         this.claim = claim;
-        this.lastRenewedNanos = System.nanoTime();
+        this.lastRenewedNanos = leasedAtNanos;
     }
 
     public ClaimedTask task() {

@@ -163,9 +163,7 @@ public final class Settler implements AutoCloseable {
 
     /** One lock and one wake-up of a waiting {@link #drain} per ack call, not per task. */
     private void finished(List<Leased> done) {
-        for (Leased l : done) {
-            registry.remove(l);
-        }
+        registry.removeAll(done);
         synchronized (outstanding) {
             outstanding.addAndGet(-done.size());
             outstanding.notifyAll();

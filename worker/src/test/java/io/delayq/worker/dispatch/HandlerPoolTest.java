@@ -90,6 +90,32 @@ class HandlerPoolTest {
     }
 
     @Test
+    void aDeepQueueThatKeepsMovingGetsNoMoreThreadsFromTheRamp() throws InterruptedException {
+        // a worker's claims and prefetch buffer keep thousands of tasks queued, so the oldest has always waited past
+        // rampAfter; fast handlers drain them on a few threads, and doubling the awake threads (to every slot) only
+        // made them contend for the lock
+        pool = new HandlerPool(64, RAMP_AFTER, THREADS);
+        byte[] record = new byte[512];
+        for (int round = 0; round < 5; round++) {
+            CountDownLatch done = new CountDownLatch(100_000);
+            List<Runnable> claims = new ArrayList<>(100_000);
+            for (int i = 0; i < 100_000; i++) {
+                claims.add(() -> {
+                    // a fast handler: a little CPU, no blocking
+                    java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+                    crc.update(record);
+                    if (crc.getValue() != 0) {
+                        done.countDown();
+                    }
+                });
+            }
+            pool.executeAll(claims);
+            assertThat(done.await(60, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(pool.threadCount()).isLessThan(32);
+    }
+
+    @Test
     void aClaimsTasksHandedOverTogetherAllRunAndSlowOnesGetMoreThreads() throws InterruptedException {
         pool = new HandlerPool(8, RAMP_AFTER, THREADS);
         for (int round = 0; round < 50; round++) {

@@ -40,6 +40,21 @@ class InflightRegistryTest {
     }
 
     @Test
+    void anAckCallsTasksAreRemovedTogetherEachOnceWhateverClaimTheyCameFrom() {
+        InflightRegistry registry = new InflightRegistry();
+        List<Leased> first = registry.add(claim(0, "a-", 3));
+        List<Leased> second = registry.add(claim(0, "b-", 2));
+        registry.remove(first.get(0));
+        // one ack call: tasks of both claims, one of them already removed, one listed twice
+        registry.removeAll(List.of(first.get(0), first.get(1), second.get(0), second.get(0)));
+        assertThat(registry.size()).isEqualTo(2);
+        assertThat(registry.all()).extracting(Leased::id).containsExactlyInAnyOrder("a-2", "b-1");
+        registry.removeAll(List.of(first.get(2), second.get(1), new Leased(new ClaimedTask(0, "stray", 1000, 1, 5000, null))));
+        assertThat(registry.size()).isZero();
+        assertThat(registry.all()).isEmpty();
+    }
+
+    @Test
     void aTaskClaimedAgainUnderTheSameIdIsHeldTwiceUntilEachIsRemoved() {
         // a lease lost and the task re-delivered to this worker while the first run is still settling
         InflightRegistry registry = new InflightRegistry();
