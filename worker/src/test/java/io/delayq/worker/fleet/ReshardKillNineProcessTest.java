@@ -34,7 +34,7 @@ class ReshardKillNineProcessTest {
             load.preload(30_000, 20_000, 40_000);
             load.start();
             long firstPid;
-            try (WorkerProcess first = WorkerProcess.start(env, List.of("reshard", "orders", "--to", "16", "--batch", "5", "--lease", "4s"))) {
+            try (WorkerProcess first = WorkerProcess.start(env, List.of("reshard", "orders", "--to", "16", "--batch", "5", "--lease", "15s"))) {
                 firstPid = first.pid();
                 // mid-way: the migration is recorded and some tasks already sit on shards the old layout did not have
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() -> movedSoFar(producer) > 2000);
@@ -51,7 +51,7 @@ class ReshardKillNineProcessTest {
                         " pid " + firstPid + " #", "run this again after its lease ran out");
             }
             // the killed run renews no more: once its lease ran out, the next run takes over and finishes
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).until(() -> leaseRanOut(producer));
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> leaseRanOut(producer));
             try (WorkerProcess third = WorkerProcess.start(env, List.of("reshard", "orders", "--to", "16"))) {
                 assertThat(third.waitFor(Duration.ofSeconds(120))).as(third.output()).isZero();
                 assertThat(third.output()).contains("resumed and finished: queue 'orders' now has 16 shards (was 4)");
