@@ -76,11 +76,16 @@ final class HeldUntilDue {
             schedule(shard, dueAt, group);
             return;
         }
-        synchronized (this) {
-            held -= group.size();
-            notifyAll();
+        try {
+            fire.accept(group);
+        } finally {
+            // only once handed on: a stopping worker that saw the count reach zero shuts its handler pool down next,
+            // and a group counted off before fire() reached the pool was refused there and left in flight
+            synchronized (this) {
+                held -= group.size();
+                notifyAll();
+            }
         }
-        fire.accept(group);
     }
 
     /** After the claims stopped: waits until every held task has been handed on (they are at most a window away). */
