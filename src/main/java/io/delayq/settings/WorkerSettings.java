@@ -2,6 +2,7 @@ package io.delayq.settings;
 
 import io.delayq.shard.Sharding;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -41,6 +42,15 @@ public final class WorkerSettings {
      * docs/worker.md, "Claiming ahead").
      */
     public static final String DEFAULT_CLAIM_AHEAD = "100ms";
+
+    /**
+     * The widest claim-ahead window a lease allows: a task claimed ahead waits under its claim's lease, so the window
+     * stays well inside it and a held task has nearly its whole lease left when it starts. The worker refuses a wider
+     * DELAYQ_CLAIM_AHEAD and shortens its default to this; the operator refuses a wider spec.claimAhead.
+     */
+    public static Duration maxClaimAhead(Duration lease) {
+        return lease.dividedBy(10);
+    }
     /** asynq's default too: long enough for real work, short enough that a hung handler does not hold a task for good. */
     public static final String DEFAULT_HANDLER_TIMEOUT = "30m";
     public static final int DEFAULT_MAX_ATTEMPTS = 5;

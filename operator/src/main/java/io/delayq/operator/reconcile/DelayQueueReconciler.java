@@ -8,6 +8,7 @@ import io.delayq.operator.redis.QueueReading;
 import io.delayq.operator.redis.QueueReader;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.DelayQueueStatus;
+import io.delayq.operator.resource.SpecRules;
 import io.delayq.layout.Layout;
 import io.delayq.operator.resharding.MigrationJob;
 import io.delayq.operator.resharding.MigrationJobs;
@@ -120,6 +121,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         Integer perWorker = dq.getSpec().getShardsPerWorker();
         try {
             ShardPlan.ranges(wanted, perWorker);
+            SpecRules.check(dq.getSpec());
         } catch (IllegalArgumentException e) {
             // Only reachable past the CRD's validation (which rejects it): say so and touch nothing.
             return invalidSpec(dq, context, e.getMessage(), now);

@@ -24,12 +24,23 @@ import static io.delayq.settings.WorkerSettings.*;
         message = "spec.shardsPerWorker must be between 1 and spec.shards: a worker Deployment cannot own more shards than the queue has")
 @ValidationRule(value = "!has(self.shardsPerWorker) || (self.shards + self.shardsPerWorker - 1) / self.shardsPerWorker <= 256",
         message = "spec.shards / spec.shardsPerWorker would create more than 256 worker Deployments: raise spec.shardsPerWorker")
+// Checked here where both are in Go's duration syntax (CEL's duration() reads no days and no ISO-8601); the operator
+// checks every form (SpecRules) and touches nothing while it fails. Ten additions, because CEL cannot multiply a
+// duration, and getMilliseconds() means the whole duration in one CEL implementation and its millisecond part in another.
+@ValidationRule(value = "!has(self.claimAhead) || !has(self.lease) || !self.claimAhead.matches('^[0-9]+(ms|s|m|h)$')"
+        + " || !self.lease.matches('^[0-9]+(ms|s|m|h)$') || " + DelayQueueSpec.TEN_CLAIM_AHEADS + " <= duration(self.lease)",
+        message = "spec.claimAhead must be 0s (off) or at most a tenth of spec.lease: a task claimed ahead waits under its claim's lease")
 // The stock worker image carries no handler: Handler delivery (the default) with it would give pods that exit 2
 // and crash-loop, so such a resource is refused at admission instead (docs/handlers.md).
 @ValidationRule(value = "(has(self.delivery) && has(self.delivery.type) && self.delivery.type != 'Handler') || (has(self.worker) && has(self.worker.image))",
         message = "spec.worker.image is required when spec.delivery.type is Handler (the default): the stock worker image carries no TaskHandler; "
                 + "name an image built with yours (see examples/order-timeout-handler), or set spec.delivery.type to Webhook or Stream")
 public class DelayQueueSpec {
+    /** {@code duration(self.claimAhead)} ten times over, for the CRD rule above. */
+    static final String TEN_CLAIM_AHEADS = "duration(self.claimAhead) + duration(self.claimAhead) + duration(self.claimAhead)"
+            + " + duration(self.claimAhead) + duration(self.claimAhead) + duration(self.claimAhead) + duration(self.claimAhead)"
+            + " + duration(self.claimAhead) + duration(self.claimAhead) + duration(self.claimAhead)";
+
     public static final int MAX_SHARDS = io.delayq.shard.Sharding.MAX_SHARDS;
 
     @JsonPropertyDescription("Name of the queue in Redis (a lower-case DNS label of at most 40 characters). Defaults to metadata.name.")
@@ -75,11 +86,13 @@ public class DelayQueueSpec {
     @Pattern(Durations.PATTERN)
     private String lease = DEFAULT_LEASE;
 
+    // No CRD default: left out, the worker takes 100ms or a tenth of a shorter lease (a fixed default would make every
+    // resource with a lease under 1s invalid)
     @JsonPropertyDescription("Claims also take tasks due within this window, held by the worker until due (fewer Redis calls for a"
-            + " trickle of tasks); from their claim they count as in flight. 0s = off; at most a tenth of lease, e.g. 100ms.")
-    @Default(DEFAULT_CLAIM_AHEAD)
+            + " trickle of tasks); from their claim they count as in flight. 0s = off; at most a tenth of lease. Left out: "
+            + DEFAULT_CLAIM_AHEAD + ", or a tenth of a lease shorter than 1s.")
     @Pattern(Durations.PATTERN)
-    private String claimAhead = DEFAULT_CLAIM_AHEAD;
+    private String claimAhead;
 
     // No CRD default: left out, the worker picks it by delivery type (a webhook slot mostly waits on the network)
     @JsonPropertyDescription("Tasks each worker pod handles at once (1-4096). Left out: " + DEFAULT_CONCURRENCY
@@ -214,6 +227,7 @@ public class DelayQueueSpec {
         this.concurrency = concurrency;
     }
 
+    /** Null when left out: the worker's default (a tenth of a short lease) applies. */
     public String getClaimAhead() {
         return claimAhead;
     }

@@ -281,6 +281,26 @@ class MockClusterOperatorTest {
     }
 
     @Test
+    void aSpecTheWorkersWouldRefuseIsDegradedAndCreatesNoWorkers() {
+        // past the CRD's CEL rule, which reads Go durations only: a 1s lease in ISO-8601 with a 200ms window
+        DelayQueue dq = DelayQueues.of("hasty", 2, null, redis.url());
+        dq.getSpec().setLease("PT1S");
+        dq.getSpec().setClaimAhead("200ms");
+        create(dq);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> condition("hasty", "Degraded")
+                .map(c -> "True".equals(c.getStatus()) && "InvalidSpec".equals(c.getReason())).orElse(false));
+        assertThat(condition("hasty", "Degraded").orElseThrow().getMessage()).contains("spec.claimAhead", "spec.lease", "100ms");
+        assertThat(condition("hasty", "Ready").orElseThrow().getStatus()).isEqualTo("False");
+        await().atMost(Duration.ofSeconds(10)).until(() -> events().stream()
+                .anyMatch(e -> "InvalidSpec".equals(e.getReason()) && "Warning".equals(e.getType())));
+        assertThat(deploymentNames()).as("no workers that would refuse to start").isEmpty();
+
+        edit("hasty", q -> q.getSpec().setClaimAhead("100ms"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> deploymentNames().equals(List.of("hasty-worker-0-1")));
+    }
+
+    @Test
     void anEvictingRedisIsDegradedAndMissingPersistenceIsAWarning() {
         try (LocalRedisServer lru = LocalRedisServer.start("--maxmemory-policy", "allkeys-lru")) {
             create(DelayQueues.of("evictable", 2, null, lru.url()));

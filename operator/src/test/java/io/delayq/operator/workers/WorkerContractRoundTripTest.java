@@ -164,6 +164,7 @@ class WorkerContractRoundTripTest {
         assertThat(c.pollInterval()).isEqualTo(Duration.ofMillis(750));
         assertThat(c.lease()).isEqualTo(Duration.ofMinutes(2));
         assertThat(c.concurrency()).isEqualTo(64);
+        assertThat(c.claimAhead()).isEqualTo(Duration.ofMillis(250));
         assertThat(c.handlerTimeout()).isEqualTo(Duration.ofMinutes(10));
         assertThat(c.shutdownGrace()).isEqualTo(Duration.ofSeconds(45));
         assertThat(c.retry().maxAttempts()).isEqualTo(9);
@@ -245,6 +246,8 @@ class WorkerContractRoundTripTest {
         assertThat(spec.getBatchSize()).isEqualTo(WorkerSettings.BATCH_SIZE.fallback());
         // no schema default: the worker chooses by delivery type (below)
         assertThat(spec.getConcurrency()).isNull();
+        // no schema default: the worker shortens its default for a short lease (below)
+        assertThat(spec.getClaimAhead()).isNull();
         assertThat(d(spec.getPollInterval())).isEqualTo(WorkerSettings.POLL_INTERVAL.fallback());
         assertThat(d(spec.getLease())).isEqualTo(WorkerSettings.LEASE.fallback());
         assertThat(d(spec.getHandlerTimeout())).isEqualTo(WorkerSettings.HANDLER_TIMEOUT.fallback());
@@ -267,6 +270,18 @@ class WorkerContractRoundTripTest {
         assertThat(roundTrip(withWebhook).concurrency()).isEqualTo(WorkerSettings.DEFAULT_WEBHOOK_CONCURRENCY);
         withWebhook.getSpec().setConcurrency(32);
         assertThat(roundTrip(withWebhook).concurrency()).isEqualTo(32);
+    }
+
+    @Test
+    void claimAheadLeftOutIsTheWorkersDefaultShortenedForAShortLease() {
+        DelayQueue dq = DelayQueues.of("payouts", 12, 4, "redis://redis.shop.svc:6379/0");
+        dq.getSpec().setDelivery(stream());
+        assertThat(namesWritten(dq)).doesNotContain(WorkerSettings.CLAIM_AHEAD.name());
+        assertThat(roundTrip(dq).claimAhead()).isEqualTo(d(WorkerSettings.DEFAULT_CLAIM_AHEAD));
+        dq.getSpec().setLease("500ms");
+        assertThat(roundTrip(dq).claimAhead()).as("a tenth of the lease").isEqualTo(Duration.ofMillis(50));
+        dq.getSpec().setClaimAhead("0s");
+        assertThat(roundTrip(dq).claimAhead()).isZero();
     }
 
     private static Object value(RecordComponent component, WorkerConfig config) {

@@ -163,13 +163,10 @@ public record WorkerConfig(
                 claimAhead(s, lease));
     }
 
-    /**
-     * A task claimed ahead waits under its claim's lease: the window stays well inside it (at most a tenth), so a held
-     * task has nearly its whole lease left when it starts. Not set: the default, shortened to a tenth of a short lease.
-     */
+    /** At most {@link WorkerSettings#maxClaimAhead} of the lease. Not set: the default, shortened to that for a short lease. */
     private static Duration claimAhead(Settings s, Duration lease) {
         Duration d = s.get(CLAIM_AHEAD);
-        Duration limit = lease.dividedBy(10);
+        Duration limit = WorkerSettings.maxClaimAhead(lease);
         if (!s.has(CLAIM_AHEAD)) {
             return d.compareTo(limit) > 0 ? limit : d;
         }
