@@ -43,6 +43,7 @@ import io.lettuce.core.metrics.MicrometerOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -151,6 +152,9 @@ public final class Worker implements AutoCloseable {
                 new TaskRunner(config.queue(), new TaskRun(config.queue(), delivery, clock, config.retry(), new DeliveryTracing(otel, config.queue())),
                         settler, metrics, clock), inflight, metrics, clock, board, health,
                 new ShardFaults(protocol, redis.commands(), metrics), REDIS_TIMEOUT, config.claimAhead()));
+        Gauge.builder("delayq.tasks.held", claimLoop, ClaimLoop::heldCount)
+                .description("Tasks claimed ahead of their due time and held until due (DELAYQ_CLAIM_AHEAD); in flight, in no handler slot")
+                .tag("queue", config.queue()).register(registry);
         this.claimThread = named("delayq-claim", false).newThread(claimLoop);
         this.timers = Executors.newScheduledThreadPool(2, named("delayq-timer", true));
         this.planningTimer = Executors.newSingleThreadScheduledExecutor(named("delayq-schedules", true));

@@ -112,10 +112,13 @@ class HeldTasksTest {
         assertThat(serverMillis()).isLessThan(later);
         assertThat(runs.keySet()).containsExactly("first");
         assertThat(queue.client().cancel("later-3")).isEqualTo(CancelResult.IN_FLIGHT);
+        // the claim's answer is read a moment after Redis moved them
+        await().atMost(Duration.ofSeconds(5)).until(() -> w.registry().get("delayq.tasks.held").gauge().value() == 10);
 
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(outcomes(w, "acked")).isEqualTo(11));
         assertThat(starts).hasSize(11).allSatisfy(s -> assertThat(s.serverMillis()).isGreaterThanOrEqualTo(s.dueAt()));
         assertThat(runs.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
+        assertThat(w.registry().get("delayq.tasks.held").gauge().value()).isZero();
     }
 
     @Test
