@@ -75,6 +75,11 @@ final class DrainProfile {
         armed = true;
     }
 
+    /** Drains are no longer recorded (a warm-up round between two profiled rows). */
+    static void disarm() {
+        armed = false;
+    }
+
     /** A recording when {@link #arm()} was called and {@code -Dbench.profile} names part of {@code subject}, else null. */
     static DrainProfile startFor(String subject) {
         String wanted = System.getProperty(PROPERTY);
@@ -94,8 +99,9 @@ final class DrainProfile {
             return null;
         }
         StringBuilder md = new StringBuilder("## Where the worker's JVM spends a W1 drain\n\nA JFR recording (`jdk.ExecutionSample`, 1 ms period) "
-                + "of the harness' JVM while the consumers drain W1 (after the tasks are stored, so the producer is idle) in the last "
-                + "run only, so that the other runs' figures are taken without it. A sample counts for the first frame from the top of its stack that is not the JDK's own (a "
+                + "of the harness' JVM while the consumers drain W1 (after the tasks are stored, so the producer is idle), in an extra W1 "
+                + "after the subject's row of the last run: a recording costs the JVM it samples (delayq's defaults: several times the "
+                + "client CPU), so no row's figures are taken with it. A sample counts for the first frame from the top of its stack that is not the JDK's own (a "
                 + "lock or a map inside the settler counts as the settler's). The harness' share is its no-op handler recording each "
                 + "task.\n\n");
         for (String subject : DRAINS.keySet()) {

@@ -163,9 +163,11 @@ final class Report {
         md.append("- Workloads: ").append(sizes.describe()).append(".\n");
         md.append("  - **W1**: the tasks are stored already due (enqueue rate = tasks ÷ time until the last is stored, batch API where the system has one); ")
                 .append("then the consumers start and drain rate = tasks ÷ (first handled → last handled, or last acked where the system acks). ")
-                .append("Before run 1, every system that runs inside the harness's JVM (delayq, the seed loop, the Lua pop, Redisson) drains ")
-                .append(Main.WARM_UP_ROUNDS).append(" unrecorded W1s of ").append(String.format("%,d", Main.WARM_UP_TASKS))
-                .append(" tasks, so that run 1 measures compiled code, not the JIT compiler; BullMQ runs in a node process started afresh per workload.\n");
+                .append("Right before its row, every system that runs inside the harness's JVM (delayq, the seed loop, the Lua pop, Redisson) drains ")
+                .append("unrecorded W1s of ").append(String.format("%,d", Main.WARM_UP_TASKS)).append(" tasks (at least ").append(Main.WARM_UP_ROUNDS)
+                .append(" in run 1 and one in every later run, then more, up to ").append(Main.MAX_WARM_UP_ROUNDS)
+                .append(", while the JIT compiler spent over ").append(String.format("%.0f", Main.JIT_QUIET_MILLIS_PER_1000))
+                .append(" ms per 1,000 tasks of the last), so that its row measures compiled code, not the JIT compiler; BullMQ runs in a node process started afresh per workload.\n");
         md.append("  - **W2**: the producer enqueues one task per call at a steady rate; lag = time the no-op handler first ran − due time ")
                 .append("(wall clock, µs); lost = never handled within ").append((sizes.w2MaxDelayMs() + JvmSubject.W2_GRACE_MILLIS) / 1000)
                 .append(" s after the last was due; duplicated = handled more than once. Redis CPU = Δ(`used_cpu_sys` + `used_cpu_user`) over the ")
