@@ -81,7 +81,7 @@ final class WorkerCosts {
                 + "receiver answers in 20 ms: deliveries / s | lag p50 / p99 / max ms | lost |\n|---|---:|---:|---:|---:|\n");
         List<Map.Entry<String, Map<String, String>>> configs = List.of(
                 Map.entry("defaults (DELAYQ_DELIVERY=webhook, DELAYQ_WEBHOOK_URL only)", Map.of()),
-                Map.entry("DELAYQ_CONCURRENCY=512, DELAYQ_BATCH_SIZE=500", Map.of("DELAYQ_CONCURRENCY", "512", "DELAYQ_BATCH_SIZE", "500")));
+                Map.entry("DELAYQ_CONCURRENCY=1024", Map.of("DELAYQ_CONCURRENCY", "1024")));
         if (run == 1) {
             // unrecorded, as the in-JVM rows' warm-up: the first webhook worker of this JVM otherwise measures the JIT
             // compiler compiling the HTTP client (run 1 of session 8: the defaults' backlog at 3,000/s, 4,700/s in run 2)
