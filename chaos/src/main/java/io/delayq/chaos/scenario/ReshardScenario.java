@@ -348,10 +348,24 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
      * another shard (some of which fire or are cancelled before their turn, so the move ends below 1). Never goes
      * back; unreadable (Redis restarting): the last value.
      */
+    /** The meta hash's "moved" counts one mover run's moves: a resumed run starts it again from 0. */
+    private long movedByEarlierRuns;
+    private long movedLastRead;
+
+    /** Share of the expected moves done so far, over every mover run (a killed run's moves stay counted). */
     private double movedFraction(DelayQueueClient admin, String queue, long expected, double last) {
         try {
             String moved = io.delayq.redis.Replies.await(admin.redis().commands().hget(ShardKeys.meta(queue), "moved"), Duration.ofSeconds(2));
-            return moved == null ? last : Math.max(last, Long.parseLong(moved.trim()) / (double) Math.max(1, expected));
+            if (moved == null) {
+                return last;
+            }
+            long now = Long.parseLong(moved.trim());
+            if (now < movedLastRead) {
+                // a new run began counting: without this a run resumed after a kill never reached the last faults' points
+                movedByEarlierRuns += movedLastRead;
+            }
+            movedLastRead = now;
+            return Math.max(last, (movedByEarlierRuns + now) / (double) Math.max(1, expected));
         } catch (RuntimeException e) {
             return last;
         }
