@@ -31,8 +31,9 @@ public final class WorkerSettings {
      * DELAYQ_CONCURRENCY when DELAYQ_DELIVERY is webhook and the variable is not set: a webhook slot mostly waits on
      * the network. 5,000 tasks/s of 20 ms webhooks need ~100 requests in flight on paper, but on a loaded machine the
      * receiver's answers come late: in session 8's benchmarks (2 cores shared with Redis and the receiver) 256 slots
-     * fell behind in 2 runs of 6 (lag p50 0.6-1.7 s) where 512 kept up in all, at a lower lag in 5 of 6. Threads are
-     * started only as the requests in flight need them.
+     * fell behind in 2 runs of 6 (lag p50 0.6-1.7 s) where 512 kept up, at a lower lag in 5 of 6. Past that the limit
+     * is CPU, not slots (a later run: 512 and 1024 both fell behind once). Threads are started only as the requests in
+     * flight need them.
      */
     public static final int DEFAULT_WEBHOOK_CONCURRENCY = 512;
     public static final int MAX_CONCURRENCY = 4096;
