@@ -108,9 +108,9 @@ class RbacTest {
 
         JsonNode role = m.get("Role", LEADER_ROLE);
         assertThat(role.at("/metadata/namespace").asText()).isEqualTo(HelmChart.NAMESPACE);
-        // Exactly the verbs JOSDK's LeaderElectionManager checks for at start-up.
-        assertThat(permissions(List.of(role))).containsOnly(entry("coordination.k8s.io/leases", verbs("get", "create", "update")));
-        // get and update only on this release's Lease, the one the operator is told to use.
+        // The verbs JOSDK's LeaderElectionManager checks for at start-up, and the PATCH that Fabric8's LeaseLock renews with.
+        assertThat(permissions(List.of(role))).containsOnly(entry("coordination.k8s.io/leases", verbs("get", "create", "update", "patch")));
+        // get, update and patch only on this release's Lease, the one the operator is told to use.
         String lease = m.operatorEnv("DELAYQ_LEADER_ELECTION_LEASE");
         assertThat(lease).isEqualTo("delayq-delayq-operator-leader");
         for (JsonNode rule : role.path("rules")) {

@@ -1,6 +1,9 @@
 package io.delayq.operator;
 
 import io.delayq.health.ProbeServer;
+import io.delayq.operator.cluster.ApiDiscovery;
+import io.delayq.operator.cluster.MissingApiException;
+import io.delayq.operator.cluster.ServedApis;
 import io.delayq.operator.metrics.QueueMetrics;
 import io.delayq.operator.reconcile.DelayQueueReconciler;
 import io.delayq.operator.redis.QueueReader;
@@ -55,12 +58,21 @@ public final class DelayQueueOperator implements AutoCloseable {
         gcMetrics = new JvmGcMetrics();
         gcMetrics.bindTo(registry);
 
+        // Before anything starts: an informer for an API the server lacks stops the whole operator with a stack trace.
+        ServedApis apis = ApiDiscovery.discover(client, settings.leaderElection());
+        if (apis.missingMessage() != null) {
+            throw new MissingApiException(apis.missingMessage());
+        }
+        if (!apis.disruptionBudgets()) {
+            LOG.warn("the API server does not serve {} PodDisruptionBudget (Kubernetes < 1.21): worker Deployments get no "
+                    + "disruption budget; each DelayQueue says so in its DisruptionBudget condition", ServedApis.DISRUPTION_BUDGET_API);
+        }
         reader = new QueueReader(settings.redisTimeout(), Clock.systemUTC());
         leadershipLoss = new LeadershipLoss(onLeadershipLost);
         operator = new Operator(configuration(client, settings, closeClientOnStop, registry, leadershipLoss));
         migrations = new MigrationJobs(settings.backlogInterval(), Clock.systemUTC());
         DelayQueueReconciler reconciler = new DelayQueueReconciler(reader, new QueueMetrics(registry), Clock.systemUTC(),
-                settings.backlogInterval(), settings.workerImage(), migrations, settings.reshardBatch());
+                settings.backlogInterval(), settings.workerImage(), migrations, settings.reshardBatch(), apis);
         operator.register(reconciler, c -> {
             if (settings.watchAllNamespaces()) {
                 c.watchingAllNamespaces();
@@ -151,6 +163,11 @@ public final class DelayQueueOperator implements AutoCloseable {
         DelayQueueOperator running;
         try {
             running = start(new KubernetesClientBuilder().build(), settings, true);
+        } catch (MissingApiException e) {
+            // Nothing to debug in a stack trace: the server is too old or the CRD is not installed.
+            LOG.error("delayq operator cannot run here: {}", e.getMessage());
+            System.exit(2);
+            return;
         } catch (RuntimeException e) {
             // The SDK's and the client's threads are not daemons: without the exit a failed start
             // would leave a process that runs, never gets ready, and says nothing more.

@@ -1,6 +1,7 @@
 package io.delayq.operator.reconcile;
 
 import io.delayq.backlog.QueueStats;
+import io.delayq.operator.cluster.ServedApis;
 import io.delayq.operator.metrics.QueueMetrics;
 import io.delayq.operator.problem.Problem;
 import io.delayq.operator.problem.Reason;
@@ -15,6 +16,7 @@ import io.delayq.operator.resharding.MigrationJobs;
 import io.delayq.operator.resharding.ReshardPlan;
 import io.delayq.operator.sharding.ShardPlan;
 import io.delayq.operator.status.Conditions;
+import io.delayq.operator.status.DisruptionBudgetCondition;
 import io.delayq.operator.status.CrashingWorkers;
 import io.delayq.operator.status.Notice;
 import io.delayq.operator.status.Notices;
@@ -79,19 +81,21 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
     private final String workerImage;
     private final MigrationJobs migrations;
     private final int reshardBatch;
+    private final ServedApis apis;
     /** Where a mover job tells the reconciler to look again (it started moving, finished or failed). */
     private final SimpleInboundEventSource<DelayQueue> migrationEvents = new SimpleInboundEventSource<>("delayqueue-migrations");
 
     public DelayQueueReconciler(QueueReader reader, QueueMetrics metrics, Clock clock, Duration backlogInterval, String workerImage) {
-        this(reader, metrics, clock, backlogInterval, workerImage, new MigrationJobs(backlogInterval, clock), 100);
+        this(reader, metrics, clock, backlogInterval, workerImage, new MigrationJobs(backlogInterval, clock), 100, ServedApis.all());
     }
 
     /**
      * @param migrations   the operator's mover jobs (closed by the operator when it stops)
      * @param reshardBatch entries per move script call of those jobs
+     * @param apis         what the API server serves (no PodDisruptionBudgets where {@code policy/v1} is not)
      */
     public DelayQueueReconciler(QueueReader reader, QueueMetrics metrics, Clock clock, Duration backlogInterval, String workerImage,
-                                MigrationJobs migrations, int reshardBatch) {
+                                MigrationJobs migrations, int reshardBatch, ServedApis apis) {
         this.reader = reader;
         this.metrics = metrics;
         this.clock = clock;
@@ -99,12 +103,14 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         this.workerImage = workerImage;
         this.migrations = migrations;
         this.reshardBatch = reshardBatch;
+        this.apis = apis;
     }
 
     @Override
     public List<EventSource<?, DelayQueue>> prepareEventSources(EventSourceContext<DelayQueue> context) {
-        List<EventSource<?, DelayQueue>> sources = new ArrayList<>(
-                EventSourceUtils.dependentEventSources(context, deployments, metricsService, disruptionBudget));
+        List<EventSource<?, DelayQueue>> sources = new ArrayList<>(apis.disruptionBudgets()
+                ? EventSourceUtils.dependentEventSources(context, deployments, metricsService, disruptionBudget)
+                : EventSourceUtils.dependentEventSources(context, deployments, metricsService));
         sources.add(new DeletionWatcher(this::forget));
         sources.add(migrationEvents);
         return sources;
@@ -166,12 +172,18 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         DesiredStateHolder.put(context, desired);
         deployments.reconcile(dq, context);
         metricsService.reconcile(dq, context);
-        disruptionBudget.reconcile(dq, context);
+        if (apis.disruptionBudgets()) {
+            disruptionBudget.reconcile(dq, context);
+        }
 
         exportMetrics(dq, ranges, look);
         DelayQueueStatus after = StatusComposer.compose(
                 new StatusInput(dq, ranges, actual, desired.decisions(), look, problems, now, plan,
                         look == null ? null : look.layout(), migrations.state(key(dq))));
+        if (!apis.disruptionBudgets()) {
+            after.getConditions().add(DisruptionBudgetCondition.notServed(before == null ? null : before.getConditions(),
+                    after.getObservedGeneration() == null ? 0 : after.getObservedGeneration(), now));
+        }
         if (schedules != null) {
             after.setSchedules(schedules.isEmpty() ? null : ScheduleStatuses.entries(schedules));
             after.setNextScheduleFire(ScheduleStatuses.nextFire(schedules).map(Instant::toString).orElse(null));
@@ -187,7 +199,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
             LOG.warn("DelayQueue {}/{} is degraded: {}", namespace, dq.getMetadata().getName(),
                     problems.stream().map(Problem::message).collect(Collectors.joining("; ")));
         }
-        return patchIfChanged(dq, context, before, after);
+        return writeIfChanged(dq, context, before, after);
     }
 
     /** The job that grows this queue: core's mover on a connection of its own to the queue's Redis. */
@@ -232,14 +244,16 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
     }
 
     /**
-     * Writes status with a JSON Patch and puts the answer in the SDK's cache at once: the next
+     * Writes the whole status (PUT of /status, guarded by the resourceVersion; on a conflict the SDK retries on the
+     * fresh object) and puts the answer in the SDK's cache at once. Not a JSON Patch: a patch computed against a
+     * resource without status replaces a path that a real API server does not have and gets 422. The next
      * reconciliation (often triggered by a Deployment event a moment later) must see this status,
      * or it would repeat Events and forget when a scale-down became pending.
      */
-    private UpdateControl<DelayQueue> patchIfChanged(DelayQueue dq, Context<DelayQueue> context,
+    private UpdateControl<DelayQueue> writeIfChanged(DelayQueue dq, Context<DelayQueue> context,
                                                      DelayQueueStatus before, DelayQueueStatus after) {
         if (changed(before, after)) {
-            PrimaryUpdateAndCacheUtils.patchStatusAndCacheResource(dq, context, fresh -> {
+            PrimaryUpdateAndCacheUtils.updateStatusAndCacheResource(dq, context, fresh -> {
                 fresh.setStatus(after);
                 return fresh;
             });
@@ -273,7 +287,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         for (Notice notice : Notices.between(before, after, List.of(problem), List.of())) {
             KubernetesEvents.record(client, dq, notice, now);
         }
-        return patchIfChanged(dq, context, before, after);
+        return writeIfChanged(dq, context, before, after);
     }
 
     private void exportMetrics(DelayQueue dq, List<ShardRange> ranges, QueueReading look) {

@@ -24,7 +24,8 @@ public final class Conditions {
         String since = find(previous, type).filter(c -> value.equals(c.getStatus()))
                 .map(Condition::getLastTransitionTime).orElse(now.toString());
         return new ConditionBuilder().withType(type).withStatus(value).withReason(reason)
-                .withMessage(message == null ? "" : message).withObservedGeneration(generation)
+                // No message rather than an empty one: Fabric8 sends "" as null, which a real API server refuses (422)
+                .withMessage(message == null || message.isEmpty() ? null : message).withObservedGeneration(generation)
                 .withLastTransitionTime(since).build();
     }
 

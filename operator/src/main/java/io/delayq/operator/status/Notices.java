@@ -52,6 +52,10 @@ public final class Notices {
 
         notices.addAll(resharding(before, after));
 
+        if (DisruptionBudgetCondition.appeared(was, after.getConditions())) {
+            notices.add(Notice.warning(DisruptionBudgetCondition.REASON, DisruptionBudgetCondition.MESSAGE));
+        }
+
         Map<String, WorkerDeploymentStatus> old = before == null || before.getWorkerDeployments() == null ? Map.of()
                 : before.getWorkerDeployments().stream().collect(Collectors.toMap(WorkerDeploymentStatus::getName, w -> w, (a, b) -> a));
         for (WorkerDeploymentStatus w : after.getWorkerDeployments()) {

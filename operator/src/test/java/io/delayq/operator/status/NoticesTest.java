@@ -56,6 +56,19 @@ class NoticesTest {
     }
 
     @Test
+    void noDisruptionBudgetIsOneWarningWhenItAppears() {
+        DelayQueueStatus without = status(null, false, 1, null);
+        without.getConditions().add(DisruptionBudgetCondition.notServed(List.of(), 1, NOW));
+        DelayQueueStatus stillWithout = status(null, false, 1, null);
+        stillWithout.getConditions().add(DisruptionBudgetCondition.notServed(without.getConditions(), 1, NOW.plusSeconds(30)));
+
+        assertThat(Notices.between(null, without, List.of(), List.of()))
+                .containsExactly(Notice.warning("PolicyV1NotServed", DisruptionBudgetCondition.MESSAGE));
+        assertThat(Notices.between(without, stillWithout, List.of(), List.of())).isEmpty();
+        assertThat(stillWithout.getConditions().get(2).getLastTransitionTime()).isEqualTo(NOW.toString());
+    }
+
+    @Test
     void aWarningIsAnnouncedOnce() {
         assertThat(Notices.between(null, status(null, false, 1, List.of(PERSISTENCE.message())), List.of(), List.of(PERSISTENCE)))
                 .containsExactly(Notice.warning("RedisPersistenceOff", "Redis persistence is off"));
