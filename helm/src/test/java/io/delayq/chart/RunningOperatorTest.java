@@ -50,6 +50,7 @@ class RunningOperatorTest {
     static RedisServerExtension redis = new RedisServerExtension();
 
     static KubernetesClient client;
+    static io.fabric8.kubernetes.client.server.mock.KubernetesMockServer server;
 
     private static final String NAMESPACE = "shop";
     private static final String KEDA_QUERY = "sum(delayq_queue_due_tasks{namespace=\"shop\",delayqueue=\"orders\"})";
@@ -67,6 +68,7 @@ class RunningOperatorTest {
         try (var in = Files.newInputStream(RepoPaths.chart().resolve("crds/delayqueues.delayq.io-v1.yml"))) {
             client.apiextensions().v1().customResourceDefinitions().load(in).create();
         }
+        io.delayq.operator.testing.MockCluster.serveDiscovery(server, true);
     }
 
     @BeforeEach

@@ -1,9 +1,9 @@
 package io.delayq.images.operator;
 
 import io.delayq.images.podman.PodmanPod;
-import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectRulesReviewBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.delayq.operator.testing.MockCluster;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
@@ -38,14 +38,11 @@ public final class MockApiServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        // The SDK checks its Lease permissions before it elects; the mock has no RBAC, so it answers
-        // with what the chart's leader-election Role grants.
-        server.expect().post().withPath("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews")
-                .andReturn(201, new SelfSubjectRulesReviewBuilder().withNewStatus().withIncomplete(false)
-                        .addNewResourceRule().withApiGroups("coordination.k8s.io").withResources("leases")
-                        .withVerbs("get", "create", "update").endResourceRule()
-                        .endStatus().build())
-                .always();
+        // The SDK checks its Lease permissions before it elects, and the operator asks discovery what the server
+        // serves; the mock has neither RBAC nor built-in discovery, so it answers as a current cluster with the
+        // chart's leader-election Role would.
+        MockCluster.grantLeaseRules(server);
+        MockCluster.serveDiscovery(server, true);
     }
 
     public static MockApiServer start() {

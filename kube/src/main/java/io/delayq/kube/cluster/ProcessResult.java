@@ -11,8 +11,15 @@ import java.util.concurrent.TimeUnit;
 public record ProcessResult(int exitCode, String output) {
 
     static ProcessResult run(List<String> command, Map<String, String> env) {
+        return run(command, env, null);
+    }
+
+    static ProcessResult run(List<String> command, Map<String, String> env, java.nio.file.Path workingDir) {
         try {
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+            if (workingDir != null) {
+                builder.directory(workingDir.toFile());
+            }
             builder.environment().putAll(env);
             Process process = builder.start();
             String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

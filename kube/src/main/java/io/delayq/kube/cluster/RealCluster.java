@@ -77,6 +77,7 @@ public final class RealCluster implements AutoCloseable {
 
     private void startAll() {
         ServiceAccountKeys keys = ServiceAccountKeys.write(dir);
+        ServingCertificate tls = ServingCertificate.write(dir.resolve("pki"));
         write("tokens.csv", adminToken + ",admin,admin,system:masters\n");
         write("audit-policy.yaml", """
                 apiVersion: audit.k8s.io/v1
@@ -107,7 +108,8 @@ public final class RealCluster implements AutoCloseable {
                 "--service-account-issuer", "https://kubernetes.default.svc.cluster.local",
                 "--service-account-key-file", keys.publicKey().toString(),
                 "--service-account-signing-key-file", keys.privateKey().toString(),
-                "--cert-dir", dir.resolve("certs").toString(),
+                "--tls-cert-file", tls.certificate().toString(),
+                "--tls-private-key-file", tls.key().toString(),
                 "--service-cluster-ip-range", "10.96.0.0/16",
                 "--audit-policy-file", dir.resolve("audit-policy.yaml").toString(),
                 "--audit-log-path", auditLog().toString(),
@@ -115,14 +117,13 @@ public final class RealCluster implements AutoCloseable {
         startApiServer();
         kubeconfig = write("admin.kubeconfig", kubeconfigYaml());
 
-        Path certs = dir.resolve("certs").resolve("apiserver.crt");
         ClusterProcess controllerManager = process("kube-controller-manager", List.of(binaries.controllerManager().toString(),
                 "--kubeconfig", kubeconfig.toString(),
                 "--leader-elect=false",
                 "--port", "0",
                 "--secure-port", "0",
                 "--service-account-private-key-file", keys.privateKey().toString(),
-                "--root-ca-file", certs.toString(),
+                "--root-ca-file", tls.ca().toString(),
                 "--cluster-name", "delayq-test"));
         controllerManager.start();
         ClusterProcess scheduler = process("kube-scheduler", List.of(binaries.scheduler().toString(),
@@ -170,7 +171,7 @@ public final class RealCluster implements AutoCloseable {
     /** An admin (system:masters) client configuration. */
     public Config adminConfig() {
         return new ConfigBuilder(Config.empty()).withMasterUrl(url()).withOauthToken(adminToken)
-                .withCaCertFile(dir.resolve("certs").resolve("apiserver.crt").toString())
+                .withCaCertFile(caFile().toString())
                 .withNamespace("default").withRequestTimeout(30_000).build();
     }
 
@@ -213,7 +214,16 @@ public final class RealCluster implements AutoCloseable {
                       cluster: delayq-test
                       user: admin
                 current-context: admin@delayq-test
-                """.formatted(url(), dir.resolve("certs").resolve("apiserver.crt"), adminToken);
+                """.formatted(url(), caFile(), adminToken);
+    }
+
+    /** The CA that signed the API server's certificate (also every pod's service-account ca.crt). */
+    public Path caFile() {
+        return dir.resolve("pki").resolve("ca.crt");
+    }
+
+    public int apiPort() {
+        return apiPort;
     }
 
     public KubeBinaries binaries() {

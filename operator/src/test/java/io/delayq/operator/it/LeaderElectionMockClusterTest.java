@@ -60,6 +60,7 @@ class LeaderElectionMockClusterTest {
             client.apiextensions().v1().customResourceDefinitions().load(in).create();
         }
         io.delayq.operator.testing.MockCluster.grantLeaseRules(server);
+        io.delayq.operator.testing.MockCluster.serveDiscovery(server, true);
     }
 
     @AfterEach

@@ -83,6 +83,7 @@ class MockClusterOperatorTest {
     @BeforeAll
     static void installCrd() throws Exception {
         io.delayq.operator.testing.MockCluster.installCrd(client);
+        io.delayq.operator.testing.MockCluster.serveDiscovery(server, true);
     }
 
     @BeforeEach

@@ -56,6 +56,7 @@ class ReshardFailoverMockClusterTest {
     static void installCrdAndGrantTheLease() throws Exception {
         MockCluster.installCrd(client);
         MockCluster.grantLeaseRules(server);
+        MockCluster.serveDiscovery(server, true);
     }
 
     @AfterEach
@@ -84,10 +85,12 @@ class ReshardFailoverMockClusterTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> fetch().getStatus() != null && fetch().getStatus().getBacklog() != null);
             load.start();
 
-            client.resources(DelayQueue.class).inNamespace(NAMESPACE).withName("payouts").edit(live -> {
-                live.getSpec().setShards(16);
-                return live;
-            });
+            // as kubectl edit: retried when a status write of the operator came in between (409)
+            await().atMost(Duration.ofSeconds(10)).ignoreException(io.fabric8.kubernetes.client.KubernetesClientException.class)
+                    .until(() -> client.resources(DelayQueue.class).inNamespace(NAMESPACE).withName("payouts").edit(live -> {
+                        live.getSpec().setShards(16);
+                        return live;
+                    }) != null);
             await("the leader's mover is moving").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
                     .until(() -> Long.parseLong(Optional.ofNullable(meta("moved")).orElse("0")) > 0);
             leader.stop();

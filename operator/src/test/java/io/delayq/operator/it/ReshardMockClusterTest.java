@@ -57,6 +57,7 @@ class ReshardMockClusterTest {
     @BeforeAll
     static void installCrd() throws Exception {
         MockCluster.installCrd(client);
+        MockCluster.serveDiscovery(server, true);
     }
 
     @BeforeEach

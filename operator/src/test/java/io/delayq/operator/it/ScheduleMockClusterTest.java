@@ -46,6 +46,7 @@ class ScheduleMockClusterTest {
     static RedisServerExtension redis = new RedisServerExtension();
 
     static KubernetesClient client;
+    static io.fabric8.kubernetes.client.server.mock.KubernetesMockServer server;
     private static final AtomicInteger NAMES = new AtomicInteger();
 
     private DelayQueueOperator operator;
@@ -54,6 +55,7 @@ class ScheduleMockClusterTest {
     @BeforeAll
     static void installCrd() throws Exception {
         io.delayq.operator.testing.MockCluster.installCrd(client);
+        io.delayq.operator.testing.MockCluster.serveDiscovery(server, true);
     }
 
     @BeforeEach

@@ -40,14 +40,36 @@ public final class MockCluster {
     }
 
     /**
+     * The discovery answers a Kubernetes API server gives for the built-in APIs the operator uses (the mock answers
+     * only for the CRDs it was given), as a current one serves them; {@code policyV1} false answers as 1.20 does.
+     */
+    public static void serveDiscovery(KubernetesMockServer server, boolean policyV1) {
+        serve(server, "/api/v1", "v1", new String[][]{{"pods", "Pod"}, {"services", "Service"}, {"secrets", "Secret"},
+                {"events", "Event"}, {"namespaces", "Namespace"}});
+        serve(server, "/apis/apps/v1", "apps/v1", new String[][]{{"deployments", "Deployment"}});
+        serve(server, "/apis/coordination.k8s.io/v1", "coordination.k8s.io/v1", new String[][]{{"leases", "Lease"}});
+        if (policyV1) {
+            serve(server, "/apis/policy/v1", "policy/v1", new String[][]{{"poddisruptionbudgets", "PodDisruptionBudget"}});
+        }
+    }
+
+    private static void serve(KubernetesMockServer server, String path, String groupVersion, String[][] kinds) {
+        var list = new io.fabric8.kubernetes.api.model.APIResourceListBuilder().withGroupVersion(groupVersion);
+        for (String[] k : kinds) {
+            list.addNewResource().withName(k[0]).withKind(k[1]).withNamespaced(!k[1].equals("Namespace")).endResource();
+        }
+        server.expect().get().withPath(path).andReturn(200, list.build()).always();
+    }
+
+    /**
      * The SDK first checks its Lease permissions with a SelfSubjectRulesReview, which an API server evaluates
-     * against RBAC; the mock has no RBAC, so it answers with what the chart's Role grants (leases get/create/update).
+     * against RBAC; the mock has no RBAC, so it answers with what the chart's Role grants (leases get/create/update/patch).
      */
     public static void grantLeaseRules(KubernetesMockServer server) {
         server.expect().post().withPath("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews")
                 .andReturn(201, new SelfSubjectRulesReviewBuilder().withNewStatus().withIncomplete(false)
                         .addNewResourceRule().withApiGroups("coordination.k8s.io").withResources("leases")
-                        .withVerbs("get", "create", "update").endResourceRule()
+                        .withVerbs("get", "create", "update", "patch").endResourceRule()
                         .endStatus().build())
                 .always();
     }
