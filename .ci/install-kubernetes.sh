@@ -28,9 +28,10 @@ need_root() {
   fi
 }
 
-# Runtime packages: etcd for the API server; containerd, runc, CNI plugins and iptables for pods;
+# Runtime packages: etcd for the API server, openssl for its certificates; containerd, runc, CNI plugins,
+# iptables and iproute2 (the test's own bridge) for pods;
 # Debian's kubectl 1.20 is not needed (the tests speak to the API through Fabric8).
-runtime_pkgs=(etcd-server containerd runc containernetworking-plugins iptables)
+runtime_pkgs=(etcd-server containerd runc containernetworking-plugins iptables iproute2 openssl)
 build_pkgs=(golang-go rsync golang-github-modern-go-reflect2-dev gcc libc6-dev dpkg-dev)
 
 missing() {

@@ -176,6 +176,61 @@ class ExamplesOnApiServerTest {
         }
     }
 
+    /**
+     * docs/kubernetes.md's quick start, applied as a user applies it to a fresh cluster: every object is accepted
+     * with nothing pruned, and the operator makes its worker Deployments. Its Redis is a pod, which this cluster
+     * has no node to run, so the operator (outside the cluster here) reports it unreachable, as it should.
+     */
+    @Test
+    void theQuickStartAppliesCleanlyAndIsReconciled() throws IOException {
+        List<io.fabric8.kubernetes.api.model.HasMetadata> objects;
+        try (InputStream in = Files.newInputStream(Repo.QUICKSTART)) {
+            objects = admin.load(in).items();
+        }
+        assertThat(objects).extracting(o -> o.getKind()).contains("Namespace", "Secret", "Deployment", "Service", "DelayQueue");
+        for (var o : objects) {
+            admin.resource(o).create();
+        }
+
+        GenericKubernetesResource applied;
+        try (InputStream in = Files.newInputStream(Repo.QUICKSTART)) {
+            String yaml = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            String dqDoc = java.util.Arrays.stream(yaml.split("(?m)^---\\s*$")).filter(d -> d.contains("\nkind: DelayQueue")).findFirst().orElseThrow();
+            applied = Serialization.unmarshal(dqDoc, GenericKubernetesResource.class);
+        }
+        GenericKubernetesResource stored = admin.genericKubernetesResources(DQ).inNamespace(applied.getMetadata().getNamespace())
+                .withName(applied.getMetadata().getName()).get();
+        assertSubset(applied.getAdditionalProperties().get("spec"), stored.getAdditionalProperties().get("spec"), "spec");
+
+        DelayQueue dq = admin.resources(DelayQueue.class).inNamespace(applied.getMetadata().getNamespace())
+                .withName(applied.getMetadata().getName()).get();
+        List<ShardRange> ranges = ShardPlan.ranges(dq.getSpec().getShards(), dq.getSpec().getShardsPerWorker());
+        await("the quick start's worker Deployments").atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() -> {
+            for (ShardRange range : ranges) {
+                assertThat(admin.apps().deployments().inNamespace(dq.getMetadata().getNamespace())
+                        .withName(WorkerNames.deployment(dq.getMetadata().getName(), range)).get()).isNotNull();
+            }
+            assertThat(live(dq).getStatus().getConditions()).anySatisfy(c -> {
+                assertThat(c.getType()).isEqualTo("Degraded");
+                assertThat(c.getReason()).isEqualTo("RedisUnavailable");
+            });
+        });
+    }
+
+    /** Every field of {@code applied} is in {@code stored} with the same value: the server pruned nothing. */
+    @SuppressWarnings("unchecked")
+    private static void assertSubset(Object applied, Object stored, String path) {
+        if (applied instanceof Map<?, ?> a) {
+            assertThat(stored).as(path).isInstanceOf(Map.class);
+            a.forEach((k, v) -> {
+                assertThat((Map<String, Object>) stored).as(path).containsKey((String) k);
+                assertSubset(v, ((Map<String, Object>) stored).get(k), path + "." + k);
+            });
+        } else {
+            assertThat(String.valueOf(stored)).as(path).isEqualTo(String.valueOf(applied));
+        }
+    }
+
     @Test
     void theWorkerPodTemplatesAreAdmittedByTheApiServer() {
         for (DelayQueue dq : applied) {

@@ -1,6 +1,5 @@
 package io.delayq.kube.cluster;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
 import java.io.IOException;
@@ -38,6 +37,8 @@ public final class Node implements AutoCloseable {
     private final Path socket;
     private ClusterProcess containerd;
     private ClusterProcess kubelet;
+    /** The network namespaces that existed before this node: every other one is a pod's, removed at the end. */
+    private final java.util.Set<String> netnsBefore = netns();
 
     private Node(RealCluster cluster) {
         this.cluster = cluster;
@@ -51,7 +52,7 @@ public final class Node implements AutoCloseable {
         if (!"root".equals(System.getProperty("user.name"))) {
             missing.add("root (the kubelet and containerd run as root)");
         }
-        for (Path p : List.of(CONTAINERD, CTR, RUNC, CNI_BIN.resolve("bridge"), CNI_BIN.resolve("host-local"), CNI_BIN.resolve("loopback"))) {
+        for (Path p : List.of(CONTAINERD, CTR, RUNC, Path.of("/usr/sbin/ip"), CNI_BIN.resolve("bridge"), CNI_BIN.resolve("host-local"), CNI_BIN.resolve("loopback"))) {
             if (!Files.isExecutable(p)) {
                 missing.add(p.toString());
             }
@@ -244,8 +245,10 @@ public final class Node implements AutoCloseable {
                         .filter(p -> NAME.equals(p.getSpec().getNodeName()))
                         .forEach(p -> client.pods().inNamespace(p.getMetadata().getNamespace()).withName(p.getMetadata().getName())
                                 .withGracePeriod(0).delete());
-                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-                while (System.nanoTime() < deadline && ctr("tasks", "ls", "-q").output().lines().anyMatch(l -> !l.isBlank())) {
+                // gone from the API once the kubelet has stopped the containers and the sandbox with its network
+                long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+                while (System.nanoTime() < deadline && client.pods().inAnyNamespace().list().getItems().stream()
+                        .anyMatch(p -> NAME.equals(p.getSpec().getNodeName()))) {
                     Thread.sleep(500);
                 }
             } catch (RuntimeException | InterruptedException e) {
@@ -263,10 +266,23 @@ public final class Node implements AutoCloseable {
             }
             containerd.stop();
         }
+        for (String ns : netns()) {
+            if (!netnsBefore.contains(ns)) {
+                run("ip", "netns", "delete", ns);
+            }
+        }
         run("ip", "link", "del", BRIDGE);
         // mounts the runtime left under the node's folder would keep it from being deleted
         for (String line : run("sh", "-c", "grep -o ' " + dir + "[^ ]*' /proc/self/mounts | sort -r").output().lines().toList()) {
             run("umount", "-l", line.trim());
+        }
+    }
+
+    private static java.util.Set<String> netns() {
+        try (var list = Files.list(Path.of("/var/run/netns"))) {
+            return list.map(p -> p.getFileName().toString()).collect(java.util.stream.Collectors.toSet());
+        } catch (IOException e) {
+            return java.util.Set.of();
         }
     }
 
