@@ -3,12 +3,8 @@ package io.delayq.kube;
 import io.delayq.kube.cluster.RealCluster;
 import io.delayq.kube.cluster.RealKubernetes;
 import io.delayq.localredis.LocalRedisServer;
-import io.delayq.operator.resource.AutoscalingMode;
 import io.delayq.operator.resource.DelayQueue;
-import io.delayq.operator.resource.DelayQueueSpec;
-import io.delayq.operator.resource.RedisSpec;
 import io.delayq.operator.workers.WorkerLabels;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterAll;
@@ -63,17 +59,7 @@ class LeaderElectionOnApiServerTest {
     }
 
     private static DelayQueue queue(String name) {
-        DelayQueue dq = new DelayQueue();
-        dq.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
-        DelayQueueSpec spec = new DelayQueueSpec();
-        spec.setShards(4);
-        spec.setShardsPerWorker(2);
-        RedisSpec r = new RedisSpec();
-        r.setUrl(redis.url());
-        spec.setRedis(r);
-        spec.getAutoscaling().setMode(AutoscalingMode.Disabled);
-        dq.setSpec(spec);
-        return dq;
+        return Queues.of(NS, name, 4, 2, redis.url());
     }
 
     private static int workers(String name) {

@@ -5,13 +5,9 @@ import io.delayq.kube.cluster.AuditEvent;
 import io.delayq.kube.cluster.RealCluster;
 import io.delayq.kube.cluster.RealKubernetes;
 import io.delayq.localredis.LocalRedisServer;
-import io.delayq.operator.resource.AutoscalingMode;
 import io.delayq.operator.resource.DelayQueue;
-import io.delayq.operator.resource.DelayQueueSpec;
-import io.delayq.operator.resource.RedisSpec;
 import io.delayq.operator.workers.WorkerLabels;
 import io.delayq.task.TaskSpec;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v1.HorizontalPodAutoscaler;
@@ -76,17 +72,7 @@ class QueueLifecycleOnApiServerTest {
     }
 
     private static DelayQueue queue(String name, int shards, int perWorker) {
-        DelayQueue dq = new DelayQueue();
-        dq.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
-        DelayQueueSpec spec = new DelayQueueSpec();
-        spec.setShards(shards);
-        spec.setShardsPerWorker(perWorker);
-        RedisSpec r = new RedisSpec();
-        r.setUrl(redis.url());
-        spec.setRedis(r);
-        spec.getAutoscaling().setMode(AutoscalingMode.Disabled);
-        dq.setSpec(spec);
-        return dq;
+        return Queues.of(NS, name, shards, perWorker, redis.url());
     }
 
     private static List<Deployment> workers(String name) {

@@ -44,6 +44,32 @@ final class ClusterProcess {
         }
     }
 
+    /**
+     * Waits until {@code ready} holds, failing with the end of the log if the process ends or the time runs out.
+     * Exceptions from {@code ready} count as "not yet": a starting server refuses connections and answers 5xx.
+     */
+    void awaitReady(java.util.function.BooleanSupplier ready, java.time.Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            requireAlive();
+            try {
+                if (ready.getAsBoolean()) {
+                    return;
+                }
+            } catch (RuntimeException notYet) {
+                // still starting
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + name);
+            }
+        }
+        throw new IllegalStateException(name + " not ready after " + timeout.toSeconds() + " s; the end of its log (" + log + "):\n"
+                + tail(40));
+    }
+
     /** SIGTERM, then SIGKILL after 15 s. */
     void stop() {
         if (process == null) {

@@ -94,7 +94,7 @@ public final class Node implements AutoCloseable {
         bridge();
         containerd = new ClusterProcess("containerd", List.of(CONTAINERD.toString(), "--config", dir.resolve("containerd.toml").toString()), dir);
         containerd.start();
-        waitUntil(containerd, () -> ctr("version").exitCode() == 0, Duration.ofSeconds(60));
+        containerd.awaitReady(() -> ctr("version").exitCode() == 0, Duration.ofSeconds(60));
         importImage(pauseImage(System.getenv()));
         images.forEach(this::importImage);
 
@@ -122,7 +122,7 @@ public final class Node implements AutoCloseable {
                 "--volume-plugin-dir", dir.resolve("volume-plugins").toString()), dir);
         kubelet.start();
         try (KubernetesClient client = cluster.adminClient()) {
-            waitUntil(kubelet, () -> {
+            kubelet.awaitReady(() -> {
                 var n = client.nodes().withName(NAME).get();
                 return n != null && n.getStatus().getConditions().stream()
                         .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
@@ -212,28 +212,6 @@ public final class Node implements AutoCloseable {
 
     private static ProcessResult run(String... command) {
         return ProcessResult.run(List.of(command), Map.of());
-    }
-
-    private static void waitUntil(ClusterProcess process, java.util.function.BooleanSupplier ready, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            process.requireAlive();
-            try {
-                if (ready.getAsBoolean()) {
-                    return;
-                }
-            } catch (RuntimeException notYet) {
-                // still starting
-            }
-            try {
-                Thread.sleep(250);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted");
-            }
-        }
-        throw new IllegalStateException(process + " not ready after " + timeout.toSeconds() + " s; the end of its log ("
-                + process.log() + "):\n" + process.tail(40));
     }
 
     @Override

@@ -295,25 +295,7 @@ public final class RealCluster implements AutoCloseable {
     }
 
     private static void waitFor(ClusterProcess process, BooleanSupplier ready) {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            process.requireAlive();
-            try {
-                if (ready.getAsBoolean()) {
-                    return;
-                }
-            } catch (RuntimeException notYet) {
-                // the server is still starting: refused connections and 5xx answers are expected
-            }
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for a cluster process");
-            }
-        }
-        throw new IllegalStateException("not ready after " + START_TIMEOUT.toSeconds() + " s; the end of its log ("
-                + process.log() + "):\n" + process.tail(40));
+        process.awaitReady(ready, START_TIMEOUT);
     }
 
     private static boolean httpOk(String url, String token) {
