@@ -86,10 +86,7 @@ class LeaderElectionOnApiServerTest {
         await("the new leader reconciles").atMost(Duration.ofSeconds(60)).until(() -> workers("second") == 2);
 
         // The API server goes away right after a change the operator must act on, and comes back.
-        admin.resources(DelayQueue.class).inNamespace(NS).withName("second").edit(dq -> {
-            dq.getSpec().setReplicas(2);
-            return dq;
-        });
+        Queues.patchSpec(admin, NS, "second", "{\"replicas\":2}");
         cluster.restartApiServer();
         admin.resource(queue("third")).create();
 

@@ -114,10 +114,7 @@ class QueueLifecycleOnApiServerTest {
         admin.resource(queue("paused", 4, 2)).create();
         await().atMost(Duration.ofSeconds(60)).until(() -> workers("paused").size() == 2);
 
-        admin.resources(DelayQueue.class).inNamespace(NS).withName("paused").edit(dq -> {
-            dq.getSpec().setSuspend(true);
-            return dq;
-        });
+        Queues.patchSpec(admin, NS, "paused", "{\"suspend\":true}");
 
         await().atMost(Duration.ofSeconds(60)).until(() -> workers("paused").stream().allMatch(d -> d.getSpec().getReplicas() == 0));
         await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() -> assertThat(live("paused").getStatus().getConditions())
@@ -138,10 +135,7 @@ class QueueLifecycleOnApiServerTest {
         }
         await().atMost(Duration.ofSeconds(60)).until(() -> workers("growing").size() == 2);
 
-        admin.resources(DelayQueue.class).inNamespace(NS).withName("growing").edit(dq -> {
-            dq.getSpec().setShards(8);
-            return dq;
-        });
+        Queues.patchSpec(admin, NS, "growing", "{\"shards\":8}");
 
         await().atMost(Duration.ofSeconds(120)).ignoreExceptions().untilAsserted(() -> {
             var status = live("growing").getStatus();

@@ -5,6 +5,9 @@ import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.DelayQueueSpec;
 import io.delayq.operator.resource.RedisSpec;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 
 /** A plain DelayQueue for the suite: fixed replicas (no autoscaling), everything else the server's defaults. */
 final class Queues {
@@ -23,5 +26,14 @@ final class Queues {
         spec.getAutoscaling().setMode(AutoscalingMode.Disabled);
         dq.setSpec(spec);
         return dq;
+    }
+
+    /**
+     * A spec change as {@code kubectl patch --type merge} makes it: no resourceVersion, so it never conflicts with
+     * the operator's status writes (Fabric8's {@code edit} sends one and gets 409 when a status write came between).
+     */
+    static void patchSpec(KubernetesClient client, String namespace, String name, String specJson) {
+        client.resources(DelayQueue.class).inNamespace(namespace).withName(name)
+                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":" + specJson + "}");
     }
 }
