@@ -56,9 +56,7 @@ final class Installed {
 
     /** The operator's settings as the chart's Deployment gives them (valueFrom resolved as the kubelet would). */
     static Map<String, String> chartOperatorEnv(KubernetesClient client) {
-        Deployment d = client.apps().deployments().inNamespace(OPERATOR_NAMESPACE).withLabel("app.kubernetes.io/instance", RELEASE)
-                .list().getItems().stream().filter(x -> x.getSpec().getTemplate().getSpec().getContainers().get(0).getName().equals("operator"))
-                .findFirst().orElseThrow();
+        Deployment d = operatorDeployment(client);
         Map<String, String> env = new LinkedHashMap<>();
         for (var e : d.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()) {
             if (e.getValue() != null) {
@@ -72,9 +70,14 @@ final class Installed {
     }
 
     static String serviceAccount(KubernetesClient client) {
-        Deployment d = client.apps().deployments().inNamespace(OPERATOR_NAMESPACE).withLabel("app.kubernetes.io/instance", RELEASE)
-                .list().getItems().get(0);
-        return d.getSpec().getTemplate().getSpec().getServiceAccountName();
+        return operatorDeployment(client).getSpec().getTemplate().getSpec().getServiceAccountName();
+    }
+
+    private static Deployment operatorDeployment(KubernetesClient client) {
+        return client.apps().deployments().inNamespace(OPERATOR_NAMESPACE).withLabel("app.kubernetes.io/instance", RELEASE)
+                .list().getItems().stream()
+                .filter(x -> x.getSpec().getTemplate().getSpec().getContainers().get(0).getName().equals("operator"))
+                .findFirst().orElseThrow();
     }
 
     static void namespace(KubernetesClient client, String name) {

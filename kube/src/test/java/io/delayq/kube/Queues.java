@@ -2,9 +2,7 @@ package io.delayq.kube;
 
 import io.delayq.operator.resource.AutoscalingMode;
 import io.delayq.operator.resource.DelayQueue;
-import io.delayq.operator.resource.DelayQueueSpec;
-import io.delayq.operator.resource.RedisSpec;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.delayq.operator.testing.DelayQueues;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -15,16 +13,12 @@ final class Queues {
     }
 
     static DelayQueue of(String namespace, String name, int shards, int shardsPerWorker, String redisUrl) {
-        DelayQueue dq = new DelayQueue();
-        dq.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
-        DelayQueueSpec spec = new DelayQueueSpec();
-        spec.setShards(shards);
-        spec.setShardsPerWorker(shardsPerWorker);
-        RedisSpec redis = new RedisSpec();
-        redis.setUrl(redisUrl);
-        spec.setRedis(redis);
-        spec.getAutoscaling().setMode(AutoscalingMode.Disabled);
-        dq.setSpec(spec);
+        DelayQueue dq = DelayQueues.of(name, shards, shardsPerWorker, redisUrl);
+        // created through the API: the server sets uid and generation
+        dq.getMetadata().setNamespace(namespace);
+        dq.getMetadata().setUid(null);
+        dq.getMetadata().setGeneration(null);
+        dq.getSpec().getAutoscaling().setMode(AutoscalingMode.Disabled);
         return dq;
     }
 

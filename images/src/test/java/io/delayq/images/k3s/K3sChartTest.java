@@ -6,7 +6,6 @@ import io.delayq.images.build.ImageArchives;
 import io.delayq.images.operator.ChartOperatorPod;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.task.TaskSpec;
-import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -56,14 +55,7 @@ class K3sChartTest {
         importImage(ImageArchives.OPERATOR.require(), "operator");
         client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(K3S.getKubeConfigYaml())).build();
         for (String ns : new String[]{ChartOperatorPod.NAMESPACE, SHOP}) {
-            client.resource(Serialization.unmarshal("""
-                    apiVersion: v1
-                    kind: Namespace
-                    metadata:
-                      name: %s
-                      labels:
-                        pod-security.kubernetes.io/enforce: restricted
-                    """.formatted(ns), Namespace.class)).create();
+            client.resource(ChartOperatorPod.restrictedNamespace(ns)).create();
         }
         client.load(Objects.requireNonNull(K3sChartTest.class.getResourceAsStream("/k3s/redis.yaml"))).inNamespace(SHOP).create();
 

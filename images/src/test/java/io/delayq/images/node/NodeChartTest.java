@@ -11,7 +11,6 @@ import io.delayq.kube.cluster.RealKubernetes;
 import io.delayq.localredis.LocalRedisServer;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.task.TaskSpec;
-import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -80,14 +79,7 @@ class NodeChartTest {
         redisForward = Forward.open(Node.GATEWAY, redis.port());
         apiForward = Forward.open(Node.GATEWAY, cluster.apiPort());
         for (String ns : new String[]{ChartOperatorPod.NAMESPACE, SHOP}) {
-            client.resource(Serialization.unmarshal("""
-                    apiVersion: v1
-                    kind: Namespace
-                    metadata:
-                      name: %s
-                      labels:
-                        pod-security.kubernetes.io/enforce: restricted
-                    """.formatted(ns), Namespace.class)).create();
+            client.resource(ChartOperatorPod.restrictedNamespace(ns)).create();
         }
         // no kube-proxy on this node: the operator reaches the API server at the gateway, as its certificate allows
         Path values = java.nio.file.Files.writeString(cluster.dir().resolve("node-values.yaml"), """

@@ -20,6 +20,12 @@ public final class ChartOperatorPod {
     private ChartOperatorPod() {
     }
 
+    /** A namespace that enforces the "restricted" Pod Security Standard, as the chart's pods are written for. */
+    public static io.fabric8.kubernetes.api.model.Namespace restrictedNamespace(String name) {
+        return new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata().withName(name)
+                .addToLabels("pod-security.kubernetes.io/enforce", "restricted").endMetadata().build();
+    }
+
     public static Path chart() {
         return Path.of(System.getProperty("delayq.repo.root", "..")).resolve("helm/delayq-operator").normalize();
     }

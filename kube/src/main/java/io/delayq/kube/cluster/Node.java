@@ -197,11 +197,7 @@ public final class Node implements AutoCloseable {
     }
 
     private void importImage(Path archive) {
-        ProcessResult r = ctr("images", "import", "--no-unpack=false", archive.toString());
-        if (r.exitCode() != 0) {
-            // older ctr has no --no-unpack flag
-            ctr("images", "import", archive.toString()).requireSuccess();
-        }
+        ctr("images", "import", archive.toString()).requireSuccess();
     }
 
     private ProcessResult ctr(String... args) {

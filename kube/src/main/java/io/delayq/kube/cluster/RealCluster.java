@@ -8,8 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
+import javax.net.ssl.TrustManagerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -21,8 +20,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.security.SecureRandom;
-import java.security.cert.X509Certificate;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -50,6 +50,7 @@ public final class RealCluster implements AutoCloseable {
     private ClusterProcess apiServer;
     /** From the stop to the answered readiness probe of each API server restart. */
     private final List<Instant[]> restarts = new ArrayList<>();
+    private HttpClient probes;
     private Path kubeconfig;
 
     private RealCluster(KubeBinaries binaries, Path dir) {
@@ -78,6 +79,7 @@ public final class RealCluster implements AutoCloseable {
     private void startAll() {
         ServiceAccountKeys keys = ServiceAccountKeys.write(dir);
         ServingCertificate tls = ServingCertificate.write(dir.resolve("pki"));
+        probes = trusting(tls.ca());
         write("tokens.csv", adminToken + ",admin,admin,system:masters\n");
         write("audit-policy.yaml", """
                 apiVersion: audit.k8s.io/v1
@@ -298,13 +300,13 @@ public final class RealCluster implements AutoCloseable {
         process.awaitReady(ready, START_TIMEOUT);
     }
 
-    private static boolean httpOk(String url, String token) {
+    private boolean httpOk(String url, String token) {
         try {
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5));
             if (token != null) {
                 request.header("Authorization", "Bearer " + token);
             }
-            HttpResponse<String> response = TRUSTING.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = probes.send(request.build(), HttpResponse.BodyHandlers.ofString());
             return response.statusCode() == 200;
         } catch (IOException e) {
             return false;
@@ -314,24 +316,19 @@ public final class RealCluster implements AutoCloseable {
         }
     }
 
-    /** Only for readiness probes of the servers this class started on loopback, before their certificate is known. */
-    private static final HttpClient TRUSTING = trustingClient();
-
-    private static HttpClient trustingClient() {
-        try {
+    /** An HTTP client that trusts this cluster's CA: the readiness probes verify the API server like any client. */
+    private static HttpClient trusting(Path ca) {
+        try (var in = Files.newInputStream(ca)) {
+            KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+            store.load(null, null);
+            store.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(store);
             SSLContext ssl = SSLContext.getInstance("TLS");
-            ssl.init(null, new TrustManager[]{new X509TrustManager() {
-                public void checkClientTrusted(X509Certificate[] chain, String authType) {
-                }
-
-                public void checkServerTrusted(X509Certificate[] chain, String authType) {
-                }
-
-                public X509Certificate[] getAcceptedIssuers() {
-                    return new X509Certificate[0];
-                }
-            }}, new SecureRandom());
+            ssl.init(null, trust.getTrustManagers(), null);
             return HttpClient.newBuilder().sslContext(ssl).connectTimeout(Duration.ofSeconds(2)).build();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }

@@ -50,8 +50,8 @@ class EarlyClaimTest {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(outcomes(w, "acked")).isEqualTo(TASKS));
         assertThat(seen).hasSize(TASKS);
         long claims = RunningWorkers.claimBatches(w).count() - before;
-        // a claim that raced the idle sweep may find its task gone (a few per run on a loaded machine: 5 seen in
-        // 120); one sent early found nothing yet, which cost about one claim in five (+24) before the fix
+        // a claim that raced the idle sweep may find its task gone (a few per run on a loaded machine); one sent
+        // early finds nothing yet, about one claim in five (+24) when the wake-up is planned too early
         assertThat(claims).isBetween((long) TASKS / 2, TASKS + TASKS / 10L);
     }
 }
