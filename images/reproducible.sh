@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Reproducible images: builds the images again from clean and compares each image digest with the
-# one the previous build wrote (worker/target/jib-image.digest, ...). Run after a build with
+# one the previous build wrote (app/target/jib-image.digest, ...). Run after a build with
 # -Pimage (as .ci/run does); with no previous build it builds twice. Exit 1 on a difference.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 base=${DELAYQ_IMAGE_BASE:-$(bash .ci/install-containers.sh | sed -n 's/^DELAYQ_IMAGE_BASE=//p')}
 # (the example's handler image is podman-built; HandlerImageContainerTest builds it twice and compares)
-modules=(worker operator)
+modules=(app operator)
 list=$(IFS=,; echo "${modules[*]}")
 
 build() {

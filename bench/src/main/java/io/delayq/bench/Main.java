@@ -167,11 +167,11 @@ public final class Main {
         StringBuilder hook = new StringBuilder("## Webhook delivery\n\nOne worker (16 shards) POSTing to a node `http` receiver with keep-alive on "
                 + "loopback (`bench/webhook/receiver.js`), in the harness' JVM after an unrecorded backlog of 20,000 (the JIT compiler's warm-up); lag = arrival at the receiver − due time. Goal (issue 17): the defaults keep up "
                 + "with 5,000 tasks/s of 20 ms webhooks.\n\n");
-        StringBuilder foot = new StringBuilder("## Worker footprint\n\nThe packaged worker (`java -jar worker/target/delayq-worker.jar`, "
+        StringBuilder foot = new StringBuilder("## Worker footprint\n\nThe packaged worker (`java -jar app/target/delayq.jar`, "
                 + "default JVM flags, 16 shards, default settings, stream delivery) as its own process: time from process start to "
                 + "`/readyz` answering 200, RSS 5 s after that (idle), and the highest RSS sampled every 100 ms while it drains W1.\n\n"
                 + "| run | start-up to /readyz | RSS idle | RSS peak under W1 |\n|---:|---:|---:|---:|\n");
-        Path jar = Path.of("worker", "target", "delayq-worker.jar");
+        Path jar = Path.of("app", "target", "delayq.jar");
         for (int run = 1; run <= runs; run++) {
             WorkerCosts costs = new WorkerCosts(new Workbench(url, probe, sizes, 42L + run), receiver);
             System.out.println("[run " + run + "] worker costs");

@@ -7,7 +7,7 @@ import io.delayq.reshard.Mover;
 import io.delayq.shard.Sharding;
 import io.delayq.task.TaskSpec;
 import io.delayq.worker.Worker;
-import io.delayq.worker.layout.LayoutFollower;
+import io.delayq.app.worker.LayoutFollower;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

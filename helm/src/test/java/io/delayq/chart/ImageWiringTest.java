@@ -14,7 +14,7 @@ import javax.xml.xpath.XPathFactory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The images Jib builds (profile `image` of worker/ and operator/) are the ones the chart runs:
+ * The images Jib builds (profile `image` of app/ and operator/) are the ones the chart runs:
  * same repository, tag = the chart's appVersion = the Maven version, and the non-root user the
  * pod security contexts ask for. The profile stays out of the default build.
  */
@@ -22,7 +22,7 @@ class ImageWiringTest {
 
     @ParameterizedTest
     @CsvSource({
-            "worker/pom.xml, /workerImage/repository, io.delayq.worker.Main",
+            "app/pom.xml, /workerImage/repository, io.delayq.app.Main",
             "operator/pom.xml, /image/repository, io.delayq.operator.DelayQueueOperator"})
     void jibBuildsTheImageTheChartRuns(String pom, String valuesPointer, String mainClass) throws Exception {
         Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(RepoPaths.root().resolve(pom).toFile());

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** One packaged worker JVM ({@code io.delayq.worker.Main}) with the recorder jar on its classpath. */
+/** One packaged worker JVM ({@code io.delayq.app.Main}) with the recorder jar on its classpath. */
 public final class WorkerProcess {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
 

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The stock worker ({@code io.delayq.worker.Main}) in a JVM of its own, on the worker's class path only: this
+ * The stock worker ({@code io.delayq.app.Main}) in a JVM of its own, on the worker's class path only: this
  * project's classes are left out, so the handler can reach it only through {@code DELAYQ_HANDLER_PATH}.
  */
 final class WorkerProcess implements AutoCloseable {
@@ -27,7 +27,7 @@ final class WorkerProcess implements AutoCloseable {
                 .filter(entry -> !Path.of(entry).toAbsolutePath().normalize().startsWith(target))
                 .collect(Collectors.joining(File.pathSeparator));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", classPath, "io.delayq.worker.Main"))
+        ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", classPath, "io.delayq.app.Main"))
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("DELAYQ_"));
         pb.environment().putAll(env);

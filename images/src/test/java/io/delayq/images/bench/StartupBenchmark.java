@@ -103,7 +103,7 @@ public final class StartupBenchmark {
     private static long workerJarOnTheHost(Path repo, LocalRedisServer redis) throws Exception {
         int port = LocalRedisServer.freePort();
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:MaxRAMPercentage=75", "-jar", repo.resolve("worker/target/delayq-worker.jar").toString())
+                "-XX:MaxRAMPercentage=75", "-jar", repo.resolve("app/target/delayq.jar").toString())
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.environment().putAll(Map.of("DELAYQ_REDIS_URL", redis.url(), "DELAYQ_QUEUE", "bench", "DELAYQ_SHARDS", "4",
                 "DELAYQ_DELIVERY", "webhook", "DELAYQ_WEBHOOK_URL", "http://127.0.0.1:9/tasks", "DELAYQ_HTTP_PORT", String.valueOf(port)));

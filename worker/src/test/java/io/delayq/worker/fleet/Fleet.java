@@ -16,15 +16,15 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.LongSupplier;
 
 /** In-process workers for fleet tests, with a recording handler shared by all of them. */
-final class Fleet implements AutoCloseable {
-    final ConcurrentLinkedQueue<Delivered> deliveries = new ConcurrentLinkedQueue<>();
-    final ConcurrentHashMap<String, Integer> countById = new ConcurrentHashMap<>();
+public final class Fleet implements AutoCloseable {
+    public final ConcurrentLinkedQueue<Delivered> deliveries = new ConcurrentLinkedQueue<>();
+    public final ConcurrentHashMap<String, Integer> countById = new ConcurrentHashMap<>();
     private final List<Worker> workers = new ArrayList<>();
 
-    record Delivered(String id, int attempt, long dueAt, long handledAtMillis, String payload) {
+    public record Delivered(String id, int attempt, long dueAt, long handledAtMillis, String payload) {
     }
 
-    static Map<String, String> env(String redisUrl, String queue, int shards) {
+    public static Map<String, String> env(String redisUrl, String queue, int shards) {
         Map<String, String> env = new HashMap<>();
         env.put(WorkerSettings.REDIS_URL.name(), redisUrl);
         env.put(WorkerSettings.QUEUE.name(), queue);
@@ -33,14 +33,14 @@ final class Fleet implements AutoCloseable {
         return env;
     }
 
-    TaskHandler recorder(TaskHandler then) {
+    public TaskHandler recorder(TaskHandler then) {
         return task -> {
             record(task);
             then.handle(task);
         };
     }
 
-    TaskHandler recorder() {
+    public TaskHandler recorder() {
         return this::record;
     }
 
@@ -49,11 +49,11 @@ final class Fleet implements AutoCloseable {
         countById.merge(task.id(), 1, Integer::sum);
     }
 
-    Worker start(Map<String, String> env, TaskHandler handler) {
+    public Worker start(Map<String, String> env, TaskHandler handler) {
         return start(env, handler, System::currentTimeMillis);
     }
 
-    Worker start(Map<String, String> env, TaskHandler handler, LongSupplier wallClock) {
+    public Worker start(Map<String, String> env, TaskHandler handler, LongSupplier wallClock) {
         Worker w = Worker.start(WorkerConfig.fromEnv(env), redis -> new HandlerDelivery(handler), wallClock);
         workers.add(w);
         return w;

@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  * Builds real jars at test time from Java source (the JDK's compiler), so that a handler class exists only
  * in its jar and never on the test's class path: loading it proves the worker read the jar.
  */
-final class HandlerJars {
+public final class HandlerJars {
     private HandlerJars() {
     }
 
@@ -27,7 +27,7 @@ final class HandlerJars {
      * Compiles {@code sources} (class name → source) against the test class path plus {@code extraClassPath} and
      * writes them with {@code services} (service file name → its lines) into {@code jar}.
      */
-    static Path build(Path jar, Map<String, String> sources, Map<String, String> services, Path... extraClassPath) throws IOException {
+    public static Path build(Path jar, Map<String, String> sources, Map<String, String> services, Path... extraClassPath) throws IOException {
         Path src = Files.createTempDirectory("handler-src");
         Path classes = Files.createTempDirectory("handler-classes");
         List<String> args = new ArrayList<>(List.of("-d", classes.toString(), "--release", "17", "-cp",
@@ -58,5 +58,26 @@ final class HandlerJars {
             }
         }
         return jar;
+    }
+
+    /** A handler that writes a file per task id into the folder its payload names, through a helper in another jar. */
+    public static Path markingHandlerWithDependency(Path folder) throws IOException {
+        Path dependency = build(folder.resolve("marker-lib.jar"), Map.of("com.example.lib.Marker", """
+                package com.example.lib;
+                public final class Marker {
+                    public static void mark(String folder, String id) throws java.io.IOException {
+                        java.nio.file.Files.writeString(java.nio.file.Path.of(folder, id), "done");
+                    }
+                }
+                """), Map.of());
+        return build(folder.resolve("marking-handler.jar"), Map.of("com.example.MarkingHandler", """
+                package com.example;
+                public final class MarkingHandler implements io.delayq.handler.TaskHandler {
+                    @Override
+                    public void handle(io.delayq.handler.Task task) throws Exception {
+                        com.example.lib.Marker.mark(task.payload(), task.id());
+                    }
+                }
+                """), Map.of("io.delayq.handler.TaskHandler", "com.example.MarkingHandler"), dependency);
     }
 }

@@ -59,7 +59,7 @@ class PresenceHeartbeatTest {
             assertThat(alive).extracting(WorkerPresence::id).containsExactly(a.presenceId(), b.presenceId());
             assertThat(alive.get(0).shards()).isEqualTo(new ShardRange(0, 1));
             assertThat(alive.get(1).shards()).isEqualTo(new ShardRange(2, 3));
-            assertThat(alive.get(0).version()).isEqualTo(io.delayq.cli.Version.version()).isNotBlank();
+            assertThat(alive.get(0).version()).isEqualTo(io.delayq.ProductVersion.version()).isNotBlank();
             assertThat(alive.get(0).ttlMs()).isEqualTo(PresenceHeartbeat.INTERVAL.multipliedBy(3).toMillis());
             assertThat(alive.get(0).heartbeatAt()).isBetween(alive.get(0).startedAt(), now);
             PresenceRegistry.HeldLease lease = registry().held(List.of(holder.presenceId())).get(holder.presenceId()).stream()

@@ -4,7 +4,6 @@ import io.delayq.InvalidInputException;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
-import io.delayq.worker.WorkerCommand;
 import io.delayq.worker.config.CapturedStderr;
 import io.delayq.worker.delivery.HandlerDelivery;
 import io.delayq.worker.delivery.Receiver;
@@ -52,16 +51,6 @@ class OtlpExportTest {
         assertThatThrownBy(() -> WorkerTelemetry.fromEnvironment(Map.of("OTEL_TRACES_EXPORTER", "otlp", "OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")))
                 .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.getMessage())
                         .isEqualTo("OTEL_EXPORTER_OTLP_PROTOCOL: must be http/protobuf (this worker ships no gRPC sender), got 'grpc'"));
-    }
-
-    @Test
-    void theWorkerCommandExitsTwoWithOneLineWhenTheOtlpProtocolIsGrpc() {
-        Map<String, String> env = new java.util.HashMap<>(RunningWorkers.env(redis.url(), "orders", 1));
-        env.put("OTEL_TRACES_EXPORTER", "otlp");
-        env.put("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc");
-        assertThat(WorkerCommand.run(env)).isEqualTo(2);
-        assertThat(stderr.lines()).containsExactly("delayq worker: invalid configuration: OTEL_EXPORTER_OTLP_PROTOCOL: "
-                + "must be http/protobuf (this worker ships no gRPC sender), got 'grpc'");
     }
 
     @Test

@@ -1,4 +1,6 @@
-package io.delayq.worker.fleet;
+package io.delayq.app.worker;
+
+import io.delayq.worker.fleet.Fleet;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package io.delayq.worker.demo;
+package io.delayq.app.demo;
 
 import io.delayq.handler.PermanentFailure;
 import io.delayq.handler.Task;

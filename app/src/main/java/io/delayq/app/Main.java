@@ -1,7 +1,9 @@
-package io.delayq.worker;
+package io.delayq.app;
 
+import io.delayq.app.console.ConsoleCommand;
+import io.delayq.app.demo.DemoCommand;
+import io.delayq.app.worker.WorkerCommand;
 import io.delayq.cli.Cli;
-import io.delayq.worker.demo.DemoCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -66,7 +68,7 @@ public final class Main {
             if (port != null) {
                 env.put("DELAYQ_CONSOLE_PORT", String.valueOf(port));
             }
-            return io.delayq.console.ConsoleLauncher.run(env, System.out, System.err);
+            return ConsoleCommand.run(env, System.out, System.err);
         }
     }
 

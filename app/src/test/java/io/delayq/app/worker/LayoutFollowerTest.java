@@ -1,5 +1,6 @@
-package io.delayq.worker.fleet;
+package io.delayq.app.worker;
 
+import io.delayq.worker.fleet.Fleet;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.reshard.Mover;
 import io.delayq.shard.Sharding;
@@ -8,7 +9,6 @@ import io.delayq.testing.RedisServerExtension;
 import io.delayq.worker.Worker;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.delivery.HandlerDelivery;
-import io.delayq.worker.layout.LayoutFollower;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

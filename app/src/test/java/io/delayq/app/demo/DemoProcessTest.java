@@ -1,4 +1,4 @@
-package io.delayq.worker.fleet;
+package io.delayq.app.demo;
 
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +17,7 @@ class DemoProcessTest {
 
     @Test
     void demoRunsWithoutAnyRedisConfiguredAndShowsFiringRetriesAndDeadLetters() throws Exception {
-        Path jar = Path.of("target", "delayq-worker.jar").toAbsolutePath();
+        Path jar = Path.of("target", "delayq.jar").toAbsolutePath();
         Path log = Files.createTempFile("delayq-demo-", ".log");
         ProcessBuilder pb = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar", jar.toString(), "demo", "--once")).redirectErrorStream(true).redirectOutput(log.toFile());

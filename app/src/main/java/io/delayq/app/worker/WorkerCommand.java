@@ -1,13 +1,13 @@
-package io.delayq.worker;
+package io.delayq.app.worker;
 
 import io.delayq.DelayQueueException;
 import io.delayq.DurationText;
 import io.delayq.lifecycle.StopSignal;
 import io.delayq.settings.ConfigException;
 import io.delayq.settings.WorkerSettings;
+import io.delayq.worker.Worker;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.delivery.Deliveries;
-import io.delayq.worker.layout.LayoutFollower;
 import io.delayq.worker.tracing.WorkerTelemetry;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;

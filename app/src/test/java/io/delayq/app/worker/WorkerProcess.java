@@ -1,4 +1,4 @@
-package io.delayq.worker.fleet;
+package io.delayq.app.worker;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** The packaged worker ({@code target/delayq-worker.jar}) running as a real JVM process. */
+/** The packaged worker ({@code target/delayq.jar}) running as a real JVM process. */
 final class WorkerProcess implements AutoCloseable {
     private final Process process;
     private final Path log;
@@ -23,7 +23,7 @@ final class WorkerProcess implements AutoCloseable {
 
     /** The packaged jar with arguments: an admin command of the same executable ({@code reshard orders --to 16}). */
     static WorkerProcess start(Map<String, String> env, List<String> args) throws IOException {
-        Path jar = Path.of("target", "delayq-worker.jar").toAbsolutePath();
+        Path jar = Path.of("target", "delayq.jar").toAbsolutePath();
         if (!Files.exists(jar)) {
             throw new IllegalStateException("run `mvn package` first: " + jar + " is missing");
         }

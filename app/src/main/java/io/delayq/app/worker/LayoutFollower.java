@@ -1,4 +1,4 @@
-package io.delayq.worker.layout;
+package io.delayq.app.worker;
 
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.shard.ShardKeys;

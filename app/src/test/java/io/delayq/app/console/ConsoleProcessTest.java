@@ -1,4 +1,4 @@
-package io.delayq.worker.fleet;
+package io.delayq.app.console;
 
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +26,7 @@ class ConsoleProcessTest {
 
     @Test
     void oneCommandStartsAConsoleOnALocalRedisWithASampleQueue() throws Exception {
-        Path jar = Path.of("target", "delayq-worker.jar").toAbsolutePath();
+        Path jar = Path.of("target", "delayq.jar").toAbsolutePath();
         Path log = Files.createTempFile("delayq-console-", ".log");
         ProcessBuilder pb = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar", jar.toString(), "console", "--port", "0")).redirectErrorStream(true).redirectOutput(log.toFile());

@@ -1,5 +1,6 @@
-package io.delayq.worker.fleet;
+package io.delayq.app.worker;
 
+import io.delayq.worker.fleet.Fleet;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.localredis.LocalRedisServer;
 import io.delayq.task.TaskSpec;

@@ -1,4 +1,4 @@
-package io.delayq.worker.fleet;
+package io.delayq.app.worker;
 
 import io.delayq.client.DelayQueueClient;
 import io.delayq.layout.Layout;

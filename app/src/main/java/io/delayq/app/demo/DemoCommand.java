@@ -1,9 +1,10 @@
-package io.delayq.worker.demo;
+package io.delayq.app.demo;
 
+import io.delayq.app.local.FreePort;
+import io.delayq.app.local.LocalRedis;
 import io.delayq.backlog.QueueStats;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.lifecycle.StopSignal;
-import io.delayq.localredis.LocalRedisServer;
 import io.delayq.settings.WorkerSettings;
 import io.delayq.task.TaskSpec;
 import io.delayq.worker.Worker;
@@ -11,7 +12,6 @@ import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.delivery.HandlerDelivery;
 
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -39,37 +39,19 @@ public final class DemoCommand {
     public static int run(String[] args, Map<String, String> env) {
         boolean once = List.of(args).contains("--once");
         PrintStream out = System.out;
-        String url = env.getOrDefault(WorkerSettings.REDIS_URL.name(), env.get(WorkerSettings.REDIS_URL_FALLBACK.name()));
-        LocalRedisServer local = null;
-        if (url == null || url.isBlank()) {
-            local = LocalRedisServer.start();
-            url = local.url();
-            out.println("No REDIS_URL set: started a local redis-server (" + local.origin() + ") at " + url);
-        } else {
-            out.println("Using Redis at " + io.delayq.redis.RedisEndpoint.redact(url) + " (from REDIS_URL)");
-        }
         Set<String> settled = ConcurrentHashMap.newKeySet();
         CountDownLatch firstRound = new CountDownLatch(1);
         List<TaskSpec> round = sampleOrders(0);
-        Map<String, String> cfg = new HashMap<>();
-        cfg.put(WorkerSettings.REDIS_URL.name(), url);
-        cfg.put(WorkerSettings.QUEUE.name(), QUEUE);
-        cfg.put(WorkerSettings.SHARDS.name(), String.valueOf(SHARDS));
-        cfg.put(WorkerSettings.CONCURRENCY.name(), "8");
-        cfg.put(WorkerSettings.RETRY_MAX_ATTEMPTS.name(), String.valueOf(MAX_ATTEMPTS));
-        cfg.put(WorkerSettings.RETRY_BACKOFF_INITIAL.name(), "1s");
-        cfg.put(WorkerSettings.RETRY_BACKOFF_MAX.name(), "4s");
-        cfg.put(WorkerSettings.POLL_INTERVAL.name(), "5s");
-        cfg.put(WorkerSettings.HTTP_PORT.name(), String.valueOf(portOr(8080)));
-        WorkerConfig config = WorkerConfig.fromEnv(cfg);
         DemoHandler handler = new DemoHandler(out, id -> {
             settled.add(id);
             if (round.stream().allMatch(t -> settled.contains(t.id()))) {
                 firstRound.countDown();
             }
         });
-        try (DelayQueueClient client = DelayQueueClient.builder().redis(url).queue(QUEUE).shards(SHARDS).build()) {
-            Worker worker = Worker.start(config, redis -> new HandlerDelivery(handler));
+        try (LocalRedis redis = LocalRedis.fromEnv(env, out);
+             DelayQueueClient client = DelayQueueClient.builder().redis(redis.url()).queue(QUEUE).shards(SHARDS).build()) {
+            WorkerConfig config = WorkerConfig.fromEnv(workerEnv(redis.url()));
+            Worker worker = Worker.start(config, connection -> new HandlerDelivery(handler));
             out.println("Worker running for queue '" + QUEUE + "' (" + SHARDS + " shards). Metrics: http://localhost:" + worker.httpPort()
                     + "/metrics  health: /healthz  /readyz");
             schedule(client, round, out);
@@ -92,11 +74,22 @@ public final class DemoCommand {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return 1;
-        } finally {
-            if (local != null) {
-                local.close();
-            }
         }
+    }
+
+    /** A worker for the sample queue: quick retries so that the demo shows a retry and a dead letter within seconds. */
+    static Map<String, String> workerEnv(String url) {
+        Map<String, String> cfg = new HashMap<>();
+        cfg.put(WorkerSettings.REDIS_URL.name(), url);
+        cfg.put(WorkerSettings.QUEUE.name(), QUEUE);
+        cfg.put(WorkerSettings.SHARDS.name(), String.valueOf(SHARDS));
+        cfg.put(WorkerSettings.CONCURRENCY.name(), "8");
+        cfg.put(WorkerSettings.RETRY_MAX_ATTEMPTS.name(), String.valueOf(MAX_ATTEMPTS));
+        cfg.put(WorkerSettings.RETRY_BACKOFF_INITIAL.name(), "1s");
+        cfg.put(WorkerSettings.RETRY_BACKOFF_MAX.name(), "4s");
+        cfg.put(WorkerSettings.POLL_INTERVAL.name(), "5s");
+        cfg.put(WorkerSettings.HTTP_PORT.name(), String.valueOf(FreePort.preferredOrAny(8080)));
+        return cfg;
     }
 
     static List<TaskSpec> sampleOrders(int round) {
@@ -135,13 +128,5 @@ public final class DemoCommand {
     private static void printStats(DelayQueueClient client, PrintStream out) {
         QueueStats s = client.stats();
         out.printf("queue %s: scheduled %d, due %d, in flight %d, dead %d%n", s.queue(), s.scheduled(), s.due(), s.inflight(), s.dead());
-    }
-
-    private static int portOr(int preferred) {
-        try (ServerSocket s = new ServerSocket(preferred)) {
-            return preferred;
-        } catch (Exception e) {
-            return 0;
-        }
     }
 }

@@ -1,8 +1,9 @@
-package io.delayq.worker.config;
+package io.delayq.app.worker;
 
 import io.delayq.localredis.LocalRedisServer;
 import io.delayq.testing.RedisServerExtension;
-import io.delayq.worker.WorkerCommand;
+import io.delayq.worker.config.CapturedStderr;
+import io.delayq.worker.config.EnvChanges;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -93,5 +94,15 @@ class WorkerCommandTest {
         assertThat(WorkerCommand.run(env("DELAYQ_REDIS_URL", "redis://127.0.0.1:" + nobody,
                 "DELAYQ_DELIVERY", "webhook", "DELAYQ_WEBHOOK_URL", "http://127.0.0.1:9/tasks"))).isEqualTo(3);
         assertThat(errLines()).anySatisfy(l -> assertThat(l).startsWith("delayq worker: cannot start: "));
+    }
+
+    @Test
+    void theWorkerCommandExitsTwoWithOneLineWhenTheOtlpProtocolIsGrpc() {
+        Map<String, String> env = env();
+        env.put("OTEL_TRACES_EXPORTER", "otlp");
+        env.put("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc");
+        assertThat(WorkerCommand.run(env)).isEqualTo(2);
+        assertThat(errLines()).containsExactly("delayq worker: invalid configuration: OTEL_EXPORTER_OTLP_PROTOCOL: "
+                + "must be http/protobuf (this worker ships no gRPC sender), got 'grpc'");
     }
 }
