@@ -22,6 +22,7 @@ public final class TaskBrowser {
     static final int PREVIEW_BYTES = 160;
 
     private final QueueProtocol protocol;
+    private final BrowseScript script;
     private final int totalScanBudget;
 
     public TaskBrowser(QueueProtocol protocol) {
@@ -31,6 +32,7 @@ public final class TaskBrowser {
     /** @param totalScanBudget entries a page reads in all (spread over the shards, at least 100 and at most 5,000 per shard) */
     public TaskBrowser(QueueProtocol protocol, int totalScanBudget) {
         this.protocol = protocol;
+        this.script = new BrowseScript(protocol.scope());
         this.totalScanBudget = totalScanBudget;
     }
 
@@ -39,7 +41,7 @@ public final class TaskBrowser {
         int budget = Math.min(CALL_SCAN_BUDGET, Math.max(query.limit(), Math.max(100, totalScanBudget / protocol.shards())));
         List<CompletableFuture<ShardPage>> pages = new ArrayList<>(protocol.shards());
         for (int s = 0; s < protocol.shards(); s++) {
-            pages.add(protocol.browse(s, query, after, query.limit(), budget, PREVIEW_BYTES).toCompletableFuture());
+            pages.add(script.browse(s, query, after, query.limit(), budget, PREVIEW_BYTES).toCompletableFuture());
         }
         return CompletableFuture.allOf(pages.toArray(CompletableFuture[]::new))
                 .thenApply(v -> merge(query, pages.stream().map(CompletableFuture::join).toList()));

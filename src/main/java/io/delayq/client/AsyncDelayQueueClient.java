@@ -7,6 +7,8 @@ import io.delayq.browse.BrowseQuery;
 import io.delayq.browse.TaskBrowser;
 import io.delayq.pause.PauseState;
 import io.delayq.pause.QueuePause;
+import io.delayq.queue.TaskAdmin;
+import io.delayq.backlog.StatsReader;
 import io.delayq.deadletter.DeadLetterPage;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.queue.ShardChunk;
@@ -33,6 +35,8 @@ public final class AsyncDelayQueueClient {
     private final QueueProtocol protocol;
     private final int maxPayloadBytes;
     private final ReplicaAcks replicaAcks;
+    private final TaskAdmin admin;
+    private final StatsReader stats;
     private final TaskBrowser browser;
     private final QueuePause pause;
     private final IdRouting routing;
@@ -47,6 +51,8 @@ public final class AsyncDelayQueueClient {
         this.protocol = protocol;
         this.maxPayloadBytes = maxPayloadBytes;
         this.replicaAcks = replicaAcks;
+        this.admin = new TaskAdmin(protocol.scope());
+        this.stats = new StatsReader(protocol.scope());
         this.browser = new TaskBrowser(protocol);
         this.pause = new QueuePause(protocol);
         this.routing = new IdRouting(protocol);
@@ -95,7 +101,7 @@ public final class AsyncDelayQueueClient {
 
     public CompletionStage<CancelResult> cancel(String id) {
         String checked = TaskId.require(id);
-        return routing.byId(checked, (shard, epoch) -> protocol.cancelAt(shard, checked, epoch));
+        return routing.byId(checked, (shard, epoch) -> admin.cancelAt(shard, checked, epoch));
     }
 
     public CompletionStage<RescheduleResult> reschedule(String id, Schedule schedule) {
@@ -103,16 +109,16 @@ public final class AsyncDelayQueueClient {
             throw new InvalidInputException("schedule", "must not be null");
         }
         String checked = TaskId.require(id);
-        return routing.byId(checked, (shard, epoch) -> protocol.rescheduleAt(shard, checked, schedule, epoch));
+        return routing.byId(checked, (shard, epoch) -> admin.rescheduleAt(shard, checked, schedule, epoch));
     }
 
     public CompletionStage<TaskInfo> inspect(String id) {
         String checked = TaskId.require(id);
-        return routing.byId(checked, (shard, epoch) -> protocol.inspectAt(shard, checked, epoch));
+        return routing.byId(checked, (shard, epoch) -> admin.inspectAt(shard, checked, epoch));
     }
 
     public CompletionStage<QueueStats> stats() {
-        return protocol.stats(IntStream.range(0, protocol.shards()));
+        return stats.stats(IntStream.range(0, protocol.shards()));
     }
 
     public CompletionStage<DeadLetterPage> deadLetters(int shard, long offset, int limit) {
@@ -125,17 +131,17 @@ public final class AsyncDelayQueueClient {
         if (limit < 1 || limit > 10_000) {
             throw new InvalidInputException("limit", "must be between 1 and 10000, got " + limit);
         }
-        return protocol.deadLetters(shard, offset, limit);
+        return admin.deadLetters(shard, offset, limit);
     }
 
     /** Moves the given dead tasks back to due now with fresh attempts; answers how many were dead. */
     public CompletionStage<Long> replayDead(Collection<String> ids) {
-        return perShard(ids, protocol::replayDead);
+        return perShard(ids, admin::replayDead);
     }
 
     /** Deletes the given dead tasks for good; answers how many were dead. */
     public CompletionStage<Long> purgeDead(Collection<String> ids) {
-        return perShard(ids, protocol::purgeDead);
+        return perShard(ids, admin::purgeDead);
     }
 
     /** One page of the queue's tasks in a state, across shards in due-time order (see {@link TaskBrowser}). */
@@ -160,7 +166,7 @@ public final class AsyncDelayQueueClient {
 
     /** The pause as the queue's meta hash records it. */
     public CompletionStage<PauseState> pauseState() {
-        return protocol.pauseState();
+        return pause.state();
     }
 
     private CompletionStage<Long> perShard(Collection<String> ids, ShardCall call) {

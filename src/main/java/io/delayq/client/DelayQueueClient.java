@@ -74,11 +74,6 @@ public final class DelayQueueClient implements AutoCloseable {
         return redis;
     }
 
-    /** The queue's recurring schedules (cron definitions kept in Redis; the workers plan their occurrences). */
-    public io.delayq.schedule.Schedules schedules() {
-        return io.delayq.schedule.Schedules.of(this);
-    }
-
     public EnqueueResult enqueue(TaskSpec task) {
         return await(async.enqueue(task));
     }

@@ -3,7 +3,7 @@ package io.delayq.client;
 import io.delayq.layout.Layout;
 import io.delayq.layout.LayoutChangedException;
 import io.delayq.queue.QueueProtocol;
-import io.delayq.queue.QueueProtocol.Found;
+import io.delayq.queue.TaskAdmin.Found;
 import io.delayq.queue.QueueProtocol.Placed;
 import io.delayq.queue.ShardChunk;
 import io.delayq.task.DuplicatePolicy;

@@ -2,7 +2,7 @@ package io.delayq.layout;
 
 import io.delayq.shard.Sharding;
 
-import static io.delayq.queue.QueueProtocol.asLong;
+import static io.delayq.redis.Replies.asLong;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -17,22 +17,29 @@ import java.util.concurrent.CompletionStage;
  */
 public final class QueuePause {
     private final QueueProtocol protocol;
+    private final PauseScripts scripts;
 
     public QueuePause(QueueProtocol protocol) {
         this.protocol = protocol;
+        this.scripts = new PauseScripts(protocol.scope());
+    }
+
+    /** The pause as recorded in the meta hash. */
+    public CompletionStage<PauseState> state() {
+        return scripts.pauseState();
     }
 
     /** Pauses every shard; answers the recorded state (the first pause's time and author are kept). */
     public CompletionStage<PauseState> pause(String who) {
-        return protocol.recordPause(PauseStep.PAUSE, who, 0)
+        return scripts.recordPause(PauseStep.PAUSE, who, 0)
                 .thenCompose(r -> allShards(true, r.epoch()))
-                .thenCompose(changed -> protocol.pauseState());
+                .thenCompose(changed -> scripts.pauseState());
     }
 
     /** Resumes every shard; answers the state recorded afterwards (still paused when a later pause overtook this resume). */
     public CompletionStage<PauseState> resume(String who) {
-        return protocol.recordPause(PauseStep.RESUME, who, 0)
-                .thenCompose(r -> allShards(false, r.epoch()).thenCompose(changed -> protocol.recordPause(PauseStep.RESUMED, who, r.epoch())))
+        return scripts.recordPause(PauseStep.RESUME, who, 0)
+                .thenCompose(r -> allShards(false, r.epoch()).thenCompose(changed -> scripts.recordPause(PauseStep.RESUMED, who, r.epoch())))
                 .thenApply(PauseRecord::state);
     }
 
@@ -40,7 +47,7 @@ public final class QueuePause {
     private CompletionStage<Integer> allShards(boolean pause, long epoch) {
         List<CompletableFuture<Boolean>> calls = new ArrayList<>(protocol.shards());
         for (int s = 0; s < protocol.shards(); s++) {
-            calls.add(protocol.pauseShard(s, pause, epoch).toCompletableFuture());
+            calls.add(scripts.pauseShard(s, pause, epoch).toCompletableFuture());
         }
         return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
                 .thenApply(v -> (int) calls.stream().filter(CompletableFuture::join).count());

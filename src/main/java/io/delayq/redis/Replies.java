@@ -10,7 +10,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-/** Waiting for an asynchronous Redis answer, for every blocking caller (the client, the schedule store, the CLI, the console, the worker). */
+/**
+ * Waiting for an asynchronous Redis answer, for every blocking caller (the client, the schedule store, the CLI, the console,
+ * the worker), and reading the numbers in a reply.
+ */
 public final class Replies {
     private Replies() {
     }
@@ -34,5 +37,16 @@ public final class Replies {
             Thread.currentThread().interrupt();
             throw new DelayQueueException("interrupted while waiting for Redis", e);
         }
+    }
+
+    /** A number from a script reply (an integer, or its text); 0 for a nil. */
+    public static long asLong(Object v) {
+        if (v == null) {
+            return 0;
+        }
+        if (v instanceof Number n) {
+            return n.longValue();
+        }
+        return Long.parseLong(v.toString());
     }
 }

@@ -4,7 +4,7 @@ import io.delayq.DelayQueueException;
 import io.delayq.InvalidInputException;
 import io.delayq.layout.Layout;
 import io.delayq.queue.QueueProtocol;
-import io.delayq.queue.QueueProtocol.MoveBatch;
+import io.delayq.reshard.ReshardScripts.MoveBatch;
 import io.delayq.shard.Sharding;
 
 import java.time.Duration;
@@ -123,11 +123,13 @@ public final class Mover {
 
     private final Params p;
     private final QueueProtocol protocol;
+    private final ReshardScripts scripts;
     private long moved;
 
     public Mover(Params params) {
         this.p = params;
         this.protocol = params.protocol();
+        this.scripts = new ReshardScripts(protocol.scope());
     }
 
     public Result run() {
@@ -140,7 +142,7 @@ public final class Mover {
     }
 
     private Result migrate() {
-        List<Object> begun = await(protocol.reshardBegin(p.to()));
+        List<Object> begun = await(scripts.reshardBegin(p.to()));
         boolean resumed = "resumed".equals(begun.get(0));
         long epoch = ((Number) begun.get(1)).longValue();
         int from = (int) ((Number) begun.get(2)).longValue();
@@ -183,9 +185,9 @@ public final class Mover {
         }
         report("once entries", from, passes, 0, 0);
         copyOnceEntries(from);
-        await(protocol.recordProgress(moved, 0));
+        await(scripts.recordProgress(moved, 0));
         keepLease();
-        long finished = await(protocol.reshardFinish(epoch, moved));
+        long finished = await(scripts.reshardFinish(epoch, moved));
         Layout done = await(protocol.refreshLayout());
         stampAll(done);
         report("done", from, passes, 0, 0);
@@ -209,7 +211,7 @@ public final class Mover {
                 long offset = 0;
                 while (offset >= 0) {
                     keepLease();
-                    MoveBatch b = await(protocol.moveOut(shard, p.to(), set, offset, p.batch(), windowMillis));
+                    MoveBatch b = await(scripts.moveOut(shard, p.to(), set, offset, p.batch(), windowMillis));
                     if (!b.ids().isEmpty()) {
                         deliver(shard, b);
                     }
@@ -227,33 +229,33 @@ public final class Mover {
                 }
             }
         }
-        await(protocol.recordProgress(moved, skipped + misplaced));
+        await(scripts.recordProgress(moved, skipped + misplaced));
         return new Pass(skipped, misplaced, moved - movedBefore);
     }
 
     private void deliver(int source, MoveBatch b) {
-        moved += deliver(protocol, source, b, p.to(), p.timeout());
+        moved += deliver(scripts, source, b, p.to(), p.timeout());
     }
 
     /**
      * move_in on every new shard of the batch (by the count the batch was taken for), then move_done on the old one;
      * answers the tasks written or merged. Shared with the worker's stray sweep.
      */
-    public static long deliver(QueueProtocol protocol, int source, MoveBatch b, int to, Duration timeout) {
+    public static long deliver(ReshardScripts scripts, int source, MoveBatch b, int to, Duration timeout) {
         int by = b.deliverBy(to);
         Map<Integer, List<Integer>> byTarget = new LinkedHashMap<>();
         for (int i = 0; i < b.ids().size(); i++) {
             byTarget.computeIfAbsent(Sharding.shardOf(b.ids().get(i), by), s -> new ArrayList<>()).add(i);
         }
         List<CompletableFuture<List<Long>>> ins = new ArrayList<>();
-        byTarget.forEach((target, idx) -> ins.add(protocol.moveIn(target, source, b.seq(),
+        byTarget.forEach((target, idx) -> ins.add(scripts.moveIn(target, source, b.seq(),
                 idx.stream().map(b.ids()::get).toList(), idx.stream().map(b.states()::get).toList()).toCompletableFuture()));
         long written = 0;
         for (CompletableFuture<List<Long>> in : ins) {
             List<Long> r = io.delayq.redis.Replies.await(in, timeout);
             written += r.get(0) + r.get(1);
         }
-        io.delayq.redis.Replies.await(protocol.moveDone(source, b.seq()), timeout);
+        io.delayq.redis.Replies.await(scripts.moveDone(source, b.seq()), timeout);
         return written;
     }
 
@@ -271,7 +273,7 @@ public final class Mover {
             long skip = 0;
             while (true) {
                 keepLease();
-                List<io.lettuce.core.ScoredValue<String>> page = await(protocol.onceEntries(shard, score, skip, p.batch()));
+                List<io.lettuce.core.ScoredValue<String>> page = await(scripts.onceEntries(shard, score, skip, p.batch()));
                 if (page.isEmpty()) {
                     break;
                 }
@@ -285,7 +287,7 @@ public final class Mover {
                     score = e.getScore();
                 }
                 List<CompletableFuture<Long>> writes = new ArrayList<>();
-                byTarget.forEach((target, entries) -> writes.add(protocol.addOnce(target, entries).toCompletableFuture()));
+                byTarget.forEach((target, entries) -> writes.add(scripts.addOnce(target, entries).toCompletableFuture()));
                 writes.forEach(this::await);
                 if (page.size() < p.batch()) {
                     break;
@@ -297,7 +299,7 @@ public final class Mover {
     private long leaseRenewedAt;
 
     private void takeLease() {
-        QueueProtocol.MoverLease l = await(protocol.moverLease("take", p.holder(), p.lease()));
+        ReshardScripts.MoverLease l = await(scripts.moverLease("take", p.holder(), p.lease()));
         if (!l.held()) {
             Layout now = await(protocol.refreshLayout());
             throw new MoverBusyException(protocol.queue(), l.holder(), Duration.ofMillis(l.millisLeft()), false,
@@ -311,7 +313,7 @@ public final class Mover {
         if (System.nanoTime() - leaseRenewedAt < p.lease().toNanos() / 3) {
             return;
         }
-        QueueProtocol.MoverLease l = await(protocol.moverLease("renew", p.holder(), p.lease()));
+        ReshardScripts.MoverLease l = await(scripts.moverLease("renew", p.holder(), p.lease()));
         if (!l.held()) {
             throw new MoverBusyException(protocol.queue(), l.holder().isEmpty() ? "a mover that has finished since" : l.holder(), Duration.ofMillis(l.millisLeft()), true, null);
         }
@@ -320,20 +322,20 @@ public final class Mover {
 
     private void giveBackLease() {
         try {
-            await(protocol.moverLease("give-back", p.holder(), Duration.ZERO));
+            await(scripts.moverLease("give-back", p.holder(), Duration.ZERO));
         } catch (RuntimeException e) {
             // Redis away: the lease runs out by itself, and this holder's next run takes it back at once
         }
     }
 
     private long waiting(int shard) {
-        return await(protocol.waitingCount(shard));
+        return await(scripts.waitingCount(shard));
     }
 
     private void stampAll(Layout layout) {
         List<CompletableFuture<Boolean>> writes = new ArrayList<>();
         for (int shard = 0; shard < layout.shards(); shard++) {
-            writes.add(protocol.stamp(shard, layout).toCompletableFuture());
+            writes.add(scripts.stamp(shard, layout).toCompletableFuture());
         }
         writes.forEach(this::await);
     }
@@ -346,7 +348,7 @@ public final class Mover {
         long now = System.nanoTime();
         if (now - lastReport > 1_000_000_000L) {
             lastReport = now;
-            await(protocol.recordProgress(moved, left));
+            await(scripts.recordProgress(moved, left));
         }
     }
 

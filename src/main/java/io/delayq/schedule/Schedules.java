@@ -17,7 +17,7 @@ import java.util.TreeMap;
 /**
  * The recurring schedules of one queue, for applications, the CLI and the operator:
  * <pre>
- * client.schedules().put(CronSchedule.of("close-books", "5 0 * * *").timeZone("Asia/Shanghai").payload("{}"));
+ * Schedules.of(client).put(CronSchedule.of("close-books", "5 0 * * *").timeZone("Asia/Shanghai").payload("{}"));
  * </pre>
  * Definitions live in Redis (the one truth); the workers' planners turn them into tasks.
  */

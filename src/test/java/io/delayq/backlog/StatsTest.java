@@ -93,9 +93,9 @@ class StatsTest {
             assertThat(stats.oldestOverdueMillis()).isEqualTo(stats.shards().stream().mapToLong(ShardStats::oldestOverdueMillis).max().orElseThrow());
 
             // a worker's shard range
-            QueueStats range = sync(q.protocol().stats(IntStream.rangeClosed(2, 3)));
+            QueueStats range = sync(new io.delayq.backlog.StatsReader(q.protocol().scope()).stats(IntStream.rangeClosed(2, 3)));
             assertThat(range.shards()).extracting(ShardStats::shard).containsExactly(2, 3);
-            assertThat(sync(q.protocol().stats(4)).inflight()).isEqualTo(stats.shards().get(4).inflight());
+            assertThat(sync(new io.delayq.backlog.StatsReader(q.protocol().scope()).stats(4)).inflight()).isEqualTo(stats.shards().get(4).inflight());
         }
     }
 }

@@ -80,7 +80,7 @@ class BrowseOneShardTest {
         q.client().enqueueAll(specs);
         // nothing matches the prefix, so the frontier marks how far the call read
         BrowseQuery query = BrowseQuery.of(BrowseState.SCHEDULED).prefix("none-");
-        ShardPage page = TestQueue.sync(q.protocol().browse(0, query, null, 500, 1_000_000, 160));
+        ShardPage page = TestQueue.sync(new BrowseScript(q.protocol().scope()).browse(0, query, null, 500, 1_000_000, 160));
         assertThat(page.tasks()).isEmpty();
         assertThat(page.frontier()).as("9,000 entries are more than one call reads").isNotNull();
         long readUpTo = page.frontier().score() - base.toEpochMilli();

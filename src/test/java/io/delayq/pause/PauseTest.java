@@ -86,7 +86,7 @@ class PauseTest {
 
     @Test
     void aResumeOvertakenByAPauseEndsPausedEverywhere() {
-        QueueProtocol p = q.protocol();
+        PauseScripts p = new PauseScripts(q.protocol().scope());
         // B starts resuming, A pauses in full, then B's shard writes and its final step arrive
         PauseRecord b = sync(p.recordPause(PauseStep.RESUME, "bob", 0));
         PauseRecord a = sync(p.recordPause(PauseStep.PAUSE, "alice", 0));
@@ -106,7 +106,7 @@ class PauseTest {
 
     @Test
     void aPauseOvertakenByAResumeEndsRunningEverywhere() {
-        QueueProtocol p = q.protocol();
+        PauseScripts p = new PauseScripts(q.protocol().scope());
         // A records its pause, B resumes in full, then A's shard writes arrive late
         PauseRecord a = sync(p.recordPause(PauseStep.PAUSE, "alice", 0));
         PauseRecord b = sync(p.recordPause(PauseStep.RESUME, "bob", 0));

@@ -133,7 +133,7 @@ class MigrationStatesTest {
 
         // an id in the mover's hands: operations wait for it and then find it on its new shard
         int k = IntStream.range(0, FROM).filter(s -> s != i).findFirst().orElseThrow();
-        QueueProtocol.MoveBatch taken = sync(q.protocol().moveOut(k, TO, "0", 0, 1000, 1000));
+        ReshardScripts.MoveBatch taken = sync(new ReshardScripts(q.protocol().scope()).moveOut(k, TO, "0", 0, 1000, 1000));
         assertThat(taken.ids()).isNotEmpty();
         String inHands = taken.ids().get(0);
         CompletableFuture<TaskInfo> looking = client.async().inspect(inHands).toCompletableFuture();
@@ -144,10 +144,10 @@ class MigrationStatesTest {
             int target = t;
             List<Integer> idx = IntStream.range(0, taken.ids().size()).filter(n -> Sharding.shardOf(taken.ids().get(n), TO) == target).boxed().toList();
             if (!idx.isEmpty()) {
-                sync(q.protocol().moveIn(target, k, taken.seq(), idx.stream().map(taken.ids()::get).toList(), idx.stream().map(taken.states()::get).toList()));
+                sync(new ReshardScripts(q.protocol().scope()).moveIn(target, k, taken.seq(), idx.stream().map(taken.ids()::get).toList(), idx.stream().map(taken.states()::get).toList()));
             }
         }
-        sync(q.protocol().moveDone(k, taken.seq()));
+        sync(new ReshardScripts(q.protocol().scope()).moveDone(k, taken.seq()));
         assertThat(looking.get(10, TimeUnit.SECONDS).shard()).isEqualTo(Sharding.shardOf(inHands, TO));
         assertThat(looking.get().state()).isEqualTo(TaskInfo.State.SCHEDULED);
         assertThat(looking.get().rawRecord()).endsWith(":p-" + inHands);
@@ -215,7 +215,7 @@ class MigrationStatesTest {
         assertThatThrownBy(() -> new Mover(Mover.Params.of(q.protocol(), 32, p -> { })).run())
                 .isInstanceOf(MoverBusyException.class).hasMessageContaining("a migration from 4 to 16 shards is running: queue 'orders' is being resharded by ");
         // and past the lease (its holder crashed and the lease ran out), reshard_begin refuses another count
-        assertThatThrownBy(() -> sync(q.protocol().reshardBegin(32)))
+        assertThatThrownBy(() -> sync(new ReshardScripts(q.protocol().scope()).reshardBegin(32)))
                 .hasMessageContaining("a migration from 4 to 16 shards is running: finish it first");
         mover.release();
         assertThat(mover.result().get(30, TimeUnit.SECONDS).to()).isEqualTo(TO);

@@ -92,15 +92,15 @@ class MoverLeaseTest {
     @Test
     void theSameHolderTakesItsOwnLeaseBackAtOnceAfterACrash_andTheLeaseRulesAreChecked() {
         // a mover that crashed without giving the lease back (Redis away at the end): its own next run is not refused
-        assertThat(sync(q.protocol().moverLease("take", "operator pod-0", Duration.ofSeconds(30))).held()).isTrue();
+        assertThat(sync(new ReshardScripts(q.protocol().scope()).moverLease("take", "operator pod-0", Duration.ofSeconds(30))).held()).isTrue();
         assertThat(new Mover(params("operator pod-0", Duration.ofSeconds(30), p -> { })).run().to()).isEqualTo(16);
         // another holder's renewal never takes a lease, and a give-back of someone else's lease changes nothing
-        assertThat(sync(q.protocol().moverLease("take", "a", Duration.ofSeconds(30))).held()).isTrue();
-        assertThat(sync(q.protocol().moverLease("renew", "b", Duration.ofSeconds(30))))
+        assertThat(sync(new ReshardScripts(q.protocol().scope()).moverLease("take", "a", Duration.ofSeconds(30))).held()).isTrue();
+        assertThat(sync(new ReshardScripts(q.protocol().scope()).moverLease("renew", "b", Duration.ofSeconds(30))))
                 .satisfies(l -> assertThat(l.held()).isFalse()).satisfies(l -> assertThat(l.holder()).isEqualTo("a"));
-        sync(q.protocol().moverLease("give-back", "b", Duration.ZERO));
+        sync(new ReshardScripts(q.protocol().scope()).moverLease("give-back", "b", Duration.ZERO));
         assertThat(sync(q.redis().hget(ShardKeys.meta("orders"), "mover"))).endsWith(" a");
-        assertThatThrownBy(() -> sync(q.protocol().moverLease("take", "", Duration.ofSeconds(1))))
+        assertThatThrownBy(() -> sync(new ReshardScripts(q.protocol().scope()).moverLease("take", "", Duration.ofSeconds(1))))
                 .hasMessageContaining("holder non-empty text");
         assertThatThrownBy(() -> Mover.Params.of(q.protocol(), 16, p -> { }).withHolder("two\nlines"))
                 .hasMessageContaining("holder");

@@ -43,14 +43,14 @@ class PendingBatchTest {
             sync(q.redis().zadd(q.keys(0).due(0), later, id));
         }
         // the sweep's half: move_out and move_in under 16 shards, then it dies before move_done
-        QueueProtocol.MoveBatch taken = sync(q.protocol().moveOut(0, 16, "0", 0, 100, 1000));
+        ReshardScripts.MoveBatch taken = sync(new ReshardScripts(q.protocol().scope()).moveOut(0, 16, "0", 0, 100, 1000));
         assertThat(taken.ids()).containsExactlyInAnyOrderElementsOf(ids);
         assertThat(taken.to()).isEqualTo(16);
         for (int target = 0; target < 16; target++) {
             int t = target;
             List<Integer> idx = IntStream.range(0, taken.ids().size()).filter(n -> Sharding.shardOf(taken.ids().get(n), 16) == t).boxed().toList();
             if (!idx.isEmpty()) {
-                sync(q.protocol().moveIn(target, 0, taken.seq(), idx.stream().map(taken.ids()::get).toList(),
+                sync(new ReshardScripts(q.protocol().scope()).moveIn(target, 0, taken.seq(), idx.stream().map(taken.ids()::get).toList(),
                         idx.stream().map(taken.states()::get).toList()));
             }
         }

@@ -45,7 +45,7 @@ class OwedOccurrenceTest {
 
     @Test
     void aPlannerHaltedBetweenRecordingAndEnqueuingItsDueOccurrencesLosesNoneAndFiresNoneTwice() throws Exception {
-        Schedules schedules = q.client().schedules();
+        Schedules schedules = Schedules.of(q.client());
         SchedulePlanner next = schedules.planner(RULES, SHORT_LEASE);
         next.turn(); // its first (full) turn is behind it: it finds the schedule through the index alone
 

@@ -28,7 +28,7 @@ class ScheduleIndexTest {
     private static final String RARE = "0 3 1 1 *";
 
     private Schedules schedules() {
-        return q.client().schedules();
+        return Schedules.of(q.client());
     }
 
     private Map<String, Long> index() {

@@ -38,7 +38,7 @@ class SchedulePlannerTest {
     private static final PlanRules RULES = new PlanRules(Duration.ofSeconds(5), Duration.ofSeconds(5), 500);
 
     private Schedules schedules() {
-        return q.client().schedules();
+        return Schedules.of(q.client());
     }
 
     /** Every task in the queue's due sets: id → due time. */

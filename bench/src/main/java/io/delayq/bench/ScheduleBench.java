@@ -121,7 +121,7 @@ public final class ScheduleBench {
         long memoryBefore = probe.usedMemory();
         long t0 = System.nanoTime();
         for (int i = 0; i < n; i++) {
-            client.schedules().put(CronSchedule.of("s" + i, "* * * * *").payload("{\"n\":" + i + "}"));
+            io.delayq.schedule.Schedules.of(client).put(CronSchedule.of("s" + i, "* * * * *").payload("{\"n\":" + i + "}"));
         }
         System.out.printf("put %d schedules in %.1f s%n", n, (System.nanoTime() - t0) / 1e9);
         AtomicBoolean running = new AtomicBoolean(true);
@@ -131,7 +131,7 @@ public final class ScheduleBench {
         AtomicLong touched = new AtomicLong();
         List<Thread> threads = new ArrayList<>();
         for (int p = 0; p < plannerCount; p++) {
-            SchedulePlanner planner = client.schedules().planner(PlanRules.defaults(), index);
+            SchedulePlanner planner = io.delayq.schedule.Schedules.of(client).planner(PlanRules.defaults(), index);
             Thread t = new Thread(() -> {
                 while (running.get()) {
                     long s = System.nanoTime();

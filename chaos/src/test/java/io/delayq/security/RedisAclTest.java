@@ -139,7 +139,7 @@ class RedisAclTest {
         try (RedisEndpoint operator = RedisEndpoint.connect(url("delayq-operator", OPERATOR_PASSWORD))) {
             QueueProtocol probe = new QueueProtocol(operator, QUEUE, 8);
             Replies.await(probe.verifyMeta(), Duration.ofSeconds(5));
-            var stats = Replies.await(probe.stats(java.util.stream.IntStream.range(0, 8)), Duration.ofSeconds(5));
+            var stats = Replies.await(new io.delayq.backlog.StatsReader(probe.scope()).stats(java.util.stream.IntStream.range(0, 8)), Duration.ofSeconds(5));
             assertThat(stats.due() + stats.scheduled()).isEqualTo(1);
             assertThat(operator.commands().info("memory").get(5, TimeUnit.SECONDS)).contains("maxmemory_policy");
             assertThat(operator.commands().info("persistence").get(5, TimeUnit.SECONDS)).contains("aof_enabled");
@@ -166,17 +166,17 @@ class RedisAclTest {
             Replies.await(new QueueProtocol(operator, QUEUE, 8).verifyMeta(), Duration.ofSeconds(5));
             new io.delayq.schedule.ScheduleStore(operator, QUEUE, Duration.ofSeconds(5))
                     .put(io.delayq.schedule.CronSchedule.of("tick", "* * * * * *"), null);
-            producer.schedules().put(io.delayq.schedule.CronSchedule.of("rare", "0 3 1 1 *"));
+            io.delayq.schedule.Schedules.of(producer).put(io.delayq.schedule.CronSchedule.of("rare", "0 3 1 1 *"));
             Map<String, String> env = workerEnv();
             env.put("DELAYQ_SCHEDULE_INTERVAL", "200ms");
             env.put("DELAYQ_SCHEDULE_HORIZON", "2s");
             try (Worker worker = Worker.start(WorkerConfig.fromEnv(env), r -> new HandlerDelivery(task -> handled.add(task.id())))) {
                 await().atMost(Duration.ofSeconds(20)).until(() -> handled.size() >= 3);
-                producer.schedules().pause("rare");
-                producer.schedules().remove("tick");
-                await().atMost(Duration.ofSeconds(10)).until(() -> producer.schedules().store().states().keySet().equals(Set.of("rare")));
+                io.delayq.schedule.Schedules.of(producer).pause("rare");
+                io.delayq.schedule.Schedules.of(producer).remove("tick");
+                await().atMost(Duration.ofSeconds(10)).until(() -> io.delayq.schedule.Schedules.of(producer).store().states().keySet().equals(Set.of("rare")));
             }
-            assertThat(producer.schedules().list()).extracting(s -> s.name()).containsExactly("rare");
+            assertThat(io.delayq.schedule.Schedules.of(producer).list()).extracting(s -> s.name()).containsExactly("rare");
         }
         assertThat(handled).allSatisfy(id -> assertThat(id).startsWith("sched:tick:1:"));
         assertThat(aclLog()).as("commands Redis denied to the documented users").isEmpty();

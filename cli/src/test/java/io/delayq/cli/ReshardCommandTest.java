@@ -47,7 +47,7 @@ class ReshardCommandTest {
 
     @Test
     void statsShowsBothLayoutsWhileAMigrationRuns() throws Exception {
-        io.delayq.redis.Replies.await(queue.protocol().reshardBegin(16), Duration.ofSeconds(5));
+        io.delayq.redis.Replies.await(new io.delayq.reshard.ReshardScripts(queue.protocol().scope()).reshardBegin(16), Duration.ofSeconds(5));
 
         CliRun r = CliRun.run("stats", "--redis", redis.url(), "--queue", "orders");
         assertThat(r.exitCode()).as(r.toString()).isZero();
@@ -76,7 +76,7 @@ class ReshardCommandTest {
         assertThat(queue.protocol().refreshLayout().toCompletableFuture().get(5, java.util.concurrent.TimeUnit.SECONDS).shards())
                 .as("a refused pause starts nothing").isEqualTo(4);
 
-        io.delayq.redis.Replies.await(queue.protocol().reshardBegin(16), Duration.ofSeconds(5));
+        io.delayq.redis.Replies.await(new io.delayq.reshard.ReshardScripts(queue.protocol().scope()).reshardBegin(16), Duration.ofSeconds(5));
         CliRun second = CliRun.run("reshard", "orders", "--redis", redis.url(), "--to", "32");
         assertThat(second.exitCode()).as(second.toString()).isEqualTo(2);
         assertThat(second.err()).contains("a migration from 4 to 16 shards is running", "--to 16 resumes it");

@@ -42,7 +42,7 @@ class ScheduleCommandTest {
         assertThat(again.out()).startsWith("unchanged schedule close-books (revision 1)");
 
         assertThat(delayq("schedule", "add", "tick", "--cron", "* * * * * *", "--misfire-policy", "doNothing").exitCode()).isZero();
-        ScheduleStatus stored = queue.client().schedules().get("close-books").orElseThrow();
+        ScheduleStatus stored = io.delayq.schedule.Schedules.of(queue.client()).get("close-books").orElseThrow();
         assertThat(stored.definition().payload()).isEqualTo("{\"action\":\"close-day\"}");
         assertThat(stored.definition().priority()).isEqualTo(1);
 
@@ -52,7 +52,7 @@ class ScheduleCommandTest {
                 "2 schedule(s) in queue books");
 
         // a worker's turn fires tick; the list shows what became of the occurrence
-        queue.client().schedules().planner(new PlanRules(Duration.ofSeconds(3), Duration.ofSeconds(30), 100)).turn();
+        io.delayq.schedule.Schedules.of(queue.client()).planner(new PlanRules(Duration.ofSeconds(3), Duration.ofSeconds(30), 100)).turn();
         await().atMost(Duration.ofSeconds(5)).until(() -> {
             for (int s = 0; s < 2; s++) {
                 List<ClaimedTask> t = queue.protocol().claim(s, 100, Duration.ofMinutes(1), RateLimit.NONE).toCompletableFuture().get().tasks();
@@ -95,6 +95,6 @@ class ScheduleCommandTest {
         assertThat(policy.err()).contains("--misfire-policy: must be one of fireOnceNow, doNothing, fireAllMissed");
         CliRun window = delayq("schedule", "add", "tick", "--cron", "* * * * *", "--start", "2027-02-01T00:00:00Z", "--end", "2027-01-01T00:00:00Z");
         assertThat(window.err()).contains("--end: must be after start");
-        assertThat(queue.client().schedules().list()).isEmpty();
+        assertThat(io.delayq.schedule.Schedules.of(queue.client()).list()).isEmpty();
     }
 }

@@ -371,7 +371,7 @@ class ConsoleApiTest {
         f = ConsoleFixture.start(redis, ConsoleFixture.TOKEN);
         JsonNode list = json(get("api/queues/shop-orders/schedules")).get("schedules");
         assertThat(list).extracting(s -> s.get("name").asText()).containsExactly(SampleQueue.SCHEDULE, ConsoleFixture.MANAGED_SCHEDULE);
-        io.delayq.schedule.ScheduleStatus stored = f.orders().schedules().get(SampleQueue.SCHEDULE).orElseThrow();
+        io.delayq.schedule.ScheduleStatus stored = io.delayq.schedule.Schedules.of(f.orders()).get(SampleQueue.SCHEDULE).orElseThrow();
         JsonNode books = list.get(0);
         assertThat(books.get("cron").asText()).isEqualTo("5 0 * * *");
         assertThat(books.get("timeZone").asText()).isEqualTo("Asia/Shanghai");
@@ -384,10 +384,10 @@ class ConsoleApiTest {
         String action = "api/queues/shop-orders/actions/schedule-pause";
         HttpResponse<String> preview = post(action, "{\"name\":\"" + SampleQueue.SCHEDULE + "\"}", auth);
         assertThat(json(preview).get("message").asText()).startsWith("Pause schedule 'close-books' (5 0 * * *, Asia/Shanghai)?");
-        assertThat(f.orders().schedules().get(SampleQueue.SCHEDULE).orElseThrow().definition().paused()).as("a preview touches nothing").isFalse();
+        assertThat(io.delayq.schedule.Schedules.of(f.orders()).get(SampleQueue.SCHEDULE).orElseThrow().definition().paused()).as("a preview touches nothing").isFalse();
         HttpResponse<String> done = post(action, "{\"name\":\"" + SampleQueue.SCHEDULE + "\",\"confirm\":true}", auth);
         assertThat(done.statusCode()).as(done.body()).isEqualTo(200);
-        io.delayq.schedule.ScheduleStatus paused = f.orders().schedules().get(SampleQueue.SCHEDULE).orElseThrow();
+        io.delayq.schedule.ScheduleStatus paused = io.delayq.schedule.Schedules.of(f.orders()).get(SampleQueue.SCHEDULE).orElseThrow();
         assertThat(paused.definition().paused()).isTrue();
         assertThat(paused.revision()).isEqualTo(stored.revision() + 1);
         assertThat(json(get("api/queues/shop-orders/schedules")).at("/schedules/0/nextFire").isNull()).as("paused: no next fire").isTrue();

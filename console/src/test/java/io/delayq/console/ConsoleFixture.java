@@ -70,7 +70,7 @@ public final class ConsoleFixture implements AutoCloseable {
         }
         try (DelayQueueClient c = DelayQueueClient.builder().redis(raw).queue(SampleQueue.QUEUE).shards(SampleQueue.SHARDS).build()) {
             // one the operator wrote from a DelayQueue's spec.schedules: the console leaves it to the resource
-            c.schedules().put(io.delayq.schedule.CronSchedule.of(MANAGED_SCHEDULE, "*/10 * * * *").managedBy("operator"));
+            io.delayq.schedule.Schedules.of(c).put(io.delayq.schedule.CronSchedule.of(MANAGED_SCHEDULE, "*/10 * * * *").managedBy("operator"));
         }
         registerWorkers(raw);
         Console console = Console.start(new ConsoleSettings(consoleUrl, "127.0.0.1", 0, token, List.of(),

@@ -1,5 +1,6 @@
 package io.delayq.worker;
 
+import io.delayq.backlog.StatsReader;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
@@ -90,6 +91,7 @@ public final class Worker implements AutoCloseable {
     private final ClientResources resources;
     private final RedisEndpoint redis;
     private final QueueProtocol protocol;
+    private final StatsReader backlog;
     private final Delivery delivery;
     private final RedisHealth health;
     private final WorkerMetrics metrics;
@@ -129,6 +131,7 @@ public final class Worker implements AutoCloseable {
         }
         try {
             this.protocol = new QueueProtocol(redis, config.queue(), config.shards());
+            this.backlog = new StatsReader(protocol.scope());
             Replies.await(protocol.verifyMeta(), REDIS_TIMEOUT);
             this.health = new RedisHealth(redis);
             Replies.await(protocol.scripts().loadAll(), REDIS_TIMEOUT);
@@ -278,7 +281,7 @@ public final class Worker implements AutoCloseable {
 
     /** Shard by shard: one shard whose keys have the wrong type must not blank the others' gauges nor look like a Redis outage. */
     private void refreshBacklog(int shard) {
-        protocol.stats(shard).whenComplete((stats, e) -> {
+        backlog.stats(shard).whenComplete((stats, e) -> {
             if (e == null) {
                 metrics.backlog(stats);
                 health.ok();

@@ -45,7 +45,7 @@ class RecurringScheduleProcessTest {
             List<Long> expected = CronTimes.of("* * * * * *", "UTC").between(start.minusMillis(1), end, 1000).stream()
                     .map(Instant::toEpochMilli).toList();
             assertThat(expected).hasSize(21);
-            client.schedules().put(CronSchedule.of("tick", "* * * * * *").payload("{\"tick\":1}").window(start, end));
+            io.delayq.schedule.Schedules.of(client).put(CronSchedule.of("tick", "* * * * * *").payload("{\"tick\":1}").window(start, end));
             try (WorkerProcess a = WorkerProcess.start(env); WorkerProcess victim = WorkerProcess.start(env);
                  WorkerProcess b = WorkerProcess.start(env)) {
                 await().atMost(Duration.ofSeconds(40)).until(() -> receiver.countById.size() >= 8);

@@ -25,10 +25,10 @@ abstract class NamedScheduleCommand extends QueueCommand {
 
     /** pause and resume: a no-op when the schedule already is in that state. */
     int setPaused(QueueConnection queue, boolean paused, String done, String already) {
-        if (queue.client().schedules().get(name).isEmpty()) {
+        if (io.delayq.schedule.Schedules.of(queue.client()).get(name).isEmpty()) {
             return missing(queue);
         }
-        PutResult r = paused ? queue.client().schedules().pause(name) : queue.client().schedules().resume(name);
+        PutResult r = paused ? io.delayq.schedule.Schedules.of(queue.client()).pause(name) : io.delayq.schedule.Schedules.of(queue.client()).resume(name);
         out().println((r.status() == PutResult.Status.UNCHANGED ? already : done) + ": " + name + " (revision " + r.revision() + ")");
         return ExitCodes.OK;
     }

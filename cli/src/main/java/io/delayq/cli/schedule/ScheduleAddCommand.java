@@ -90,8 +90,8 @@ public class ScheduleAddCommand extends QueueCommand {
 
     @Override
     protected int run(QueueConnection queue) {
-        PutResult r = queue.client().schedules().put(schedule);
-        ScheduleStatus s = queue.client().schedules().get(name).orElseThrow();
+        PutResult r = io.delayq.schedule.Schedules.of(queue.client()).put(schedule);
+        ScheduleStatus s = io.delayq.schedule.Schedules.of(queue.client()).get(name).orElseThrow();
         String next = s.nextFire() == null ? (schedule.paused() ? "paused" : "no further occurrence")
                 : "next " + Instants.both(s.nextFire().toEpochMilli(), environment().zone());
         switch (r.status()) {

@@ -34,7 +34,7 @@ public class ScheduleListCommand extends QueueCommand {
 
     @Override
     protected int run(QueueConnection queue) {
-        List<ScheduleStatus> all = queue.client().schedules().list();
+        List<ScheduleStatus> all = io.delayq.schedule.Schedules.of(queue.client()).list();
         if (output == OutputFormat.JSON) {
             Json.print(out(), new ListJson(queue.queue(), all.stream().map(s -> new Entry(s.name(), s.definition().cron(),
                     s.definition().timeZone(), s.revision(), s.definition().paused(), s.definition().managedBy(), text(s.nextFire()),

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 public class ScheduleRemoveCommand extends NamedScheduleCommand {
     @Override
     protected int run(QueueConnection queue) {
-        if (!queue.client().schedules().remove(name)) {
+        if (!io.delayq.schedule.Schedules.of(queue.client()).remove(name)) {
             return missing(queue);
         }
         out().println("removed: " + name);

@@ -182,7 +182,7 @@ class ProducerReshardInteropTest {
 
         // an id in the mover's hands: the producer waits ("moving") until it is delivered, then finds it on its new shard
         int k = IntStream.range(0, FROM).filter(s -> s != i).findFirst().orElseThrow();
-        QueueProtocol.MoveBatch taken = sync(q.protocol().moveOut(k, TO, "0", 0, 1000, 1000));
+        io.delayq.reshard.ReshardScripts.MoveBatch taken = sync(new io.delayq.reshard.ReshardScripts(q.protocol().scope()).moveOut(k, TO, "0", 0, 1000, 1000));
         assertThat(taken.ids()).isNotEmpty();
         String inHands = taken.ids().get(0);
         assertThat(sync(q.protocol().scripts().<String>run(LuaScript.CANCEL, q.keys(k).scriptKeys(), List.of(inHands, String.valueOf(during.epoch())))))
@@ -196,10 +196,10 @@ class ProducerReshardInteropTest {
             int target = t;
             List<Integer> idx = IntStream.range(0, taken.ids().size()).filter(n -> Sharding.shardOf(taken.ids().get(n), TO) == target).boxed().toList();
             if (!idx.isEmpty()) {
-                sync(q.protocol().moveIn(target, k, taken.seq(), idx.stream().map(taken.ids()::get).toList(), idx.stream().map(taken.states()::get).toList()));
+                sync(new io.delayq.reshard.ReshardScripts(q.protocol().scope()).moveIn(target, k, taken.seq(), idx.stream().map(taken.ids()::get).toList(), idx.stream().map(taken.states()::get).toList()));
             }
         }
-        sync(q.protocol().moveDone(k, taken.seq()));
+        sync(new io.delayq.reshard.ReshardScripts(q.protocol().scope()).moveDone(k, taken.seq()));
         JsonNode found = looking.get(15, TimeUnit.SECONDS);
         assertThat(found.get("shard").asInt()).isEqualTo(Sharding.shardOf(inHands, TO));
         assertThat(found.get("state").asText()).isEqualTo("SCHEDULED");

@@ -218,7 +218,7 @@ public final class Actions {
 
     /** Pauses or resumes one recurring schedule, through core's Schedules (a revision-checked put of its definition). */
     private Map<String, Object> schedule(DelayQueueClient c, String name, boolean confirm, String who, boolean pause) {
-        io.delayq.schedule.Schedules schedules = c.schedules();
+        io.delayq.schedule.Schedules schedules = io.delayq.schedule.Schedules.of(c);
         io.delayq.schedule.ScheduleStatus s = schedules.get(io.delayq.schedule.CronSchedule.requireName(name)).orElseThrow(() ->
                 ApiException.notFound("name", "no schedule '" + name + "' in queue '" + c.protocol().queue() + "'"));
         io.delayq.schedule.CronSchedule d = s.definition();

@@ -99,7 +99,7 @@ public final class SampleQueue {
             }
             c.enqueueAll(overdue);
             // a recurring schedule (its occurrences appear once a worker plans them)
-            c.schedules().put(CronSchedule.of(SCHEDULE, "5 0 * * *").timeZone("Asia/Shanghai").payload("{\"action\":\"close-day\"}"));
+            io.delayq.schedule.Schedules.of(c).put(CronSchedule.of(SCHEDULE, "5 0 * * *").timeZone("Asia/Shanghai").payload("{\"action\":\"close-day\"}"));
             List<TaskSpec> optioned = withOptions(System.currentTimeMillis());
             c.enqueueAll(optioned);
             // written by hand, as docs/protocol.md teaches: record, then the due set

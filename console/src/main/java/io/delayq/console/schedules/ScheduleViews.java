@@ -24,7 +24,7 @@ public final class ScheduleViews {
 
     public Map<String, Object> list(String queue) {
         List<Map<String, Object>> rows = new ArrayList<>();
-        for (ScheduleStatus s : queues.client(queue).schedules().list()) {
+        for (ScheduleStatus s : io.delayq.schedule.Schedules.of(queues.client(queue)).list()) {
             rows.add(row(s));
         }
         Map<String, Object> out = new LinkedHashMap<>();

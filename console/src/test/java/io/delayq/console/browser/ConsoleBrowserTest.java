@@ -137,7 +137,7 @@ class ConsoleBrowserTest {
             assertThat(cell(row, "held")).isEqualTo(String.valueOf(w.held()));
         }
         // the recurring schedules, as core's Schedules reads them
-        for (io.delayq.schedule.ScheduleStatus sch : f.orders().schedules().list()) {
+        for (io.delayq.schedule.ScheduleStatus sch : io.delayq.schedule.Schedules.of(f.orders()).list()) {
             WebElement row = browser.find("#schedules tr[data-schedule='" + sch.name() + "']");
             assertThat(cell(row, "cron")).isEqualTo(sch.definition().cron());
             assertThat(cell(row, "zone")).isEqualTo(sch.definition().timeZone());
@@ -280,17 +280,17 @@ class ConsoleBrowserTest {
         String name = SampleQueue.SCHEDULE;
         String said = browser.confirm("#schedule-pause-" + name, false);
         assertThat(said).contains("Pause schedule '" + name + "'");
-        assertThat(f.orders().schedules().get(name).orElseThrow().definition().paused()).as("declined: nothing changed").isFalse();
+        assertThat(io.delayq.schedule.Schedules.of(f.orders()).get(name).orElseThrow().definition().paused()).as("declined: nothing changed").isFalse();
 
         browser.confirm("#schedule-pause-" + name, true);
         assertThat(browser.text("#notice")).isEqualTo("Paused schedule '" + name + "'.");
-        assertThat(f.orders().schedules().get(name).orElseThrow().definition().paused()).isTrue();
+        assertThat(io.delayq.schedule.Schedules.of(f.orders()).get(name).orElseThrow().definition().paused()).isTrue();
         assertThat(cell(browser.find("#schedules tr[data-schedule='" + name + "']"), "state")).isEqualTo("paused");
         assertThat(cell(browser.find("#schedules tr[data-schedule='" + name + "']"), "next")).isEqualTo("–");
 
         said = browser.confirm("#schedule-resume-" + name, true);
         assertThat(said).contains("Resume schedule '" + name + "'").contains("misfire policy (fireOnceNow)");
-        assertThat(f.orders().schedules().get(name).orElseThrow().definition().paused()).isFalse();
+        assertThat(io.delayq.schedule.Schedules.of(f.orders()).get(name).orElseThrow().definition().paused()).isFalse();
         assertThat(browser.all("#schedules tr[data-schedule='" + ConsoleFixture.MANAGED_SCHEDULE + "'] button"))
                 .as("a schedule of a DelayQueue resource is changed in the resource").isEmpty();
 

@@ -91,7 +91,7 @@ public final class QueueReader implements AutoCloseable {
             }
             Map<ShardRange, QueueStats> backlog = new LinkedHashMap<>();
             for (ShardRange range : rangesOf.apply(layout)) {
-                backlog.put(range, await(connection.protocol.stats(range.shards())));
+                backlog.put(range, await(new io.delayq.backlog.StatsReader(connection.protocol.scope()).stats(range.shards())));
             }
             Instant now = clock.instant();
             if (connection.facts == null || connection.factsAt.plus(FACTS_TTL).isBefore(now)) {

@@ -101,9 +101,9 @@ class ScheduleMockClusterTest {
 
         try (DelayQueueClient producer = DelayQueueClient.builder().redis(redis.url()).queue("books").shards(2).build()) {
             // a schedule added without Kubernetes: the operator leaves it alone
-            producer.schedules().put(CronSchedule.of("cli-made", "0 * * * *"));
+            io.delayq.schedule.Schedules.of(producer).put(CronSchedule.of("cli-made", "0 * * * *"));
             await().atMost(Duration.ofSeconds(30)).until(() -> entry("books", "close-books").map(ScheduleStatusEntry::getNextFireTime).isPresent());
-            ScheduleStatus inRedis = producer.schedules().get("close-books").orElseThrow();
+            ScheduleStatus inRedis = io.delayq.schedule.Schedules.of(producer).get("close-books").orElseThrow();
             assertThat(inRedis.definition().timeZone()).isEqualTo("Asia/Shanghai");
             assertThat(inRedis.definition().payload()).isEqualTo("{\"action\":\"close-day\"}");
             assertThat(inRedis.definition().managedBy()).isEqualTo("operator");
@@ -112,7 +112,7 @@ class ScheduleMockClusterTest {
             assertThat(status("books").orElseThrow().getNextScheduleFire()).isNotNull();
 
             // the workers' part: plan, claim, ack
-            var planner = producer.schedules().planner(new PlanRules(Duration.ofSeconds(3), Duration.ofSeconds(30), 100));
+            var planner = io.delayq.schedule.Schedules.of(producer).planner(new PlanRules(Duration.ofSeconds(3), Duration.ofSeconds(30), 100));
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
                 planner.turn();
                 for (int s = 0; s < 2; s++) {
@@ -134,12 +134,12 @@ class ScheduleMockClusterTest {
                 r.getSpec().getSchedules().get(0).setSuspend(true);
                 return r;
             });
-            await().atMost(Duration.ofSeconds(30)).until(() -> producer.schedules().get("tick").isEmpty()
+            await().atMost(Duration.ofSeconds(30)).until(() -> io.delayq.schedule.Schedules.of(producer).get("tick").isEmpty()
                     && entry("books", "close-books").map(ScheduleStatusEntry::getSuspended).orElse(false));
             assertThat(entry("books", "close-books").orElseThrow().getNextFireTime()).isNull();
             assertThat(entry("books", "tick")).isEmpty();
-            assertThat(producer.schedules().get("close-books").orElseThrow().definition().paused()).isTrue();
-            assertThat(producer.schedules().get("cli-made")).isPresent();
+            assertThat(io.delayq.schedule.Schedules.of(producer).get("close-books").orElseThrow().definition().paused()).isTrue();
+            assertThat(io.delayq.schedule.Schedules.of(producer).get("cli-made")).isPresent();
         }
     }
 

@@ -2,7 +2,8 @@ package io.delayq.worker.layout;
 
 import io.delayq.layout.Layout;
 import io.delayq.queue.QueueProtocol;
-import io.delayq.queue.QueueProtocol.MoveBatch;
+import io.delayq.reshard.ReshardScripts;
+import io.delayq.reshard.ReshardScripts.MoveBatch;
 import io.delayq.redis.Replies;
 import io.delayq.reshard.Mover;
 import org.slf4j.Logger;
@@ -96,10 +97,11 @@ public final class StraySweep implements Runnable {
             return;
         }
         int shard = p.owned().get(shardIndex);
-        MoveBatch b = Replies.await(p.protocol().moveOut(shard, layout.shards(), SETS.get(setIndex), offset, p.budget(), p.window().toMillis()),
+        ReshardScripts scripts = new ReshardScripts(p.protocol().scope());
+        MoveBatch b = Replies.await(scripts.moveOut(shard, layout.shards(), SETS.get(setIndex), offset, p.budget(), p.window().toMillis()),
                 p.timeout());
         if (!b.ids().isEmpty()) {
-            long n = Mover.deliver(p.protocol(), shard, b, layout.shards(), p.timeout());
+            long n = Mover.deliver(scripts, shard, b, layout.shards(), p.timeout());
             movedThisRound += n;
             p.moved().accept(n);
         }

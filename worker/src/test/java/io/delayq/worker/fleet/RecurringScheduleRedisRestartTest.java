@@ -41,7 +41,7 @@ class RecurringScheduleRedisRestartTest {
             Instant end = start.plusSeconds(15);
             List<Long> expected = CronTimes.of("* * * * * *", "UTC").between(start.minusMillis(1), end, 1000).stream()
                     .map(Instant::toEpochMilli).toList();
-            client.schedules().put(CronSchedule.of("tick", "* * * * * *").window(start, end));
+            io.delayq.schedule.Schedules.of(client).put(CronSchedule.of("tick", "* * * * * *").window(start, end));
             fleet.start(env, fleet.recorder());
             fleet.start(env, fleet.recorder());
 

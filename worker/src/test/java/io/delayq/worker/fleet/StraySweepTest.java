@@ -115,14 +115,14 @@ class StraySweepTest {
                 clock.addAndGet(Duration.ofSeconds(61).toNanos()); // past every rest: each call looks again
             }
             assertThat(zscore(r, oldDue, id)).as("never grown: in place").isNotNull();
-            io.delayq.redis.Replies.await(client.protocol().reshardBegin(16), Duration.ofSeconds(5));
+            io.delayq.redis.Replies.await(new io.delayq.reshard.ReshardScripts(client.protocol().scope()).reshardBegin(16), Duration.ofSeconds(5));
             for (int tick = 0; tick < 100; tick++) {
                 sweep.run();
                 clock.addAndGet(Duration.ofSeconds(61).toNanos());
             }
             assertThat(zscore(r, oldDue, id)).as("mid-migration: the mover's to move").isNotNull();
             assertThat(moved.get()).isZero();
-            io.delayq.redis.Replies.await(client.protocol().reshardFinish(1, 0), Duration.ofSeconds(5));
+            io.delayq.redis.Replies.await(new io.delayq.reshard.ReshardScripts(client.protocol().scope()).reshardFinish(1, 0), Duration.ofSeconds(5));
             for (int tick = 0; tick < 100 && moved.get() == 0; tick++) {
                 sweep.run(); // one bounded move_out per call, shard by shard and set by set
             }

@@ -38,7 +38,7 @@ class SchedulePlanningTest {
     @Test
     void theWorkerFiresTheScheduleAndExportsItsLastAndExpectedFiring() {
         Map<String, Integer> handled = new ConcurrentHashMap<>();
-        queue.client().schedules().put(CronSchedule.of("tick", "* * * * * *").misfire(MisfirePolicy.DO_NOTHING, 0));
+        io.delayq.schedule.Schedules.of(queue.client()).put(CronSchedule.of("tick", "* * * * * *").misfire(MisfirePolicy.DO_NOTHING, 0));
         Worker w = workers.startHandler(env(), task -> handled.merge(task.id(), 1, Integer::sum));
         await().atMost(Duration.ofSeconds(15)).until(() -> handled.size() >= 3);
         assertThat(handled.keySet()).allSatisfy(id -> assertThat(OccurrenceId.parse(id)).hasValueSatisfying(o -> {
@@ -58,7 +58,7 @@ class SchedulePlanningTest {
             assertThat(m.value("delayq_schedule_missed_total", labels)).isZero();
         });
 
-        queue.client().schedules().remove("tick");
+        io.delayq.schedule.Schedules.of(queue.client()).remove("tick");
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
                 assertThat(new PrometheusText(w.registry().scrape()).find("delayq_schedule_last_fired_timestamp_seconds", labels)).isEmpty());
     }

@@ -1,0 +1,63 @@
+package io.delayq.queue;
+
+import io.delayq.layout.Layout;
+import io.delayq.script.LuaScript;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+import static io.delayq.redis.Replies.asLong;
+
+/**
+ * The queue's layout as this process last read it from the meta hash: the shard count every id is routed by,
+ * and the epoch the id-addressed scripts check (a stale epoch answers LAYOUT, and the caller reads again).
+ */
+public final class QueueLayout {
+    private final QueueScope scope;
+    /** The count this process was configured with; the layout's count may have grown since. */
+    private final int configuredShards;
+    private volatile Layout layout;
+
+    public QueueLayout(QueueScope scope, int configuredShards) {
+        this.scope = scope;
+        this.configuredShards = configuredShards;
+        this.layout = Layout.initial(configuredShards);
+    }
+
+    public Layout current() {
+        return layout;
+    }
+
+    /**
+     * Records the shard count on first use; fails when Redis holds another protocol, or a shard count
+     * this queue never had. A count the queue had before a reshard is followed: the layout is the meta's.
+     */
+    public CompletionStage<Void> verify(int protocolVersion) {
+        return scope.scripts().<List<Object>>run(LuaScript.META, List.of(scope.meta()),
+                List.of(String.valueOf(configuredShards), String.valueOf(protocolVersion))).thenAccept(reply -> {
+            long recordedShards = asLong(reply.get(0));
+            long recordedProtocol = asLong(reply.get(1));
+            Layout recorded = Layout.fromMeta(reply);
+            if (recordedShards != configuredShards && !recorded.history().contains(configuredShards)) {
+                throw new ShardCountMismatchException(scope.queue(), configuredShards, recordedShards);
+            }
+            if (recordedProtocol != protocolVersion) {
+                throw new ProtocolVersionMismatchException(scope.queue(), protocolVersion, recordedProtocol);
+            }
+            layout = recorded;
+        });
+    }
+
+    /** Re-reads the layout from the meta hash (after a LAYOUT answer, or periodically). */
+    public CompletionStage<Layout> refresh() {
+        return scope.commands().hmget(scope.meta(), "shards", "protocol", "layout", "layouts", "migration", "moved", "left").thenApply(kv -> {
+            List<Object> values = new ArrayList<>();
+            kv.forEach(v -> values.add(v.getValueOrElse(null)));
+            if (values.get(0) != null) {
+                layout = Layout.fromMeta(values);
+            }
+            return layout;
+        });
+    }
+}
