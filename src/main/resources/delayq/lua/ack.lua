@@ -34,7 +34,7 @@ for k = 0, n - 1 do
 end
 if #done == 0 then return out end
 redis.call('ZREM', INFLIGHT, unpack(done))
--- the records: the bucket comes with each id, so this script hashes no id (hashing in Lua was ~0.7 µs a
+-- the records: the bucket comes with each id, so this script hashes no id (hashing in Lua costs ~0.7 µs a
 -- task, a third of the ack). One HDEL per run of ids in one bucket; where it deletes fewer records than
 -- ids (a caller's wrong bucket), each id of the run is looked up by its own hash.
 local first = 1

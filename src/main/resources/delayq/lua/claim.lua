@@ -63,7 +63,7 @@ local function answer(token, ids, dues)
 end
 
 -- One EXISTS for the replay key, the priority sets 1 and 2 and the groups: on most claims none of them
--- exists, and one call answers what took three (each redis.call costs ~0.3-0.5 µs beyond its own work).
+-- exists, and one call answers what would take three (each redis.call costs ~0.3-0.5 µs beyond its own work).
 local present = redis.call('EXISTS', KEYS[11], DUE[2], DUE[3], GROUPS)
 if present > 0 then
   local replay = redis.call('GET', KEYS[11])
@@ -100,7 +100,7 @@ if present > 0 then
     levels = redis.call('EXISTS', DUE[3]) == 1 and { 3, 1 } or { 2, 1 }
   end
 end
--- >>> malformed tasks (issue 18): each task taken is checked (include/malformed.lua), and the tasks leave
+-- >>> malformed tasks: each task taken is checked (include/malformed.lua), and the tasks leave
 -- their due sets only after every read: a script's writes stay when a later call fails on a key of the
 -- wrong type, so reading first is what keeps a failed claim from moving anything
 local n, bad = 0, 0
@@ -108,7 +108,7 @@ local reasons, groups = {}, {} -- reasons[i]: why task i is dead-lettered; group
 local function take(level, found)
   local first = n + 1
   -- one C-level scan of the whole answer (ids and their ASCII scores) instead of a pattern match per id:
-  -- per id it cost ~0.4 µs, a tenth of the claim; only an answer holding a non-ASCII byte checks each id
+  -- a match per id costs ~0.4 µs, a tenth of the claim; only an answer holding a non-ASCII byte checks each id
   local wide = string.find(table.concat(found), NOT_ASCII) ~= nil
   for i = 1, #found, 2 do
     n = n + 1
@@ -123,7 +123,7 @@ local function take(level, found)
   end
   if n >= first then groups[#groups + 1] = { level, first, n } end
 end
--- >>> groups (issue 18): while grouped tasks wait, the priority levels 2 and 1 come first as before, then the
+-- >>> groups: while grouped tasks wait, the priority levels 2 and 1 come first, as without groups, then the
 -- plain due set and the due groups share what is left (include/group_claim.lua)
 local group_rate, group_burst = tonumber(ARGV[5]) or 0, tonumber(ARGV[6]) or 0
 local G = grouped and group_claim() -- include/group_claim.lua, made only when groups wait
@@ -160,7 +160,7 @@ if n == 0 then
   end
 end
 
--- >>> claim ahead (issue 17): a trickling shard's tasks are ms apart, and a claim per task cost Redis ~35 µs of
+-- >>> claim ahead: a trickling shard's tasks are ms apart, and a claim per task costs Redis ~35 µs of
 -- script and socket work each; what is due in the next ARGV[7] ms comes along with the due ones. Not where a
 -- token bucket would be spent early, nor where groups wait (their turns and buckets are decided at due time).
 local ahead, ahead_max = tonumber(ARGV[7]) or 0, tonumber(ARGV[8]) or 0
@@ -278,7 +278,7 @@ if next_due and rate > 0 and #ids >= allowed and allowed < batch and next_due <=
   next_due = now + math.ceil((1 - (tokens - math.floor(tokens))) * 1000 / rate)
 end
 out[2] = next_due or -1
--- >>> malformed tasks (issue 18): a score outside epoch ms must not become the worker's wake-up time,
+-- >>> malformed tasks: a score outside epoch ms must not become the worker's wake-up time,
 -- and the tasks dead-lettered here are reported after the claimed ones
 if next_due and (next_due < 0 or next_due > LATEST_DUE) then out[2] = now end
 out[#out + 1] = #rejected / 3

@@ -54,7 +54,7 @@ end
 
 -- A new id, settled by the writes themselves instead of locate()'s reads first: HSETNX writes the record only
 -- where none is (every task but a bare ZADD's has one, so "no record" leaves only DUE[1] to ask), and ZADD NX
--- adds to DUE[1] only where that id is not: two calls where locate + schedule took four. A call of one task
+-- adds to DUE[1] only where that id is not: two calls where locate + schedule would take four. A call of one task
 -- then asks ZRANK whether it went to the front of its level instead of reading the head first (an integer
 -- answer costs less than a score: a tie with the old head may mark once more, never less); a batch reads each
 -- level's head once (consider). False, with nothing written, when the id is there after all.
@@ -122,7 +122,7 @@ end
 --@include common.lua
 
 local function schedule(id, key, due, record, level)
-  -- >>> groups (issue 18): a record naming a group puts the task into that group's set (include/groups.lua)
+  -- >>> groups: a record naming a group puts the task into that group's set (include/groups.lua)
   local g = group_of(record)
   if g then
     consider('g', due, GROUPS)

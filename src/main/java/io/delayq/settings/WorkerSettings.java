@@ -17,11 +17,11 @@ import java.util.List;
  */
 public final class WorkerSettings {
     /**
-     * Tasks one claim moves at most. Measured with 16 shards, the default concurrency and the claim buffer (issue 17,
-     * W1 warm, 2 cores): 100 gave claims of ~70 and ~5-7 ms of worker CPU per 1,000 tasks, 250 and 500 ~4 ms, 1,000
-     * ~3-4 ms, with Redis ~10% cheaper from 500 up. 500 keeps most of that while one claim holds Redis for ~2 ms
-     * instead of ~4. How much a claim takes is still bounded by the free handler slots plus a buffer of ~100 ms of
-     * the handlers' measured work, so a slow handler claims no more than before.
+     * Tasks one claim moves at most. With 16 shards, the default concurrency and the claim buffer (W1 warm, 2 cores),
+     * 100 gives claims of ~70 and ~5-7 ms of worker CPU per 1,000 tasks, 250 and 500 ~4 ms, 1,000 ~3-4 ms, with Redis
+     * ~10% cheaper from 500 up. 500 keeps most of that while one claim holds Redis for ~2 ms instead of ~4. How much a
+     * claim takes is still bounded by the free handler slots plus a buffer of ~100 ms of the handlers' measured work,
+     * so a slow handler never claims more than it can start soon.
      */
     public static final int DEFAULT_BATCH_SIZE = 500;
     public static final int MAX_BATCH_SIZE = 1000;
@@ -30,9 +30,9 @@ public final class WorkerSettings {
     /**
      * DELAYQ_CONCURRENCY when DELAYQ_DELIVERY is webhook and the variable is not set: a webhook slot mostly waits on
      * the network. 5,000 tasks/s of 20 ms webhooks need ~100 requests in flight on paper, but on a loaded machine the
-     * receiver's answers come late: in session 8's benchmarks (2 cores shared with Redis and the receiver) 256 slots
-     * fell behind in 2 runs of 6 (lag p50 0.6-1.7 s) where 512 kept up, at a lower lag in 5 of 6. Past that the limit
-     * is CPU, not slots (a later run: 512 and 1024 both fell behind once). Threads are started only as the requests in
+     * receiver's answers come late: on 2 cores shared with Redis and the receiver, 256 slots fell behind in 2 runs of
+     * 6 (lag p50 0.6-1.7 s) where 512 kept up, at a lower lag in 5 of 6. Past that the limit is CPU, not slots (512 and
+     * 1024 can both fall behind there; docs/bench.md, "Webhook delivery"). Threads are started only as the requests in
      * flight need them.
      */
     public static final int DEFAULT_WEBHOOK_CONCURRENCY = 512;
@@ -41,8 +41,8 @@ public final class WorkerSettings {
     public static final String DEFAULT_LEASE = "30s";
     public static final String DEFAULT_SHUTDOWN_GRACE = "30s";
     /**
-     * Issue 17, W2 (16 shards, 1,000 tasks/s spread over 2 s): a shard's tasks come ~16 ms apart, and a claim per task
-     * was most of Redis's CPU per task; a claim that also takes what is due in the next 100 ms moves ~6 (see
+     * In the benchmark's W2 (16 shards, 1,000 tasks/s spread over 2 s) a shard's tasks come ~16 ms apart, and a claim
+     * per task would be most of Redis's CPU per task; a claim that also takes what is due in the next 100 ms moves ~6 (see
      * docs/worker.md, "Claiming ahead").
      */
     public static final String DEFAULT_CLAIM_AHEAD = "100ms";

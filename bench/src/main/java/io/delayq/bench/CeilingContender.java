@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The ceiling, not a peer (issue 17): the smallest at-least-once design on the same Redis. Per shard a due ZSET,
+ * The ceiling, not a peer: the smallest at-least-once design on the same Redis. Per shard a due ZSET,
  * an in-flight ZSET scored by lease expiry and one record hash; one claim script per batch (TIME, ZRANGEBYSCORE …
  * LIMIT, ZREM, ZADD to in-flight, HMGET of the records; the lease token is the score) and one asynchronous ack
  * script per claim (ZMSCORE for the token, ZREM + HDEL of the ids that still hold it). No retries, attempts, dead

@@ -17,7 +17,7 @@ import java.util.TreeMap;
 
 /**
  * A JFR recording of this JVM while one system drains W1 (the consumers only: it starts after the tasks are stored),
- * summarised by who the CPU samples belong to (issue 17: where a missed goal's time goes). A sample goes to the first
+ * summarised by who the CPU samples belong to (so that a missed goal shows where its time goes). A sample goes to the first
  * frame, from the top of its stack, that is not the JDK's own: a lock or a map inside the settler counts as the
  * settler's. Switched on with {@code -Dbench.profile=<parts of system names, comma-separated>} (bench/run.sh profiles delayq's defaults and
  * tuned rows; the 1 ms sampling costs the JVM about a percent).

@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Fairness between tenants (issue 18, docs/protocol.md "Groups"): a quiet tenant enqueues 100 tasks/s, each due at
- * once, while a noisy tenant's 100,000 tasks all come due at the same instant. One worker (4 shards, the default
+ * Fairness between tenants (docs/protocol.md "Groups"): a quiet tenant enqueues 100 tasks/s, each due at
+ * once, while a noisy tenant's 100,000 tasks all come due at the same instant. One worker (4 shards, a
  * batch of 100, DELAYQ_CONCURRENCY=16, a handler that works ~1 ms per task: a fast webhook or database call) drains
  * them. Two variants, interleaved round by round on one Redis: without groups (both tenants ungrouped, one due set
  * per shard) and with groups (each tenant its group key). Figure: the lag (handler start - due time) of the quiet

@@ -158,7 +158,7 @@ public final class Main {
         }
     }
 
-    /** Issue 17's figures of delayq's worker: idle cost by shard count, webhook delivery, process footprint; once per run. */
+    /** The figures of delayq's worker alone: idle cost by shard count, webhook delivery, process footprint; once per run. */
     private static void workerCosts(Report report, String url, RedisProbe probe, Sizes sizes, int runs, Path receiver) throws Exception {
         StringBuilder idle = new StringBuilder("## Idle cost by shard count\n\nOne worker with the default settings and no task at all, "
                 + "measured over " + WorkerCosts.IDLE_WINDOW_MILLIS / 1000 + " s after its start-up (which claims every shard once): Redis "

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * What closing the drain gap would cost (issue 17): runs {@code bench/profile/record_layouts.py}, which puts candidate
+ * What closing the drain gap to the ceiling would cost: runs {@code bench/profile/record_layouts.py}, which puts candidate
  * layouts of the task records side by side on a redis-server of its own (claim + ack time per task, memory per waiting
  * task, cancel and reschedule by id), and returns its table as a report section with the text that says how to read it.
  */

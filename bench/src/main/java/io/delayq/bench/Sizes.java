@@ -1,7 +1,7 @@
 package io.delayq.bench;
 
 /**
- * How big each workload is. The full sizes are the ones issue 6 names; {@code --quick} shrinks
+ * How big each workload is. The full sizes are the workloads docs/bench.md reports; {@code --quick} shrinks
  * them for development on a shared machine (figures from a quick run are not comparable).
  */
 record Sizes(boolean quick, int w1Tasks, int w2Rate, int w2Seconds, int w2MaxDelayMs, int memoryTasks, int payloadBytes) {

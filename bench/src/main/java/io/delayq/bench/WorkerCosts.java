@@ -24,7 +24,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * issue 17's figures beside the throughput table: what an idle worker costs Redis at 16, 256 and 1,024 shards;
+ * The worker's own costs beside the throughput table: what an idle worker costs Redis at 16, 256 and 1,024 shards;
  * webhook deliveries per second and lag to a fast local keep-alive receiver (node), with the defaults and with
  * more concurrency; and the worker process's footprint (RSS idle and while draining W1, start-up time to /readyz).
  * Each part writes one markdown section; every figure is from this run.
@@ -84,7 +84,7 @@ final class WorkerCosts {
                 Map.entry("DELAYQ_CONCURRENCY=1024", Map.of("DELAYQ_CONCURRENCY", "1024")));
         if (run == 1) {
             // unrecorded, as the in-JVM rows' warm-up: the first webhook worker of this JVM otherwise measures the JIT
-            // compiler compiling the HTTP client (run 1 of session 8: the defaults' backlog at 3,000/s, 4,700/s in run 2)
+            // compiler compiling the HTTP client (cold, the defaults' backlog rate reads about a third below the same row warm)
             System.out.printf("  webhook warm-up: backlog %,.0f/s%n", webhookBacklog(Map.of()));
         }
         for (Map.Entry<String, Map<String, String>> config : configs) {

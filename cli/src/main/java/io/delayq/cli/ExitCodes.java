@@ -2,7 +2,7 @@ package io.delayq.cli;
 
 /**
  * The exit codes every command keeps, so that scripts can branch on them. They are listed in each
- * command's help and in the README.
+ * command's help and in docs/cli.md.
  */
 public final class ExitCodes {
     /** The command did what was asked. */

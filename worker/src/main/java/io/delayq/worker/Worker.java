@@ -79,7 +79,7 @@ public final class Worker implements AutoCloseable {
     static final Duration MARKER_BLOCK = Duration.ofSeconds(2);
     static final Duration BACKLOG_REFRESH = Duration.ofSeconds(5);
     /**
-     * What an idle worker spends, whatever its shard count (issue 17): the idle sweep reads at most this many
+     * What an idle worker spends stays bounded whatever its shard count: the idle sweep reads at most this many
      * shards' heads a second (one command each) and the backlog gauges at most this many shards' stats (one
      * script of ~14 commands each); with more shards a round takes longer (1,024 shards: ~51 s and ~5 min).
      */

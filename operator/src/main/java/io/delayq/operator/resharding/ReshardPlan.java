@@ -46,7 +46,7 @@ public record ReshardPlan(Phase phase, int from, int to, int wanted, List<Worker
     public static ReshardPlan of(int wanted, Integer shardsPerWorker, Layout observed) {
         if (observed == null || !observed.migrating() && observed.shards() >= wanted) {
             // A queue with more shards than the spec is the reader's problem (a shrink is refused there); its
-            // workers are still planned from the spec, as before resharding existed.
+            // workers are planned from the spec alone, as for a queue that was never resharded.
             return new ReshardPlan(Phase.STEADY, wanted, wanted, wanted, layout(wanted, shardsPerWorker, false), 0, null);
         }
         if (!observed.migrating()) {

@@ -347,7 +347,7 @@ public final class ClaimLoop implements Runnable {
         }
         // nothing waits: the shard sleeps until a marker (every delayq producer writes one for a task due sooner
         // than the shard's head) or the idle sweep (a hand-written ZADD without one) wakes it; claiming every
-        // idle shard each poll interval cost an idle worker ~9 commands per shard per second
+        // idle shard each poll interval would cost an idle worker ~9 commands per shard per second
     }
 
     /** Held tasks that came due: each takes its handler slot now (below zero if need be, like a late claim answer). */
