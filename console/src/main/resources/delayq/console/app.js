@@ -130,35 +130,40 @@ async function act(queue, action, body, after) {
 }
 
 // ---- chart: due backlog and firing lag (age of the oldest overdue task) over the kept history ----
+// The lines are drawn in an SVG stretched to the plot's box; the axis labels are HTML beside and below it, so a
+// label as long as "47h 59m" takes the room it needs instead of being cut off at the SVG's edge or stretched with it.
 function chart(points, windowMs, now) {
-  const W = 600, H = 170, L = 44, R = 44, T = 10, B = 22;
-  const svg = s('svg', { class: 'chart', viewBox: `0 0 ${W} ${H}`, role: 'img', preserveAspectRatio: 'none' });
+  const W = 1000, H = 100, PAD = 2;
+  const svg = s('svg', { class: 'plot', viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', 'aria-hidden': 'true', focusable: 'false' });
   const end = points.length ? Math.max(now, points[points.length - 1][0]) : now;
   const start = end - windowMs;
   const maxDue = Math.max(1, ...points.map(p => p[1]));
   const maxLag = Math.max(1000, ...points.map(p => p[2]));
-  svg.setAttribute('aria-label', `Due backlog (max ${fmt(maxDue)}) and oldest overdue age (max ${human(maxLag)}) over the last ${human(windowMs)}`);
-  const x = t => L + (W - L - R) * (t - start) / windowMs;
-  const y = (v, max) => T + (H - T - B) * (1 - v / max);
-  svg.append(s('rect', { x: L, y: T, width: W - L - R, height: H - T - B, fill: '#fafbfc', stroke: '#d9dee5' }));
-  const label = (tx, ty, text, anchor) => { const el = s('text', { x: tx, y: ty, 'text-anchor': anchor || 'start' }); el.textContent = text; svg.append(el); };
-  label(L - 4, T + 9, fmt(maxDue), 'end'); label(L - 4, H - B, '0', 'end');
-  label(W - R + 4, T + 9, human(maxLag)); label(W - R + 4, H - B, '0s');
-  label(L, H - 6, '-' + human(windowMs)); label(W - R, H - 6, 'now', 'end');
+  const x = t => W * (t - start) / windowMs;
+  const y = (v, max) => PAD + (H - 2 * PAD) * (1 - v / max);
   const line = (idx, max, color) => {
     if (!points.length) return;
     const d = points.map(p => `${x(p[0]).toFixed(1)},${y(p[idx], max).toFixed(1)}`).join(' ');
     svg.append(s('polyline', { points: d, fill: 'none', stroke: color, 'stroke-width': 2, 'vector-effect': 'non-scaling-stroke' }));
   };
+  // the latest value as a dot: a zero-length line with round caps stays round in a stretched SVG, a circle would not
+  const dot = (px, py, color) => svg.append(s('line', { x1: px, y1: py, x2: px, y2: py, stroke: color, 'stroke-width': 6,
+    'stroke-linecap': 'round', 'vector-effect': 'non-scaling-stroke' }));
   line(1, maxDue, '#2457a6');
   line(2, maxLag, '#c2410c');
   const last = points[points.length - 1];
   if (last) {
-    svg.append(s('circle', { cx: x(last[0]), cy: y(last[1], maxDue), r: 3, fill: '#2457a6' }));
-    svg.append(s('circle', { cx: x(last[0]), cy: y(last[2], maxLag), r: 3, fill: '#c2410c' }));
+    dot(x(last[0]), y(last[1], maxDue), '#2457a6');
+    dot(x(last[0]), y(last[2], maxLag), '#c2410c');
   }
-  return h('figure', { class: 'card', style: null },
-    svg, h('figcaption', { class: 'legend' }, h('i', { style: null, class: 'l-due' }), 'due backlog (left axis)', h('i', { class: 'l-lag' }), 'firing lag: oldest overdue task (right axis)',
+  // each axis has two labels: the top and bottom of a value axis, the start and end of the time axis
+  const axis = (side, first, second) => h('div', { class: 'axis ' + side, 'data-axis': side },
+    h('span', { class: 'axis-label' }, first), h('span', { class: 'axis-label' }, second));
+  return h('figure', { class: 'card' },
+    h('div', { class: 'chart', role: 'img',
+      'aria-label': `Due backlog (max ${fmt(maxDue)}) and oldest overdue age (max ${human(maxLag)}) over the last ${human(windowMs)}` },
+    axis('left', fmt(maxDue), '0'), svg, axis('right', human(maxLag), '0s'), axis('time', '-' + human(windowMs), 'now')),
+    h('figcaption', { class: 'legend' }, h('i', { class: 'l-due' }), 'due backlog (left axis)', h('i', { class: 'l-lag' }), 'firing lag: oldest overdue task (right axis)',
       points.length ? '' : ' — no samples yet'));
 }
 
@@ -172,6 +177,19 @@ function tile(label, value, cls, id) { return h('div', { class: 'tile ' + (cls |
 const pausedBadge = q => q.paused || q.pausedShards > 0
   ? h('span', { class: 'badge paused' }, q.pausedShards === q.shards || q.pausedShards === undefined ? 'paused' : `paused (${q.pausedShards}/${q.shards} shards)`)
   : h('span', { class: 'badge running' }, 'running');
+// a reshard in progress (the meta hash's migration and the mover's last recorded counts), or nothing
+const reshardBadge = q => q.reshard ? h('span', { class: 'badge resharding', title: reshardProgress(q.reshard) }, `resharding ${q.reshard.from} → ${q.reshard.to}`) : null;
+const reshardProgress = r => `${fmt(r.moved)} moved, ` + (r.left < 0 ? 'left not counted yet' : `about ${fmt(r.left)} left to look at or move`);
+function reshardNote(name, r) {
+  const known = r.left >= 0;
+  return h('div', { class: 'notice', id: 'reshard', role: 'status' },
+    h('strong', {}, `Resharding from ${r.from} to ${r.to} shards`), ` (layout epoch ${r.epoch}): `,
+    h('span', { id: 'reshard-progress-text' }, reshardProgress(r)), '. ',
+    known ? h('progress', { id: 'reshard-progress', value: r.moved, max: Math.max(1, r.moved + r.left), 'aria-label': 'tasks moved' }) : null,
+    h('span', { class: 'muted' }, ` Shards ${r.from}–${r.to - 1} are new: new tasks go to their shard of the new layout, and tasks on the old shards ` +
+      `fire there until the mover moves them. The counts are the mover's, recorded as it goes; ` +
+      `delayq reshard ${name} --to ${r.to} (or the operator, for a DelayQueue) drives the move and resumes it after a stop.`));
+}
 
 async function overviewPage() {
   crumbs();
@@ -187,9 +205,8 @@ async function overviewPage() {
     h('td', { class: 'num', 'data-col': 'inflight' }, fmt(q.inflight)),
     h('td', { class: 'num', 'data-col': 'dead' }, fmt(q.dead)),
     h('td', { class: 'num', 'data-col': 'overdue' }, q.oldestOverdueMs > 0 ? human(q.oldestOverdueMs) : '–'),
-    h('td', { 'data-col': 'paused' }, pausedBadge(q))));
-  const m = main();
-  m.replaceChildren(h('h1', {}, 'All queues'),
+    h('td', { 'data-col': 'paused' }, pausedBadge(q), q.reshard ? ' ' : null, reshardBadge(q))));
+  show(h('h1', {}, 'All queues'),
     data.truncated ? h('p', { class: 'notice', id: 'truncated' }, 'Not every queue is listed: ' + data.truncatedWhy + '. Name the queues to show in DELAYQ_CONSOLE_QUEUES.') : null,
     data.queues.length === 0 ? h('p', { class: 'notice' }, 'No queue found in this Redis (no dq:{name}:meta hash).') :
       h('div', { class: 'scroll' }, h('table', { id: 'queues' },
@@ -258,7 +275,8 @@ async function queuePage(name) {
     h('button', { type: 'button', id: 'purge-all', class: 'danger', disabled: !canAct() || q.dead === 0, onclick: () => act(name, 'dead-purge', { all: true }) }, 'Purge all dead letters'),
     canAct() ? null : h('span', { class: 'muted' }, state.session.readOnly ? 'read-only console' : 'sign in to act'));
   const shardRows = q.shardTable.map(r => h('tr', { 'data-shard': r.shard },
-    h('td', { class: 'num' }, r.shard),
+    h('td', { class: 'num' }, q.reshard && r.shard >= q.reshard.from ? h('span', { class: 'badge resharding', 'data-col': 'new', title: `added by the reshard to ${q.reshard.to} shards` }, 'new') : null,
+      q.reshard && r.shard >= q.reshard.from ? ' ' : null, r.shard),
     h('td', { class: 'num', 'data-col': 'scheduled' }, fmt(r.scheduled)),
     h('td', { class: 'num', 'data-col': 'due' }, fmt(r.due)),
     h('td', { class: 'num', 'data-col': 'inflight' }, fmt(r.inflight)),
@@ -269,8 +287,9 @@ async function queuePage(name) {
     h('td', { class: 'hide-narrow' }, r.nextLeaseExpiry >= 0 ? rel(r.nextLeaseExpiry, now) : '–'),
     h('td', { class: 'num hide-narrow' }, r.rateTokens === null ? 'off' : Number(r.rateTokens).toFixed(1))));
   show(
-    h('h1', {}, 'Queue ', h('span', { class: 'mono' }, name), ' ', pausedBadge(q)),
+    h('h1', {}, 'Queue ', h('span', { class: 'mono' }, name), ' ', pausedBadge(q), q.reshard ? ' ' : null, reshardBadge(q)),
     q.paused ? h('p', { class: 'notice', id: 'paused-note' }, `Paused since ${utc(q.pausedAt)} by ${q.pausedBy}. Claims hand out nothing; due times are kept.`) : null,
+    q.reshard ? reshardNote(name, q.reshard) : null,
     h('div', { class: 'tiles' },
       h('a', { href: tasksLink('scheduled'), class: 'tile', id: 't-scheduled' }, h('b', {}, fmt(q.scheduled)), h('span', {}, 'scheduled')),
       h('a', { href: tasksLink('due'), class: 'tile ' + (q.due > 0 ? 'warn' : ''), id: 't-due' }, h('b', {}, fmt(q.due)), h('span', {}, 'due now')),
@@ -380,7 +399,7 @@ async function taskPage(name, id) {
     t.state === 'dead' ? h('button', { type: 'button', id: 'replay', class: 'primary', disabled: !canAct(), onclick: () => act(name, 'dead-replay', { id }, () => route()) }, 'Replay') : null,
     t.state === 'dead' ? h('button', { type: 'button', id: 'purge', class: 'danger', disabled: !canAct(), onclick: () => act(name, 'dead-purge', { id }, back) }, 'Purge') : null,
     t.state === 'inflight' ? h('span', { class: 'muted' }, 'A task in flight is running: it is acked, retried or re-delivered after its lease; it cannot be changed from here.') : null);
-  main().replaceChildren(h('h1', {}, 'Task ', h('span', { class: 'mono', id: 'task-id' }, t.id)),
+  show(h('h1', {}, 'Task ', h('span', { class: 'mono', id: 'task-id' }, t.id)),
     h('div', { class: 'card' }, h('dl', { class: 'record', id: 'record' },
       row('state', h('span', { class: 'badge ' + (t.state === 'dead' ? 'paused' : 'running'), id: 'task-state' }, t.state)),
       row('queue / shard', `${t.queue}, shard ${t.shard} of ${t.shards}`),
@@ -388,7 +407,6 @@ async function taskPage(name, id) {
       row('priority', t.priority),
       row('attempts', t.attempts, { id: 'task-attempts' }),
       row('last error', t.lastError || '–', { id: 'task-error' }),
-      t.leaseExpiresAt ? row('lease', `expires ${utc(t.leaseExpiresAt)} (${rel(t.leaseExpiresAt, now)})`) : [],
       t.lease ? row('holder', t.lease.holder
         ? `${t.lease.holder} (${t.lease.holderHost}), reported with this lease's token at its heartbeat ${rel(t.lease.reportedAt, now)}`
         : 'not reported by a live worker' + (t.lease.owners.length ? ` (workers owning shard ${t.shard}: ${t.lease.owners.join(', ')}; a report comes with the next heartbeat, within 5 s)`

@@ -216,6 +216,31 @@ class ConsoleApiTest {
     }
 
     @Test
+    void aReshardInProgressIsInTheQueueAndOverviewAnswers() throws Exception {
+        f = ConsoleFixture.start(redis, ConsoleFixture.TOKEN);
+        assertThat(json(get("api/queues/coupons")).get("reshard").isNull()).as("no migration recorded").isTrue();
+
+        // the first step of every mover (core's reshard_begin): the meta hash records the migration, nothing moved yet
+        try (io.delayq.client.DelayQueueClient coupons = io.delayq.client.DelayQueueClient.builder().redis(f.raw()).queue("coupons").shards(2).build()) {
+            io.delayq.redis.Replies.await(coupons.protocol().reshardBegin(4), java.time.Duration.ofSeconds(5));
+        }
+        JsonNode q = json(get("api/queues/coupons"));
+        assertThat(q.get("shards").asInt()).isEqualTo(4);
+        assertThat(q.get("shardTable")).as("every shard of the new layout").hasSize(4);
+        assertThat(q.get("scheduled").asLong()).isEqualTo(ConsoleFixture.COUPONS);
+        JsonNode reshard = q.get("reshard");
+        assertThat(reshard.get("from").asInt()).isEqualTo(2);
+        assertThat(reshard.get("to").asInt()).isEqualTo(4);
+        assertThat(reshard.get("epoch").asLong()).isEqualTo(1);
+        assertThat(reshard.get("moved").asLong()).isZero();
+        assertThat(reshard.get("left").asLong()).as("not measured yet").isEqualTo(-1);
+        JsonNode overview = json(get("api/overview")).get("queues");
+        assertThat(overview.get(0).get("name").asText()).isEqualTo("coupons");
+        assertThat(overview.get(0).get("reshard")).isEqualTo(reshard);
+        assertThat(overview.get(1).get("reshard").isNull()).isTrue();
+    }
+
+    @Test
     void aQueueListCutByTheCapSaysItIsTruncated() throws Exception {
         f = ConsoleFixture.start(redis, redis.url(), null, new ConsoleFixture.Options(java.util.List.of(), "/", 1));
         JsonNode overview = json(get("api/overview"));

@@ -160,6 +160,18 @@ public final class ConsoleFixture implements AutoCloseable {
         return console.history().of(queue).size();
     }
 
+    /** The firing lag (oldest overdue age) of the console's latest history sample of a queue; -1 before the first. */
+    public long lastSampledLag(String queue) {
+        List<io.delayq.console.history.Sample> samples = console.history().of(queue);
+        return samples.isEmpty() ? -1 : samples.get(samples.size() - 1).oldestOverdueMs();
+    }
+
+    /** A task's lease expiry (its in-flight score, the claim's fencing token), read directly; null when not in flight. */
+    public Double inflightScore(String id) {
+        ShardKeys k = orders.protocol().keys(orders.protocol().shardOf(id));
+        return Replies.await(raw.commands().zscore(k.inflight(), id), Duration.ofSeconds(5));
+    }
+
     public String lastError(String id) {
         return Replies.await(raw.commands().hget(orders.protocol().keys(orders.protocol().shardOf(id)).errors(), id), Duration.ofSeconds(5));
     }

@@ -47,6 +47,8 @@ public final class HistorySampler implements AutoCloseable {
         for (String q : names) {
             // one queue whose meta or keys are broken must not cost the others their history
             try {
+                // the layout first: after a grow the stats cover the new shards too
+                settings.queues().layout(q);
                 QueueStats stats = settings.queues().client(q).stats();
                 long at = stats.shards().stream().mapToLong(s -> s.serverNow()).max().orElse(System.currentTimeMillis());
                 settings.history().add(q, new Sample(at, stats.scheduled(), stats.due(), stats.inflight(), stats.dead(),

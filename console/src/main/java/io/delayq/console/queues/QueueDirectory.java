@@ -2,6 +2,7 @@ package io.delayq.console.queues;
 
 import io.delayq.client.DelayQueueClient;
 import io.delayq.console.http.ApiException;
+import io.delayq.layout.Layout;
 import io.delayq.queue.QueueName;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.redis.Replies;
@@ -127,6 +128,15 @@ public final class QueueDirectory implements AutoCloseable {
             throw new ApiException(502, "queue", ShardKeys.meta(queue) + " holds shards='" + shards + "', not a number");
         }
         return clients.computeIfAbsent(queue, q -> DelayQueueClient.builder().redis(redis).queue(q).shards(n).timeout(timeout).build());
+    }
+
+    /**
+     * The queue's layout as its meta hash records it now (shard count, and while a reshard runs the count it grows
+     * from and the mover's progress). Reading it also brings the queue's client up to the current count, so that
+     * stats and browsing cover the shards a grow added since the client was opened.
+     */
+    public Layout layout(String queue) {
+        return Replies.await(client(queue).protocol().refreshLayout(), timeout);
     }
 
     @Override

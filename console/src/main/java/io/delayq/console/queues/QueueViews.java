@@ -5,6 +5,7 @@ import io.delayq.backlog.ShardStats;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.console.history.BacklogHistory;
 import io.delayq.console.history.Sample;
+import io.delayq.layout.Layout;
 import io.delayq.pause.PauseState;
 import io.delayq.presence.PresenceRegistry;
 import io.delayq.presence.WorkerPresence;
@@ -39,10 +40,11 @@ public final class QueueViews {
         QueueDirectory.Listing listing = queues.listing();
         for (String name : listing.names()) {
             try {
+                Layout layout = queues.layout(name);
                 DelayQueueClient c = queues.client(name);
                 QueueStats stats = c.stats();
                 PauseState pause = c.pauseState();
-                Map<String, Object> row = totals(name, c.protocol().shards(), stats, pause);
+                Map<String, Object> row = totals(name, layout, stats, pause);
                 row.put("history", history(name));
                 rows.add(row);
                 now = Math.max(now, stats.shards().stream().mapToLong(ShardStats::serverNow).max().orElse(0));
@@ -66,10 +68,11 @@ public final class QueueViews {
         return out;
     }
 
-    private static Map<String, Object> totals(String name, int shards, QueueStats stats, PauseState pause) {
+    private static Map<String, Object> totals(String name, Layout layout, QueueStats stats, PauseState pause) {
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("name", name);
-        row.put("shards", shards);
+        row.put("shards", layout.shards());
+        row.put("reshard", reshard(layout));
         row.put("scheduled", stats.scheduled());
         row.put("due", stats.due());
         row.put("inflight", stats.inflight());
@@ -80,6 +83,26 @@ public final class QueueViews {
         row.put("pausedBy", pause.by());
         row.put("pausedShards", stats.pausedShards());
         return row;
+    }
+
+    /**
+     * A reshard in progress as the meta hash records it (null when none runs): the counts it grows from and to, the
+     * layout epoch, and the mover's progress: tasks moved so far and its estimate of what is still to look at or
+     * move ({@code left} -1 until the mover first measured it). The mover records progress at most once a second
+     * and at the end of each pass, so the figures may be that old, or older when no mover runs (stopped or crashed:
+     * the next one resumes from Redis).
+     */
+    static Map<String, Object> reshard(Layout layout) {
+        if (!layout.migrating()) {
+            return null;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("from", layout.from());
+        m.put("to", layout.shards());
+        m.put("epoch", layout.epoch());
+        m.put("moved", layout.moved());
+        m.put("left", layout.left());
+        return m;
     }
 
     static Map<String, Object> worker(WorkerPresence w) {
@@ -106,10 +129,11 @@ public final class QueueViews {
 
     /** One queue: totals, the history, and per shard its backlog, pause flag, leases held and rate-limit bucket. */
     public Map<String, Object> queue(String name) {
+        Layout layout = queues.layout(name);
         DelayQueueClient c = queues.client(name);
         QueueStats stats = c.stats();
         PauseState pause = c.pauseState();
-        Map<String, Object> out = totals(name, c.protocol().shards(), stats, pause);
+        Map<String, Object> out = totals(name, layout, stats, pause);
         out.put("history", history(name));
         out.put("historyWindowMs", history.windowMs());
         out.put("serverTime", stats.shards().stream().mapToLong(ShardStats::serverNow).max().orElse(0));

@@ -68,6 +68,8 @@ public final class TaskViews {
     }
 
     public Map<String, Object> browse(String queue, BrowseQuery query) {
+        // the layout first: after a grow the browse covers the new shards too
+        queues.layout(queue);
         BrowsePage page = queues.client(queue).browse(query);
         List<Map<String, Object>> tasks = new ArrayList<>();
         for (BrowsedTask t : page.tasks()) {

@@ -71,12 +71,32 @@ public final class Browser implements AutoCloseable {
         waitRendered(before);
     }
 
-    /** Waits for the next render after an action or a navigation that started with {@code before}. */
+    /**
+     * Waits for the next render after an action or a navigation that started with {@code before}, then checks that
+     * the page shows no missing value: every page a test visits is rendered through here.
+     */
     public void waitRendered(String before) {
         new WebDriverWait(driver, WAIT).until(d -> {
             String now = readyMark();
             return now != null && !now.equals(before);
         });
+        assertShowsNoMissingValue();
+    }
+
+    /**
+     * Fails when the page shows {@code null}, {@code undefined} or {@code NaN} as a word of its text: how JavaScript
+     * prints a value the page did not have (a field the API left out, a null handed to a DOM call, a sum with a gap),
+     * which a person would read as data.
+     */
+    public void assertShowsNoMissingValue() {
+        @SuppressWarnings("unchecked")
+        List<String> found = (List<String>) driver.executeScript("const text = document.body.innerText;"
+                + "const m = /\\b(null|undefined|NaN)\\b/.exec(text);"
+                + "return m ? [m[1], text.slice(Math.max(0, m.index - 80), m.index + 80)] : null;");
+        if (found != null) {
+            throw new AssertionError("the page " + driver.getCurrentUrl() + " shows '" + found.get(0) + "' as text, in: …"
+                    + found.get(1).replace('\n', ' ') + "…");
+        }
     }
 
     public String readyMark() {

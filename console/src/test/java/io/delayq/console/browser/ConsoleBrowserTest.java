@@ -105,7 +105,7 @@ class ConsoleBrowserTest {
         assertThat(cell(row, "overdue")).matches("\\d+s");
         assertThat(cell(row, "paused")).isEqualTo("running");
         assertThat(cell(browser.find("tr[data-queue='coupons']"), "scheduled")).isEqualTo(String.valueOf(ConsoleFixture.COUPONS));
-        assertThat(browser.all("svg.chart polyline")).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(browser.all(".chart svg polyline")).hasSizeGreaterThanOrEqualTo(2);
         assertThat(browser.text("#read-only, #session")).doesNotContain("read-only");
         browser.fitPage(1280);
         browser.screenshot(SHOTS.resolve("console-overview.png"));
@@ -149,6 +149,17 @@ class ConsoleBrowserTest {
         assertThat(browser.text("#t-dead b")).isEqualTo(String.valueOf(f.filled().dead()));
         assertThat(browser.text("#t-inflight b")).isEqualTo(String.valueOf(f.filled().inflight()));
         assertThat(browser.find("#pause").isEnabled()).as("not signed in: actions are disabled").isFalse();
+        // a disabled danger button looks disabled like every other one, not like the red button it is when enabled
+        WebElement purge = browser.find("#purge-all");
+        assertThat(purge.isEnabled()).isFalse();
+        for (String property : List.of("background-color", "color", "border-top-color", "cursor", "opacity")) {
+            assertThat(purge.getCssValue(property)).as(property).isEqualTo(browser.find("#pause").getCssValue(property));
+        }
+        assertThat(purge.getCssValue("cursor")).isEqualTo("not-allowed");
+        WebElement enabledDanger = browser.driver().findElement(org.openqa.selenium.By.id("confirm-yes"));
+        assertThat(enabledDanger.isEnabled()).isTrue();
+        assertThat(purge.getCssValue("background-color")).isNotEqualTo(enabledDanger.getCssValue("background-color"));
+        assertThat(purge.getCssValue("color")).isNotEqualTo(enabledDanger.getCssValue("color"));
         browser.fitPage(1280);
         browser.screenshot(SHOTS.resolve("console-queue.png"));
     }
@@ -209,7 +220,12 @@ class ConsoleBrowserTest {
 
         browser.open(page("#/q/" + Q + "/task/" + ConsoleFixture.HELD));
         assertThat(browser.text("#task-state")).isEqualTo("inflight");
-        assertThat(browser.text("#record")).contains("lease").contains("expires");
+        long lease = f.inflightScore(ConsoleFixture.HELD).longValue();
+        assertThat(browser.find("#task-score").getAttribute("data-ms")).isEqualTo(String.valueOf(lease));
+        String record = browser.text("#record");
+        assertThat(record).contains("lease expires\n" + Instant.ofEpochMilli(lease));
+        assertThat(record.split(java.util.regex.Pattern.quote(Instant.ofEpochMilli(lease).toString()), -1))
+                .as("the lease expiry is shown once: %s", record).hasSize(2);
         String holder = f.orders().protocol().shardOf(ConsoleFixture.HELD) <= 3 ? ConsoleFixture.WORKER_LOW : ConsoleFixture.WORKER_HIGH;
         assertThat(browser.text("#task-holder")).startsWith(holder + " (").contains("reported with this lease's token");
 
@@ -421,6 +437,87 @@ class ConsoleBrowserTest {
         assertThat(f.orders().pauseState().paused()).as("the action went to /ops/delayq/api/… with the session cookie").isTrue();
         Number styled = (Number) browser.driver().executeScript("return document.styleSheets.length && document.styleSheets[0].cssRules.length");
         assertThat(styled.intValue()).as("the style sheet loaded from under the prefix").isPositive();
+    }
+
+    @Test
+    void theChartsAxisLabelsFitInsideTheChart() throws Exception {
+        // a task overdue by almost two days: the lag axis's label is as long as it gets ("47h 50m")
+        Duration overdue = Duration.ofHours(47).plusMinutes(50);
+        f.orders().enqueue(io.delayq.task.TaskSpec.of("overdue-since-yesterday").at(Instant.ofEpochMilli(f.serverNow()).minus(overdue)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> f.lastSampledLag(Q) >= overdue.toMillis());
+
+        browser.open(page("#/q/" + Q));
+        assertThat(browser.text(".chart [data-axis='right'] .axis-label")).isEqualTo("47h 50m");
+        assertAxisLabelsInsideTheirChart();
+
+        browser.open(page("#/"));
+        assertAxisLabelsInsideTheirChart();
+
+        browser.driver().manage().window().setSize(new org.openqa.selenium.Dimension(390, 844));
+        browser.open(page("#/q/" + Q));
+        assertAxisLabelsInsideTheirChart();
+    }
+
+    /** Every axis label lies inside its chart's box, and the value axes' labels beside the plot, not over it. */
+    private void assertAxisLabelsInsideTheirChart() {
+        @SuppressWarnings("unchecked")
+        List<String> labels = (List<String>) browser.driver().executeScript("const seen = [];"
+                + "const inside = (r, b) => r.left >= b.left && r.right <= b.right && r.top >= b.top && r.bottom <= b.bottom;"
+                + "for (const c of document.querySelectorAll('.chart')) {"
+                + "  const box = c.getBoundingClientRect(), plot = c.querySelector('svg').getBoundingClientRect();"
+                + "  for (const l of c.querySelectorAll('.axis-label')) {"
+                + "    const r = l.getBoundingClientRect(), axis = l.parentElement.dataset.axis;"
+                + "    const clear = axis === 'right' ? r.left >= plot.right : axis === 'left' ? r.right <= plot.left : r.top >= plot.bottom;"
+                + "    seen.push((inside(r, box) && clear ? 'fits: ' : 'outside: ') + axis + ' ' + l.textContent"
+                + "      + ' [' + [r.left, r.top, r.right, r.bottom].map(Math.round) + '] in [' + [box.left, box.top, box.right, box.bottom].map(Math.round) + ']');"
+                + "  }"
+                + "}"
+                + "return seen;");
+        assertThat(labels).as("axis labels of the charts").isNotEmpty().allMatch(l -> l.startsWith("fits: "));
+    }
+
+    @Test
+    void aReshardInProgressShowsOnTheQueuePageAndTheOverview() throws Exception {
+        int to = SampleQueue.SHARDS * 2;
+        // a real mover, stopped after its first pass the way an operator stops it (between two batches): the
+        // migration and the mover's counts stay in the meta hash, and the next mover resumes from there
+        RuntimeException stop = new IllegalStateException("stopped after its first pass");
+        io.delayq.reshard.Mover mover = new io.delayq.reshard.Mover(io.delayq.reshard.Mover.Params.of(f.orders().protocol(), to, p -> {
+            if (p.pass() > 1 || p.pass() == 1 && !p.phase().equals("moving")) {
+                throw stop;
+            }
+        }).withBatch(20));
+        org.assertj.core.api.Assertions.assertThatThrownBy(mover::run).isSameAs(stop);
+        io.delayq.layout.Layout layout = Replies.await(f.orders().protocol().refreshLayout(), Duration.ofSeconds(5));
+        assertThat(layout.migrating()).isTrue();
+        assertThat(layout.from()).isEqualTo(SampleQueue.SHARDS);
+        assertThat(layout.moved()).as("the first pass moved tasks").isPositive();
+        assertThat(layout.left()).as("and counted what is left").isNotNegative();
+
+        browser.open(page("#/q/" + Q));
+        assertThat(browser.text("#reshard")).startsWith("Resharding from " + SampleQueue.SHARDS + " to " + to + " shards (layout epoch " + layout.epoch() + ")")
+                .contains(String.format(java.util.Locale.US, "%,d moved, about %,d left to look at or move", layout.moved(), layout.left()))
+                .contains("delayq reshard " + Q + " --to " + to);
+        WebElement progress = browser.find("#reshard-progress");
+        assertThat(progress.getAttribute("value")).isEqualTo(String.valueOf(layout.moved()));
+        assertThat(progress.getAttribute("max")).isEqualTo(String.valueOf(layout.moved() + layout.left()));
+        assertThat(browser.text("h1 .badge.resharding")).isEqualTo("resharding " + SampleQueue.SHARDS + " → " + to);
+        // every shard of the new layout is listed, the added ones marked as such, with what Redis holds on each
+        assertThat(browser.all("#shards tbody tr")).hasSize(to);
+        for (int shard = 0; shard < to; shard++) {
+            WebElement row = browser.find("#shards tr[data-shard='" + shard + "']");
+            assertThat(row.findElements(org.openqa.selenium.By.cssSelector("[data-col='new']"))).as("shard %d marked new", shard)
+                    .hasSize(shard >= SampleQueue.SHARDS ? 1 : 0);
+            assertThat(cell(row, "dead")).as("shard %d", shard).isEqualTo(String.valueOf(f.zcard(keys(shard).dead())));
+        }
+        browser.fitPage(1280);
+        browser.screenshot(SHOTS.resolve("console-reshard.png"));
+
+        browser.open(page("#/"));
+        WebElement row = browser.find("tr[data-queue='" + Q + "']");
+        assertThat(cell(row, "paused")).isEqualTo("running resharding " + SampleQueue.SHARDS + " → " + to);
+        assertThat(row.findElement(org.openqa.selenium.By.cssSelector("td:nth-child(2)")).getText()).isEqualTo(String.valueOf(to));
+        assertThat(cell(browser.find("tr[data-queue='coupons']"), "paused")).as("a queue not being resharded").isEqualTo("running");
     }
 
     @Test
