@@ -12,6 +12,14 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
 fi
 
+# the package's engines.node (ioredis 6's floor); Debian 12's own nodejs is 18, below it
+need=$(node -p 'require("./clients/node/package.json").engines.node.match(/\d+/)[0]')
+if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt "$need" ]; then
+  echo "node $(node --version) is older than the Node.js client needs (engines: node >=$need, ioredis 6's floor):" \
+    "install Node.js $need or later (Debian 13's nodejs, or NodeSource's packages on Debian 12)" >&2
+  exit 1
+fi
+
 cd clients/node
 if [ ! -d node_modules/ioredis ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund --loglevel=error

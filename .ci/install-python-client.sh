@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The Python producer library (clients/python), installed the way its README says, into the virtualenv
 # that its unit tests and the interop tests (clients/interop) use: clients/python/.venv. Debian's Python
-# with Debian's redis-py, setuptools and wheel: PyPI is not reachable, so nothing is downloaded
-# (--no-build-isolation --no-index). Idempotent; re-installs the package so that it carries core's current
-# Lua scripts (the interop tests fail on a stale build).
+# with Debian's redis-py; the package's build backend needs only the standard library (no setuptools, no
+# wheel), and PyPI is not reachable, so nothing is downloaded (--no-build-isolation --no-index). Idempotent;
+# re-installs the package so that it carries core's current Lua scripts (the interop tests fail on a stale build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need=()
-for pkg in python3-redis python3-venv python3-pip python3-setuptools python3-wheel; do
+for pkg in python3-redis python3-venv; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

@@ -146,6 +146,7 @@ export declare class InvalidInputException extends DelayQueueException {
   readonly field: string;
   readonly rule: string;
 }
+/** A shard count the queue never had; a count it had before a reshard is accepted and the layout in Redis followed. */
 export declare class ShardCountMismatchException extends DelayQueueException {
   readonly queue: string;
   readonly configured: number;

@@ -18,11 +18,17 @@ class InvalidInputException extends DelayQueueException {
   }
 }
 
-/** The queue in Redis was created with another shard count: writing would put tasks where no worker looks. */
+/**
+ * The client is configured with a shard count the queue in Redis never had: writing would put tasks where no
+ * worker looks. A count the queue had before a reshard is not refused (the client follows the layout in Redis),
+ * so the message names the current count and the one way the count changes.
+ */
 class ShardCountMismatchException extends DelayQueueException {
   constructor(queue, configured, recorded) {
-    super(`shards: queue '${queue}' has ${recorded} shards in Redis (dq:{${queue}}:meta), but this client is configured with ${configured}; `
-      + `use ${recorded} (the shard count of a queue cannot change)`);
+    super(`shards: queue '${queue}' has ${recorded} shards in Redis (dq:{${queue}}:meta) and never had ${configured}, `
+      + `the count this client is configured with; use ${recorded} (or a count the queue had before a reshard): `
+      + "the client reads the queue's layout from Redis and follows it, and the count changes only through a "
+      + `reshard (delayq reshard ${queue} --to N)`);
     Object.assign(this, { queue, configured, recorded });
   }
 }

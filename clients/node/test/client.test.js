@@ -138,7 +138,10 @@ test('against a real Redis', async (t) => {
       const old = await DelayQueue.connect(redis.url, { queue: 'orders', shards: 4 });
       assert.equal(old.layout.epoch, 2);
       await old.close();
-      await assert.rejects(DelayQueue.connect(redis.url, { queue: 'orders', shards: 16 }), (e) => e instanceof ShardCountMismatchException);
+      await assert.rejects(DelayQueue.connect(redis.url, { queue: 'orders', shards: 16 }), (e) => e instanceof ShardCountMismatchException
+        && e.message === "shards: queue 'orders' has 8 shards in Redis (dq:{orders}:meta) and never had 16, the count this client is "
+          + "configured with; use 8 (or a count the queue had before a reshard): the client reads the queue's layout from Redis "
+          + 'and follows it, and the count changes only through a reshard (delayq reshard orders --to N)');
     } finally {
       await acked.close();
     }

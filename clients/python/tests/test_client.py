@@ -151,8 +151,13 @@ class ClientTest(WithRedis, unittest.TestCase):
         # a client configured with the old count follows the meta's layout; one with a count never had is refused
         with DelayQueue.connect(self.redis.url, queue="orders", shards=4) as old:
             self.assertEqual(old.layout.epoch, 2)
-        with self.assertRaises(ShardCountMismatchException):
+        with self.assertRaises(ShardCountMismatchException) as never_had:
             DelayQueue.connect(self.redis.url, queue="orders", shards=16)
+        self.assertEqual(str(never_had.exception),
+                         "shards: queue 'orders' has 8 shards in Redis (dq:{orders}:meta) and never had 16, the count this "
+                         "client is configured with; use 8 (or a count the queue had before a reshard): the client reads the "
+                         "queue's layout from Redis and follows it, and the count changes only through a reshard "
+                         "(delayq reshard orders --to N)")
 
     def test_replica_acks_fail_after_the_write_when_no_replica_confirms(self):
         with DelayQueue.connect(self.redis.url, queue="orders", shards=4, replica_acks=1,

@@ -1,9 +1,9 @@
 """Assembles core's Lua scripts the way core's ``io.delayq.script.LuaScript`` does.
 
 Core keeps one Lua file per operation in ``src/main/resources/delayq/lua`` and shared helpers in its
-``include/`` folder, pasted in where a script has a line ``--@include name.lua``. The build
-(``setup.py``) runs :func:`assemble` over core's folder and ships the result as ``_scripts.json``:
-the library never carries a copy of the scripts kept by hand. The interop tests compare every
+``include/`` folder, pasted in where a script has a line ``--@include name.lua``. The package's build
+backend (``delayq_build.py``) runs :func:`assemble` over core's folder and ships the result as
+``_scripts.json``: the library never carries a copy of the scripts kept by hand. The interop tests compare every
 assembled script's SHA-1 with the one core's Java code computes.
 """
 from __future__ import annotations

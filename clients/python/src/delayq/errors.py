@@ -22,12 +22,16 @@ class InvalidInputException(DelayQueueException, ValueError):
 
 
 class ShardCountMismatchException(DelayQueueException):
-    """The queue in Redis was created with another shard count: writing would put tasks where no worker looks."""
+    """The client is configured with a shard count the queue in Redis never had: writing would put tasks where no
+    worker looks. A count the queue had before a reshard is not refused (the client follows the layout in Redis),
+    so the message names the current count and the one way the count changes."""
 
     def __init__(self, queue: str, configured: int, recorded: int) -> None:
         super().__init__(
-            f"shards: queue '{queue}' has {recorded} shards in Redis (dq:{{{queue}}}:meta), but this client is "
-            f"configured with {configured}; use {recorded} (the shard count of a queue cannot change)")
+            f"shards: queue '{queue}' has {recorded} shards in Redis (dq:{{{queue}}}:meta) and never had {configured}, "
+            f"the count this client is configured with; use {recorded} (or a count the queue had before a reshard): "
+            "the client reads the queue's layout from Redis and follows it, and the count changes only through a "
+            f"reshard (delayq reshard {queue} --to N)")
         self.queue, self.configured, self.recorded = queue, configured, recorded
 
 

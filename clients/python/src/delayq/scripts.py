@@ -1,4 +1,4 @@
-"""Core's Lua scripts as assembled at build time (``_scripts.json``, written by setup.py from core's files)."""
+"""Core's Lua scripts as assembled at build time (``_scripts.json``, written by delayq_build.py from core's files)."""
 from __future__ import annotations
 
 import hashlib
@@ -24,7 +24,7 @@ def _load() -> Dict[str, Script]:
     except (FileNotFoundError, OSError):
         raise DelayQueueException(
             "this delayq package holds no Lua scripts (delayq/_scripts.json is missing): it was not built by its "
-            "setup.py; install it from a delayq checkout with: pip install --no-build-isolation ./clients/python"
+            "build backend; install it from a delayq checkout with: pip install --no-build-isolation ./clients/python"
         ) from None
     return {name: Script(name, source) for name, source in json.loads(text)["scripts"].items()}
 

@@ -1,6 +1,7 @@
 package io.delayq.queue;
 
 import io.delayq.client.DelayQueueClient;
+import io.delayq.reshard.Mover;
 import io.delayq.shard.ShardKeys;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
@@ -35,10 +36,28 @@ class QueueMetaTest {
         try (TestQueue q = TestQueue.open(redis.url(), "orders", 16)) {
             assertThatThrownBy(() -> DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(8).build())
                     .isInstanceOf(ShardCountMismatchException.class)
-                    .hasMessage("shards: queue 'orders' has 16 shards in Redis (dq:{orders}:meta), but this client is "
-                            + "configured with 8; use 16 (the shard count of a queue cannot change)");
+                    .hasMessage("shards: queue 'orders' has 16 shards in Redis (dq:{orders}:meta) and never had 8, the count "
+                            + "this client is configured with; use 16 (or a count the queue had before a reshard): the client "
+                            + "reads the queue's layout from Redis and follows it, and the count changes only through a reshard "
+                            + "(delayq reshard orders --to N)");
             assertThat(q.allKeys()).containsExactly(ShardKeys.meta("orders"));
             assertThat(get(q.redis().hget("dq:{orders}:meta", "shards"))).isEqualTo("16");
+        }
+    }
+
+    @Test
+    void afterAReshardTheOldCountIsFollowedAndOneNeverHadIsRefusedNamingTheCurrentCount() {
+        try (TestQueue q = TestQueue.open(redis.url(), "orders", 4)) {
+            new Mover(Mover.Params.of(q.protocol(), 6, p -> { })).run();
+
+            try (DelayQueueClient old = DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(4).build()) {
+                assertThat(old.async().shards()).isEqualTo(6);
+            }
+            assertThatThrownBy(() -> DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(5).build())
+                    .isInstanceOf(ShardCountMismatchException.class)
+                    .hasMessageStartingWith("shards: queue 'orders' has 6 shards in Redis (dq:{orders}:meta) and never had 5, ")
+                    .hasMessageContaining("use 6 (or a count the queue had before a reshard)")
+                    .hasMessageEndingWith("the count changes only through a reshard (delayq reshard orders --to N)");
         }
     }
 

@@ -27,8 +27,9 @@ public class ConnectionOptions {
     String queue;
 
     @Option(names = "--shards", paramLabel = "N",
-            description = "Shard count of the queue. Default: $DELAYQ_SHARDS, else the count recorded in Redis "
-                    + "(hash dq:{queue}:meta, field shards). A count that differs from Redis is refused (exit 3).")
+            description = "Shard count of a queue that enqueue, backfill or schedule add creates. Default: $DELAYQ_SHARDS. "
+                    + "An existing queue's count is read from Redis (hash dq:{queue}:meta, field shards); a count given "
+                    + "that differs is refused (exit 3). The count changes only through delayq reshard.")
     Integer shards;
 
     @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,

@@ -28,7 +28,7 @@ import java.util.concurrent.Callable;
 @Command(name = "delayq", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = {"Inspect, schedule, cancel and repair a delayq queue in Redis, and check that Redis is safe for it.",
                 "Connection: --redis or $DELAYQ_REDIS_URL / $REDIS_URL; queue: --queue or $DELAYQ_QUEUE; "
-                        + "shards: --shards, $DELAYQ_SHARDS, or read from Redis. These options work before or after the command."},
+                        + "shards: read from Redis (--shards or $DELAYQ_SHARDS only to create a queue). These options work before or after the command."},
         subcommands = {EnqueueCommand.class, CancelCommand.class, RescheduleCommand.class, InspectCommand.class,
                 StatsCommand.class, io.delayq.cli.reshard.ReshardCommand.class, TopCommand.class, ListCommand.class, PauseCommand.class, ResumeCommand.class,
                 DeadCommand.class, BackfillCommand.class, CheckCommand.class, ScheduleCommand.class,

@@ -1,7 +1,6 @@
 package io.delayq.cli;
 
 import io.delayq.client.DelayQueueClient;
-import io.delayq.queue.ShardCountMismatchException;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.redis.Replies;
 import io.delayq.shard.ShardKeys;
@@ -11,9 +10,9 @@ import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
 /**
- * An open connection to one queue: the Redis endpoint and the core client on it. Opening finds the
- * shard count (option, environment, or the queue's meta hash) and refuses a count that differs
- * from Redis, before anything is written.
+ * An open connection to one queue: the Redis endpoint and the core client on it. Opening reads the
+ * shard count from the queue's meta hash (the option or environment only creates a queue) and refuses
+ * a count given that differs from Redis, before anything is written.
  */
 public final class QueueConnection implements AutoCloseable {
     private final String url;
@@ -53,7 +52,7 @@ public final class QueueConnection implements AutoCloseable {
             } else {
                 long inRedis = parseShards(queue, recorded);
                 if (shards != null && shards != inRedis) {
-                    throw new ShardCountMismatchException(queue, shards, inRedis);
+                    throw shardCountDiffers(queue, shards, inRedis);
                 }
                 shards = (int) inRedis;
             }
@@ -74,6 +73,17 @@ public final class QueueConnection implements AutoCloseable {
             throw new CliException(ExitCodes.REDIS, "redis: cannot connect to " + RedisEndpoint.redact(url) + " ("
                     + Errors.rootMessage(e) + ")", e);
         }
+    }
+
+    /**
+     * The CLI needs no shard count for a queue that exists (it reads the layout from Redis), so one that differs
+     * from Redis is a stale setting: refused, saying what to do instead, as the clients' ShardCountMismatchException does.
+     */
+    private static CliException shardCountDiffers(String queue, int configured, long inRedis) {
+        return new CliException(ExitCodes.REDIS, "shards: queue '" + queue + "' has " + inRedis + " shards in Redis ("
+                + ShardKeys.meta(queue) + "), but --shards (or DELAYQ_SHARDS) says " + configured + "; leave it out: the CLI "
+                + "reads the queue's layout from Redis (--shards only sets the count of a new queue), and the count changes "
+                + "only through a reshard (delayq reshard " + queue + " --to N)");
     }
 
     private static long parseShards(String queue, String recorded) {

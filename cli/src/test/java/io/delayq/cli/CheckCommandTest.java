@@ -53,7 +53,8 @@ class CheckCommandTest {
 
             assertThat(r.exitCode()).isEqualTo(ExitCodes.CHECK_FAILED);
             assertThat(r.out()).containsPattern("(?m)^FAIL  queue\\s+queue 'orders' has 4 shards in Redis, but 16 are configured$")
-                    .contains("fix: use --shards 4 (or DELAYQ_SHARDS=4)");
+                    .contains("fix: use --shards 4 (or DELAYQ_SHARDS=4): clients and workers read the queue's layout from Redis, "
+                            + "and the count changes only through a reshard (delayq reshard orders --to N)");
         }
     }
 

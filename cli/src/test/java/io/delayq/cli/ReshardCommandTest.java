@@ -46,6 +46,26 @@ class ReshardCommandTest {
     }
 
     @Test
+    void afterAReshardTheOldShardCountIsRefusedSayingToLeaveItOutAndHowTheCountChanges() {
+        CliRun grow = CliRun.run("reshard", "orders", "--redis", redis.url(), "--to", "6");
+        assertThat(grow.exitCode()).as(grow.toString()).isZero();
+
+        CliRun stale = CliRun.run("stats", "--redis", redis.url(), "--queue", "orders", "--shards", "4");
+
+        assertThat(stale.exitCode()).isEqualTo(ExitCodes.REDIS);
+        assertThat(stale.oneErrorLine()).isTrue();
+        assertThat(stale.err()).contains("delayq stats: shards: queue 'orders' has 6 shards in Redis (dq:{orders}:meta), but "
+                + "--shards (or DELAYQ_SHARDS) says 4; leave it out: the CLI reads the queue's layout from Redis (--shards only "
+                + "sets the count of a new queue), and the count changes only through a reshard (delayq reshard orders --to N)");
+        assertThat(stale.err()).doesNotContain("cannot change");
+        assertThat(stale.out()).isEmpty();
+
+        CliRun stats = CliRun.run("stats", "--redis", redis.url(), "--queue", "orders");
+        assertThat(stats.exitCode()).as(stats.toString()).isZero();
+        assertThat(stats.out()).contains("queue orders (6 shards)");
+    }
+
+    @Test
     void statsShowsBothLayoutsWhileAMigrationRuns() throws Exception {
         io.delayq.redis.Replies.await(new io.delayq.reshard.ReshardScripts(queue.protocol().scope()).reshardBegin(16), Duration.ofSeconds(5));
 

@@ -92,7 +92,8 @@ final class RedisChecks {
         }
         if (shards != null && !recorded.equals(String.valueOf(shards))) {
             return CheckResult.fail("queue", "queue '" + queue + "' has " + recorded + " shards in Redis, but " + shards + " are configured",
-                    "use --shards " + recorded + " (or DELAYQ_SHARDS=" + recorded + "): a queue's shard count cannot change");
+                    "use --shards " + recorded + " (or DELAYQ_SHARDS=" + recorded + "): clients and workers read the queue's layout "
+                            + "from Redis, and the count changes only through a reshard (delayq reshard " + queue + " --to N)");
         }
         return CheckResult.pass("queue", "queue '" + queue + "': " + recorded + " shards, protocol " + protocol);
     }
