@@ -222,7 +222,7 @@ class ConsoleApiTest {
 
         // the first step of every mover (core's reshard_begin): the meta hash records the migration, nothing moved yet
         try (io.delayq.client.DelayQueueClient coupons = io.delayq.client.DelayQueueClient.builder().redis(f.raw()).queue("coupons").shards(2).build()) {
-            io.delayq.redis.Replies.await(coupons.protocol().reshardBegin(4), java.time.Duration.ofSeconds(5));
+            io.delayq.redis.Replies.await(new io.delayq.reshard.ReshardScripts(coupons.protocol().scope()).reshardBegin(4), java.time.Duration.ofSeconds(5));
         }
         JsonNode q = json(get("api/queues/coupons"));
         assertThat(q.get("shards").asInt()).isEqualTo(4);

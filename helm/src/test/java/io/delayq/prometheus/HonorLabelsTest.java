@@ -88,6 +88,6 @@ class HonorLabelsTest {
     }
 
     private QueueStats stats(int from, int to) {
-        return Replies.await(client.protocol().stats(IntStream.rangeClosed(from, to)), Duration.ofSeconds(5));
+        return Replies.await(new io.delayq.backlog.StatsReader(client.protocol().scope()).stats(IntStream.rangeClosed(from, to)), Duration.ofSeconds(5));
     }
 }
