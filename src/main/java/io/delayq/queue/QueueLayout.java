@@ -1,9 +1,9 @@
 package io.delayq.queue;
 
 import io.delayq.layout.Layout;
+import io.delayq.layout.RecordedLayout;
 import io.delayq.script.LuaScript;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
@@ -51,12 +51,8 @@ public final class QueueLayout {
 
     /** Re-reads the layout from the meta hash (after a LAYOUT answer, or periodically). */
     public CompletionStage<Layout> refresh() {
-        return scope.commands().hmget(scope.meta(), "shards", "protocol", "layout", "layouts", "migration", "moved", "left").thenApply(kv -> {
-            List<Object> values = new ArrayList<>();
-            kv.forEach(v -> values.add(v.getValueOrElse(null)));
-            if (values.get(0) != null) {
-                layout = Layout.fromMeta(values);
-            }
+        return RecordedLayout.read(scope.commands(), scope.queue()).thenApply(recorded -> {
+            recorded.ifPresent(r -> layout = r.layout());
             return layout;
         });
     }

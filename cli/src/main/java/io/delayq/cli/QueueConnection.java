@@ -1,12 +1,14 @@
 package io.delayq.cli;
 
 import io.delayq.client.DelayQueueClient;
+import io.delayq.layout.DamagedMetaException;
+import io.delayq.layout.RecordedLayout;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.redis.Replies;
 import io.delayq.shard.ShardKeys;
 
 import java.time.Duration;
-import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -38,9 +40,8 @@ public final class QueueConnection implements AutoCloseable {
         Integer shards = settings.checkedShards();
         RedisEndpoint redis = connect(url, settings.timeout());
         try {
-            Map<String, String> meta = Replies.await(redis.commands().hgetall(ShardKeys.meta(queue)), settings.timeout());
-            String recorded = meta.get("shards");
-            if (recorded == null) {
+            Optional<RecordedLayout> recorded = recorded(redis, queue, settings.timeout());
+            if (recorded.isEmpty()) {
                 if (!mayCreate) {
                     throw CliException.notFound("queue: no queue '" + queue + "' in Redis at " + RedisEndpoint.redact(url)
                             + " (no hash " + ShardKeys.meta(queue) + "); check --queue, or start a worker or enqueue a task first");
@@ -50,11 +51,11 @@ public final class QueueConnection implements AutoCloseable {
                             + "); pass --shards N (or set DELAYQ_SHARDS) to create it");
                 }
             } else {
-                long inRedis = parseShards(queue, recorded);
+                int inRedis = recorded.get().shards();
                 if (shards != null && shards != inRedis) {
                     throw shardCountDiffers(queue, shards, inRedis);
                 }
-                shards = (int) inRedis;
+                shards = inRedis;
             }
             DelayQueueClient client = DelayQueueClient.builder().redis(redis).queue(queue).shards(shards)
                     .timeout(settings.timeout()).build();
@@ -79,19 +80,18 @@ public final class QueueConnection implements AutoCloseable {
      * The CLI needs no shard count for a queue that exists (it reads the layout from Redis), so one that differs
      * from Redis is a stale setting: refused, saying what to do instead, as the clients' ShardCountMismatchException does.
      */
-    private static CliException shardCountDiffers(String queue, int configured, long inRedis) {
+    private static CliException shardCountDiffers(String queue, int configured, int inRedis) {
         return new CliException(ExitCodes.REDIS, "shards: queue '" + queue + "' has " + inRedis + " shards in Redis ("
                 + ShardKeys.meta(queue) + "), but --shards (or DELAYQ_SHARDS) says " + configured + "; leave it out: the CLI "
                 + "reads the queue's layout from Redis (--shards only sets the count of a new queue), and the count changes "
                 + "only through a reshard (delayq reshard " + queue + " --to N)");
     }
 
-    private static long parseShards(String queue, String recorded) {
+    private static Optional<RecordedLayout> recorded(RedisEndpoint redis, String queue, Duration timeout) {
         try {
-            return Long.parseLong(recorded.trim());
-        } catch (NumberFormatException e) {
-            throw new CliException(ExitCodes.REDIS, "shards: " + ShardKeys.meta(queue) + " holds shards='" + recorded
-                    + "', not a number; the queue's meta hash is damaged");
+            return RecordedLayout.read(redis, queue, timeout);
+        } catch (DamagedMetaException e) {
+            throw new CliException(ExitCodes.REDIS, "shards: " + e.getMessage());
         }
     }
 

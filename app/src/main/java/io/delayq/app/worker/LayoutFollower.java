@@ -1,7 +1,7 @@
 package io.delayq.app.worker;
 
+import io.delayq.layout.RecordedLayout;
 import io.delayq.redis.RedisEndpoint;
-import io.delayq.shard.ShardKeys;
 import io.delayq.worker.Worker;
 import io.delayq.worker.config.WorkerConfig;
 import org.slf4j.Logger;
@@ -99,8 +99,7 @@ public final class LayoutFollower implements AutoCloseable {
     }
 
     private int recordedShards() {
-        String s = io.delayq.redis.Replies.await(meta.commands().hget(ShardKeys.meta(queue), "shards"), Duration.ofSeconds(5));
-        return s == null ? 0 : Integer.parseInt(s.trim());
+        return RecordedLayout.read(meta, queue, Duration.ofSeconds(5)).map(RecordedLayout::shards).orElse(0);
     }
 
     public void shutdown(Duration grace) {

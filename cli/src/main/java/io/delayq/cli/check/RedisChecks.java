@@ -2,6 +2,8 @@ package io.delayq.cli.check;
 
 import io.delayq.cli.CliException;
 import io.delayq.cli.QueueConnection;
+import io.delayq.layout.DamagedMetaException;
+import io.delayq.layout.RecordedLayout;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.redis.Replies;
@@ -71,20 +73,23 @@ final class RedisChecks {
         if (queue == null) {
             return CheckResult.warn("queue", "no queue given: shard count and protocol not checked", "pass --queue NAME or set DELAYQ_QUEUE");
         }
-        Map<String, String> meta;
+        java.util.Optional<RecordedLayout> meta;
         try {
-            meta = await(redis.commands().hgetall(ShardKeys.meta(queue)));
+            meta = await(RecordedLayout.read(redis.commands(), queue));
+        } catch (DamagedMetaException e) {
+            return CheckResult.fail("queue", e.getMessage(), "the queue's meta hash was written by something other than delayq: "
+                    + "find what wrote it before any worker touches the queue");
         } catch (RuntimeException e) {
             return CheckResult.fail("queue", "cannot read " + ShardKeys.meta(queue) + " (" + message(e) + ")",
                     "the Redis user needs read access to the dq:* keys");
         }
-        String recorded = meta.get("shards");
-        if (recorded == null) {
+        if (meta.isEmpty()) {
             return CheckResult.warn("queue", "queue '" + queue + "' does not exist in Redis yet (no " + ShardKeys.meta(queue) + ")",
                     "the first worker or enqueue creates it" + (shards == null ? "" : " with " + shards + " shards")
                             + "; if it should exist, check --queue and the Redis URL (database number)");
         }
-        String protocol = meta.getOrDefault("protocol", "0");
+        String recorded = String.valueOf(meta.get().shards());
+        String protocol = String.valueOf(meta.get().protocol());
         if (!protocol.equals(String.valueOf(QueueProtocol.PROTOCOL_VERSION))) {
             return CheckResult.fail("queue", "queue '" + queue + "' uses delayq protocol version " + protocol
                             + ", this delayq speaks version " + QueueProtocol.PROTOCOL_VERSION,
@@ -105,11 +110,11 @@ final class RedisChecks {
         }
         int shards;
         try {
-            String recorded = await(redis.commands().hget(ShardKeys.meta(queue), "shards"));
-            if (recorded == null) {
+            java.util.Optional<RecordedLayout> recorded = await(RecordedLayout.read(redis.commands(), queue));
+            if (recorded.isEmpty()) {
                 return null;
             }
-            shards = Integer.parseInt(recorded);
+            shards = recorded.get().shards();
         } catch (RuntimeException e) {
             return null; // the queue check reports an unreadable meta
         }

@@ -2,7 +2,9 @@ package io.delayq.console.queues;
 
 import io.delayq.client.DelayQueueClient;
 import io.delayq.console.http.ApiException;
+import io.delayq.layout.DamagedMetaException;
 import io.delayq.layout.Layout;
+import io.delayq.layout.RecordedLayout;
 import io.delayq.queue.QueueName;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.redis.Replies;
@@ -117,15 +119,12 @@ public final class QueueDirectory implements AutoCloseable {
         if (!configured.isEmpty() && !configured.contains(queue)) {
             throw ApiException.notFound("queue", "no queue '" + queue + "' in this console (it shows " + String.join(", ", configured) + ")");
         }
-        String shards = Replies.await(redis.commands().hget(ShardKeys.meta(queue), "shards"), timeout);
-        if (shards == null) {
-            throw ApiException.notFound("queue", "no queue '" + queue + "' in Redis (no hash " + ShardKeys.meta(queue) + ")");
-        }
         int n;
         try {
-            n = Integer.parseInt(shards.trim());
-        } catch (NumberFormatException e) {
-            throw new ApiException(502, "queue", ShardKeys.meta(queue) + " holds shards='" + shards + "', not a number");
+            n = RecordedLayout.read(redis, queue, timeout).orElseThrow(() -> ApiException.notFound("queue",
+                    "no queue '" + queue + "' in Redis (no hash " + ShardKeys.meta(queue) + ")")).shards();
+        } catch (DamagedMetaException e) {
+            throw new ApiException(502, "queue", e.getMessage());
         }
         return clients.computeIfAbsent(queue, q -> DelayQueueClient.builder().redis(redis).queue(q).shards(n).timeout(timeout).build());
     }
