@@ -44,7 +44,7 @@ public final class Main {
     }
 
     @Command(name = "worker", mixinStandardHelpOptions = true,
-            description = {"Run a worker configured by DELAYQ_* environment variables (see the README).",
+            description = {"Run a worker configured by DELAYQ_* environment variables (see docs/worker.md).",
                     "SIGTERM or Ctrl-C stops it gracefully (exit 0); a bad configuration exits 2, an unreachable Redis 3."})
     static final class WorkerSubcommand implements Callable<Integer> {
         @Override
