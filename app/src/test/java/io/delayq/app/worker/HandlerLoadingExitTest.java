@@ -2,6 +2,7 @@ package io.delayq.app.worker;
 
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.worker.config.CapturedStderr;
+import io.delayq.worker.config.EnvChanges;
 import io.delayq.worker.dispatch.RunningWorkers;
 import io.delayq.worker.handlerpath.HandlerJars;
 import org.junit.jupiter.api.Test;
@@ -34,11 +35,7 @@ class HandlerLoadingExitTest {
     }
 
     private Map<String, String> env(String... pairs) {
-        Map<String, String> env = RunningWorkers.env(redis.url(), Q, 2);
-        for (int i = 0; i < pairs.length; i += 2) {
-            env.put(pairs[i], pairs[i + 1]);
-        }
-        return env;
+        return EnvChanges.apply(RunningWorkers.env(redis.url(), Q, 2), pairs);
     }
 
     @Test

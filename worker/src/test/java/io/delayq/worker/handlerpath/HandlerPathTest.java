@@ -3,7 +3,7 @@ package io.delayq.worker.handlerpath;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
-import io.delayq.worker.config.CapturedStderr;
+import io.delayq.worker.config.EnvChanges;
 import io.delayq.worker.delivery.HandlerPath;
 import io.delayq.worker.dispatch.RunningWorkers;
 import org.junit.jupiter.api.Test;
@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,19 +36,8 @@ class HandlerPathTest {
     @TempDir
     Path tmp;
 
-    @RegisterExtension
-    final CapturedStderr err = new CapturedStderr();
-
-    private List<String> errLines() {
-        return err.lines();
-    }
-
     private Map<String, String> env(String... pairs) {
-        Map<String, String> env = RunningWorkers.env(redis.url(), Q, 2);
-        for (int i = 0; i < pairs.length; i += 2) {
-            env.put(pairs[i], pairs[i + 1]);
-        }
-        return env;
+        return EnvChanges.apply(RunningWorkers.env(redis.url(), Q, 2), pairs);
     }
 
     @Test
