@@ -71,6 +71,14 @@ public final class WorkerSettings {
     public static final String DEFAULT_SCHEDULE_HORIZON = "2m";
     public static final String DEFAULT_SCHEDULE_MISFIRE_THRESHOLD = "1m";
 
+    /** What every delayq variable's name starts with, {@link #REDIS_URL_FALLBACK} aside. */
+    public static final String PREFIX = "DELAYQ_";
+
+    /** Whether delayq reads the variable: a {@code DELAYQ_*} one, or {@link #REDIS_URL_FALLBACK}. */
+    public static boolean isDelayqVariable(String name) {
+        return name.startsWith(PREFIX) || name.equals(REDIS_URL_FALLBACK.name());
+    }
+
     /** A properties file with the same keys; the environment wins over it. */
     public static final Setting.Text CONFIG_FILE = new Setting.Text("DELAYQ_CONFIG_FILE");
 
