@@ -36,13 +36,24 @@ public final class Settings {
             }
             p.forEach((k, v) -> merged.put(k.toString(), v.toString()));
         }
+        putVariables(env, merged);
+        return new Settings(merged);
+    }
+
+    /** The environment's variables alone, for a process that reads no {@code DELAYQ_CONFIG_FILE} (the console). */
+    public static Settings fromEnvironmentOnly(Map<String, String> env) {
+        Map<String, String> values = new HashMap<>();
+        putVariables(env, values);
+        return new Settings(values);
+    }
+
+    private static void putVariables(Map<String, String> env, Map<String, String> into) {
         env.forEach((k, v) -> {
             // an empty variable (a template that left it unset) does not hide the file's value
-            if ((k.startsWith("DELAYQ_") || k.equals(WorkerSettings.REDIS_URL_FALLBACK.name())) && v != null && !v.isBlank()) {
-                merged.put(k, v);
+            if (WorkerSettings.isDelayqVariable(k) && v != null && !v.isBlank()) {
+                into.put(k, v);
             }
         });
-        return new Settings(merged);
     }
 
     public String string(Setting.Text setting) {

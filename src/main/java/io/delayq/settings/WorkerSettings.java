@@ -62,14 +62,27 @@ public final class WorkerSettings {
     public static final String DEFAULT_BACKOFF_INITIAL = "1s";
     public static final String DEFAULT_BACKOFF_MAX = "5m";
     public static final double DEFAULT_BACKOFF_MULTIPLIER = 2.0;
+    /** As for a task's own {@code backoffMultiplier}: growth beyond this is capped by the longest backoff within a few attempts anyway. */
+    public static final double MAX_BACKOFF_MULTIPLIER = 100.0;
     public static final double DEFAULT_JITTER = 0.2;
     public static final String DEFAULT_DEAD_LETTER_MAX_AGE = "14d";
     public static final long DEFAULT_DEAD_LETTER_MAX_COUNT = 100_000;
+    /** Tasks per second, across the fleet or of one group. */
+    public static final double MAX_RATE = 1_000_000;
+    public static final int MAX_RATE_BURST = 10_000_000;
     public static final String DEFAULT_WEBHOOK_TIMEOUT = "10s";
     public static final int DEFAULT_HTTP_PORT = 8080;
     public static final String DEFAULT_SCHEDULE_INTERVAL = "5s";
     public static final String DEFAULT_SCHEDULE_HORIZON = "2m";
     public static final String DEFAULT_SCHEDULE_MISFIRE_THRESHOLD = "1m";
+
+    /** What every delayq variable's name starts with, {@link #REDIS_URL_FALLBACK} aside. */
+    public static final String PREFIX = "DELAYQ_";
+
+    /** Whether delayq reads the variable: a {@code DELAYQ_*} one, or {@link #REDIS_URL_FALLBACK}. */
+    public static boolean isDelayqVariable(String name) {
+        return name.startsWith(PREFIX) || name.equals(REDIS_URL_FALLBACK.name());
+    }
 
     /** A properties file with the same keys; the environment wins over it. */
     public static final Setting.Text CONFIG_FILE = new Setting.Text("DELAYQ_CONFIG_FILE");
@@ -107,23 +120,23 @@ public final class WorkerSettings {
     public static final Setting.Span RETRY_BACKOFF_INITIAL = Setting.Span.of("DELAYQ_RETRY_BACKOFF_INITIAL", DEFAULT_BACKOFF_INITIAL, "0s", "7d");
     /** At least {@link #RETRY_BACKOFF_INITIAL} (checked by the worker). */
     public static final Setting.Span RETRY_BACKOFF_MAX = Setting.Span.of("DELAYQ_RETRY_BACKOFF_MAX", DEFAULT_BACKOFF_MAX, "0s", "30d");
-    public static final Setting.Decimal RETRY_BACKOFF_MULTIPLIER = new Setting.Decimal("DELAYQ_RETRY_BACKOFF_MULTIPLIER", DEFAULT_BACKOFF_MULTIPLIER, 1.0, 100.0);
+    public static final Setting.Decimal RETRY_BACKOFF_MULTIPLIER = new Setting.Decimal("DELAYQ_RETRY_BACKOFF_MULTIPLIER", DEFAULT_BACKOFF_MULTIPLIER, 1.0, MAX_BACKOFF_MULTIPLIER);
     public static final Setting.Decimal RETRY_JITTER = new Setting.Decimal("DELAYQ_RETRY_JITTER", DEFAULT_JITTER, 0.0, 1.0);
 
     public static final Setting.Whole DEAD_LETTER_MAX_COUNT = new Setting.Whole("DELAYQ_DEAD_LETTER_MAX_COUNT", DEFAULT_DEAD_LETTER_MAX_COUNT, 0, Long.MAX_VALUE);
     public static final Setting.Span DEAD_LETTER_MAX_AGE = Setting.Span.of("DELAYQ_DEAD_LETTER_MAX_AGE", DEFAULT_DEAD_LETTER_MAX_AGE, "0s", "3650d");
 
     /** Tasks per second across the fleet; 0 = no limit. */
-    public static final Setting.Decimal RATE_LIMIT = new Setting.Decimal("DELAYQ_RATE_LIMIT", 0, 0, 1_000_000);
+    public static final Setting.Decimal RATE_LIMIT = new Setting.Decimal("DELAYQ_RATE_LIMIT", 0, 0, MAX_RATE);
     /** Default {@code ceil(rate)}; at least 1 when a rate is set (checked by the worker). */
-    public static final Setting.Whole RATE_BURST = new Setting.Whole("DELAYQ_RATE_BURST", 0, 0, 10_000_000);
+    public static final Setting.Whole RATE_BURST = new Setting.Whole("DELAYQ_RATE_BURST", 0, 0, MAX_RATE_BURST);
     /**
      * Tasks per second of each group (the record's {@code group}) across the fleet, 0 = none; divided per shard
      * like {@link #RATE_LIMIT} (protocol.md, "Groups").
      */
-    public static final Setting.Decimal GROUP_RATE_LIMIT = new Setting.Decimal("DELAYQ_GROUP_RATE_LIMIT", 0, 0, 1_000_000);
+    public static final Setting.Decimal GROUP_RATE_LIMIT = new Setting.Decimal("DELAYQ_GROUP_RATE_LIMIT", 0, 0, MAX_RATE);
     /** Default {@code ceil(group rate)}; at least 1 when a group rate is set (checked by the worker). */
-    public static final Setting.Whole GROUP_RATE_BURST = new Setting.Whole("DELAYQ_GROUP_RATE_BURST", 0, 0, 10_000_000);
+    public static final Setting.Whole GROUP_RATE_BURST = new Setting.Whole("DELAYQ_GROUP_RATE_BURST", 0, 0, MAX_RATE_BURST);
 
     /** {@code handler} (default), {@code webhook} or {@code stream}. */
     public static final Setting.Text DELIVERY = new Setting.Text("DELAYQ_DELIVERY");

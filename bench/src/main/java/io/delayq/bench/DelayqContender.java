@@ -1,16 +1,17 @@
 package io.delayq.bench;
 
 import io.delayq.client.DelayQueueClient;
+import io.delayq.handler.TaskHandler;
+import io.delayq.settings.WorkerEnv;
+import io.delayq.settings.WorkerSettings;
 import io.delayq.task.TaskSpec;
 import io.delayq.worker.Worker;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.delivery.HandlerDelivery;
-import io.delayq.handler.TaskHandler;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -26,9 +27,11 @@ final class DelayqContender implements Contender {
     /** enqueueAll calls kept in flight at once. */
     static final int ENQUEUE_WINDOW = 4;
 
-    static final int DEFAULT_BATCH = WorkerConfig.embedded(Map.of("DELAYQ_REDIS_URL", "redis://x:1", "DELAYQ_QUEUE", "q", "DELAYQ_SHARDS", "1")).batchSize();
-    static final int DEFAULT_CONCURRENCY = WorkerConfig.embedded(Map.of("DELAYQ_REDIS_URL", "redis://x:1", "DELAYQ_QUEUE", "q", "DELAYQ_SHARDS", "1")).concurrency();
-    static final long DEFAULT_CLAIM_AHEAD_MS = WorkerConfig.embedded(Map.of("DELAYQ_REDIS_URL", "redis://x:1", "DELAYQ_QUEUE", "q", "DELAYQ_SHARDS", "1")).claimAhead().toMillis();
+    /** What an embedded worker chooses when nothing but the required variables is set. */
+    private static final WorkerConfig DEFAULTS = WorkerConfig.embedded(WorkerEnv.of("redis://x:1", "q", 1).toMap());
+    static final int DEFAULT_BATCH = DEFAULTS.batchSize();
+    static final int DEFAULT_CONCURRENCY = DEFAULTS.concurrency();
+    static final long DEFAULT_CLAIM_AHEAD_MS = DEFAULTS.claimAhead().toMillis();
 
     /** @param extra further DELAYQ_* settings (and, for tuning, worker system properties prefixed {@code -D}) */
     record Settings(int workers, int shards, int batchSize, int concurrency, Map<String, String> extra) {
@@ -47,15 +50,17 @@ final class DelayqContender implements Contender {
 
         String describe() {
             if (isDefaults()) {
-                return String.format("%d shards (the README's example), 1 worker, every DELAYQ_* setting at its default (DELAYQ_BATCH_SIZE=%d, "
-                                + "DELAYQ_CONCURRENCY=%d, DELAYQ_CLAIM_AHEAD=%dms); enqueue: enqueueAll in chunks of %,d (%d in flight), W2 one enqueue call per task",
-                        shards, DEFAULT_BATCH, DEFAULT_CONCURRENCY, DEFAULT_CLAIM_AHEAD_MS, ENQUEUE_CHUNK, ENQUEUE_WINDOW);
+                return String.format("%d shards (the README's example), 1 worker, every %s* setting at its default (%s=%d, "
+                                + "%s=%d, %s=%dms); enqueue: enqueueAll in chunks of %,d (%d in flight), W2 one enqueue call per task",
+                        shards, WorkerSettings.PREFIX, WorkerSettings.BATCH_SIZE.name(), DEFAULT_BATCH, WorkerSettings.CONCURRENCY.name(),
+                        DEFAULT_CONCURRENCY, WorkerSettings.CLAIM_AHEAD.name(), DEFAULT_CLAIM_AHEAD_MS, ENQUEUE_CHUNK, ENQUEUE_WINDOW);
             }
             String owns = workers == 1 ? "owning all shards" : "each owning " + shards / workers + " shard" + (shards / workers == 1 ? "" : "s")
-                    + " (DELAYQ_SHARD_FROM/TO, as the operator's shard-range Deployments)";
-            return String.format("%d shard%s, %d worker%s %s, DELAYQ_BATCH_SIZE=%d, DELAYQ_CONCURRENCY=%d, other settings default; "
+                    + " (" + WorkerSettings.SHARD_FROM.name() + "/" + WorkerSettings.SHARD_TO.name() + ", as the operator's shard-range Deployments)";
+            return String.format("%d shard%s, %d worker%s %s, %s=%d, %s=%d, other settings default; "
                             + "enqueue: enqueueAll in chunks of %,d (%d in flight), W2 one enqueue call per task",
-                    shards, shards == 1 ? "" : "s", workers, workers == 1 ? "" : "s", owns, batchSize, concurrency, ENQUEUE_CHUNK, ENQUEUE_WINDOW);
+                    shards, shards == 1 ? "" : "s", workers, workers == 1 ? "" : "s", owns, WorkerSettings.BATCH_SIZE.name(), batchSize,
+                    WorkerSettings.CONCURRENCY.name(), concurrency, ENQUEUE_CHUNK, ENQUEUE_WINDOW);
         }
 
         Settings {
@@ -95,14 +100,13 @@ final class DelayqContender implements Contender {
     public void startConsumers(Recorder recorder) {
         TaskHandler noop = task -> recorder.handled(TaskIds.index(task.id()));
         for (int i = 0; i < settings.workers(); i++) {
-            Map<String, String> env = new HashMap<>();
-            env.put("DELAYQ_REDIS_URL", bench.redisUrl());
-            env.put("DELAYQ_QUEUE", QUEUE);
-            env.put("DELAYQ_SHARDS", String.valueOf(settings.shards()));
+            int per = settings.shards() / settings.workers();
+            WorkerEnv typed = WorkerEnv.of(bench.redisUrl(), QUEUE, settings.shards()).set(WorkerSettings.HTTP_PORT, 0)
+                    .set(WorkerSettings.SHARD_FROM, i * per).set(WorkerSettings.SHARD_TO, (i + 1) * per - 1);
             if (!settings.isDefaults()) {
-                env.put("DELAYQ_BATCH_SIZE", String.valueOf(settings.batchSize()));
-                env.put("DELAYQ_CONCURRENCY", String.valueOf(settings.concurrency()));
+                typed.set(WorkerSettings.BATCH_SIZE, settings.batchSize()).set(WorkerSettings.CONCURRENCY, settings.concurrency());
             }
+            Map<String, String> env = typed.toMap();
             settings.extra().forEach((k, v) -> {
                 if (k.startsWith("-D")) {
                     System.setProperty(k.substring(2), v);
@@ -110,10 +114,6 @@ final class DelayqContender implements Contender {
                     env.put(k, v);
                 }
             });
-            env.put("DELAYQ_HTTP_PORT", "0");
-            int per = settings.shards() / settings.workers();
-            env.put("DELAYQ_SHARD_FROM", String.valueOf(i * per));
-            env.put("DELAYQ_SHARD_TO", String.valueOf((i + 1) * per - 1));
             workers.add(Worker.start(WorkerConfig.fromEnv(env), redis -> new HandlerDelivery(noop)));
         }
     }

@@ -2,6 +2,8 @@ package io.delayq.bench;
 
 import io.delayq.client.DelayQueueClient;
 import io.delayq.localredis.LocalRedisServer;
+import io.delayq.settings.WorkerEnv;
+import io.delayq.settings.WorkerSettings;
 import io.delayq.task.TaskSpec;
 import io.delayq.worker.Worker;
 import io.delayq.worker.config.WorkerConfig;
@@ -10,9 +12,9 @@ import io.delayq.worker.delivery.HandlerDelivery;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -96,13 +98,8 @@ public final class FairnessBench {
         }
         boolean grouped = variant == Variant.WITH_GROUPS;
         try (DelayQueueClient client = DelayQueueClient.builder().redis(url).queue(QUEUE).shards(SHARDS).build()) {
-            Map<String, String> env = new HashMap<>();
-            env.put("DELAYQ_REDIS_URL", url);
-            env.put("DELAYQ_QUEUE", QUEUE);
-            env.put("DELAYQ_SHARDS", String.valueOf(SHARDS));
-            env.put("DELAYQ_CONCURRENCY", "16");
-            env.put("DELAYQ_HTTP_PORT", "0");
-            env.put("DELAYQ_SCHEDULE_INTERVAL", "0s");
+            Map<String, String> env = WorkerEnv.of(url, QUEUE, SHARDS).set(WorkerSettings.CONCURRENCY, 16).set(WorkerSettings.HTTP_PORT, 0)
+                    .set(WorkerSettings.SCHEDULE_INTERVAL, Duration.ZERO).toMap();
             ConcurrentLinkedQueue<long[]> quiet = new ConcurrentLinkedQueue<>(); // {due, started}
             AtomicLong noisyDone = new AtomicLong();
             AtomicLong lastNoisy = new AtomicLong();

@@ -4,6 +4,8 @@ import io.delayq.client.DelayQueueClient;
 import io.delayq.localredis.LocalRedisServer;
 import io.delayq.redis.Replies;
 import io.delayq.reshard.Mover;
+import io.delayq.settings.WorkerEnv;
+import io.delayq.settings.WorkerSettings;
 import io.delayq.shard.Sharding;
 import io.delayq.task.TaskSpec;
 import io.delayq.worker.Worker;
@@ -19,7 +21,6 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -125,11 +126,7 @@ public final class ReshardBench {
             int capacity = s.rate() * (s.baselineSeconds() + 1200);
             LiveLoad live = new LiveLoad(producer, s.rate(), s.minDelay(), s.maxDelay(), capacity);
             AtomicLong waitingRan = new AtomicLong();
-            Map<String, String> env = new HashMap<>();
-            env.put("DELAYQ_REDIS_URL", server.url());
-            env.put("DELAYQ_QUEUE", QUEUE);
-            env.put("DELAYQ_SHARDS", String.valueOf(s.from()));
-            env.put("DELAYQ_HTTP_PORT", "0");
+            Map<String, String> env = WorkerEnv.of(server.url(), QUEUE, s.from()).set(WorkerSettings.HTTP_PORT, 0).toMap();
             io.delayq.handler.TaskHandler handler = task -> {
                 if (task.id().startsWith(LiveLoad.PREFIX)) {
                     live.ran(task.id());

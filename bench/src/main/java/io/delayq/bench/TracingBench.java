@@ -2,6 +2,8 @@ package io.delayq.bench;
 
 import io.delayq.client.DelayQueueClient;
 import io.delayq.localredis.LocalRedisServer;
+import io.delayq.settings.WorkerEnv;
+import io.delayq.settings.WorkerSettings;
 import io.delayq.task.TaskSpec;
 import io.delayq.worker.Worker;
 import io.delayq.worker.config.WorkerConfig;
@@ -116,14 +118,8 @@ public final class TracingBench {
             }
             AtomicLong handled = new AtomicLong();
             AtomicLong first = new AtomicLong();
-            Map<String, String> env = new HashMap<>();
-            env.put("DELAYQ_REDIS_URL", url);
-            env.put("DELAYQ_QUEUE", QUEUE);
-            env.put("DELAYQ_SHARDS", String.valueOf(SHARDS));
-            env.put("DELAYQ_BATCH_SIZE", "1000");
-            env.put("DELAYQ_CONCURRENCY", "1000");
-            env.put("DELAYQ_HTTP_PORT", "0");
-            env.put("DELAYQ_SCHEDULE_INTERVAL", "0s");
+            Map<String, String> env = WorkerEnv.of(url, QUEUE, SHARDS).set(WorkerSettings.BATCH_SIZE, 1000).set(WorkerSettings.CONCURRENCY, 1000)
+                    .set(WorkerSettings.HTTP_PORT, 0).set(WorkerSettings.SCHEDULE_INTERVAL, Duration.ZERO).toMap();
             // timed from the first delivery to the last ack: the worker's start-up (connect, load scripts) is not W1
             Worker w = Worker.start(WorkerConfig.fromEnv(env), r -> new HandlerDelivery(task -> {
                         if (handled.getAndIncrement() == 0) {

@@ -1,6 +1,9 @@
 package io.delayq.bench;
 
 import io.delayq.client.DelayQueueClient;
+import io.delayq.settings.Setting;
+import io.delayq.settings.WorkerEnv;
+import io.delayq.settings.WorkerSettings;
 import io.delayq.task.TaskSpec;
 import io.delayq.worker.Worker;
 import io.delayq.worker.config.WorkerConfig;
@@ -16,7 +19,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -43,13 +45,8 @@ final class WorkerCosts {
         this.quick = bench.sizes().quick();
     }
 
-    private Map<String, String> env(int shards) {
-        Map<String, String> env = new HashMap<>();
-        env.put("DELAYQ_REDIS_URL", bench.redisUrl());
-        env.put("DELAYQ_QUEUE", QUEUE);
-        env.put("DELAYQ_SHARDS", String.valueOf(shards));
-        env.put("DELAYQ_HTTP_PORT", "0");
-        return env;
+    private WorkerEnv env(int shards) {
+        return WorkerEnv.of(bench.redisUrl(), QUEUE, shards).set(WorkerSettings.HTTP_PORT, 0);
     }
 
     /** One idle worker with the default settings over 16, 256, 1,024 shards: commands/s and Redis CPU, after start-up. */
@@ -57,7 +54,7 @@ final class WorkerCosts {
         StringBuilder md = new StringBuilder("| shards | Redis commands / s | Redis CPU % | busiest commands / s |\n|---:|---:|---:|---|\n");
         for (int shards : new int[] {16, 256, 1024}) {
             bench.probe().flushAll();
-            Worker w = Worker.start(WorkerConfig.fromEnv(env(shards)), redis -> new HandlerDelivery(task -> { }));
+            Worker w = Worker.start(WorkerConfig.fromEnv(env(shards).toMap()), redis -> new HandlerDelivery(task -> { }));
             try {
                 Pause.millis(3_000); // start-up claims every shard once; measured after that
                 RedisProbe.Snapshot a = bench.probe().snapshot();
@@ -79,15 +76,15 @@ final class WorkerCosts {
     String webhook(int run) throws Exception {
         StringBuilder md = new StringBuilder("| settings | backlog of 20,000, receiver answers at once: deliveries / s | 5,000 tasks/s for 10 s, "
                 + "receiver answers in 20 ms: deliveries / s | lag p50 / p99 / max ms | lost |\n|---|---:|---:|---:|---:|\n");
-        List<Map.Entry<String, Map<String, String>>> configs = List.of(
-                Map.entry("defaults (DELAYQ_DELIVERY=webhook, DELAYQ_WEBHOOK_URL only)", Map.of()),
-                Map.entry("DELAYQ_CONCURRENCY=1024", Map.of("DELAYQ_CONCURRENCY", "1024")));
+        List<Map.Entry<String, Map<Setting, Object>>> configs = List.of(
+                Map.entry("defaults (" + WorkerSettings.DELIVERY.name() + "=webhook, " + WorkerSettings.WEBHOOK_URL.name() + " only)", Map.of()),
+                Map.entry(WorkerSettings.CONCURRENCY.name() + "=1024", Map.of(WorkerSettings.CONCURRENCY, 1024)));
         if (run == 1) {
             // unrecorded, as the in-JVM rows' warm-up: the first webhook worker of this JVM otherwise measures the JIT
             // compiler compiling the HTTP client (cold, the defaults' backlog rate reads about a third below the same row warm)
             System.out.printf("  webhook warm-up: backlog %,.0f/s%n", webhookBacklog(Map.of()));
         }
-        for (Map.Entry<String, Map<String, String>> config : configs) {
+        for (Map.Entry<String, Map<Setting, Object>> config : configs) {
             double backlog = webhookBacklog(config.getValue());
             double[] steady = webhookSteady(config.getValue());
             md.append(String.format("| %s | %,.0f | %,.0f | %.0f / %.0f / %.0f | %,.0f |%n", config.getKey(), backlog, steady[0], steady[1], steady[2],
@@ -98,7 +95,7 @@ final class WorkerCosts {
         return "### Run " + run + "\n\n" + md;
     }
 
-    private double webhookBacklog(Map<String, String> extra) throws Exception {
+    private double webhookBacklog(Map<Setting, Object> extra) throws Exception {
         int n = quick ? 5_000 : 20_000;
         bench.probe().flushAll();
         try (Receiver receiver = new Receiver(webhookScript, 0); DelayQueueClient client = client(16)) {
@@ -121,7 +118,7 @@ final class WorkerCosts {
     }
 
     /** {deliveries/s, p50, p99, max, lost}. */
-    private double[] webhookSteady(Map<String, String> extra) throws Exception {
+    private double[] webhookSteady(Map<Setting, Object> extra) throws Exception {
         int rate = 5_000;
         int seconds = quick ? 3 : 10;
         int n = rate * seconds;
@@ -157,12 +154,10 @@ final class WorkerCosts {
         return DelayQueueClient.builder().redis(bench.redisUrl()).queue(QUEUE).shards(shards).build();
     }
 
-    private Worker startWebhook(Receiver receiver, Map<String, String> extra) {
-        Map<String, String> env = env(16);
-        env.put("DELAYQ_DELIVERY", "webhook");
-        env.put("DELAYQ_WEBHOOK_URL", receiver.url());
-        env.putAll(extra);
-        WorkerConfig config = WorkerConfig.fromEnv(env);
+    private Worker startWebhook(Receiver receiver, Map<Setting, Object> extra) {
+        WorkerEnv env = env(16).set(WorkerSettings.DELIVERY, "webhook").set(WorkerSettings.WEBHOOK_URL, receiver.url());
+        extra.forEach(env::set);
+        WorkerConfig config = WorkerConfig.fromEnv(env.toMap());
         return Worker.start(config, Deliveries.forConfig(config));
     }
 
@@ -171,11 +166,8 @@ final class WorkerCosts {
         bench.probe().flushAll();
         int port = io.delayq.localredis.LocalRedisServer.freePort();
         ProcessBuilder pb = new ProcessBuilder("java", "-jar", workerJar.toString());
-        pb.environment().putAll(env(16));
-        pb.environment().put("DELAYQ_HTTP_PORT", String.valueOf(port));
-        pb.environment().put("DELAYQ_DELIVERY", "stream");
-        pb.environment().put("DELAYQ_STREAM_KEY", "costs:ready");
-        pb.environment().put("DELAYQ_STREAM_MAXLEN", "1000");
+        pb.environment().putAll(env(16).set(WorkerSettings.HTTP_PORT, port).set(WorkerSettings.DELIVERY, "stream")
+                .set(WorkerSettings.STREAM_KEY, "costs:ready").set(WorkerSettings.STREAM_MAXLEN, 1000).toMap());
         pb.redirectErrorStream(true).redirectOutput(Path.of("bench", "target", "footprint-worker.log").toFile());
         long t0 = System.nanoTime();
         Process p = pb.start();

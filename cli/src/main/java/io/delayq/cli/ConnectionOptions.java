@@ -7,6 +7,13 @@ import picocli.CommandLine.Option;
 
 import java.time.Duration;
 
+import static io.delayq.settings.WorkerSettings.QUEUE;
+import static io.delayq.settings.WorkerSettings.REDIS_PASSWORD;
+import static io.delayq.settings.WorkerSettings.REDIS_URL;
+import static io.delayq.settings.WorkerSettings.REDIS_URL_FALLBACK;
+import static io.delayq.settings.WorkerSettings.REDIS_USERNAME;
+import static io.delayq.settings.WorkerSettings.SHARDS;
+
 /**
  * {@code --redis}, {@code --queue}, {@code --shards}, {@code --timeout}: accepted on the root
  * command ({@code delayq --queue orders stats}) and on every command ({@code delayq stats --queue orders}).
@@ -53,21 +60,21 @@ public class ConnectionOptions {
         }
         CliEnvironment env = DelayqCommand.environment(command);
         if (redis == null) {
-            redis = env.first("DELAYQ_REDIS_URL", "REDIS_URL");
+            redis = env.first(REDIS_URL.name(), REDIS_URL_FALLBACK.name());
         }
         if (redis != null) {
-            redis = RedisUrls.withCredentials(redis, env.first("DELAYQ_REDIS_USERNAME"), env.first("DELAYQ_REDIS_PASSWORD"));
+            redis = RedisUrls.withCredentials(redis, env.first(REDIS_USERNAME.name()), env.first(REDIS_PASSWORD.name()));
         }
         if (queue == null) {
-            queue = env.first("DELAYQ_QUEUE");
+            queue = env.first(QUEUE.name());
         }
         if (shards == null) {
-            String fromEnv = env.first("DELAYQ_SHARDS");
+            String fromEnv = env.first(SHARDS.name());
             if (fromEnv != null) {
                 try {
                     shards = Integer.parseInt(fromEnv);
                 } catch (NumberFormatException e) {
-                    throw CliException.usage("shards: DELAYQ_SHARDS must be a whole number, got '" + fromEnv + "'");
+                    throw CliException.usage("shards: " + SHARDS.name() + " must be a whole number, got '" + fromEnv + "'");
                 }
             }
         }

@@ -4,11 +4,28 @@ import io.delayq.DurationText;
 import io.delayq.InvalidInputException;
 import io.delayq.queue.QueueName;
 import io.delayq.redis.RedisUrls;
+import io.delayq.settings.ConsoleVariables;
+import io.delayq.settings.Setting;
+import io.delayq.settings.Settings;
 
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+
+import static io.delayq.settings.ConsoleVariables.ALLOWED_HOSTS;
+import static io.delayq.settings.ConsoleVariables.HISTORY;
+import static io.delayq.settings.ConsoleVariables.HOST;
+import static io.delayq.settings.ConsoleVariables.MAX_QUEUES;
+import static io.delayq.settings.ConsoleVariables.PORT;
+import static io.delayq.settings.ConsoleVariables.QUEUES;
+import static io.delayq.settings.ConsoleVariables.SAMPLE_EVERY;
+import static io.delayq.settings.ConsoleVariables.TOKEN;
+import static io.delayq.settings.ConsoleVariables.TRACE_URL;
+import static io.delayq.settings.WorkerSettings.REDIS_PASSWORD;
+import static io.delayq.settings.WorkerSettings.REDIS_URL;
+import static io.delayq.settings.WorkerSettings.REDIS_URL_FALLBACK;
+import static io.delayq.settings.WorkerSettings.REDIS_USERNAME;
 
 /**
  * How a console runs. {@code actionToken} null or blank: read-only (every action answers 403).
@@ -26,11 +43,11 @@ import java.util.Map;
 public record ConsoleSettings(String redisUrl, String host, int port, String actionToken, List<String> queues,
                               Duration sampleEvery, Duration history, List<String> allowedHosts, String basePath, int maxQueues,
                               String traceUrl) {
-    public static final int DEFAULT_PORT = 8090;
-    public static final int DEFAULT_MAX_QUEUES = 500;
+    public static final int DEFAULT_PORT = ConsoleVariables.DEFAULT_PORT;
+    public static final int DEFAULT_MAX_QUEUES = ConsoleVariables.DEFAULT_MAX_QUEUES;
     /** Segments of letters, digits and - _ ~ . (not starting with a dot: no "." or ".." segment). */
-    private static final java.util.regex.Pattern PATH = java.util.regex.Pattern.compile("/([A-Za-z0-9_~-][A-Za-z0-9._~-]*/)*");
-    private static final java.util.regex.Pattern HOST = java.util.regex.Pattern.compile(
+    private static final java.util.regex.Pattern PATH_FORM = java.util.regex.Pattern.compile("/([A-Za-z0-9_~-][A-Za-z0-9._~-]*/)*");
+    private static final java.util.regex.Pattern HOST_FORM = java.util.regex.Pattern.compile(
             "(\\*|[a-z0-9]([-a-z0-9.]*[a-z0-9])?|\\[[0-9a-f:.]+\\])(:[0-9]{1,5})?");
 
     public ConsoleSettings(String redisUrl, String host, int port, String actionToken, List<String> queues, Duration sampleEvery,
@@ -47,92 +64,72 @@ public record ConsoleSettings(String redisUrl, String host, int port, String act
         allowedHosts = List.copyOf(allowedHosts == null ? List.of() : allowedHosts.stream().map(h -> h.trim().toLowerCase(java.util.Locale.ROOT))
                 .filter(h -> !h.isEmpty()).toList());
         for (String h : allowedHosts) {
-            if (!HOST.matcher(h).matches()) {
-                throw new InvalidInputException("DELAYQ_CONSOLE_ALLOWED_HOSTS", "'" + h + "' is not a host name, host:port, [IPv6] or *");
+            if (!HOST_FORM.matcher(h).matches()) {
+                throw new InvalidInputException(ALLOWED_HOSTS.name(), "'" + h + "' is not a host name, host:port, [IPv6] or *");
             }
         }
         basePath = basePath == null || basePath.isBlank() ? "/" : basePath.trim();
         if (!basePath.endsWith("/")) {
             basePath = basePath + "/";
         }
-        if (!PATH.matcher(basePath).matches()) {
-            throw new InvalidInputException("DELAYQ_CONSOLE_PATH", "must be an absolute path of plain segments (letters, digits, - _ ~ ., "
+        if (!PATH_FORM.matcher(basePath).matches()) {
+            throw new InvalidInputException(ConsoleVariables.PATH.name(), "must be an absolute path of plain segments (letters, digits, - _ ~ ., "
                     + "no '.' or '..'), e.g. /delayq/, got '" + basePath + "'");
         }
-        if (maxQueues < 1 || maxQueues > 100_000) {
-            throw new InvalidInputException("DELAYQ_CONSOLE_MAX_QUEUES", "must be between 1 and 100000, got " + maxQueues);
+        if (maxQueues < MAX_QUEUES.min() || maxQueues > MAX_QUEUES.max()) {
+            throw new InvalidInputException(MAX_QUEUES.name(), "must be between " + MAX_QUEUES.min() + " and " + MAX_QUEUES.max() + ", got " + maxQueues);
         }
         if (redisUrl == null || redisUrl.isBlank()) {
-            throw new InvalidInputException("DELAYQ_REDIS_URL", "a Redis URL is required");
+            throw new InvalidInputException(REDIS_URL.name(), "a Redis URL is required");
         }
-        if (port < 0 || port > 65535) {
-            throw new InvalidInputException("DELAYQ_CONSOLE_PORT", "must be between 0 and 65535, got " + port);
+        if (port < PORT.min() || port > PORT.max()) {
+            throw new InvalidInputException(PORT.name(), "must be between " + PORT.min() + " and " + PORT.max() + ", got " + port);
         }
         queues = List.copyOf(queues == null ? List.of() : queues);
         queues.forEach(QueueName::require);
-        if (sampleEvery == null || sampleEvery.toMillis() < 100) {
-            throw new InvalidInputException("DELAYQ_CONSOLE_SAMPLE_EVERY", "must be at least 100ms, got " + sampleEvery);
+        if (sampleEvery == null || sampleEvery.compareTo(SAMPLE_EVERY.min()) < 0 || sampleEvery.compareTo(SAMPLE_EVERY.max()) > 0) {
+            throw new InvalidInputException(SAMPLE_EVERY.name(), "must be between " + DurationText.format(SAMPLE_EVERY.min()) + " and "
+                    + DurationText.format(SAMPLE_EVERY.max()) + ", got " + (sampleEvery == null ? "none" : DurationText.format(sampleEvery)));
         }
-        if (history == null || history.compareTo(sampleEvery) < 0) {
-            throw new InvalidInputException("DELAYQ_CONSOLE_HISTORY", "must be at least the sample interval, got " + history);
+        if (history == null || history.compareTo(sampleEvery) < 0 || history.compareTo(HISTORY.max()) > 0) {
+            throw new InvalidInputException(HISTORY.name(), "must be at least the sample interval (" + SAMPLE_EVERY.name() + ") and at most "
+                    + DurationText.format(HISTORY.max()) + ", got " + (history == null ? "none" : DurationText.format(history)));
         }
         actionToken = actionToken == null || actionToken.isBlank() ? null : actionToken;
         traceUrl = traceUrl == null || traceUrl.isBlank() ? null : traceUrl.trim();
         if (traceUrl != null && (!traceUrl.matches("https?://[^\\s\"<>]+") || !traceUrl.contains("{traceId}"))) {
-            throw new InvalidInputException("DELAYQ_CONSOLE_TRACE_URL", "must be an http:// or https:// URL with {traceId} where the "
+            throw new InvalidInputException(TRACE_URL.name(), "must be an http:// or https:// URL with {traceId} where the "
                     + "trace id goes, e.g. https://jaeger.example/trace/{traceId}, got '" + traceUrl + "'");
         }
     }
 
     public static ConsoleSettings local(String redisUrl, int port, String actionToken) {
-        return new ConsoleSettings(redisUrl, "127.0.0.1", port, actionToken, List.of(), Duration.ofSeconds(10), Duration.ofHours(1));
+        return new ConsoleSettings(redisUrl, ConsoleVariables.DEFAULT_HOST, port, actionToken, List.of(), SAMPLE_EVERY.fallback(), HISTORY.fallback());
     }
 
-    /** DELAYQ_REDIS_URL (or REDIS_URL), DELAYQ_CONSOLE_HOST, _PORT, _TOKEN, _QUEUES (comma-separated), _SAMPLE_EVERY, _HISTORY, _TRACE_URL. */
+    /**
+     * From the environment: the Redis connection by the worker's names ({@code DELAYQ_REDIS_URL} or {@code REDIS_URL}, the
+     * credentials variables), the rest by {@link ConsoleVariables}; typed values are checked against their bounds there.
+     */
     public static ConsoleSettings fromEnv(Map<String, String> env) {
-        String url = first(env, "DELAYQ_REDIS_URL", "REDIS_URL");
+        Settings settings = Settings.fromEnvironmentOnly(env);
+        String url = settings.string(REDIS_URL.name(), settings.string(REDIS_URL_FALLBACK));
         if (url != null) {
             // in the cluster the URL has no password: the Secret fills these two, as for the workers
-            url = RedisUrls.withCredentials(url, first(env, "DELAYQ_REDIS_USERNAME"), first(env, "DELAYQ_REDIS_PASSWORD"));
+            url = RedisUrls.withCredentials(url, settings.string(REDIS_USERNAME), settings.string(REDIS_PASSWORD));
         }
-        return new ConsoleSettings(url, env.getOrDefault("DELAYQ_CONSOLE_HOST", "127.0.0.1"),
-                whole(env, "DELAYQ_CONSOLE_PORT", DEFAULT_PORT), env.get("DELAYQ_CONSOLE_TOKEN"), list(env, "DELAYQ_CONSOLE_QUEUES"),
-                duration(env, "DELAYQ_CONSOLE_SAMPLE_EVERY", "10s"), duration(env, "DELAYQ_CONSOLE_HISTORY", "1h"),
-                list(env, "DELAYQ_CONSOLE_ALLOWED_HOSTS"), env.get("DELAYQ_CONSOLE_PATH"), whole(env, "DELAYQ_CONSOLE_MAX_QUEUES", DEFAULT_MAX_QUEUES),
-                env.get("DELAYQ_CONSOLE_TRACE_URL"));
+        return new ConsoleSettings(url, settings.string(HOST.name(), ConsoleVariables.DEFAULT_HOST), settings.getInt(PORT),
+                settings.string(TOKEN), list(settings, QUEUES), settings.get(SAMPLE_EVERY), settings.get(HISTORY),
+                list(settings, ALLOWED_HOSTS), settings.string(ConsoleVariables.PATH), settings.getInt(MAX_QUEUES),
+                settings.string(TRACE_URL));
     }
 
-    private static List<String> list(Map<String, String> env, String name) {
-        return Arrays.stream(env.getOrDefault(name, "").split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
-    }
-
-    private static int whole(Map<String, String> env, String name, int fallback) {
-        String text = env.get(name);
-        if (text == null || text.isBlank()) {
-            return fallback;
-        }
-        try {
-            return Integer.parseInt(text.trim());
-        } catch (NumberFormatException e) {
-            throw new InvalidInputException(name, "must be a whole number, got '" + text + "'");
-        }
-    }
-
-    private static Duration duration(Map<String, String> env, String name, String fallback) {
-        return DurationText.require(name, env.getOrDefault(name, fallback));
+    private static List<String> list(Settings settings, Setting.Text setting) {
+        String text = settings.string(setting);
+        return text == null ? List.of() : Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
     }
 
     public boolean readOnly() {
         return actionToken == null;
-    }
-
-    private static String first(Map<String, String> env, String... names) {
-        for (String n : names) {
-            String v = env.get(n);
-            if (v != null && !v.isBlank()) {
-                return v;
-            }
-        }
-        return null;
     }
 }

@@ -1,5 +1,7 @@
 package io.delayq.chaos.fleet;
 
+import io.delayq.settings.WorkerSettings;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,8 +27,8 @@ public final class MoverProcess {
     public static MoverProcess start(WorkerBinaries binaries, String redisUrl, String queue, int to, int batch, Path log) throws IOException {
         List<String> args = List.of("reshard", queue, "--to", String.valueOf(to), "--batch", String.valueOf(batch));
         ProcessBuilder pb = new ProcessBuilder(binaries.command(args)).redirectErrorStream(true).redirectOutput(log.toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("DELAYQ_") || k.equals("REDIS_URL"));
-        pb.environment().put("DELAYQ_REDIS_URL", redisUrl);
+        pb.environment().keySet().removeIf(WorkerSettings::isDelayqVariable);
+        pb.environment().put(WorkerSettings.REDIS_URL.name(), redisUrl);
         return new MoverProcess(pb.start(), log);
     }
 

@@ -1,5 +1,7 @@
 package io.delayq.chaos.fleet;
 
+import io.delayq.settings.WorkerSettings;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -27,9 +29,9 @@ public final class WorkerProcess {
 
     static WorkerProcess start(List<String> command, Map<String, String> env, int httpPort, Path recordFile, Path log) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("DELAYQ_") || k.startsWith("CHAOS_") || k.equals("REDIS_URL"));
+        pb.environment().keySet().removeIf(k -> WorkerSettings.isDelayqVariable(k) || k.startsWith("CHAOS_"));
         pb.environment().putAll(env);
-        pb.environment().put("DELAYQ_HTTP_PORT", String.valueOf(httpPort));
+        pb.environment().put(WorkerSettings.HTTP_PORT.name(), String.valueOf(httpPort));
         pb.environment().put("CHAOS_RECORD_FILE", recordFile.toString());
         return new WorkerProcess(pb.start(), httpPort, log);
     }

@@ -3,7 +3,6 @@ package io.delayq.chaos.scenario;
 import io.delayq.backlog.QueueStats;
 import io.delayq.chaos.ChaosContext;
 import io.delayq.chaos.Waits;
-import io.delayq.chaos.fleet.WorkerFleet;
 import io.delayq.chaos.load.Producer;
 import io.delayq.chaos.recorder.Execution;
 import io.delayq.chaos.redis.ReplicatedCluster;
@@ -14,7 +13,6 @@ import io.delayq.client.DelayQueueClient;
 import io.delayq.shard.ShardKeys;
 import io.delayq.shard.Sharding;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,15 +44,11 @@ public final class ClusterFailoverScenario extends SettingsScenario<ClusterFailo
 
     @Override
     public ScenarioResult run(ChaosContext ctx) throws Exception {
-        Path dir = ctx.dirFor(s.key());
-        String queue = "chaos-" + s.key();
-        List<String> events = new ArrayList<>();
         ctx.log("%s: Redis Cluster 3+3, %,d tasks, kill a primary at %s (replica lag %s, replica acks %d)", s.key(), s.tasks(),
                 secs(s.killAt().toMillis()), secs(s.replicaLag().toMillis()), s.replicaAcks());
         try (ReplicatedCluster cluster = ReplicatedCluster.start(3);
-             DelayQueueClient admin = client(cluster.url(), queue, 0);
-             DelayQueueClient producerClient = client(cluster.url(), queue, s.replicaAcks());
-             WorkerFleet fleet = QueueSupport.startFleet(ctx, dir, cluster.url(), queue, s.shards(), s.lease(), s.workers())) {
+             FleetRig rig = FleetRig.start(ctx, s.key(), cluster.url(), s.shards(), s.lease(), s.workers(), this::replicaAcks)) {
+            String queue = rig.queue();
             // the victim: the primary that serves the most shards
             int[] shardsOn = new int[cluster.size()];
             int[] primaryOfShard = new int[s.shards()];
@@ -74,40 +68,36 @@ public final class ClusterFailoverScenario extends SettingsScenario<ClusterFailo
             }
             int replica = cluster.replicaOf(victim);
 
-            double loadAtStart = QueueSupport.loadAverage();
-            long t0 = System.nanoTime();
-            Producer producer = new Producer(producerClient, "c-", s.tasks(), s.load(), Duration.ofMillis(500), Duration.ofMillis(3000),
-                    i -> "work=" + s.workMillis()).start();
+            Producer producer = rig.startLoad("c-", s.tasks(), s.load(), Duration.ofMillis(500), Duration.ofMillis(3000),
+                    i -> "work=" + s.workMillis());
+            long t0 = rig.t0();
             Waits.sleepUntil(t0 + s.killAt().toNanos());
             if (!s.replicaLag().isZero()) {
                 // a partition between primary and replica: the replica is frozen (so it cannot reconnect and
                 // catch up from the backlog) and its link dropped; clients still reach the primary
                 cluster.node(replica).pause();
                 long cut = cluster.dropReplicationLinks(victim);
-                events.add(String.format("t=%s replica (node %d) of primary node %d cut off: SIGSTOP + replication link dropped (%d link)",
+                rig.event(String.format("t=%s replica (node %d) of primary node %d cut off: SIGSTOP + replication link dropped (%d link)",
                         secs((System.nanoTime() - t0) / 1_000_000), replica, victim, cut));
                 Waits.sleepUntil(System.nanoTime() + s.replicaLag().toNanos());
             }
             long killedAt = System.currentTimeMillis();
             long killedNanos = System.nanoTime();
             cluster.node(victim).kill();
-            events.add(String.format("t=%s kill -9 primary node %d (shards %s)", secs((killedNanos - t0) / 1_000_000), victim, affected));
+            rig.event(String.format("t=%s kill -9 primary node %d (shards %s)", secs((killedNanos - t0) / 1_000_000), victim, affected));
             if (!s.replicaLag().isZero()) {
                 cluster.node(replica).resume();
-                events.add(String.format("t=%s SIGCONT the replica", secs((System.nanoTime() - t0) / 1_000_000)));
+                rig.event(String.format("t=%s SIGCONT the replica", secs((System.nanoTime() - t0) / 1_000_000)));
             }
-            events.forEach(e -> ctx.log("%s: %s", s.key(), e));
             Waits.require(Duration.ofSeconds(60), "the replica to be promoted", () -> cluster.isPrimary(replica));
             long failover = (System.nanoTime() - killedNanos) / 1_000_000;
-            events.add(String.format("t=%s replica node %d promoted to primary, %s after the kill", secs((System.nanoTime() - t0) / 1_000_000), replica, ms(failover)));
-            ctx.log("%s: %s", s.key(), events.get(events.size() - 1));
+            rig.event(String.format("t=%s replica node %d promoted to primary, %s after the kill", secs((System.nanoTime() - t0) / 1_000_000), replica, ms(failover)));
             cluster.node(victim).restart(); // its nodes.conf brings it back, as a replica of the new primary
             Waits.require(Duration.ofSeconds(60), "the old primary back as a replica, cluster healthy", cluster::healthy);
-            events.add(String.format("t=%s old primary (node %d) restarted, back as a replica in sync", secs((System.nanoTime() - t0) / 1_000_000), victim));
-            ctx.log("%s: %s", s.key(), events.get(events.size() - 1));
+            rig.event(String.format("t=%s old primary (node %d) restarted, back as a replica in sync", secs((System.nanoTime() - t0) / 1_000_000), victim));
 
-            QueueSupport.awaitProduced(producer, s.load());
-            QueueSupport.Drained drained = QueueSupport.drainAndStop(admin, fleet, t0);
+            rig.awaitLoadAcknowledged(producer, s.load());
+            QueueSupport.Drained drained = rig.drainAndStop();
             QueueStats end = drained.end();
             long total = drained.totalMillis();
             List<Execution> executions = drained.executions();
@@ -140,7 +130,7 @@ public final class ClusterFailoverScenario extends SettingsScenario<ClusterFailo
             details.put("repeated (id, attempt): claims or acks the failover forgot", String.valueOf(f.repeatedAttempts()));
             details.put("enqueue calls failed and retried", QueueSupport.enqueueFailures(producer));
             details.put("dead-lettered", String.valueOf(end.dead()));
-            QueueSupport.putClosingDetails(details, drained.exits(), loadAtStart);
+            QueueSupport.putClosingDetails(details, drained.exits(), rig.loadAtStart());
 
             List<String> problems = new ArrayList<>();
             if (s.replicaAcks() > 0 && f.lost() > 0) {
@@ -164,15 +154,12 @@ public final class ClusterFailoverScenario extends SettingsScenario<ClusterFailo
                     ms(f.lossWindowMillis()), ms(failover), f.repeatedAttempts());
             String title = "Cluster primary kill -9" + (s.replicaLag().isZero() ? "" : ", replica cut off " + secs(s.replicaLag().toMillis()))
                     + (s.replicaAcks() == 0 ? ", no replica ack" : ", replicaAcks(" + s.replicaAcks() + ")");
-            return new ScenarioResult(s.key(), title, setup, f, details, total, events, problems);
+            return new ScenarioResult(s.key(), title, setup, f, details, total, rig.events(), problems);
         }
     }
 
-    private DelayQueueClient client(String url, String queue, int replicaAcks) {
-        DelayQueueClient.Builder b = QueueSupport.client(url, queue, s.shards());
-        if (replicaAcks > 0) {
-            b.replicaAcks(replicaAcks, s.ackTimeout());
-        }
-        return b.build();
+    /** The producer's enqueues wait (WAIT) for {@code replicaAcks} replicas, when the settings ask for any. */
+    private DelayQueueClient.Builder replicaAcks(DelayQueueClient.Builder b) {
+        return s.replicaAcks() > 0 ? b.replicaAcks(s.replicaAcks(), s.ackTimeout()) : b;
     }
 }

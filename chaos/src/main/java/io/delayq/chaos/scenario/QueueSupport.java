@@ -7,13 +7,14 @@ import io.delayq.chaos.fleet.WorkerFleet;
 import io.delayq.chaos.load.Producer;
 import io.delayq.chaos.recorder.Execution;
 import io.delayq.chaos.recorder.ExecutionLog;
+import io.delayq.chaos.recorder.RecordingHandler;
 import io.delayq.client.DelayQueueClient;
-
+import io.delayq.settings.WorkerEnv;
 import io.delayq.settings.WorkerSettings;
+
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -24,20 +25,17 @@ final class QueueSupport {
     }
 
     static Map<String, String> workerEnv(String redisUrl, String queue, int shards, Duration lease) {
-        Map<String, String> env = new HashMap<>();
-        env.put(WorkerSettings.REDIS_URL.name(), redisUrl);
-        env.put(WorkerSettings.QUEUE.name(), queue);
-        env.put(WorkerSettings.SHARDS.name(), String.valueOf(shards));
-        env.put(WorkerSettings.DELIVERY.name(), "handler");
-        env.put(WorkerSettings.HANDLER.name(), "io.delayq.chaos.recorder.RecordingHandler");
-        env.put(WorkerSettings.LEASE.name(), lease.toMillis() + "ms");
-        env.put(WorkerSettings.POLL_INTERVAL.name(), "500ms");
-        env.put(WorkerSettings.CONCURRENCY.name(), "16");
-        env.put(WorkerSettings.BATCH_SIZE.name(), "100");
-        env.put(WorkerSettings.SHUTDOWN_GRACE.name(), "10s");
-        // a task that keeps losing its worker must not be dead-lettered in a chaos run: the run counts executions
-        env.put(WorkerSettings.RETRY_MAX_ATTEMPTS.name(), "20");
-        return env;
+        return WorkerEnv.of(redisUrl, queue, shards)
+                .set(WorkerSettings.DELIVERY, "handler")
+                .set(WorkerSettings.HANDLER, RecordingHandler.class.getName())
+                .set(WorkerSettings.LEASE, lease)
+                .set(WorkerSettings.POLL_INTERVAL, Duration.ofMillis(500))
+                .set(WorkerSettings.CONCURRENCY, 16)
+                .set(WorkerSettings.BATCH_SIZE, 100)
+                .set(WorkerSettings.SHUTDOWN_GRACE, Duration.ofSeconds(10))
+                // a task that keeps losing its worker must not be dead-lettered in a chaos run: the run counts executions
+                .set(WorkerSettings.RETRY_MAX_ATTEMPTS, 20)
+                .toMap();
     }
 
     /** A client of the scenario's queue with a 5 s command timeout (the caller may add more before build()). */

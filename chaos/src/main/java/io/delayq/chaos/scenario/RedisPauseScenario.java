@@ -8,15 +8,14 @@ import io.delayq.chaos.load.Producer;
 import io.delayq.chaos.report.Figures;
 import io.delayq.chaos.report.RunAnalysis;
 import io.delayq.chaos.report.ScenarioResult;
-import io.delayq.client.DelayQueueClient;
 import io.delayq.localredis.LocalRedisServer;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import static io.delayq.chaos.scenario.QueueSupport.secs;
 
@@ -38,26 +37,20 @@ public final class RedisPauseScenario extends SettingsScenario<RedisPauseScenari
 
     @Override
     public ScenarioResult run(ChaosContext ctx) throws Exception {
-        Path dir = ctx.dirFor(s.key());
-        String queue = "chaos-" + s.key();
-        List<String> events = new ArrayList<>();
         ctx.log("%s: %,d tasks, %d workers, Redis SIGSTOP at %s for %s (lease %s)", s.key(), s.tasks(), s.workers(),
                 secs(s.pauseAt().toMillis()), secs(s.pause().toMillis()), secs(s.lease().toMillis()));
         try (LocalRedisServer redis = LocalRedisServer.start();
-             DelayQueueClient admin = client(redis.url(), queue);
-             DelayQueueClient producerClient = client(redis.url(), queue);
-             WorkerFleet fleet = QueueSupport.startFleet(ctx, dir, redis.url(), queue, s.shards(), s.lease(), s.workers())) {
-            double loadAtStart = QueueSupport.loadAverage();
-            long t0 = System.nanoTime();
-            Producer producer = new Producer(producerClient, "p-", s.tasks(), s.load(), Duration.ofMillis(200), Duration.ofMillis(2000),
-                    i -> "work=" + (i % s.slowEvery() == 0 ? s.slowWorkMillis() : s.workMillis())).start();
+             FleetRig rig = FleetRig.start(ctx, s.key(), redis.url(), s.shards(), s.lease(), s.workers(), UnaryOperator.identity())) {
+            WorkerFleet fleet = rig.fleet();
+            Producer producer = rig.startLoad("p-", s.tasks(), s.load(), Duration.ofMillis(200), Duration.ofMillis(2000),
+                    i -> "work=" + (i % s.slowEvery() == 0 ? s.slowWorkMillis() : s.workMillis()));
+            long t0 = rig.t0();
 
             Waits.sleepUntil(t0 + s.pauseAt().toNanos());
-            long inflightAtPause = admin.stats().inflight();
+            long inflightAtPause = rig.admin().stats().inflight();
             long pausedAt = System.nanoTime();
             redis.pause();
-            events.add(String.format("t=%s SIGSTOP Redis (%d task(s) in flight)", secs((pausedAt - t0) / 1_000_000), inflightAtPause));
-            ctx.log("%s: %s", s.key(), events.get(events.size() - 1));
+            rig.event(String.format("t=%s SIGSTOP Redis (%d task(s) in flight)", secs((pausedAt - t0) / 1_000_000), inflightAtPause));
             long[] notReadyAfter = new long[fleet.size()];
             boolean allWentUnready;
             try {
@@ -77,8 +70,7 @@ public final class RedisPauseScenario extends SettingsScenario<RedisPauseScenari
                 redis.resume();
             }
             long resumedAt = System.nanoTime();
-            events.add(String.format("t=%s SIGCONT Redis after %s", secs((resumedAt - t0) / 1_000_000), secs((resumedAt - pausedAt) / 1_000_000)));
-            ctx.log("%s: %s", s.key(), events.get(events.size() - 1));
+            rig.event(String.format("t=%s SIGCONT Redis after %s", secs((resumedAt - t0) / 1_000_000), secs((resumedAt - pausedAt) / 1_000_000)));
             long[] readyAgainAfter = new long[fleet.size()];
             boolean allBack = Waits.until(Duration.ofSeconds(60), Duration.ofMillis(100), () -> {
                 boolean all = true;
@@ -90,8 +82,8 @@ public final class RedisPauseScenario extends SettingsScenario<RedisPauseScenari
                 }
                 return all;
             });
-            QueueSupport.awaitProduced(producer, s.load());
-            QueueSupport.Drained drained = QueueSupport.drainAndStop(admin, fleet, t0);
+            rig.awaitLoadAcknowledged(producer, s.load());
+            QueueSupport.Drained drained = rig.drainAndStop();
             QueueStats end = drained.end();
             long total = drained.totalMillis();
             Figures f = RunAnalysis.analyse(producer.acked(), drained.executions(), s.lease().toMillis(), -1);
@@ -104,7 +96,7 @@ public final class RedisPauseScenario extends SettingsScenario<RedisPauseScenari
             details.put("executions of one task overlapping in time", String.valueOf(f.overlappingPairs()));
             details.put("  of which without a lease expiry", String.valueOf(f.concurrentWithoutExpiry()));
             details.put("enqueue calls failed and retried", QueueSupport.enqueueFailures(producer));
-            QueueSupport.putClosingDetails(details, drained.exits(), loadAtStart);
+            QueueSupport.putClosingDetails(details, drained.exits(), rig.loadAtStart());
 
             List<String> problems = new ArrayList<>();
             if (f.lost() > 0) {
@@ -134,7 +126,7 @@ public final class RedisPauseScenario extends SettingsScenario<RedisPauseScenari
             ctx.log("%s: done in %s: lost %d, overlapping %d (without lease expiry %d), readiness %s / %s", s.key(), secs(total),
                     f.lost(), f.overlappingPairs(), f.concurrentWithoutExpiry(), list(notReadyAfter), list(readyAgainAfter));
             return new ScenarioResult(s.key(), "Redis frozen (SIGSTOP " + secs(s.pause().toMillis()) + ", lease "
-                    + secs(s.lease().toMillis()) + ")", setup, f, details, total, events, problems);
+                    + secs(s.lease().toMillis()) + ")", setup, f, details, total, rig.events(), problems);
         }
     }
 
@@ -144,9 +136,5 @@ public final class RedisPauseScenario extends SettingsScenario<RedisPauseScenari
             out.add(m == 0 ? "never" : QueueSupport.ms(m));
         }
         return String.join(", ", out);
-    }
-
-    private DelayQueueClient client(String url, String queue) {
-        return QueueSupport.client(url, queue, s.shards()).build();
     }
 }

@@ -21,7 +21,6 @@ import io.delayq.shard.Sharding;
 import io.delayq.task.EnqueueResult;
 import io.delayq.task.TaskSpec;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,6 +28,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import java.util.concurrent.ThreadLocalRandom;
 
 import static io.delayq.chaos.scenario.QueueSupport.ms;
@@ -71,34 +71,31 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
 
     @Override
     public ScenarioResult run(ChaosContext ctx) throws Exception {
-        Path dir = ctx.dirFor(s.key());
-        String queue = "chaos-" + s.key().replaceAll("[^a-z0-9-]", "-");
-        List<String> events = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         ctx.log("%s: grow %d -> %d shards with %,d waiting + %,d produced tasks, %d workers, mover batch %d", s.key(), s.from(), s.to(),
                 s.preload(), s.tasks(), s.workers(), s.moverBatch());
         try (LocalRedisServer redis = LocalRedisServer.start("--appendonly", "yes", "--appendfsync", "always");
-             DelayQueueClient admin = client(redis.url(), queue);
-             DelayQueueClient producerClient = client(redis.url(), queue);
-             DelayQueueClient opsClient = client(redis.url(), queue);
-             WorkerFleet fleet = QueueSupport.startFleet(ctx, dir, redis.url(), queue, s.from(), s.lease(), s.workers())) {
-            Map<String, Producer.Acked> preloaded = preload(producerClient);
+             FleetRig rig = FleetRig.start(ctx, s.key(), redis.url(), s.from(), s.lease(), s.workers(), UnaryOperator.identity());
+             DelayQueueClient opsClient = rig.client(redis.url()).build()) {
+            String queue = rig.queue();
+            DelayQueueClient admin = rig.admin();
+            WorkerFleet fleet = rig.fleet();
+            Map<String, Producer.Acked> preloaded = preload(rig.producerClient());
             long expectedMoves = preloaded.keySet().stream()
                     .filter(id -> Sharding.shardOf(id, s.from()) != Sharding.shardOf(id, s.to())).count();
             ctx.log("%s: %,d waiting tasks written (%,d of them belong to another shard of %d), %d workers ready, load starts", s.key(),
                     preloaded.size(), expectedMoves, s.to(), s.workers());
 
-            double loadAtStart = QueueSupport.loadAverage();
-            long t0 = System.nanoTime();
             long t0Millis = System.currentTimeMillis();
-            Producer producer = new Producer(producerClient, "t-", s.tasks(), s.load(), Duration.ofMillis(500), Duration.ofMillis(3000),
-                    i -> "work=" + s.workMillis()).start();
+            Producer producer = rig.startLoad("t-", s.tasks(), s.load(), Duration.ofMillis(500), Duration.ofMillis(3000),
+                    i -> "work=" + s.workMillis());
+            long t0 = rig.t0();
             List<String> preloadIds = List.copyOf(preloaded.keySet());
             IdOperations ops = new IdOperations(opsClient, () -> pickWaiting(preloaded, preloadIds, producer), s.opsEvery()).start();
 
             Waits.sleepUntil(t0 + s.moverAfter().toNanos());
             List<MoverProcess> movers = new ArrayList<>();
-            movers.add(startMover(ctx, redis, queue, dir, movers.size() + 1, events, t0));
+            movers.add(startMover(ctx, redis, rig, movers.size() + 1));
 
             List<Fault> faults = new ArrayList<>();
             s.workerKillsAt().forEach(f -> faults.add(new Fault(f, "worker")));
@@ -121,21 +118,21 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
                             int victim = ctx.random().nextInt(fleet.size());
                             WorkerProcess before = fleet.get(victim);
                             fleet.killAndRestart(victim);
-                            log(ctx, events, String.format("%s kill -9 worker %d (pid %d), restarted as pid %d", at, victim + 1, before.pid(),
+                            rig.event(String.format("%s kill -9 worker %d (pid %d), restarted as pid %d", at, victim + 1, before.pid(),
                                     fleet.get(victim).pid()));
                         }
                         case "mover" -> {
                             MoverProcess m = movers.get(movers.size() - 1);
                             m.kill9();
-                            log(ctx, events, String.format("%s kill -9 the mover (pid %d)", at, m.pid()));
-                            movers.add(startMover(ctx, redis, queue, dir, movers.size() + 1, events, t0));
+                            rig.event(String.format("%s kill -9 the mover (pid %d)", at, m.pid()));
+                            movers.add(startMover(ctx, redis, rig, movers.size() + 1));
                         }
                         default -> {
                             redisKilledAt = System.currentTimeMillis();
                             long k0 = System.nanoTime();
                             redis.restart(); // SIGKILL, then the same port, arguments and AOF; returns once PING answers
                             redisDowntime = (System.nanoTime() - k0) / 1_000_000;
-                            log(ctx, events, String.format("%s kill -9 Redis (appendfsync always), restarted from its AOF in %s", at,
+                            rig.event(String.format("%s kill -9 Redis (appendfsync always), restarted from its AOF in %s", at,
                                     ms(redisDowntime)));
                         }
                     }
@@ -145,10 +142,10 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
                     reported = m;
                     String at = "t=" + secs((System.nanoTime() - t0) / 1_000_000);
                     if (m.exitCode() == 0) {
-                        log(ctx, events, String.format("%s the mover (pid %d) exited 0: %s", at, m.pid(), m.lastLine()));
+                        rig.event(String.format("%s the mover (pid %d) exited 0: %s", at, m.pid(), m.lastLine()));
                         break;
                     }
-                    log(ctx, events, String.format("%s the mover (pid %d) exited %d (%s): run again in %s", at, m.pid(), m.exitCode(),
+                    rig.event(String.format("%s the mover (pid %d) exited %d (%s): run again in %s", at, m.pid(), m.exitCode(),
                             m.lastLine(), secs(MOVER_BACKOFF.toMillis())));
                     if (movers.size() >= 40) {
                         problems.add("the mover failed " + movers.size() + " times; last output: " + m.output());
@@ -159,7 +156,7 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
                 }
                 if (restartAt > 0 && System.nanoTime() >= restartAt) {
                     restartAt = 0;
-                    movers.add(startMover(ctx, redis, queue, dir, movers.size() + 1, events, t0));
+                    movers.add(startMover(ctx, redis, rig, movers.size() + 1));
                 }
                 if (System.nanoTime() > deadline) {
                     problems.add("the move did not finish within 5 min");
@@ -172,11 +169,10 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
             if (!faults.isEmpty()) {
                 problems.add("the move finished before these faults: " + faults + " (the scenario needs a slower move: more preload or a smaller batch)");
             }
-            QueueSupport.awaitProduced(producer, s.load());
+            rig.awaitLoadAcknowledged(producer, s.load());
             ops.close();
-            ctx.log("%s: all %,d produced tasks acknowledged by Redis; waiting for the queue to drain", s.key(), producer.acked().size());
             Layout after = io.delayq.redis.Replies.await(admin.protocol().refreshLayout(), Duration.ofSeconds(5));
-            QueueSupport.Drained drained = QueueSupport.drainAndStop(admin, fleet, t0);
+            QueueSupport.Drained drained = rig.drainAndStop();
             QueueStats end = drained.end();
             long total = drained.totalMillis();
 
@@ -231,7 +227,7 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
             details.put("executions before their due time", String.valueOf(f.early()));
             details.put("enqueue calls failed and retried", QueueSupport.enqueueFailures(producer));
             details.put("dead-lettered", String.valueOf(end.dead()));
-            QueueSupport.putClosingDetails(details, drained.exits(), loadAtStart);
+            QueueSupport.putClosingDetails(details, drained.exits(), rig.loadAtStart());
 
             if (f.lost() > 0) {
                 problems.add(f.lost() + " acknowledged task(s) never executed, e.g. " + f.lostSample());
@@ -270,16 +266,12 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
                     secs(s.lease().toMillis()), s.opsEvery().toMillis(), s.workerKillsAt().size());
             ctx.log("%s: done in %s: lost %d, early %d, duplicated %d (repeated attempts %d), after cancel %d", s.key(), secs(total), f.lost(),
                     f.early(), f.duplicatedIds(), f.repeatedAttempts(), afterCancel.size());
-            return new ScenarioResult(s.key(), title(), setup, f, details, total, events, problems);
+            return new ScenarioResult(s.key(), title(), setup, f, details, total, rig.events(), problems);
         }
     }
 
     private String title() {
         return "Grow " + s.from() + " → " + s.to() + " shards under load: worker, mover and Redis kill -9";
-    }
-
-    private DelayQueueClient client(String url, String queue) {
-        return QueueSupport.client(url, queue, s.from()).build();
     }
 
     /** The waiting backlog: due {@code preloadDue} .. 2 × {@code preloadDue} from now, written before the load starts. */
@@ -329,17 +321,11 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
         return null;
     }
 
-    private MoverProcess startMover(ChaosContext ctx, LocalRedisServer redis, String queue, Path dir, int n, List<String> events, long t0)
-            throws java.io.IOException {
-        MoverProcess m = MoverProcess.start(ctx.binaries(), redis.url(), queue, s.to(), s.moverBatch(), dir.resolve("mover-" + n + ".out"));
-        log(ctx, events, String.format("t=%s `delayq reshard %s --to %d` started (pid %d)%s", secs((System.nanoTime() - t0) / 1_000_000),
-                queue, s.to(), m.pid(), n == 1 ? "" : ", run " + n));
+    private MoverProcess startMover(ChaosContext ctx, LocalRedisServer redis, FleetRig rig, int n) throws java.io.IOException {
+        MoverProcess m = MoverProcess.start(ctx.binaries(), redis.url(), rig.queue(), s.to(), s.moverBatch(), rig.dir().resolve("mover-" + n + ".out"));
+        rig.event(String.format("%s `delayq reshard %s --to %d` started (pid %d)%s", rig.sinceStart(), rig.queue(), s.to(), m.pid(),
+                n == 1 ? "" : ", run " + n));
         return m;
-    }
-
-    private void log(ChaosContext ctx, List<String> events, String line) {
-        events.add(line);
-        ctx.log("%s: %s", s.key(), line);
     }
 
     /**

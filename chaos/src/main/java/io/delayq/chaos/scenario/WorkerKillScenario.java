@@ -9,15 +9,14 @@ import io.delayq.chaos.load.Producer;
 import io.delayq.chaos.report.Figures;
 import io.delayq.chaos.report.RunAnalysis;
 import io.delayq.chaos.report.ScenarioResult;
-import io.delayq.client.DelayQueueClient;
 import io.delayq.localredis.LocalRedisServer;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import static io.delayq.chaos.scenario.QueueSupport.ms;
 import static io.delayq.chaos.scenario.QueueSupport.secs;
@@ -41,23 +40,18 @@ public final class WorkerKillScenario extends SettingsScenario<WorkerKillScenari
 
     @Override
     public ScenarioResult run(ChaosContext ctx) throws Exception {
-        Path dir = ctx.dirFor(s.key());
-        String queue = "chaos-" + s.key().replaceAll("[^a-z0-9-]", "-");
-        List<String> events = new ArrayList<>();
         ctx.log("%s: %,d tasks over %d shards, %d workers, %d kill(s) every ~%s, Redis restart at %s (appendfsync %s)",
                 s.key(), s.tasks(), s.shards(), s.workers(), s.kills(), secs(s.killEvery().toMillis()),
                 s.redisRestartAt() == null ? "-" : secs(s.redisRestartAt().toMillis()), s.appendfsync());
         try (LocalRedisServer redis = LocalRedisServer.start("--appendonly", "yes", "--appendfsync", s.appendfsync());
-             DelayQueueClient admin = client(redis.url(), queue);
-             DelayQueueClient producerClient = client(redis.url(), queue);
-             WorkerFleet fleet = QueueSupport.startFleet(ctx, dir, redis.url(), queue, s.shards(), s.lease(), s.workers())) {
+             FleetRig rig = FleetRig.start(ctx, s.key(), redis.url(), s.shards(), s.lease(), s.workers(), UnaryOperator.identity())) {
+            WorkerFleet fleet = rig.fleet();
             ctx.log("%s: %d workers ready, load starts", s.key(), s.workers());
 
-            double loadAtStart = QueueSupport.loadAverage();
-            long t0 = System.nanoTime();
             long t0Millis = System.currentTimeMillis();
-            Producer producer = new Producer(producerClient, "t-", s.tasks(), s.load(), Duration.ofMillis(500), Duration.ofMillis(3000),
-                    i -> "work=" + s.workMillis()).start();
+            Producer producer = rig.startLoad("t-", s.tasks(), s.load(), Duration.ofMillis(500), Duration.ofMillis(3000),
+                    i -> "work=" + s.workMillis());
+            long t0 = rig.t0();
 
             long redisKilledAt = -1;
             long redisDowntime = -1;
@@ -77,22 +71,17 @@ public final class WorkerKillScenario extends SettingsScenario<WorkerKillScenari
                     int victim = ctx.random().nextInt(fleet.size());
                     WorkerProcess before = fleet.get(victim);
                     fleet.killAndRestart(victim);
-                    String line = String.format("t=%s kill -9 worker %d (pid %d), restarted as pid %d", at, victim + 1, before.pid(), fleet.get(victim).pid());
-                    events.add(line);
-                    ctx.log("%s: %s", s.key(), line);
+                    rig.event(String.format("t=%s kill -9 worker %d (pid %d), restarted as pid %d", at, victim + 1, before.pid(), fleet.get(victim).pid()));
                 } else {
                     redisKilledAt = System.currentTimeMillis();
                     long k0 = System.nanoTime();
                     redis.restart(); // SIGKILL, then the same port, arguments and AOF; returns once PING answers
                     redisDowntime = (System.nanoTime() - k0) / 1_000_000;
-                    String line = String.format("t=%s kill -9 Redis (appendfsync %s), restarted from its AOF in %s", at, s.appendfsync(), ms(redisDowntime));
-                    events.add(line);
-                    ctx.log("%s: %s", s.key(), line);
+                    rig.event(String.format("t=%s kill -9 Redis (appendfsync %s), restarted from its AOF in %s", at, s.appendfsync(), ms(redisDowntime)));
                 }
             }
-            QueueSupport.awaitProduced(producer, s.load());
-            ctx.log("%s: all %,d tasks acknowledged by Redis; waiting for the queue to drain", s.key(), producer.acked().size());
-            QueueSupport.Drained drained = QueueSupport.drainAndStop(admin, fleet, t0);
+            rig.awaitLoadAcknowledged(producer, s.load());
+            QueueSupport.Drained drained = rig.drainAndStop();
             QueueStats end = drained.end();
             long total = drained.totalMillis();
             Figures f = RunAnalysis.analyse(producer.acked(), drained.executions(), s.lease().toMillis(), redisKilledAt);
@@ -109,7 +98,7 @@ public final class WorkerKillScenario extends SettingsScenario<WorkerKillScenari
             details.put("enqueue calls failed and retried", QueueSupport.enqueueFailures(producer));
             details.put("dead-lettered", String.valueOf(end.dead()));
             details.put("throughput", String.format("%,.0f tasks/s", f.enqueued() * 1000.0 / Math.max(1, total)));
-            QueueSupport.putClosingDetails(details, drained.exits(), loadAtStart);
+            QueueSupport.putClosingDetails(details, drained.exits(), rig.loadAtStart());
 
             List<String> problems = new ArrayList<>();
             if (f.lost() > 0) {
@@ -136,15 +125,11 @@ public final class WorkerKillScenario extends SettingsScenario<WorkerKillScenari
                     secs(s.killEvery().toMillis()), s.redisRestartAt() == null ? "" : ", 1 × kill -9 + restart of Redis");
             ctx.log("%s: done in %s: lost %d, duplicated %d (repeated attempts %d), late > lease %d", s.key(), secs(total), f.lost(),
                     f.duplicatedIds(), f.repeatedAttempts(), f.lateBeyondLease());
-            return new ScenarioResult(s.key(), title(), setup, f, details, total, events, problems);
+            return new ScenarioResult(s.key(), title(), setup, f, details, total, rig.events(), problems);
         }
     }
 
     private String title() {
         return "Worker kill -9 ×" + s.kills() + (s.redisRestartAt() == null ? "" : " + Redis kill -9/restart, appendfsync " + s.appendfsync());
-    }
-
-    private DelayQueueClient client(String url, String queue) {
-        return QueueSupport.client(url, queue, s.shards()).build();
     }
 }

@@ -4,42 +4,27 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
-import io.fabric8.generator.annotation.Required;
-import io.fabric8.generator.annotation.Size;
 
 /**
  * Keys of a Secret that hold Redis credentials. Workers get them by {@code secretKeyRef}; the
  * operator reads them only to connect for backlog checks and never writes them anywhere.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class CredentialsSecretRef {
-    @JsonPropertyDescription("Name of the Secret, in the DelayQueue's namespace.")
-    @Required
-    @Size(min = 1, max = 253)
-    private String name;
-
+public class CredentialsSecretRef extends SecretRef {
     @JsonPropertyDescription("Key holding the ACL user name; absent means the default user.")
-    @Pattern("^[-._a-zA-Z0-9]+$")
+    @Pattern(Patterns.SECRET_KEY)
     private String usernameKey;
 
     @JsonPropertyDescription("Key holding the password.")
     @Default("password")
-    @Pattern("^[-._a-zA-Z0-9]+$")
+    @Pattern(Patterns.SECRET_KEY)
     private String passwordKey = "password";
 
     public CredentialsSecretRef() {
     }
 
     public CredentialsSecretRef(String name) {
-        this.name = name;
-    }
-
-    public String getName() {
-        return name;
-    }
-
-    public void setName(String name) {
-        this.name = name;
+        super(name);
     }
 
     public String getUsernameKey() {

@@ -7,6 +7,8 @@ public final class Patterns {
     /** The Redis URL schemes that {@code RedisEndpoint} understands. */
     public static final String REDIS_URL = "^(redis|rediss|redis-sentinel|rediss-sentinel|redis-cluster|rediss-cluster)://.+$";
     public static final String HTTP_URL = "^https?://.+$";
+    /** Keys of a Secret, as Kubernetes accepts them. */
+    public static final String SECRET_KEY = "^[-._a-zA-Z0-9]+$";
     /** Environment variable names, as Kubernetes accepts them. */
     public static final String ENV_NAME = "^[-._a-zA-Z][-._a-zA-Z0-9]*$";
 

@@ -6,6 +6,9 @@ import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.ValidationRule;
 
+import static io.delayq.settings.WorkerSettings.MAX_RATE;
+import static io.delayq.settings.WorkerSettings.MAX_RATE_BURST;
+
 /** A token bucket kept in Redis, shared by every worker of the queue. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "!has(self.burst) || (has(self.perSecond) && self.perSecond > 0.0)",
@@ -15,20 +18,22 @@ import io.fabric8.generator.annotation.ValidationRule;
 public class RateLimitSpec {
     @JsonPropertyDescription("Tasks per second across the whole fleet; 0 means no limit.")
     @Min(0)
+    @Max(MAX_RATE)
     private Double perSecond;
 
     @JsonPropertyDescription("Tasks that may start at once after an idle spell.")
     @Min(1)
-    @Max(1000000)
+    @Max(MAX_RATE_BURST)
     private Integer burst;
 
     @JsonPropertyDescription("Tasks per second of each group (a task's group key) across the fleet; 0 means no limit.")
     @Min(0)
+    @Max(MAX_RATE)
     private Double perGroupPerSecond;
 
     @JsonPropertyDescription("Tasks of one group that may start at once after an idle spell.")
     @Min(1)
-    @Max(1000000)
+    @Max(MAX_RATE_BURST)
     private Integer perGroupBurst;
 
     public Double getPerSecond() {

@@ -28,10 +28,10 @@ public class RetrySpec {
     @Pattern(Durations.PATTERN)
     private String maxBackoff = DEFAULT_BACKOFF_MAX;
 
-    @JsonPropertyDescription("Factor between consecutive delays (1-10).")
+    @JsonPropertyDescription("Factor between consecutive delays (1-100); maxBackoff caps the delay it grows to.")
     @Default("" + DEFAULT_BACKOFF_MULTIPLIER)
     @Min(1)
-    @Max(10)
+    @Max(MAX_BACKOFF_MULTIPLIER)
     private double multiplier = DEFAULT_BACKOFF_MULTIPLIER;
 
     @JsonPropertyDescription("Random spread of each delay, as a fraction (0-1).")

@@ -4,35 +4,21 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
-import io.fabric8.generator.annotation.Size;
 
-/** One key of a Secret in the DelayQueue's namespace. */
+/** One key of a Secret in the DelayQueue's namespace, named by the user. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class SecretKeyRef {
-    @JsonPropertyDescription("Name of the Secret.")
-    @Required
-    @Size(min = 1, max = 253)
-    private String name;
-
+public class SecretKeyRef extends SecretRef {
     @JsonPropertyDescription("Key within the Secret.")
     @Required
-    @Pattern("^[-._a-zA-Z0-9]+$")
+    @Pattern(Patterns.SECRET_KEY)
     private String key;
 
     public SecretKeyRef() {
     }
 
     public SecretKeyRef(String name, String key) {
-        this.name = name;
+        super(name);
         this.key = key;
-    }
-
-    public String getName() {
-        return name;
-    }
-
-    public void setName(String name) {
-        this.name = name;
     }
 
     public String getKey() {

@@ -7,10 +7,10 @@ import io.delayq.settings.WorkerSettings;
 import java.time.Duration;
 
 /**
- * The rules between spec fields that the CRD's CEL rules cannot check in every syntax the fields accept (CEL's
- * {@code duration()} reads neither days nor ISO-8601). A resource that breaks one would give workers that refuse to
- * start, so the operator reports it (condition and Event, reason InvalidSpec) and leaves the running workers as they
- * are.
+ * The rules that the CRD's CEL rules cannot check in every syntax the fields accept (CEL's {@code duration()} reads
+ * neither days nor ISO-8601): each duration field's range ({@link DurationRanges}) and the rules between fields. A
+ * resource that breaks one would give workers that refuse to start, so the operator reports it (condition and Event,
+ * reason InvalidSpec) and leaves the running workers as they are.
  */
 public final class SpecRules {
     private SpecRules() {
@@ -18,6 +18,7 @@ public final class SpecRules {
 
     /** @throws IllegalArgumentException naming the fields and the rule */
     public static void check(DelayQueueSpec spec) {
+        DurationRanges.check(spec);
         if (spec.getClaimAhead() == null) {
             return;
         }

@@ -29,7 +29,7 @@ import static io.delayq.settings.WorkerSettings.*;
  */
 public final class WorkerEnvironment {
     public static final int HTTP_PORT = WorkerSettings.DEFAULT_HTTP_PORT;
-    public static final String RESERVED_PREFIX = "DELAYQ_";
+    public static final String RESERVED_PREFIX = WorkerSettings.PREFIX;
 
     private WorkerEnvironment() {
     }

@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 
+import static io.delayq.settings.WorkerSettings.DELIVERY;
+import static io.delayq.settings.WorkerSettings.HANDLER;
+
 /** Delivers to an in-process {@link TaskHandler}. */
 public final class HandlerDelivery implements Delivery {
     private static final Logger LOG = LoggerFactory.getLogger(HandlerDelivery.class);
@@ -40,7 +43,7 @@ public final class HandlerDelivery implements Delivery {
         try {
             found = ServiceLoader.load(TaskHandler.class, loader).stream().map(ServiceLoader.Provider::get).toList();
         } catch (ServiceConfigurationError e) {
-            throw new HandlerNotLoadable(className == null ? HandlerPath.VARIABLE : "DELAYQ_HANDLER",
+            throw new HandlerNotLoadable(className == null ? HandlerPath.VARIABLE : HANDLER.name(),
                     "cannot load a TaskHandler listed in META-INF/services" + (className == null ? "" : " (looking for " + className + ")")
                             + ": " + oneLine(e) + "; looked in " + path.describe());
         }
@@ -52,11 +55,11 @@ public final class HandlerDelivery implements Delivery {
             return found.get(0);
         }
         if (found.isEmpty()) {
-            throw new HandlerNotLoadable("DELAYQ_DELIVERY", "is handler but no TaskHandler is on the classpath or in "
+            throw new HandlerNotLoadable(DELIVERY.name(), "is handler but no TaskHandler is on the classpath or in "
                     + HandlerPath.VARIABLE + ": looked for META-INF/services/io.delayq.handler.TaskHandler in " + path.describe()
                     + LegacyServiceFiles.hint(loader) + "; add a handler jar there, or use webhook or stream");
         }
-        throw new HandlerNotLoadable("DELAYQ_HANDLER", "must name one of the TaskHandlers found: "
+        throw new HandlerNotLoadable(HANDLER.name(), "must name one of the TaskHandlers found: "
                 + found.stream().map(h -> h.getClass().getName()).toList());
     }
 
@@ -65,18 +68,18 @@ public final class HandlerDelivery implements Delivery {
         try {
             type = Class.forName(className, false, loader);
         } catch (ClassNotFoundException | LinkageError e) {
-            throw new HandlerNotLoadable("DELAYQ_HANDLER", "names no TaskHandler on the classpath: " + className
+            throw new HandlerNotLoadable(HANDLER.name(), "names no TaskHandler on the classpath: " + className
                     + (e instanceof ClassNotFoundException ? " (no such class)" : " (" + oneLine(e) + ")") + "; looked in " + path.describe());
         }
         if (!TaskHandler.class.isAssignableFrom(type)) {
-            throw new HandlerNotLoadable("DELAYQ_HANDLER", "names a class that does not implement " + TaskHandler.class.getName()
+            throw new HandlerNotLoadable(HANDLER.name(), "names a class that does not implement " + TaskHandler.class.getName()
                     + ": " + className + " (in " + where(type) + ")");
         }
         try {
             return (TaskHandler) type.getDeclaredConstructor().newInstance();
         } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
             Throwable cause = e instanceof java.lang.reflect.InvocationTargetException ite ? ite.getCause() : e;
-            throw new HandlerNotLoadable("DELAYQ_HANDLER", "names a TaskHandler that cannot be built with a public no-argument constructor: "
+            throw new HandlerNotLoadable(HANDLER.name(), "names a TaskHandler that cannot be built with a public no-argument constructor: "
                     + className + " (in " + where(type) + "): " + oneLine(cause));
         }
     }
