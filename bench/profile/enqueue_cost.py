@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What one W2 enqueue costs Redis (issue 17): the produce path's profile, beside the version of another git revision.
+"""What one W2 enqueue costs Redis: the produce path's profile, beside the version of another git revision.
 
 Runs core's enqueue.lua (assembled from src/main/resources/delayq/lua, as LuaScript does) the way W2's producer does:
 one call per task, a new id, reject mode, the record of a task without payload, due at an absolute time uniform in the

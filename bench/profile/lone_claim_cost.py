@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Redis' time inside a claim of one task and its ack, as W2 claims (batch 100, one task due), beside another commit's
-scripts in the same run (issue 17). Per round: 1,000 tasks due in an hour so the sets are not empty, then 300 times
+scripts in the same run. Per round: 1,000 tasks due in an hour so the sets are not empty, then 300 times
 one due task written, claimed with batch 100 and acked; INFO commandstats usec per call (1 µs resolution: read the
 median and the 10th percentile over many calls).
 

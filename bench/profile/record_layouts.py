@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What closing the drain gap would cost: candidate record layouts side by side, in one run (issue 17).
+"""What closing the drain gap would cost: candidate record layouts side by side, in one run.
 
 The drain's gap to the ceiling is per-task work inside Redis, mostly where protocol 2 keeps the records (2,039
 listpack hashes per shard chosen by a hash of the id: a claim of 1,000 reads ~1,000 buckets one HGET at a time and
@@ -55,7 +55,7 @@ RECORD_HEAD = "0mikxxdds:"
 
 def id_hash_lua():
     """Core's id hash (record_key without the bucket count), so that the study hashes as core does: read from
-    whichever include file defines record_key (include/shard_keys.lua since session 6), everything before the line
+    whichever include file defines record_key (include/shard_keys.lua), everything before the line
     that takes h modulo the bucket count. Study.check_id_hash runs it against id_hash below before anything is timed."""
     include = os.path.join(script_cost.LUA, "include")
     for name in sorted(os.listdir(include)):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Where a claim and an ack spend Redis' time, per task: the profile behind docs/bench.md's drain notes (issue 17).
+"""Where a claim and an ack spend Redis' time, per task: the profile behind docs/bench.md's drain notes.
 
 Runs core's claim.lua and ack.lua (assembled from src/main/resources/delayq/lua, as LuaScript does) on one shard of
 N due tasks of a redis-server it starts itself, in claims of B and one ack per claim, as a worker draining W1 does;

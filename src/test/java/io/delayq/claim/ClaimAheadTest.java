@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * claim.lua's optional ARGV[7] and ARGV[8] (issue 17): after the due tasks, tasks due within the window, at most the
+ * claim.lua's optional ARGV[7] and ARGV[8] (claim ahead): after the due tasks, tasks due within the window, at most the
  * given number, in what room the batch leaves; never on a rate-limited shard or where groups wait.
  */
 class ClaimAheadTest {

@@ -1,5 +1,6 @@
 package io.delayq.app;
 
+import io.delayq.settings.ConsoleVariables;
 import io.delayq.app.console.ConsoleCommand;
 import io.delayq.app.demo.DemoCommand;
 import io.delayq.app.worker.WorkerCommand;
@@ -66,7 +67,7 @@ public final class Main {
         public Integer call() {
             java.util.Map<String, String> env = new java.util.HashMap<>(System.getenv());
             if (port != null) {
-                env.put("DELAYQ_CONSOLE_PORT", String.valueOf(port));
+                env.put(ConsoleVariables.PORT.name(), String.valueOf(port));
             }
             return ConsoleCommand.run(env, System.out, System.err);
         }

@@ -162,10 +162,10 @@ public final class Main {
     private static void workerCosts(Report report, String url, RedisProbe probe, Sizes sizes, int runs, Path receiver) throws Exception {
         StringBuilder idle = new StringBuilder("## Idle cost by shard count\n\nOne worker with the default settings and no task at all, "
                 + "measured over " + WorkerCosts.IDLE_WINDOW_MILLIS / 1000 + " s after its start-up (which claims every shard once): Redis "
-                + "commands a second (INFO commandstats, commands inside scripts counted) and Redis CPU. Goal (issue 17): ≤ 100 commands/s "
+                + "commands a second (INFO commandstats, commands inside scripts counted) and Redis CPU. Goal: ≤ 100 commands/s "
                 + "and ≤ 0.5 % at any shard count.\n\n");
         StringBuilder hook = new StringBuilder("## Webhook delivery\n\nOne worker (16 shards) POSTing to a node `http` receiver with keep-alive on "
-                + "loopback (`bench/webhook/receiver.js`), in the harness' JVM after an unrecorded backlog of 20,000 (the JIT compiler's warm-up); lag = arrival at the receiver − due time. Goal (issue 17): the defaults keep up "
+                + "loopback (`bench/webhook/receiver.js`), in the harness' JVM after an unrecorded backlog of 20,000 (the JIT compiler's warm-up); lag = arrival at the receiver − due time. Goal: the defaults keep up "
                 + "with 5,000 tasks/s of 20 ms webhooks.\n\n");
         StringBuilder foot = new StringBuilder("## Worker footprint\n\nThe packaged worker (`java -jar app/target/delayq.jar`, "
                 + "default JVM flags, 16 shards, default settings, stream delivery) as its own process: time from process start to "

@@ -49,7 +49,7 @@ final class Subjects {
                 new BullMqSubject(bullmqScript, 1, true, nodeLog),
                 new BullMqSubject(bullmqScript, 50, false, nodeLog),
                 new JvmSubject(CEILING, CeilingContender.SHARDS + " shards, " + CeilingContender.CONSUMERS + " consumers",
-                        "the ceiling, not a peer: the minimal at-least-once design of issue 17 — per shard a due ZSET, an in-flight ZSET "
+                        "the ceiling, not a peer: the minimal at-least-once design delayq is measured against — per shard a due ZSET, an in-flight ZSET "
                                 + "scored by lease expiry and a record hash; one claim script per " + String.format("%,d", CeilingContender.BATCH)
                                 + " tasks (TIME, ZRANGEBYSCORE … LIMIT, ZREM, ZADD to in-flight, HMGET of the records, the lease token), one "
                                 + "asynchronous ack script per claim (ZMSCORE for the token, ZREM + HDEL of the ids still holding it); no retries, "

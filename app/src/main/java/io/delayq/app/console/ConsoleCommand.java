@@ -1,5 +1,6 @@
 package io.delayq.app.console;
 
+import io.delayq.settings.ConsoleVariables;
 import io.delayq.InvalidInputException;
 import io.delayq.app.local.FreePort;
 import io.delayq.app.local.LocalRedis;
@@ -77,11 +78,11 @@ public final class ConsoleCommand {
             out.printf("Filled sample queue '%s' (%d shards): %d scheduled, %d due, %d in flight, %d dead%n", SampleQueue.QUEUE,
                     SampleQueue.SHARDS, n.scheduled(), n.due(), n.inflight(), n.dead());
         }
-        if (!env.containsKey("DELAYQ_CONSOLE_TOKEN")) {
+        if (!env.containsKey(ConsoleVariables.TOKEN.name())) {
             byte[] b = new byte[12];
             new SecureRandom().nextBytes(b);
-            env.put("DELAYQ_CONSOLE_TOKEN", HexFormat.of().formatHex(b));
-            out.println("Action token for this run: " + env.get("DELAYQ_CONSOLE_TOKEN"));
+            env.put(ConsoleVariables.TOKEN.name(), HexFormat.of().formatHex(b));
+            out.println("Action token for this run: " + env.get(ConsoleVariables.TOKEN.name()));
         }
     }
 

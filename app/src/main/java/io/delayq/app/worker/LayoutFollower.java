@@ -1,5 +1,6 @@
 package io.delayq.app.worker;
 
+import io.delayq.settings.WorkerSettings;
 import io.delayq.layout.RecordedLayout;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.worker.Worker;
@@ -49,7 +50,7 @@ public final class LayoutFollower implements AutoCloseable {
 
     /** True when the environment names no shard range: the worker serves every shard and may follow a grow. */
     public static boolean wholeQueue(Map<String, String> env) {
-        return !env.containsKey("DELAYQ_SHARD_FROM") && !env.containsKey("DELAYQ_SHARD_TO");
+        return !env.containsKey(WorkerSettings.SHARD_FROM.name()) && !env.containsKey(WorkerSettings.SHARD_TO.name());
     }
 
     public static LayoutFollower start(Params params) {
@@ -94,7 +95,7 @@ public final class LayoutFollower implements AutoCloseable {
 
     private WorkerConfig configFor(int shards) {
         Map<String, String> env = new HashMap<>(p.env());
-        env.put("DELAYQ_SHARDS", String.valueOf(shards));
+        env.put(WorkerSettings.SHARDS.name(), String.valueOf(shards));
         return WorkerConfig.fromEnv(env);
     }
 

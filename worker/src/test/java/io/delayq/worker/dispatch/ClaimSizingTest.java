@@ -21,8 +21,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * With the settings a user gets (16 shards as in the README, the default batch and concurrency), a backlog is
- * drained by claims of many tasks each, not one claim per task (issue 17: 16 slots over 16 ready shards used to
- * ask each shard for one task).
+ * drained by claims of many tasks each, not one claim per task (16 handler slots spread over
+ * 16 ready shards must not turn into one task asked of each shard).
  */
 class ClaimSizingTest {
     @RegisterExtension

@@ -18,8 +18,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A trickle of tasks due one by one costs one claim each: the worker wakes when the shard's server clock surely
- * reads the task's due time, never before it (issue 17: it learned Redis's clock at millisecond resolution and
- * woke up to a millisecond early, so about one task in five cost a second claim that found nothing).
+ * reads the task's due time, never before it (a clock learned at millisecond resolution wakes up to a millisecond
+ * early, and then about one task in five costs a second claim that finds nothing).
  */
 class EarlyClaimTest {
     @RegisterExtension

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tasks claimed ahead of their due time (DELAYQ_CLAIM_AHEAD, issue 17) wait in the worker outside the handler slots
+ * Tasks claimed ahead of their due time (DELAYQ_CLAIM_AHEAD) wait in the worker outside the handler slots
  * and start only once the Redis server's clock reads their due time; meanwhile they are in flight (cancel answers
  * so), and a stopping worker runs them rather than leaving them to their lease.
  */

@@ -18,8 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * An idle worker's Redis work does not grow with its shard count (issue 17: polling every shard of 1,024 cost
- * ~9,000 commands a second): counted with INFO commandstats over a window, commands inside scripts included.
+ * An idle worker's Redis work does not grow with its shard count (polling every shard of 1,024 would cost
+ * thousands of commands a second): counted with INFO commandstats over a window, commands inside scripts included.
  */
 class IdleCostTest {
     @RegisterExtension
@@ -27,7 +27,7 @@ class IdleCostTest {
 
     private static final String Q = "idle";
     private static final int SHARDS = 1024;
-    /** The goal of issue 17 for one idle worker, at any shard count. */
+    /** What one idle worker may cost Redis, at any shard count (docs/bench.md, "Idle cost by shard count"). */
     private static final double MAX_COMMANDS_PER_SECOND = 100;
     private final TestQueue queue = TestQueue.eachTest(redis, Q, SHARDS);
     @RegisterExtension
