@@ -106,6 +106,11 @@ public final class QueueConnection implements AutoCloseable {
         return RedisEndpoint.redact(url);
     }
 
+    /** How long each Redis answer is waited for (--timeout). */
+    public Duration timeout() {
+        return timeout;
+    }
+
     public <T> T await(CompletionStage<T> stage) {
         return Replies.await(stage, timeout);
     }
