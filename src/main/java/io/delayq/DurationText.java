@@ -64,6 +64,38 @@ public final class DurationText {
         return d;
     }
 
+    /**
+     * A short form for people, rounded (not read back): {@code 450ms}, {@code 12s}, {@code 3m 05s}, {@code 2h 03m},
+     * {@code 4d 02h}. Every program of delayq shows ages and waits this way, so that the CLI and the console agree.
+     */
+    public static String human(long millis) {
+        long ms = Math.abs(millis);
+        String sign = millis < 0 ? "-" : "";
+        if (ms < 1000) {
+            return sign + ms + "ms";
+        }
+        long s = ms / 1000;
+        if (s < 60) {
+            long tenths = (ms % 1000) / 100;
+            return sign + s + (tenths > 0 && s < 10 ? "." + tenths : "") + "s";
+        }
+        long m = s / 60;
+        if (m < 60) {
+            return sign + String.format("%dm %02ds", m, s % 60);
+        }
+        long h = m / 60;
+        if (h < 24) {
+            return sign + String.format("%dh %02dm", h, m % 60);
+        }
+        return sign + String.format("%dd %02dh", h / 24, h % 24);
+    }
+
+    /** {@code in 25s} or {@code 3m 05s ago}: how far {@code epochMillis} is from {@code now} (both on one clock). */
+    public static String relative(long epochMillis, long now) {
+        long d = epochMillis - now;
+        return d >= 0 ? "in " + human(d) : human(-d) + " ago";
+    }
+
     /** The shortest exact text {@link #parse} reads back: {@code 14d}, {@code 2h}, {@code 5m}, {@code 30s}, {@code 500ms}. */
     public static String format(Duration d) {
         long ms = d.toMillis();

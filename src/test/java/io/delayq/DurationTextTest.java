@@ -42,4 +42,16 @@ class DurationTextTest {
             assertThat(DurationText.parse(DurationText.format(d))).isEqualTo(d);
         }
     }
+
+    @Test
+    void humanFormRoundsForPeople() {
+        assertThat(DurationText.human(450)).isEqualTo("450ms");
+        assertThat(DurationText.human(2_500)).isEqualTo("2.5s");
+        assertThat(DurationText.human(12_300)).isEqualTo("12s");
+        assertThat(DurationText.human(185_000)).isEqualTo("3m 05s");
+        assertThat(DurationText.human(7_380_000)).isEqualTo("2h 03m");
+        assertThat(DurationText.human(352_800_000)).isEqualTo("4d 02h");
+        assertThat(DurationText.relative(1_025_000, 1_000_000)).isEqualTo("in 25s");
+        assertThat(DurationText.relative(1_000_000, 1_185_000)).isEqualTo("3m 05s ago");
+    }
 }

@@ -407,10 +407,8 @@ async function taskPage(name, id) {
       row('priority', t.priority),
       row('attempts', t.attempts, { id: 'task-attempts' }),
       row('last error', t.lastError || '–', { id: 'task-error' }),
-      t.lease ? row('holder', t.lease.holder
-        ? `${t.lease.holder} (${t.lease.holderHost}), reported with this lease's token at its heartbeat ${rel(t.lease.reportedAt, now)}`
-        : 'not reported by a live worker' + (t.lease.owners.length ? ` (workers owning shard ${t.shard}: ${t.lease.owners.join(', ')}; a report comes with the next heartbeat, within 5 s)`
-          : ` (no live worker owns shard ${t.shard}: the lease will expire and the task be re-delivered)`), { id: 'task-holder' }) : [],
+      // the server's sentence, which the CLI's inspect prints too
+      t.lease ? row('holder', t.lease.summary, { id: 'task-holder' }) : [],
       row('enqueued', t.enqueuedAt ? utc(t.enqueuedAt) : '–'),
       row('payload', h('pre', { id: 'task-payload' }, t.payload === null || t.payload === undefined ? '(none)' : t.payload)),
       row('record', h('pre', { class: 'muted' }, t.record === null ? '(no record: a bare ZADD task)' : t.record)),

@@ -77,6 +77,15 @@ public final class RedisEndpoint implements AutoCloseable {
      *               operator talks to one Redis per DelayQueue, each with its own CA), or {@code null}
      */
     public static RedisEndpoint connect(String url, ClientResources resources, Duration timeout, Path caFile) {
+        return connect(url, resources, timeout, caFile, RedisCredentialsException.Fix.DELAYQ_ENVIRONMENT);
+    }
+
+    /**
+     * @param credentialsFix what a person sets when Redis refuses the connection for its credentials (a missing or
+     *                       wrong password): the connect then fails with a {@link RedisCredentialsException} saying so
+     */
+    public static RedisEndpoint connect(String url, ClientResources resources, Duration timeout, Path caFile,
+                                        RedisCredentialsException.Fix credentialsFix) {
         if (url == null || url.isBlank()) {
             throw new InvalidInputException("redis", "a Redis URL is required, e.g. redis://localhost:6379");
         }
@@ -110,7 +119,7 @@ public final class RedisEndpoint implements AutoCloseable {
             if (own) {
                 res.shutdown();
             }
-            throw e;
+            throw RedisCredentialsException.explain(e, credentialsFix);
         }
     }
 

@@ -3,6 +3,7 @@ package io.delayq.cli;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.layout.DamagedMetaException;
 import io.delayq.layout.RecordedLayout;
+import io.delayq.redis.RedisCredentialsException;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.redis.Replies;
 import io.delayq.shard.ShardKeys;
@@ -66,10 +67,16 @@ public final class QueueConnection implements AutoCloseable {
         }
     }
 
-    /** Connects, turning Lettuce's connection failure into one line that names the URL (without its password). */
+    /** What to set when Redis refuses the credentials: the CLI takes the URL as an option too. */
+    static final RedisCredentialsException.Fix CREDENTIALS_FIX = RedisCredentialsException.Fix.forUrlIn("--redis or DELAYQ_REDIS_URL");
+
+    /**
+     * Connects, turning Lettuce's connection failure into one line that names the URL (without its password); a
+     * missing or wrong password fails with a {@link RedisCredentialsException} naming what to set.
+     */
     public static RedisEndpoint connect(String url, Duration timeout) {
         try {
-            return RedisEndpoint.connect(url, null, timeout);
+            return RedisEndpoint.connect(url, null, timeout, null, CREDENTIALS_FIX);
         } catch (io.lettuce.core.RedisConnectionException e) {
             throw new CliException(ExitCodes.REDIS, "redis: cannot connect to " + RedisEndpoint.redact(url) + " ("
                     + Errors.rootMessage(e) + ")", e);
@@ -114,6 +121,11 @@ public final class QueueConnection implements AutoCloseable {
     /** The Redis URL without its password. */
     public String redactedUrl() {
         return RedisEndpoint.redact(url);
+    }
+
+    /** How long each Redis answer is waited for (--timeout). */
+    public Duration timeout() {
+        return timeout;
     }
 
     public <T> T await(CompletionStage<T> stage) {

@@ -65,6 +65,20 @@ class CancelRescheduleCommandTest {
     }
 
     @Test
+    void rescheduleToAPastInstantMakesItDueNowWithANoticeOnStderr() {
+        queue.schedule("order-2", Duration.ofHours(1), "p");
+
+        CliRun r = delayq("reschedule", "order-2", "--at", "2020-01-01T00:00:00Z");
+
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("rescheduled order-2", "2020-01-01T00:00:00Z");
+        assertThat(r.oneErrorLine()).as(r.toString()).isTrue();
+        assertThat(r.err().strip()).startsWith("delayq reschedule: note: --at 2020-01-01T00:00:00Z is in the past (")
+                .endsWith("): the task is due now and fires at once");
+        assertThat(queue.client().inspect("order-2").overdue()).isTrue();
+    }
+
+    @Test
     void rescheduleOfUnknownDeadOrInvalidInput() {
         CliRun unknown = delayq("reschedule", "ghost", "--delay", "5m");
         assertThat(unknown.exitCode()).isEqualTo(ExitCodes.NOT_FOUND);

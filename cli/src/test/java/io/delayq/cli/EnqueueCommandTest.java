@@ -47,6 +47,37 @@ class EnqueueCommandTest {
     }
 
     @Test
+    void aPastInstantIsTakenAsDueNowWithANoticeOnStderr() throws Exception {
+        CliRun r = delayq("enqueue", "typo-1", "--at", "2020-01-01T00:00:00Z");
+
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("added typo-1", "2020-01-01T00:00:00Z");
+        assertThat(r.oneErrorLine()).as(r.toString()).isTrue();
+        assertThat(r.err().strip()).startsWith("delayq enqueue: note: --at 2020-01-01T00:00:00Z is in the past (")
+                .containsPattern("before the Redis time 20\\d\\d-[0-9T:.\\-]+Z\\): the task is due now and fires at once$");
+        TaskInfo info = queue.client().inspect("typo-1");
+        assertThat(info.state()).isEqualTo(TaskInfo.State.SCHEDULED);
+        assertThat(info.overdue()).as("due now").isTrue();
+    }
+
+    @Test
+    void aFutureInstantOrADelayGivesNoNotice() {
+        assertThat(delayq("enqueue", "later-1", "--at", "2099-01-01T00:00:00Z").err()).isEmpty();
+        assertThat(delayq("enqueue", "now-1", "--delay", "0s").err()).isEmpty();
+    }
+
+    @Test
+    void aPastInstantThatChangesNothingGivesNoNotice() {
+        delayq("enqueue", "dup-1", "--delay", "1h");
+
+        CliRun r = delayq("enqueue", "dup-1", "--at", "2020-01-01T00:00:00Z");
+
+        assertThat(r.exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(r.out()).contains("duplicate dup-1");
+        assertThat(r.err()).isEmpty();
+    }
+
+    @Test
     void enqueuesAfterADelayMeasuredOnTheServerClock() throws Exception {
         long before = queue.serverNow();
         CliRun r = delayq("enqueue", "order-8812", "--delay", "30m");

@@ -2,12 +2,16 @@ package io.delayq.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delayq.claim.ClaimedTask;
+import io.delayq.presence.PresenceRegistry;
+import io.delayq.shard.ShardRange;
 import io.delayq.testing.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,7 +68,38 @@ class InspectCommandTest {
         assertThat(Instant.parse(json.get("leaseExpiresAt").asText()))
                 .isAfter(Instant.parse(json.get("serverTime").asText()).plus(Duration.ofMinutes(4)));
         assertThat(json.get("payload").asText()).isEqualTo("payload of running-1");
-        assertThat(json.get("hints").get(0).asText()).contains("a worker is running it (attempt 1)");
+        // no worker is alive: the claim's worker is gone, and nothing runs the task until one of its shard starts
+        assertThat(json.has("leaseHolder")).isFalse();
+        assertThat(json.get("hints").get(0).asText()).startsWith("in flight (attempt 1); lease expires at " + json.get("leaseExpiresAt").asText())
+                .endsWith("; no live worker owns shard " + queue.shardOf("running-1")
+                        + " — it will be reclaimed when the lease expires and run when a worker for that shard starts");
+    }
+
+    @Test
+    void taskInFlight_namesTheWorkerThatReportedItsLease() {
+        ClaimedTask t = queue.inFlight(Duration.ofMinutes(5), "running-2").get(0);
+        PresenceRegistry workers = new PresenceRegistry(redis.admin(), "orders", Duration.ofSeconds(5));
+        workers.beat("node-a-1f2e3d", new ShardRange(0, 7), "test", "node-a", Duration.ofMinutes(1), 1,
+                List.of(new PresenceRegistry.HeldLease(t.id(), t.token())));
+
+        CliRun json = delayq("inspect", "running-2", "--output", "json");
+        assertThat(json(json.out()).get("leaseHolder").asText()).isEqualTo("node-a-1f2e3d");
+
+        CliRun text = delayq("inspect", "running-2");
+        assertThat(text.out()).containsPattern(java.util.regex.Pattern.quote("next:         a worker (node-a-1f2e3d on node-a) is running it "
+                + "(attempt 1); lease expires at " + Instant.ofEpochMilli(t.token()) + " (in ") + "4m \\d\\ds\\) unless it extends it");
+    }
+
+    @Test
+    void taskInFlight_withLiveWorkersOfItsShardThatDidNotReportIt() {
+        queue.inFlight(Duration.ofMinutes(5), "running-3");
+        int shard = queue.shardOf("running-3");
+        new PresenceRegistry(redis.admin(), "orders", Duration.ofSeconds(5))
+                .beat("node-b-4a5b6c", new ShardRange(shard, shard), "test", "node-b", Duration.ofMinutes(1), 0, List.of());
+
+        CliRun r = delayq("inspect", "running-3");
+
+        assertThat(r.out()).contains("not reported by the live workers owning shard " + shard + " (node-b-4a5b6c)");
     }
 
     @Test

@@ -45,11 +45,35 @@ class RedisCredentialsTest {
     }
 
     @Test
-    void missingPasswordIsARedisErrorInOneLine() {
+    void missingPasswordSaysWhatToSetInOneLine() {
         CliRun r = CliRun.run(Map.of("DELAYQ_REDIS_URL", server.url(), "DELAYQ_QUEUE", "orders"), "stats");
 
         assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.REDIS);
         assertThat(r.oneErrorLine()).as(r.toString()).isTrue();
-        assertThat(r.err()).contains("delayq stats: redis:").containsIgnoringCase("auth");
+        assertThat(r.err().trim()).isEqualTo("delayq stats: Redis requires a password and none was given (it answered NOAUTH): set "
+                + "DELAYQ_REDIS_PASSWORD (and DELAYQ_REDIS_USERNAME for an ACL user), or put the password in the URL "
+                + "(--redis or DELAYQ_REDIS_URL): redis://:PASSWORD@host:6379");
+    }
+
+    @Test
+    void wrongPasswordSaysWhatToCheckWithoutPrintingIt() {
+        String wrong = "not-the-pw-91f3";
+        CliRun r = CliRun.run(Map.of("DELAYQ_QUEUE", "orders"), "stats", "--redis", "redis://:" + wrong + "@" + server.url().substring("redis://".length()));
+
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.REDIS);
+        assertThat(r.oneErrorLine()).as(r.toString()).isTrue();
+        assertThat(r.err().trim()).isEqualTo("delayq stats: Redis refused the password given (it answered WRONGPASS: a wrong password, or a "
+                + "user that does not exist or is disabled): check DELAYQ_REDIS_PASSWORD and DELAYQ_REDIS_USERNAME, or the user:password in "
+                + "the URL (--redis or DELAYQ_REDIS_URL)");
+        assertThat(r.out() + r.err()).doesNotContain(wrong);
+    }
+
+    @Test
+    void checkFailsTheConnectionCheckWithTheFix() {
+        CliRun r = CliRun.run(Map.of("DELAYQ_REDIS_URL", server.url()), "check");
+
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.CHECK_FAILED);
+        assertThat(r.out()).contains("Redis requires a password and none was given (it answered NOAUTH)")
+                .contains("set DELAYQ_REDIS_PASSWORD (and DELAYQ_REDIS_USERNAME for an ACL user)");
     }
 }

@@ -362,6 +362,56 @@ class ConsoleApiTest {
     }
 
     @Test
+    void anInFlightTaskSaysWhoRunsItInTheWordsOfTheClisInspect() throws Exception {
+        f = ConsoleFixture.start(redis, null);
+        int heldShard = f.orders.protocol().shardOf(ConsoleFixture.HELD);
+        String holder = heldShard <= 3 ? ConsoleFixture.WORKER_LOW : ConsoleFixture.WORKER_HIGH;
+        JsonNode held = json(get("api/queues/shop-orders/tasks/" + ConsoleFixture.HELD)).get("lease");
+        assertThat(held.get("holder").asText()).isEqualTo(holder);
+        assertThat(held.get("summary").asText()).startsWith("a worker (" + holder + " on node-" + (heldShard <= 3 ? "a" : "b")
+                + ") is running it (attempt 1); lease expires at ");
+
+        String other = "coupon-expire-78";
+        int shard = f.orders.protocol().shardOf(other);
+        JsonNode unreported = json(get("api/queues/shop-orders/tasks/" + other)).get("lease");
+        assertThat(unreported.get("holder").isNull()).isTrue();
+        assertThat(unreported.get("summary").asText()).contains("; not reported by the live workers owning shard " + shard + " ("
+                + (shard <= 3 ? ConsoleFixture.WORKER_LOW : ConsoleFixture.WORKER_HIGH) + ")");
+
+        // every worker gone: the shard has no live owner, and the page says what happens then
+        f.raw().commands().del(io.delayq.presence.PresenceRegistry.key(SampleQueue.QUEUE)).get();
+        JsonNode orphan = json(get("api/queues/shop-orders/tasks/" + other)).get("lease");
+        assertThat(orphan.get("owners")).isEmpty();
+        assertThat(orphan.get("summary").asText()).startsWith("in flight (attempt 1); lease expires at ")
+                .endsWith("; no live worker owns shard " + shard + " — it will be reclaimed when the lease expires and run when a worker "
+                        + "for that shard starts");
+    }
+
+    @Test
+    void reschedulingToAPastTimeSaysThatTheTaskFiresAtOnce() throws Exception {
+        f = ConsoleFixture.start(redis, ConsoleFixture.TOKEN);
+        f.orders.enqueue(io.delayq.task.TaskSpec.of("typo-2020").after(java.time.Duration.ofHours(1)));
+        String[] auth = signIn();
+        String action = "api/queues/shop-orders/actions/reschedule";
+        String body = "{\"id\":\"typo-2020\",\"at\":\"2020-01-01T00:00:00Z\"";
+
+        HttpResponse<String> preview = post(action, body + "}", auth);
+        assertThat(preview.statusCode()).as(preview.body()).isEqualTo(200);
+        assertThat(json(preview).get("message").asText()).contains("to 2020-01-01T00:00:00Z? Note: 2020-01-01T00:00:00Z is in the past (")
+                .endsWith("): the task is due now and fires at once.");
+
+        HttpResponse<String> done = post(action, body + ",\"confirm\":true}", auth);
+        assertThat(done.statusCode()).as(done.body()).isEqualTo(200);
+        assertThat(json(done).get("message").asText()).startsWith("Moved typo-2020 to 2020-01-01T00:00:00Z. Note: 2020-01-01T00:00:00Z is in the past (")
+                .endsWith("): the task is due now and fires at once.");
+        assertThat(f.orders.inspect("typo-2020").overdue()).isTrue();
+
+        // a future time needs no note
+        HttpResponse<String> later = post(action, "{\"id\":\"typo-2020\",\"at\":\"2099-01-01T00:00:00Z\"}", auth);
+        assertThat(json(later).get("message").asText()).doesNotContain("Note:");
+    }
+
+    @Test
     void idsThatAreNotAnArrayAreRefusedNamingTheField() throws Exception {
         f = ConsoleFixture.start(redis, ConsoleFixture.TOKEN);
         HttpResponse<String> r = post("api/queues/shop-orders/actions/dead-replay", "{\"ids\":\"payout-510\"}", signIn());

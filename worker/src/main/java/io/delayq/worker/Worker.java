@@ -28,6 +28,7 @@ import io.delayq.worker.metrics.WorkerMetrics;
 import io.delayq.health.ProbeServer;
 import io.delayq.worker.ops.RedisHealth;
 import io.delayq.worker.ops.ShardFaults;
+import io.delayq.worker.settle.FailureLog;
 import io.delayq.worker.settle.Settler;
 import io.delayq.worker.wake.IdleSweep;
 import io.delayq.worker.wake.MarkerWatcher;
@@ -97,6 +98,7 @@ public final class Worker implements AutoCloseable {
     private final WorkerMetrics metrics;
     private final InflightRegistry inflight = new InflightRegistry();
     private final Settler settler;
+    private final FailureLog failures = new FailureLog();
     /** A claimed task that waited this long for a handler thread makes the pool wake more threads. */
     private static final long HANDLER_RAMP_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private final HandlerPool handlers;
@@ -146,7 +148,7 @@ public final class Worker implements AutoCloseable {
         FunctionCounter.builder("delayq.redis.failures", health, RedisHealth::failures)
                 .description("Redis calls that failed without an answer (time-outs, lost connections)").tag("queue", config.queue())
                 .register(registry);
-        this.settler = new Settler(protocol, inflight, metrics, config.retry(), config.deadLetters(), config.lease());
+        this.settler = new Settler(protocol, inflight, metrics, config.retry(), config.deadLetters(), config.lease(), failures);
         this.handlers = new HandlerPool(config.concurrency(), HANDLER_RAMP_AFTER_NANOS, named("delayq-handler", false));
         ServerClock clock = new ServerClock(wallClock, config.range());
         WakeBoard board = new WakeBoard(config.range().from(), config.range().size());
@@ -197,7 +199,7 @@ public final class Worker implements AutoCloseable {
                                OpenTelemetry otel) {
         Worker w = new Worker(config, deliveryFactory, wallClock, otel);
         w.startLoops();
-        LOG.info("delayq worker started: {}", config.describe());
+        LOG.info("delayq worker started: delivering to {}; {}", w.delivery.target(), config.describe());
         return w;
     }
 
@@ -208,6 +210,8 @@ public final class Worker implements AutoCloseable {
             watchers.add(watcher);
             named("delayq-marker", true).newThread(watcher).start();
         }
+        // a failure storm's summary line comes at the end of its window even when the storm stopped
+        timers.scheduleWithFixedDelay(guard(failures::tick), 1, 1, TimeUnit.SECONDS);
         LeaseKeeper keeper = new LeaseKeeper(protocol, inflight, config.lease());
         long keep = Math.max(10, keeper.interval().toMillis());
         timers.scheduleWithFixedDelay(guard(keeper), keep, keep, TimeUnit.MILLISECONDS);

@@ -40,6 +40,9 @@ final class RedisChecks {
             RedisEndpoint endpoint = QueueConnection.connect(url, timeout);
             results.add(CheckResult.pass("connection", RedisEndpoint.redact(url) + " answers"));
             return endpoint;
+        } catch (io.delayq.redis.RedisCredentialsException e) {
+            results.add(CheckResult.fail("connection", e.refusal(), e.fix()));
+            return null;
         } catch (CliException | io.lettuce.core.RedisException e) {
             String why = e instanceof CliException ? e.getMessage().replaceFirst("^redis: ", "") : e.getMessage();
             results.add(CheckResult.fail("connection", why,

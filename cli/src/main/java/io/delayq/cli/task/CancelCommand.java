@@ -35,7 +35,8 @@ public class CancelCommand extends QueueCommand {
                 out().println("cancelled " + id + " (queue " + queue.queue() + ", shard " + shard + ")");
                 yield ExitCodes.OK;
             }
-            case IN_FLIGHT -> throw CliException.notFound("id: task '" + id + "' is in flight (a worker is running it); not cancelled");
+            case IN_FLIGHT -> throw CliException.notFound("id: task '" + id + "' is in flight (claimed under a lease: 'delayq inspect " + id
+                    + "' says whether a live worker runs it); not cancelled");
             case UNKNOWN -> throw CliException.notFound("id: no task '" + id + "' in queue '" + queue.queue() + "' (shard " + shard
                     + "); it already fired, was cancelled, or never existed");
         };

@@ -2,6 +2,8 @@ package io.delayq.cli.task;
 
 import io.delayq.cli.text.DurationConverter;
 import io.delayq.cli.text.InstantConverter;
+import io.delayq.cli.QueueConnection;
+import io.delayq.task.PastDueTime;
 import io.delayq.task.Schedule;
 import picocli.CommandLine.Option;
 
@@ -20,5 +22,19 @@ public class DueTime {
 
     Schedule schedule() {
         return at != null ? Schedule.at(at) : Schedule.after(delay);
+    }
+
+    /**
+     * The notice for an {@code --at} already past on the Redis clock, else null. The protocol takes such a time (a
+     * task due in the past is due now: backfills and late producers rely on it), but a person who typed a wrong year
+     * learns that the task fires at once. Read before the write: a time that passes during the call fires at once
+     * anyway and needs no notice.
+     */
+    String pastNotice(QueueConnection queue) {
+        if (at == null) {
+            return null;
+        }
+        long now = queue.serverNow();
+        return PastDueTime.isPast(at.toEpochMilli(), now) ? "note: --at " + PastDueTime.notice(at.toEpochMilli(), now) : null;
     }
 }

@@ -168,6 +168,7 @@ public class EnqueueCommand extends QueueCommand {
 
     @Override
     protected int run(QueueConnection queue) {
+        String past = due.pastNotice(queue);
         EnqueueResult r = queue.client().enqueue(task, onDuplicate);
         int shard = queue.client().protocol().shardOf(id);
         String when = "due " + Instants.both(r.dueAt(), environment().zone());
@@ -179,10 +180,16 @@ public class EnqueueCommand extends QueueCommand {
             case KEPT -> out().println("kept " + id + where + ": already " + when + ", earlier than asked; nothing changed");
             case DUPLICATE -> out().println("duplicate " + id + where + ": a task with this id exists, " + describeExisting(queue, r)
                     + "; nothing changed (use --on-duplicate replace or keep-earlier)");
-            case INFLIGHT -> out().println("in flight " + id + where + ": a worker is running it; nothing changed");
+            case INFLIGHT -> out().println("in flight " + id + where + ": claimed under a lease ('delayq inspect " + id
+                    + "' says whether a live worker runs it); nothing changed");
             case DEAD -> out().println("dead " + id + where + ": it is in the dead-letter set; nothing changed "
                     + "(use 'delayq dead replay " + id + "' or --on-duplicate replace)");
             case PAST -> out().println("not added " + id + where + ": " + when + " is not in the future (--on-duplicate future-only)");
+        }
+        boolean scheduled = r.status() == EnqueueResult.Status.ADDED || r.status() == EnqueueResult.Status.REPLACED
+                || r.status() == EnqueueResult.Status.EARLIER;
+        if (scheduled && past != null) {
+            err().println(spec.qualifiedName() + ": " + past);
         }
         return switch (r.status()) {
             case ADDED, REPLACED, EARLIER -> ExitCodes.OK;

@@ -6,6 +6,8 @@ import io.delayq.cli.QueueConnection;
 import io.delayq.cli.text.Durations;
 import io.delayq.cli.text.Json;
 import io.delayq.cli.text.OutputFormat;
+import io.delayq.presence.InFlightLease;
+import io.delayq.presence.PresenceRegistry;
 import io.delayq.task.TaskId;
 import io.delayq.task.TaskInfo;
 import picocli.CommandLine.Command;
@@ -39,7 +41,9 @@ public class InspectCommand extends QueueCommand {
     @Override
     protected int run(QueueConnection queue) {
         TaskInfo info = queue.client().inspect(id);
-        TaskReport r = TaskReport.of(info, queue.queue(), queue.shards(), environment().zone());
+        InFlightLease lease = info.state() == TaskInfo.State.IN_FLIGHT
+                ? InFlightLease.read(new PresenceRegistry(queue.redis(), queue.queue(), queue.timeout()), info) : null;
+        TaskReport r = TaskReport.of(info, lease, queue.queue(), queue.shards(), environment().zone());
         if (output == OutputFormat.JSON) {
             Json.print(out(), r);
         } else {

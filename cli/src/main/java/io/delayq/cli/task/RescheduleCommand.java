@@ -37,15 +37,20 @@ public class RescheduleCommand extends QueueCommand {
 
     @Override
     protected int run(QueueConnection queue) {
+        String past = due.pastNotice(queue);
         RescheduleResult r = queue.await(queue.client().async().reschedule(id, schedule));
         int shard = queue.client().protocol().shardOf(id);
         return switch (r.status()) {
             case RESCHEDULED -> {
                 out().println("rescheduled " + id + " (queue " + queue.queue() + ", shard " + shard + "): due "
                         + Instants.both(r.dueAt(), environment().zone()));
+                if (past != null) {
+                    err().println(spec.qualifiedName() + ": " + past);
+                }
                 yield ExitCodes.OK;
             }
-            case IN_FLIGHT -> throw CliException.notFound("id: task '" + id + "' is in flight (a worker is running it); not rescheduled");
+            case IN_FLIGHT -> throw CliException.notFound("id: task '" + id + "' is in flight (claimed under a lease: 'delayq inspect " + id
+                    + "' says whether a live worker runs it); not rescheduled");
             case DEAD -> throw CliException.notFound("id: task '" + id + "' is dead; not rescheduled (replay it with 'delayq dead replay "
                     + id + "', or enqueue it again with --on-duplicate replace)");
             case UNKNOWN -> throw CliException.notFound("id: no task '" + id + "' in queue '" + queue.queue() + "' (shard " + shard

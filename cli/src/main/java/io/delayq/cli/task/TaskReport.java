@@ -3,6 +3,7 @@ package io.delayq.cli.task;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.delayq.cli.text.Durations;
 import io.delayq.cli.text.Instants;
+import io.delayq.presence.InFlightLease;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskRecord;
 
@@ -19,10 +20,11 @@ public record TaskReport(String id, String queue, int shard, int shards, String 
                          String dueAt, String dueAtLocal, Long overdueMillis,
                          String leaseExpiresAt, String leaseExpiresAtLocal, Boolean leaseExpired,
                          String diedAt, String diedAtLocal,
-                         Integer priority, Integer attempts, String lastError, String payload, String record,
+                         String leaseHolder, Integer priority, Integer attempts, String lastError, String payload, String record,
                          List<String> hints) {
 
-    static TaskReport of(TaskInfo t, String queue, int shards, ZoneId zone) {
+    /** @param lease who runs the task, from the presence registry; null unless the task is in flight */
+    static TaskReport of(TaskInfo t, InFlightLease lease, String queue, int shards, ZoneId zone) {
         long now = t.serverNow();
         List<String> hints = new ArrayList<>();
         String dueAt = null, dueLocal = null, leaseAt = null, leaseLocal = null, diedAt = null, diedLocal = null;
@@ -43,14 +45,9 @@ public record TaskReport(String id, String queue, int shard, int shards, String 
             case IN_FLIGHT -> {
                 leaseAt = Instants.utc(t.score());
                 leaseLocal = Instants.local(t.score(), zone);
-                leaseExpired = t.score() <= now;
-                if (leaseExpired) {
-                    hints.add("the lease expired " + Durations.human(now - t.score()) + " ago: its worker died or stalled; the next "
-                            + "reclaim puts it back to due (or dead-letters it after the last attempt)");
-                } else {
-                    hints.add("a worker is running it (attempt " + t.attempts() + "); the lease expires "
-                            + Instants.relative(t.score(), now) + " unless the worker extends it");
-                }
+                leaseExpired = lease.expired();
+                // the console's task page says the same (core's InFlightLease)
+                hints.add(lease.summary());
             }
             case DEAD -> {
                 diedAt = Instants.utc(t.score());
@@ -76,7 +73,7 @@ public record TaskReport(String id, String queue, int shard, int shards, String 
         }
         return new TaskReport(t.id(), queue, t.shard(), shards, stateName(t.state()), Instants.utc(now),
                 dueAt, dueLocal, overdue, leaseAt, leaseLocal, leaseExpired, diedAt, diedLocal,
-                known ? t.priority() : null, known ? t.attempts() : null,
+                lease == null || lease.holder() == null ? null : lease.holder().id(), known ? t.priority() : null, known ? t.attempts() : null,
                 known ? t.lastError() : null, payload, known ? t.rawRecord() : null, hints);
     }
 

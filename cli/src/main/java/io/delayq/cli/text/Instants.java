@@ -61,7 +61,6 @@ public final class Instants {
 
     /** {@code in 5m 02s} or {@code 3m 02s ago}, measured against the server clock. */
     public static String relative(long epochMillis, long serverNow) {
-        long d = epochMillis - serverNow;
-        return d >= 0 ? "in " + Durations.human(d) : Durations.human(-d) + " ago";
+        return io.delayq.DurationText.relative(epochMillis, serverNow);
     }
 }

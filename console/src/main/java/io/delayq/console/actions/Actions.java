@@ -11,6 +11,7 @@ import io.delayq.console.queues.QueueDirectory;
 import io.delayq.console.tasks.TaskViews;
 import io.delayq.pause.PauseState;
 import io.delayq.task.CancelResult;
+import io.delayq.task.PastDueTime;
 import io.delayq.task.RescheduleResult;
 import io.delayq.task.TaskId;
 import io.delayq.task.TaskInfo;
@@ -82,13 +83,16 @@ public final class Actions {
                     + (at == null ? "run now" : "rescheduled") + (info.state() == TaskInfo.State.DEAD ? " (replay it instead)" : ""));
         }
         String when = at == null ? "now (due at once; it fires at the next claim)" : at.toString();
+        // a past time is taken (the task is due now), as the CLI takes it, and said in the CLI's words
+        String past = at != null && PastDueTime.isPast(at.toEpochMilli(), info.serverNow())
+                ? " Note: " + PastDueTime.notice(at.toEpochMilli(), info.serverNow()) + "." : "";
         if (!confirm) {
-            return preview(name, "Move " + describe(info) + " to " + when + "?", 1, List.of(id));
+            return preview(name, "Move " + describe(info) + " to " + when + "?" + past, 1, List.of(id));
         }
         RescheduleResult r = at == null ? c.reschedule(id, Duration.ZERO) : c.reschedule(id, at);
         log.record(who, c.protocol().queue(), name, id + (at == null ? "" : " -> " + at), r.status().name());
         boolean ok = r.status() == RescheduleResult.Status.RESCHEDULED;
-        return done(name, ok ? "Moved " + id + " to " + Instant.ofEpochMilli(r.dueAt()) + "." : "Not moved: " + r.status().name(), ok ? 1 : 0);
+        return done(name, ok ? "Moved " + id + " to " + Instant.ofEpochMilli(r.dueAt()) + "." + past : "Not moved: " + r.status().name(), ok ? 1 : 0);
     }
 
     private Map<String, Object> dead(DelayQueueClient c, JsonNode body, boolean confirm, String who, boolean replay) {

@@ -9,6 +9,7 @@ import io.delayq.client.DelayQueueClient;
 import io.delayq.console.http.ApiException;
 import io.delayq.console.http.Request;
 import io.delayq.console.queues.QueueDirectory;
+import io.delayq.presence.InFlightLease;
 import io.delayq.presence.PresenceRegistry;
 import io.delayq.presence.WorkerPresence;
 import io.delayq.task.TaskInfo;
@@ -139,28 +140,21 @@ public final class TaskViews {
     }
 
     /**
-     * Who holds an in-flight task's lease. The in-flight set keeps only the lease's expiry (its fencing
-     * token); each worker reports the leases it holds, with their tokens, at its heartbeat: a reported
-     * token equal to the in-flight score names the holder of this very claim. Otherwise the page says
-     * so, and names the live workers owning the shard (one of them, or a worker gone since, holds it).
+     * Who holds an in-flight task's lease (core's {@link InFlightLease}: the worker that reported this very
+     * token at its heartbeat, else the live workers owning the shard), and {@code summary}: the sentence the
+     * CLI's {@code inspect} prints too, so that both give one answer.
      */
     private Map<String, Object> holder(String queue, TaskInfo info) {
-        PresenceRegistry registry = new PresenceRegistry(queues.redis(), queue, java.time.Duration.ofSeconds(5));
-        List<WorkerPresence> owners = registry.alive(info.serverNow()).stream().filter(w -> w.owns(info.shard())).toList();
-        Map<String, List<PresenceRegistry.HeldLease>> held = registry.held(owners.stream().map(WorkerPresence::id).toList());
+        InFlightLease lease = InFlightLease.read(new PresenceRegistry(queues.redis(), queue, java.time.Duration.ofSeconds(5)), info);
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("owners", owners.stream().map(WorkerPresence::id).toList());
-        for (WorkerPresence w : owners) {
-            boolean match = held.getOrDefault(w.id(), List.of()).stream()
-                    .anyMatch(h -> h.taskId().equals(info.id()) && h.token() == info.score());
-            if (match) {
-                out.put("holder", w.id());
-                out.put("holderHost", w.host());
-                out.put("reportedAt", w.heartbeatAt());
-                return out;
-            }
+        out.put("owners", lease.owners().stream().map(WorkerPresence::id).toList());
+        out.put("holder", lease.holder() == null ? null : lease.holder().id());
+        if (lease.holder() != null) {
+            out.put("holderHost", lease.holder().host());
+            out.put("reportedAt", lease.holder().heartbeatAt());
         }
-        out.put("holder", null);
+        out.put("expired", lease.expired());
+        out.put("summary", lease.summary());
         return out;
     }
 }

@@ -1,6 +1,7 @@
 package io.delayq.operator.redis;
 
 import io.delayq.queue.QueueProtocol;
+import io.delayq.redis.RedisCredentialsException;
 import io.delayq.redis.RedisEndpoint;
 import io.lettuce.core.resource.ClientResources;
 
@@ -21,6 +22,11 @@ public final class QueueConnection implements AutoCloseable {
         this.caFile = caFile;
     }
 
+    /** The operator reads the credentials from the DelayQueue's Secret, never from its own environment. */
+    static final RedisCredentialsException.Fix CREDENTIALS_FIX = new RedisCredentialsException.Fix(
+            "reference a Secret holding it in spec.redis.credentialsSecret",
+            "check the password (and user name) in the Secret named by spec.redis.credentialsSecret");
+
     /** @param tlsCa PEM CA certificate(s) to trust for a {@code rediss} URL, or null */
     public static QueueConnection open(String url, RedisCredentials credentials, String tlsCa, String queue, int shards,
                                        ClientResources resources, Duration timeout) {
@@ -28,7 +34,7 @@ public final class QueueConnection implements AutoCloseable {
         CaFile caFile = tlsCa != null && url.startsWith("rediss") ? CaFile.write(tlsCa) : null;
         try {
             RedisEndpoint endpoint = RedisEndpoint.connect(credentials.applyTo(url), resources, timeout,
-                    caFile == null ? null : caFile.path());
+                    caFile == null ? null : caFile.path(), CREDENTIALS_FIX);
             return new QueueConnection(endpoint, new QueueProtocol(endpoint, queue, shards), caFile);
         } catch (RuntimeException e) {
             if (caFile != null) {

@@ -126,7 +126,9 @@ class QueueReaderTest {
             QueueReading result = reader.read("shop/orders", redis.url(), new RedisCredentials(null, "wrong-password"), "orders", 8, RANGES);
 
             assertThat(result.problem().reason()).isEqualTo(Reason.REDIS_UNAVAILABLE);
-            assertThat(result.problem().message()).doesNotContain("wrong-password").doesNotContain("right-password");
+            assertThat(result.problem().message()).doesNotContain("wrong-password").doesNotContain("right-password")
+                    .contains("Redis refused the password given (it answered WRONGPASS")
+                    .contains("check the password (and user name) in the Secret named by spec.redis.credentialsSecret");
         } finally {
             try (var admin = io.delayq.redis.RedisEndpoint.connect(new RedisCredentials(null, "right-password").applyTo(redis.url()))) {
                 admin.commands().configSet("requirepass", "").get();

@@ -94,6 +94,12 @@ public final class HandlerDelivery implements Delivery {
         return text.replace('\n', ' ');
     }
 
+    /** The handler's class and where it was loaded from: with handler jars in several places, which one won is not obvious. */
+    @Override
+    public String target() {
+        return "handler " + handler.getClass().getName() + " (from " + where(handler.getClass()) + ")";
+    }
+
     public void start(HandlerContext context) {
         ClassLoader previous = enter();
         try {

@@ -30,6 +30,11 @@ public final class StreamDelivery implements Delivery {
     }
 
     @Override
+    public String target() {
+        return "Redis stream " + stream + (maxLen > 0 ? " (trimmed to ~" + maxLen + " entries)" : "");
+    }
+
+    @Override
     public Outcome deliver(Task task) {
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put("id", task.id());

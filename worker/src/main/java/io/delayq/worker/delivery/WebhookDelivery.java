@@ -69,6 +69,11 @@ public final class WebhookDelivery implements Delivery {
     }
 
     @Override
+    public String target() {
+        return "webhook POST " + url + (secret != null ? " (signed)" : "") + ", time-out " + io.delayq.DurationText.format(timeout);
+    }
+
+    @Override
     public Outcome deliver(Task task) {
         byte[] body = body(task);
         HttpRequest.Builder request = HttpRequest.newBuilder(url)

@@ -8,7 +8,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The one log line (and the metrics) for a task dead-lettered because it breaks the protocol, whether
  * the claim script refused its id, score or keys or the worker refused its record: a producer bug to
- * fix, so it is logged even though the task itself is only dead-lettered.
+ * fix, so it is logged even though the task itself is only dead-lettered. (A refused record is settled
+ * as a failed attempt too, so the settle's failure line follows this one.)
  */
 final class MalformedTasks {
     private static final Logger LOG = LoggerFactory.getLogger(MalformedTasks.class);

@@ -31,6 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * for company: at a steady trickle (tasks due one by one) that turns one ack script
  * per task into one per several, which is most of what Redis spends per task there; the handler
  * has already run, so lag is unaffected, and the lease is far longer than the linger.
+ * Each failed attempt, once Redis recorded it, is one line of the {@link FailureLog}.
  */
 public final class Settler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Settler.class);
@@ -57,13 +58,15 @@ public final class Settler implements AutoCloseable {
     private final WorkerMetrics metrics;
     private final RetryPolicy retry;
     private final DeadLetterPolicy deadLetters;
+    private final FailureLog failures;
     private final LinkedBlockingQueue<Leased> toAck = new LinkedBlockingQueue<>();
     private final AtomicInteger outstanding = new AtomicInteger();
     private final Thread acker;
     private final long lingerNanos;
 
     public Settler(QueueProtocol protocol, InflightRegistry registry, WorkerMetrics metrics, RetryPolicy retry, DeadLetterPolicy deadLetters,
-                   Duration lease) {
+                   Duration lease, FailureLog failures) {
+        this.failures = failures;
         this.lingerNanos = ackLinger(lease).toNanos();
         this.protocol = protocol;
         this.registry = registry;
@@ -109,15 +112,15 @@ public final class Settler implements AutoCloseable {
                 toAck.add(leased);
             } else if (outcome instanceof Outcome.Retry r) {
                 RetryPolicy policy = policyOf(leased.task());
-                fail(leased, r.error(), r.after() != null ? r.after() : policy.backoff(leased.task().attempt()), false, policy.maxAttempts());
+                fail(leased, r.error(), r.after() != null ? r.after() : policy.backoff(leased.task().attempt()), null, policy.maxAttempts());
             } else if (outcome instanceof Outcome.Dead d) {
-                fail(leased, d.error(), Duration.ZERO, true, retry.maxAttempts());
+                fail(leased, d.error(), Duration.ZERO, "permanent failure", retry.maxAttempts());
             } else if (outcome instanceof Outcome.Expired x) {
                 metrics.expired(x.discard());
                 if (x.discard()) {
                     toAck.add(leased);
                 } else {
-                    fail(leased, x.reason(), Duration.ZERO, true, retry.maxAttempts());
+                    fail(leased, x.reason(), Duration.ZERO, "not started before it expired", retry.maxAttempts());
                 }
             }
         };
@@ -140,9 +143,10 @@ public final class Settler implements AutoCloseable {
         }
     }
 
-    private void fail(Leased leased, String error, Duration backoff, boolean permanent, int maxAttempts) {
+    /** @param permanently why the task is dead-lettered at once, or null to retry it while it has attempts left */
+    private void fail(Leased leased, String error, Duration backoff, String permanently, int maxAttempts) {
         ClaimedTask task = leased.task();
-        protocol.retry(task, backoff, error, maxAttempts, permanent, deadLetters).whenComplete((result, e) -> {
+        protocol.retry(task, backoff, error, maxAttempts, permanently != null, deadLetters).whenComplete((result, e) -> {
             if (e != null) {
                 // the lease will expire and the task come back: nothing is lost, the attempt is counted
                 LOG.warn("could not record the failure of task {} on shard {}: {}", task.id(), task.shard(), e.toString());
@@ -154,6 +158,9 @@ public final class Settler implements AutoCloseable {
                 metrics.leaseLost(1);
             }
             finished(leased);
+            if (e == null) {
+                failures.failed(protocol.queue(), task, maxAttempts, error, result, backoff, permanently);
+            }
         });
     }
 
