@@ -6,9 +6,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The console against a real Redis that requires a password, started without it or with a wrong one: it does
- * not start, and the error says which variable to set (the executable prints it as its one error line).
+ * not start, and the error says which variable to set (`delayq console` prints it as its one error line: the app's
+ * ConsoleCommandTest).
  */
 class RedisPasswordRequiredTest {
     private static final String PASSWORD = "console-pw-5d2a";
@@ -34,8 +32,8 @@ class RedisPasswordRequiredTest {
 
     @Test
     void aMissingPasswordSaysWhatToSet() {
-        PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
-        assertThatThrownBy(() -> ConsoleLauncher.run(Map.of("DELAYQ_REDIS_URL", redis.url(), "DELAYQ_CONSOLE_PORT", "0"), out, out))
+        ConsoleSettings settings = ConsoleSettings.fromEnv(Map.of("DELAYQ_REDIS_URL", redis.url(), "DELAYQ_CONSOLE_PORT", "0"));
+        assertThatThrownBy(() -> Console.start(settings))
                 .isInstanceOf(RedisCredentialsException.class)
                 .hasMessage("Redis requires a password and none was given (it answered NOAUTH): set DELAYQ_REDIS_PASSWORD (and "
                         + "DELAYQ_REDIS_USERNAME for an ACL user), or put the password in the URL (DELAYQ_REDIS_URL): redis://:PASSWORD@host:6379");

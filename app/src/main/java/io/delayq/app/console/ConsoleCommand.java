@@ -8,6 +8,7 @@ import io.delayq.console.Console;
 import io.delayq.console.ConsoleSettings;
 import io.delayq.console.sample.SampleQueue;
 import io.delayq.lifecycle.StopSignal;
+import io.delayq.redis.RedisCredentialsException;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.settings.WorkerSettings;
 
@@ -29,7 +30,7 @@ public final class ConsoleCommand {
     private ConsoleCommand() {
     }
 
-    /** @return the exit code: 0 after Ctrl-C, 2 for bad settings or a port that is taken */
+    /** @return the exit code: 0 after Ctrl-C, 2 for bad settings or a port that is taken, 3 when Redis refuses the credentials */
     public static int run(Map<String, String> environment, PrintStream out, PrintStream err) {
         Map<String, String> env = new HashMap<>(environment);
         try {
@@ -51,6 +52,9 @@ public final class ConsoleCommand {
         } catch (InvalidInputException e) {
             err.println("delayq console: " + e.getMessage());
             return 2;
+        } catch (RedisCredentialsException e) {
+            err.println("delayq console: " + e.getMessage());
+            return 3;
         } catch (java.io.IOException e) {
             err.println("delayq console: cannot listen: " + e.getMessage() + ". Choose another port with --port or DELAYQ_CONSOLE_PORT.");
             return 2;

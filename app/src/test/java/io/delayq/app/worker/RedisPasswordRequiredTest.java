@@ -1,7 +1,8 @@
-package io.delayq.worker.config;
+package io.delayq.app.worker;
 
 import io.delayq.localredis.LocalRedisServer;
-import io.delayq.worker.WorkerCommand;
+import io.delayq.worker.config.CapturedStderr;
+import io.delayq.worker.config.EnvChanges;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
