@@ -60,7 +60,7 @@ public final class FairnessBench {
         }
         String setup = String.format("%,d noisy tasks due at one instant, a quiet tenant at %d tasks/s; one worker (%d shards, batch 100, "
                         + "concurrency 16, ~1 ms handler); %d round(s) of each variant, interleaved; %d cores, load %s, Java %s",
-                burst, QUIET_PER_SECOND, SHARDS, rounds, Runtime.getRuntime().availableProcessors(), Machine.loadAverage(),
+                burst, QUIET_PER_SECOND, SHARDS, rounds, Runtime.getRuntime().availableProcessors(), MeasuredOn.loadAverage(),
                 System.getProperty("java.version"));
         System.out.println("fairness: " + setup);
         List<Result> results = new ArrayList<>();

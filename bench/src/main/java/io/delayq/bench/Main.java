@@ -76,7 +76,7 @@ public final class Main {
         String started = ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
 
         System.out.println("delayq benchmark: " + sizes.describe());
-        System.out.println("machine: " + Machine.describe() + "; load " + Machine.loadAverage());
+        System.out.println("machine: " + MeasuredOn.describe() + "; load " + MeasuredOn.loadAverage());
         try (LocalRedisServer redis = LocalRedisServer.start("--maxmemory-policy", "noeviction");
              RedisProbe probe = new RedisProbe(redis.url())) {
             String redisVersion = probe.version();
@@ -98,9 +98,9 @@ public final class Main {
             }
             if (idleOnly) {
                 for (int run = 1; run <= runs; run++) {
-                    String before = Machine.loadAverage();
+                    String before = MeasuredOn.loadAverage();
                     String table = new WorkerCosts(new Workbench(redis.url(), probe, sizes, 42L + run), null).idle(run);
-                    System.out.println(table + "(load " + before + " → " + Machine.loadAverage() + ")\n");
+                    System.out.println(table + "(load " + before + " → " + MeasuredOn.loadAverage() + ")\n");
                 }
                 return;
             }
@@ -116,7 +116,7 @@ public final class Main {
                         Results.W1 w1 = s.w1(bench);
                         System.out.printf("[W1 %d] %s: enqueue %,.0f/s, drain %,.0f/s, Redis CPU %.1f ms/1k drained, client CPU %.1f ms/1k (load %s)%n",
                                 run, s.name(), w1.enqueuePerSecond(), w1.drainPerSecond(), w1.drain().cpuMillisPer1000(w1.tasks()),
-                                w1.clientCpuMillisPer1000(), Machine.loadAverage());
+                                w1.clientCpuMillisPer1000(), MeasuredOn.loadAverage());
                     }
                 }
                 if (DrainProfile.section() != null) {
@@ -235,7 +235,7 @@ public final class Main {
     }
 
     private static Row runOne(int run, Subject s, Workbench bench, boolean memory) throws Exception {
-        String loadBefore = Machine.loadAverage();
+        String loadBefore = MeasuredOn.loadAverage();
         System.out.printf("%n[run %d] %s (load %s)%n", run, s.name(), loadBefore);
         bench.probe().flushAll();
         Results.W1 w1 = s.w1(bench);
@@ -263,7 +263,7 @@ public final class Main {
             }
         }
         bench.probe().flushAll();
-        String loadAfter = Machine.loadAverage();
+        String loadAfter = MeasuredOn.loadAverage();
         return new Row(run, s.name(), s.system(), s.settings(), w1, w2, mem, loadBefore, loadAfter);
     }
 }

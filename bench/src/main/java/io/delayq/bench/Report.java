@@ -157,7 +157,7 @@ final class Report {
         md.append("**These figures come from a shared 2-core machine** (other work may run at the same time: the load ")
                 .append("average is printed beside every system below). Redis, the systems' clients and workers, and the harness all share ")
                 .append("those 2 cores, so absolute numbers are low and noisy; compare systems within a run.\n\n");
-        md.append("- Machine: ").append(Machine.describe()).append("\n");
+        md.append("- Machine: ").append(MeasuredOn.describe()).append("\n");
         md.append("- Redis: redis-server ").append(redisVersion).append(" started by the harness on a free loopback port, persistence off ")
                 .append("(`--save '' --appendonly no`), `FLUSHALL` before every workload.\n");
         md.append("- Workloads: ").append(sizes.describe()).append(".\n");

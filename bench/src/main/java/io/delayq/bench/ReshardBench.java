@@ -94,7 +94,7 @@ public final class ReshardBench {
         Settings s = new Settings(waiting, from, to, rate, baseline, batch, pause, runs, followEvery, docs, 1000, 5000, section, String.join(" ", args));
         System.out.printf("reshard benchmark: %,d waiting tasks, %d -> %d shards, %,d new tasks/s due %d-%d ms after enqueue, "
                         + "mover batch %d, baseline %d s, %d run(s); %s; load average %s%n", waiting, from, to, rate, s.minDelay(), s.maxDelay(),
-                batch, baseline, runs, Machine.describe(), Machine.loadAverage());
+                batch, baseline, runs, MeasuredOn.describe(), MeasuredOn.loadAverage());
         List<Run> results = new ArrayList<>();
         long started = System.currentTimeMillis();
         for (int r = 1; r <= runs; r++) {
@@ -112,7 +112,7 @@ public final class ReshardBench {
     }
 
     private static Run run(Settings s, int number) throws Exception {
-        String loadAtStart = Machine.loadAverage();
+        String loadAtStart = MeasuredOn.loadAverage();
         try (LocalRedisServer server = LocalRedisServer.start("--save", "", "--appendonly", "no");
              RedisProbe probe = new RedisProbe(server.url());
              SlowCalls slow = new SlowCalls(server.url(), 200);
@@ -154,9 +154,9 @@ public final class ReshardBench {
                 Replies.await(producer.protocol().refreshLayout(), Duration.ofSeconds(5));
                 long scheduled = producer.stats().scheduled();
                 String notes = String.format("moved %,d in %d passes; load average %s at the start, %s at the end", moved[0].moved(),
-                        moved[0].passes(), loadAtStart, Machine.loadAverage());
+                        moved[0].passes(), loadAtStart, MeasuredOn.loadAverage());
                 System.out.printf("run %d: %s%n", number, notes);
-                return new Run(number, loadAtStart, Machine.loadAverage(), base, migration, moved[0], live.produced(), lost, live.early(), live.duplicates(),
+                return new Run(number, loadAtStart, MeasuredOn.loadAverage(), base, migration, moved[0], live.produced(), lost, live.early(), live.duplicates(),
                         s.waiting() - scheduled, waitingRan.get(), live.failedCalls(), notes);
             } finally {
                 live.close();
@@ -190,7 +190,7 @@ public final class ReshardBench {
         Phase p = new Phase(name, (toMillis - fromMillis) / 1000.0, live.dueIn(fromMillis, toMillis), live.lagsMicros(fromMillis, toMillis, i -> true),
                 live.lagsMicros(fromMillis, toMillis, i -> Sharding.shardOf(LiveLoad.PREFIX + i, s.to()) < old),
                 live.lagsMicros(fromMillis, toMillis, i -> Sharding.shardOf(LiveLoad.PREFIX + i, s.to()) >= old), usage.cpuMillis(), calls,
-                gcMillis() - gc0, Machine.loadAverage().split(" ")[0]);
+                gcMillis() - gc0, MeasuredOn.loadAverage().split(" ")[0]);
         System.out.printf("  %s: %.1f s, %,d due, lag p50 %s p99 %s max %s, redis cpu %.0f ms/s%n", name, p.seconds(), p.dueInside(),
                 ms(pct(p.lags(), 0.5)), ms(pct(p.lags(), 0.99)), ms(max(p.lags())), p.cpuPerSecond());
         return p;
@@ -260,7 +260,7 @@ public final class ReshardBench {
         StringBuilder md = new StringBuilder();
         md.append("Produced by `./bench/reshard.sh").append(s.args().isEmpty() ? "" : " " + s.args()).append("` on ")
                 .append(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")))
-                .append(" — ").append(Machine.describe()).append(String.format(", %d run(s), %.1f min. ", runs.size(), wallMillis / 60000.0))
+                .append(" — ").append(MeasuredOn.describe()).append(String.format(", %d run(s), %.1f min. ", runs.size(), wallMillis / 60000.0))
                 .append(String.format("%,d waiting tasks (due 2–3 h later) on %d shards grown to %d by the mover (batch %d%s) while %,d new tasks/s, "
                                 + "each due 1–5 s after it is written, are fired by one worker over the whole queue (every setting at its default; it "
                                 + "follows the grow, checking the meta hash every %,d ms). Baseline first, then the migration, in the same Redis. "

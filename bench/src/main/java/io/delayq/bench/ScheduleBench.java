@@ -56,7 +56,7 @@ public final class ScheduleBench {
             }
         }
         System.out.printf("schedule benchmark: %d schedules '* * * * *', %d planner(s) (turn every 5 s, horizon 2 min), %d shards, "
-                + "%d minute(s) per phase; %s%n", schedules, planners, shards, minutes, Machine.describe());
+                + "%d minute(s) per phase; %s%n", schedules, planners, shards, minutes, MeasuredOn.describe());
         try (LocalRedisServer server = LocalRedisServer.start("--save", "", "--appendonly", "no");
              RedisProbe probe = new RedisProbe(server.url());
              DelayQueueClient client = DelayQueueClient.builder().redis(server.url()).queue(QUEUE).shards(shards).build()) {

@@ -9,7 +9,7 @@ import io.delayq.worker.config.WorkerConfig;
 import io.delayq.handler.TaskHandler;
 import io.delayq.worker.delivery.Deliveries;
 import io.delayq.worker.delivery.Delivery;
-import io.delayq.worker.dispatch.TaskRun;
+import io.delayq.worker.dispatch.DeliveryAttempt;
 import io.delayq.worker.tracing.DeliveryTracing;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
@@ -154,7 +154,7 @@ public final class Worker implements AutoCloseable {
         WakeBoard board = new WakeBoard(config.range().from(), config.range().size());
         this.claimLoop = new ClaimLoop(new ClaimLoop.Params(protocol, config.range(), config.batchSize(), config.pollInterval(),
                 config.lease(), config.rateLimit(), config.concurrency(), handlers,
-                new TaskRunner(config.queue(), new TaskRun(config.queue(), delivery, clock, config.retry(), new DeliveryTracing(otel, config.queue())),
+                new TaskRunner(config.queue(), new DeliveryAttempt(config.queue(), delivery, clock, config.retry(), new DeliveryTracing(otel, config.queue())),
                         settler, metrics, clock), inflight, metrics, clock, board, health,
                 new ShardFaults(protocol, redis.commands(), metrics), REDIS_TIMEOUT, config.claimAhead()));
         Gauge.builder("delayq.tasks.held", claimLoop, ClaimLoop::heldCount)

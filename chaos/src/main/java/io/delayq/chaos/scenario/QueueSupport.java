@@ -7,7 +7,7 @@ import io.delayq.chaos.fleet.WorkerFleet;
 import io.delayq.chaos.load.Producer;
 import io.delayq.chaos.recorder.Execution;
 import io.delayq.chaos.recorder.ExecutionLog;
-import io.delayq.chaos.recorder.RecordingHandler;
+import io.delayq.chaos.recorder.DeliveryRecorder;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.settings.WorkerEnv;
 import io.delayq.settings.WorkerSettings;
@@ -27,7 +27,7 @@ final class QueueSupport {
     static Map<String, String> workerEnv(String redisUrl, String queue, int shards, Duration lease) {
         return WorkerEnv.of(redisUrl, queue, shards)
                 .set(WorkerSettings.DELIVERY, "handler")
-                .set(WorkerSettings.HANDLER, RecordingHandler.class.getName())
+                .set(WorkerSettings.HANDLER, DeliveryRecorder.class.getName())
                 .set(WorkerSettings.LEASE, lease)
                 .set(WorkerSettings.POLL_INTERVAL, Duration.ofMillis(500))
                 .set(WorkerSettings.CONCURRENCY, 16)

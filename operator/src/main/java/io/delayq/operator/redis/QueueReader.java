@@ -118,14 +118,14 @@ public final class QueueReader implements AutoCloseable {
             return existing;
         }
         forget(key);
-        Connection fresh = new Connection(fingerprint, QueueConnection.open(url, credentials, tlsCa, queue, shards, resources, timeout));
+        Connection fresh = new Connection(fingerprint, ProbeConnection.open(url, credentials, tlsCa, queue, shards, resources, timeout));
         connections.put(key, fresh);
         return fresh;
     }
 
     /** A connection of its own to a DelayQueue's Redis, for a job that outlives one check (the mover); the caller closes it. */
-    public QueueConnection open(String url, RedisCredentials credentials, String tlsCa, String queue, int shards) {
-        return QueueConnection.open(url, credentials, tlsCa, queue, shards, resources, timeout);
+    public ProbeConnection open(String url, RedisCredentials credentials, String tlsCa, String queue, int shards) {
+        return ProbeConnection.open(url, credentials, tlsCa, queue, shards, resources, timeout);
     }
 
     private <T> T await(java.util.concurrent.CompletionStage<T> stage) throws TimeoutException, InterruptedException {
@@ -197,7 +197,7 @@ public final class QueueReader implements AutoCloseable {
 
     private static final class Connection {
         final int fingerprint;
-        final QueueConnection queue;
+        final ProbeConnection queue;
         final RedisEndpoint endpoint;
         final QueueProtocol protocol;
         volatile boolean metaVerified;
@@ -205,7 +205,7 @@ public final class QueueReader implements AutoCloseable {
         volatile Instant factsAt;
         volatile io.delayq.schedule.Schedules schedules;
 
-        Connection(int fingerprint, QueueConnection queue) {
+        Connection(int fingerprint, ProbeConnection queue) {
             this.fingerprint = fingerprint;
             this.queue = queue;
             this.endpoint = queue.endpoint();

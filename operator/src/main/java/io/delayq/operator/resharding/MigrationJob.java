@@ -1,6 +1,6 @@
 package io.delayq.operator.resharding;
 
-import io.delayq.operator.redis.QueueConnection;
+import io.delayq.operator.redis.ProbeConnection;
 import io.delayq.reshard.Mover;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,7 +26,7 @@ public final class MigrationJob implements Runnable {
      * @param connection opens the job's own connection to the queue's Redis; closed when the job ends
      * @param onChange   told when the job starts moving, ends or fails (the reconciler looks again)
      */
-    public record Params(String name, int to, int batch, Supplier<QueueConnection> connection, Runnable onChange, Clock clock) {
+    public record Params(String name, int to, int batch, Supplier<ProbeConnection> connection, Runnable onChange, Clock clock) {
     }
 
     /** How the job stands: running, or ended with a result or an error. */
@@ -85,7 +85,7 @@ public final class MigrationJob implements Runnable {
     @Override
     public void run() {
         LOG.info("resharding {} to {} shards", p.name(), p.to());
-        try (QueueConnection connection = p.connection().get()) {
+        try (ProbeConnection connection = p.connection().get()) {
             Mover.Result result = new Mover(Mover.Params.of(connection.protocol(), p.to(), this::progress).withBatch(p.batch())).run();
             state = new State(false, result, null, p.clock().instant(), state.last());
             LOG.info("resharding {} finished: {} shards (was {}), {} tasks moved in {} passes", p.name(), result.to(), result.from(),

@@ -1,7 +1,7 @@
 package io.delayq.operator.resharding;
 
 import io.delayq.client.DelayQueueClient;
-import io.delayq.operator.redis.QueueConnection;
+import io.delayq.operator.redis.ProbeConnection;
 import io.delayq.operator.redis.RedisCredentials;
 import io.delayq.shard.ShardKeys;
 import io.delayq.task.TaskSpec;
@@ -39,7 +39,7 @@ class MigrationJobsTest {
 
     private MigrationJob.Params params(int to, int batch, AtomicInteger changes, Clock clock) {
         return new MigrationJob.Params("shop/orders", to, batch,
-                () -> QueueConnection.open(redis.url(), RedisCredentials.NONE, null, "orders", to, RESOURCES, Duration.ofSeconds(5)),
+                () -> ProbeConnection.open(redis.url(), RedisCredentials.NONE, null, "orders", to, RESOURCES, Duration.ofSeconds(5)),
                 changes::incrementAndGet, clock);
     }
 

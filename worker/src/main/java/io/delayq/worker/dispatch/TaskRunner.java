@@ -7,18 +7,18 @@ import io.delayq.worker.metrics.WorkerMetrics;
 import io.delayq.worker.settle.Settler;
 
 /**
- * Runs one claimed task on a handler thread: records its lag, runs the attempt ({@link TaskRun}: record, expiry,
+ * Runs one claimed task on a handler thread: records its lag, runs the attempt ({@link DeliveryAttempt}: record, expiry,
  * trace span, delivery) and settles the outcome.
  * Claiming ({@link ClaimLoop}) and running are apart, so that how much is claimed never depends on how a task runs.
  */
 public final class TaskRunner {
-    private final TaskRun attempt;
+    private final DeliveryAttempt attempt;
     private final Settler settler;
     private final WorkerMetrics metrics;
     private final ServerClock clock;
     private final MalformedTasks malformed;
 
-    public TaskRunner(String queue, TaskRun attempt, Settler settler, WorkerMetrics metrics, ServerClock clock) {
+    public TaskRunner(String queue, DeliveryAttempt attempt, Settler settler, WorkerMetrics metrics, ServerClock clock) {
         this.attempt = attempt;
         this.settler = settler;
         this.metrics = metrics;

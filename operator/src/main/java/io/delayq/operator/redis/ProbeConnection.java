@@ -11,12 +11,12 @@ import java.time.Duration;
  * A connection to a DelayQueue's Redis with the queue's protocol on it, and the CA file it trusts (deleted
  * on close). The reader keeps one per DelayQueue between checks; a long job (the mover) opens its own.
  */
-public final class QueueConnection implements AutoCloseable {
+public final class ProbeConnection implements AutoCloseable {
     private final RedisEndpoint endpoint;
     private final QueueProtocol protocol;
     private final CaFile caFile;
 
-    private QueueConnection(RedisEndpoint endpoint, QueueProtocol protocol, CaFile caFile) {
+    private ProbeConnection(RedisEndpoint endpoint, QueueProtocol protocol, CaFile caFile) {
         this.endpoint = endpoint;
         this.protocol = protocol;
         this.caFile = caFile;
@@ -28,14 +28,14 @@ public final class QueueConnection implements AutoCloseable {
             "check the password (and user name) in the Secret named by spec.redis.credentialsSecret");
 
     /** @param tlsCa PEM CA certificate(s) to trust for a {@code rediss} URL, or null */
-    public static QueueConnection open(String url, RedisCredentials credentials, String tlsCa, String queue, int shards,
+    public static ProbeConnection open(String url, RedisCredentials credentials, String tlsCa, String queue, int shards,
                                        ClientResources resources, Duration timeout) {
         // Only a TLS connection reads the CA; a plain-text URL past the CRD's check gets no file.
         CaFile caFile = tlsCa != null && url.startsWith("rediss") ? CaFile.write(tlsCa) : null;
         try {
             RedisEndpoint endpoint = RedisEndpoint.connect(credentials.applyTo(url), resources, timeout,
                     caFile == null ? null : caFile.path(), CREDENTIALS_FIX);
-            return new QueueConnection(endpoint, new QueueProtocol(endpoint, queue, shards), caFile);
+            return new ProbeConnection(endpoint, new QueueProtocol(endpoint, queue, shards), caFile);
         } catch (RuntimeException e) {
             if (caFile != null) {
                 caFile.close();

@@ -12,14 +12,14 @@ import io.delayq.worker.tracing.DeliveryTracing;
  * One attempt of one claimed task: decode its record, apply its expiry (on the Redis clock), deliver it
  * inside its trace span. What the outcome does in Redis is the settler's job.
  */
-public final class TaskRun {
+public final class DeliveryAttempt {
     private final String queue;
     private final Delivery delivery;
     private final ServerClock clock;
     private final RetryPolicy retry;
     private final DeliveryTracing tracing;
 
-    public TaskRun(String queue, Delivery delivery, ServerClock clock, RetryPolicy retry, DeliveryTracing tracing) {
+    public DeliveryAttempt(String queue, Delivery delivery, ServerClock clock, RetryPolicy retry, DeliveryTracing tracing) {
         this.queue = queue;
         this.delivery = delivery;
         this.clock = clock;

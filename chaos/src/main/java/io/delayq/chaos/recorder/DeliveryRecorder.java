@@ -21,7 +21,7 @@ import java.nio.file.StandardOpenOption;
  * Configured by {@code CHAOS_RECORD_FILE}. Lives in its own tiny jar on the packaged worker's
  * classpath, found through {@code META-INF/services}; it needs nothing but the JDK and the worker.
  */
-public final class RecordingHandler implements TaskHandler {
+public final class DeliveryRecorder implements TaskHandler {
     private final Object lock = new Object();
     private final long pid = ProcessHandle.current().pid();
     private FileChannel file;

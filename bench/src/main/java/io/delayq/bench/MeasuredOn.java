@@ -5,8 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** What the figures were measured on: the machine is shared, so its load is printed beside them. */
-final class Machine {
-    private Machine() {
+final class MeasuredOn {
+    private MeasuredOn() {
     }
 
     /** The 1, 5 and 15 minute load averages, e.g. "1.52 1.20 0.90". */
