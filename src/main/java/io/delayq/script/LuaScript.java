@@ -33,6 +33,7 @@ public enum LuaScript {
     DEAD_REPLAY("dead_replay", ScriptOutputType.INTEGER),
     DEAD_PURGE("dead_purge", ScriptOutputType.INTEGER),
     BROWSE("browse", ScriptOutputType.MULTI),
+    FORECAST("forecast", ScriptOutputType.MULTI),
     PAUSE("pause", ScriptOutputType.MULTI),
     SHARD_PAUSE("shard_pause", ScriptOutputType.INTEGER),
     SCHEDULE_PUT("schedule_put", ScriptOutputType.MULTI),

@@ -1,6 +1,6 @@
 package io.delayq.cli;
 
-import io.delayq.cli.text.ReadableDurations;
+import io.delayq.DurationText;
 import io.delayq.cli.text.Instants;
 import org.junit.jupiter.api.Test;
 
@@ -24,11 +24,11 @@ class TextFormatsTest {
 
     @Test
     void humanDurationsAndBothTimes() {
-        assertThat(ReadableDurations.human(450)).isEqualTo("450ms");
-        assertThat(ReadableDurations.human(1_500)).isEqualTo("1.5s");
-        assertThat(ReadableDurations.human(185_000)).isEqualTo("3m 05s");
-        assertThat(ReadableDurations.human(7_380_000)).isEqualTo("2h 03m");
-        assertThat(ReadableDurations.human(Duration.ofHours(98).toMillis())).isEqualTo("4d 02h");
+        assertThat(DurationText.human(450)).isEqualTo("450ms");
+        assertThat(DurationText.human(1_500)).isEqualTo("1.5s");
+        assertThat(DurationText.human(185_000)).isEqualTo("3m 05s");
+        assertThat(DurationText.human(7_380_000)).isEqualTo("2h 03m");
+        assertThat(DurationText.human(Duration.ofHours(98).toMillis())).isEqualTo("4d 02h");
         assertThat(Instants.both(Instant.parse("2026-07-01T10:00:00Z").toEpochMilli(), CliRun.ZONE))
                 .isEqualTo("2026-07-01 12:00:00 CEST (2026-07-01T10:00:00Z)");
     }

@@ -2,7 +2,7 @@ package io.delayq.cli.backlog;
 
 import io.delayq.backlog.QueueStats;
 import io.delayq.backlog.ShardStats;
-import io.delayq.cli.text.ReadableDurations;
+import io.delayq.DurationText;
 import io.delayq.cli.text.Instants;
 import io.delayq.cli.text.Table;
 import io.delayq.layout.Layout;
@@ -78,6 +78,6 @@ final class StatsView {
     }
 
     private static String age(long ms) {
-        return ms <= 0 ? "-" : ReadableDurations.human(ms);
+        return ms <= 0 ? "-" : DurationText.human(ms);
     }
 }

@@ -6,7 +6,7 @@ import io.delayq.cli.ExitCodes;
 import io.delayq.cli.QueueCommand;
 import io.delayq.cli.QueueConnection;
 import io.delayq.cli.text.DurationConverter;
-import io.delayq.cli.text.ReadableDurations;
+import io.delayq.DurationText;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -39,7 +39,7 @@ public class TopCommand extends QueueCommand {
     @Override
     protected void validate() {
         if (interval.toMillis() < 100) {
-            throw CliException.usage("interval: must be at least 100ms, got " + ReadableDurations.human(interval.toMillis()));
+            throw CliException.usage("interval: must be at least 100ms, got " + DurationText.human(interval.toMillis()));
         }
         if (iterations < 0) {
             throw CliException.usage("iterations: must be 0 (until Ctrl-C) or more, got " + iterations);

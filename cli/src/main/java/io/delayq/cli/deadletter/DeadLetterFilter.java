@@ -2,7 +2,7 @@ package io.delayq.cli.deadletter;
 
 import io.delayq.cli.CliException;
 import io.delayq.cli.text.DurationConverter;
-import io.delayq.cli.text.ReadableDurations;
+import io.delayq.DurationText;
 import io.delayq.deadletter.DeadLetter;
 import picocli.CommandLine.Option;
 
@@ -38,8 +38,8 @@ public class DeadLetterFilter {
             throw CliException.usage("shard: must be 0 or more, got " + shard);
         }
         if (olderThan != null && newerThan != null && newerThan.compareTo(olderThan) <= 0) {
-            throw CliException.usage("newer-than: must be longer than --older-than (" + ReadableDurations.human(olderThan.toMillis())
-                    + ") or nothing can match, got " + ReadableDurations.human(newerThan.toMillis()));
+            throw CliException.usage("newer-than: must be longer than --older-than (" + DurationText.human(olderThan.toMillis())
+                    + ") or nothing can match, got " + DurationText.human(newerThan.toMillis()));
         }
     }
 

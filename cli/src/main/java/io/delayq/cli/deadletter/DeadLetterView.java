@@ -1,6 +1,6 @@
 package io.delayq.cli.deadletter;
 
-import io.delayq.cli.text.ReadableDurations;
+import io.delayq.DurationText;
 import io.delayq.cli.text.Instants;
 import io.delayq.cli.text.Table;
 import io.delayq.deadletter.DeadLetter;
@@ -33,7 +33,7 @@ final class DeadLetterView {
         }
         Table t = new Table(List.of("SHARD", "ID", "DIED (UTC)", "AGE", "ATTEMPTS", "LAST ERROR"), true, false, false, true, true, false);
         for (DeadLetter d : letters) {
-            t.row(d.shard(), d.id(), Instants.utc(d.diedAt()), ReadableDurations.human(serverNow - d.diedAt()), d.attempts(), shorten(d.lastError()));
+            t.row(d.shard(), d.id(), Instants.utc(d.diedAt()), DurationText.human(serverNow - d.diedAt()), d.attempts(), shorten(d.lastError()));
         }
         t.print(out);
     }

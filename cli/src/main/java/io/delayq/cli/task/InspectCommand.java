@@ -3,7 +3,7 @@ package io.delayq.cli.task;
 import io.delayq.cli.ExitCodes;
 import io.delayq.cli.QueueCommand;
 import io.delayq.cli.QueueConnection;
-import io.delayq.cli.text.ReadableDurations;
+import io.delayq.DurationText;
 import io.delayq.cli.text.Json;
 import io.delayq.cli.text.OutputFormat;
 import io.delayq.presence.InFlightLease;
@@ -58,7 +58,7 @@ public class InspectCommand extends QueueCommand {
         line(out, "state", r.state().replace('_', ' '));
         if (r.dueAt() != null) {
             line(out, "due", r.dueAtLocal() + " (" + r.dueAt() + ")"
-                    + (r.overdueMillis() > 0 ? ", overdue by " + ReadableDurations.human(r.overdueMillis()) : ""));
+                    + (r.overdueMillis() > 0 ? ", overdue by " + DurationText.human(r.overdueMillis()) : ""));
         }
         if (r.leaseExpiresAt() != null) {
             line(out, "lease expiry", r.leaseExpiresAtLocal() + " (" + r.leaseExpiresAt() + ")" + (r.leaseExpired() ? ", EXPIRED" : ""));

@@ -1,7 +1,7 @@
 package io.delayq.cli.task;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.delayq.cli.text.ReadableDurations;
+import io.delayq.DurationText;
 import io.delayq.cli.text.Instants;
 import io.delayq.presence.InFlightLease;
 import io.delayq.task.TaskInfo;
@@ -36,7 +36,7 @@ public record TaskReport(String id, String queue, int shard, int shards, String 
                 dueLocal = Instants.local(t.score(), zone);
                 overdue = Math.max(0, now - t.score());
                 if (t.overdue()) {
-                    hints.add("due " + ReadableDurations.human(now - t.score()) + " ago and not claimed yet: is a worker running for shard "
+                    hints.add("due " + DurationText.human(now - t.score()) + " ago and not claimed yet: is a worker running for shard "
                             + t.shard() + "? ('delayq stats' shows the due backlog per shard; the worker's /readyz and logs tell why)");
                 } else {
                     hints.add("waiting for its due time (" + Instants.relative(t.score(), now) + "); nothing to do");
@@ -52,7 +52,7 @@ public record TaskReport(String id, String queue, int shard, int shards, String 
             case DEAD -> {
                 diedAt = Instants.utc(t.score());
                 diedLocal = Instants.local(t.score(), zone);
-                hints.add("dead since " + ReadableDurations.human(now - t.score()) + " after " + t.attempts() + " attempt(s): fix the cause, then "
+                hints.add("dead since " + DurationText.human(now - t.score()) + " after " + t.attempts() + " attempt(s): fix the cause, then "
                         + "'delayq dead replay " + t.id() + "' (or 'delayq dead purge " + t.id() + "' to drop it)");
             }
             case UNKNOWN -> hints.add("no task '" + t.id() + "' in queue '" + queue + "' (shard " + t.shard() + " of " + shards
