@@ -22,7 +22,8 @@ class ForecastTest {
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 
-    private final TestQueue queue = TestQueue.eachTest(redis, "ahead", 4);
+    @RegisterExtension
+    final TestQueue queue = TestQueue.eachTest(redis, "ahead", 4);
 
     private ForecastReader reader() {
         return new ForecastReader(queue.protocol().scope());

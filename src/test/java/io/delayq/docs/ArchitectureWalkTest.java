@@ -25,8 +25,8 @@ class ArchitectureWalkTest {
     private static final Pattern SPAN_NAME = Pattern.compile("^([A-Z][a-z]\\w*)(?:\\.([A-Za-z_]\\w*))?");
     /** In a diagram: a CamelCase word of two humps or more (one-hump words there are plain English), and maybe a member. */
     private static final Pattern DIAGRAM_NAME = Pattern.compile("\\b([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)(?:\\.([A-Za-z_]\\w*))?");
-    /** Names the page writes as code that are not Java types: the DelayQueue status condition it mentions. */
-    private static final Set<String> NOT_JAVA = Set.of("DisruptionBudget");
+    /** Names the page writes as code that are not Java types: the DelayQueue status condition and the reason it mentions. */
+    private static final Set<String> NOT_JAVA = Set.of("DisruptionBudget", "InvalidSpec");
     /** The JDK packages whose classes the walk may name (ServiceLoader finds the handler). */
     private static final List<String> JDK_PACKAGES = List.of("java.lang.", "java.util.", "java.util.concurrent.", "java.time.",
             "java.net.http.");
