@@ -407,8 +407,8 @@ async function taskPage(name, id) {
       row('priority', t.priority),
       row('attempts', t.attempts, { id: 'task-attempts' }),
       row('last error', t.lastError || '–', { id: 'task-error' }),
-      // the server's sentence, which the CLI's inspect prints too
-      t.lease ? row('holder', t.lease.summary, { id: 'task-holder' }) : [],
+      // the server's answer, which the CLI's inspect prints too (there with the lease's expiry, shown above here)
+      t.lease ? row('holder', t.lease.who, { id: 'task-holder' }) : [],
       row('enqueued', t.enqueuedAt ? utc(t.enqueuedAt) : '–'),
       row('payload', h('pre', { id: 'task-payload' }, t.payload === null || t.payload === undefined ? '(none)' : t.payload)),
       row('record', h('pre', { class: 'muted' }, t.record === null ? '(no record: a bare ZADD task)' : t.record)),

@@ -50,26 +50,41 @@ public record InFlightLease(String taskId, int shard, int attempt, long leaseExp
         return leaseExpiresAt <= serverNow;
     }
 
-    /** What is happening to the task and what comes next, in one sentence (times on the Redis clock). */
+    /** What is happening to the task and what comes next, in one sentence (times on the Redis clock): what {@code inspect} prints. */
     public String summary() {
         String expiry = Instant.ofEpochMilli(leaseExpiresAt) + " (" + DurationText.relative(leaseExpiresAt, serverNow) + ")";
         if (expired()) {
-            return "in flight; lease expired at " + expiry + ": its worker died or stalled; the next lease sweep puts it back to due "
-                    + "(or dead-letters it after its last attempt)" + (queueHasLiveWorkers ? ""
-                    : "; no worker of this queue is alive to sweep it: that happens when one starts");
+            return "in flight; lease expired at " + expiry + ": " + who();
         }
         if (holder != null) {
             return "a worker (" + holder.id() + " on " + holder.host() + ") is running it (attempt " + attempt + "); lease expires at "
-                    + expiry + " unless it extends it; reported with this lease's token at its heartbeat "
-                    + DurationText.relative(holder.heartbeatAt(), serverNow);
+                    + expiry + " unless it extends it; " + reported();
+        }
+        return "in flight (attempt " + attempt + "); lease expires at " + expiry + "; " + who();
+    }
+
+    /**
+     * The same answer without the lease's expiry, for a page that shows the expiry on a line of its own: who runs
+     * the task, or why no one does and what happens next.
+     */
+    public String who() {
+        if (expired()) {
+            return "its worker died or stalled; the next lease sweep puts it back to due (or dead-letters it after its last attempt)"
+                    + (queueHasLiveWorkers ? "" : "; no worker of this queue is alive to sweep it: that happens when one starts");
+        }
+        if (holder != null) {
+            return "a worker (" + holder.id() + " on " + holder.host() + ") is running it (attempt " + attempt + "); " + reported();
         }
         if (!owners.isEmpty()) {
-            return "in flight (attempt " + attempt + "); lease expires at " + expiry + "; not reported by the live workers owning shard "
-                    + shard + " (" + String.join(", ", owners.stream().map(WorkerPresence::id).toList()) + "): one of them claimed it "
+            return "not reported by the live workers owning shard " + shard + " ("
+                    + String.join(", ", owners.stream().map(WorkerPresence::id).toList()) + "): one of them claimed it "
                     + "since its last heartbeat (the next one reports it), or a worker gone since holds it and it is reclaimed "
                     + "when the lease expires";
         }
-        return "in flight (attempt " + attempt + "); lease expires at " + expiry + "; no live worker owns shard " + shard
-                + " — it will be reclaimed when the lease expires and run when a worker for that shard starts";
+        return "no live worker owns shard " + shard + " — it will be reclaimed when the lease expires and run when a worker for that shard starts";
+    }
+
+    private String reported() {
+        return "reported with this lease's token at its heartbeat " + DurationText.relative(holder.heartbeatAt(), serverNow);
     }
 }

@@ -142,7 +142,7 @@ public final class TaskViews {
     /**
      * Who holds an in-flight task's lease (core's {@link InFlightLease}: the worker that reported this very
      * token at its heartbeat, else the live workers owning the shard), and {@code summary}: the sentence the
-     * CLI's {@code inspect} prints too, so that both give one answer.
+     * CLI's {@code inspect} prints too, so that both give one answer ({@code who}: the same without the lease's expiry).
      */
     private Map<String, Object> holder(String queue, TaskInfo info) {
         InFlightLease lease = InFlightLease.read(new PresenceRegistry(queues.redis(), queue, java.time.Duration.ofSeconds(5)), info);
@@ -155,6 +155,7 @@ public final class TaskViews {
         }
         out.put("expired", lease.expired());
         out.put("summary", lease.summary());
+        out.put("who", lease.who());
         return out;
     }
 }
