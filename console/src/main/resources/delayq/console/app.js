@@ -167,6 +167,40 @@ function chart(points, windowMs, now) {
       points.length ? '' : ' — no samples yet'));
 }
 
+// ---- chart: the coming hour, tasks falling due per 5-minute bin (core's due forecast, read when the page was) ----
+// Same frame as the history chart: bars in a stretched SVG, the axis labels in HTML beside and below it.
+function forecastChart(f) {
+  const W = 1000, H = 100, PAD = 2, GAP = 6;
+  const svg = s('svg', { class: 'plot', viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', 'aria-hidden': 'true', focusable: 'false' });
+  const maxTasks = Math.max(1, ...f.bins.map(b => b.tasks));
+  const slot = W / f.bins.length;
+  const minutes = ms => Math.round(ms / 60000);
+  f.bins.forEach((b, i) => {
+    const height = (H - 2 * PAD) * b.tasks / maxTasks;
+    const bar = s('rect', { class: 'bar', x: (i * slot + GAP / 2).toFixed(1), y: (H - PAD - height).toFixed(1), width: (slot - GAP).toFixed(1),
+      height: height.toFixed(1), fill: '#2457a6', 'data-bin': i, 'data-tasks': b.tasks, 'data-from': b.from, 'data-to': b.to });
+    const title = s('title', {});
+    title.textContent = `${fmt(b.tasks)} ${plural(b.tasks, 'task', 'tasks')} due in ${minutes(b.from - f.at)}–${minutes(b.to - f.at)} min `
+      + `(${utc(b.from).slice(11, 16)}–${utc(b.to).slice(11, 16)} UTC)`;
+    bar.append(title);
+    svg.append(bar);
+  });
+  const axis = (side, ...labels) => h('div', { class: 'axis ' + side, 'data-axis': side }, labels.map(l => h('span', { class: 'axis-label' }, l)));
+  const half = minutes(f.bins.length * f.binMs / 2);
+  return h('figure', { class: 'card', id: 'forecast' },
+    h('div', { class: 'chart', role: 'img',
+      'aria-label': `Tasks falling due per ${minutes(f.binMs)} minutes over the next hour: ${fmt(f.dueNextHour)} in all, at most ${fmt(maxTasks)} in one bin` },
+    axis('left', fmt(maxTasks), '0'), svg, axis('time', 'now', '+' + half + 'm', '+' + minutes(f.bins.length * f.binMs) + 'm')),
+    h('figcaption', { class: 'legend' }, h('i', { class: 'l-due' }), `tasks falling due per ${minutes(f.binMs)} minutes, the next hour`),
+    h('p', { id: 'forecast-next', 'data-ms': f.nextDueAt, 'data-tasks': f.dueNextHour }, nextDueWords(f.dueNextHour, f.nextDueAt, f.at)));
+}
+/** The forecast in words: how many fall due in the next hour and when the next one is due (nextDueAt -1: nothing waits). */
+function nextDueWords(dueNextHour, nextDueAt, now) {
+  const next = nextDueAt < 0 ? null : `${rel(nextDueAt, now)} (${utc(nextDueAt)})`;
+  if (dueNextHour > 0) return `${fmt(dueNextHour)} ${plural(dueNextHour, 'task', 'tasks')} due in the next hour; the next ${next}.`;
+  return 'Nothing due in the next hour' + (next ? `; the next task is due ${next}.` : '; no task waits for a later time.');
+}
+
 // ---- pages ----
 function crumbs(...parts) {
   const c = document.getElementById('crumbs');
@@ -197,11 +231,14 @@ async function overviewPage() {
   document.getElementById('redis').textContent = 'Redis: ' + data.redis;
   const rows = data.queues.map(q => q.error ? h('tr', { 'data-queue': q.name, class: 'broken' },
     h('td', {}, h('a', { href: '#/q/' + enc(q.name) }, q.name)),
-    h('td', { colspan: 7, 'data-col': 'error', class: 'wrap' }, h('span', { class: 'badge paused' }, 'unreadable'), ' ', q.error)) : h('tr', { 'data-queue': q.name },
+    h('td', { colspan: 9, 'data-col': 'error', class: 'wrap' }, h('span', { class: 'badge paused' }, 'unreadable'), ' ', q.error)) : h('tr', { 'data-queue': q.name },
     h('td', {}, h('a', { href: '#/q/' + enc(q.name) }, q.name)),
     h('td', { class: 'num' }, q.shards),
     h('td', { class: 'num', 'data-col': 'scheduled' }, fmt(q.scheduled)),
     h('td', { class: 'num', 'data-col': 'due' }, fmt(q.due)),
+    h('td', { class: 'num', 'data-col': 'next-hour', title: nextDueWords(q.dueNextHour, q.nextDueAt, data.serverTime) }, fmt(q.dueNextHour)),
+    h('td', { class: 'num', 'data-col': 'next-due', 'data-ms': q.nextDueAt, title: q.nextDueAt < 0 ? 'no task waits for a later time' : utc(q.nextDueAt) },
+      q.nextDueAt < 0 ? '–' : rel(q.nextDueAt, data.serverTime)),
     h('td', { class: 'num', 'data-col': 'inflight' }, fmt(q.inflight)),
     h('td', { class: 'num', 'data-col': 'dead' }, fmt(q.dead)),
     h('td', { class: 'num', 'data-col': 'overdue' }, q.oldestOverdueMs > 0 ? human(q.oldestOverdueMs) : '–'),
@@ -211,7 +248,7 @@ async function overviewPage() {
     data.queues.length === 0 ? h('p', { class: 'notice' }, 'No queue found in this Redis (no dq:{name}:meta hash).') :
       h('div', { class: 'scroll' }, h('table', { id: 'queues' },
         h('thead', {}, h('tr', {}, h('th', {}, 'queue'), h('th', { class: 'num' }, 'shards'), h('th', { class: 'num' }, 'scheduled'),
-          h('th', { class: 'num' }, 'due'), h('th', { class: 'num' }, 'in flight'), h('th', { class: 'num' }, 'dead'),
+          h('th', { class: 'num' }, 'due'), h('th', { class: 'num', title: 'tasks falling due in the next hour' }, 'next hour'), h('th', { class: 'num', title: 'when the next task not yet due falls due' }, 'next due'), h('th', { class: 'num' }, 'in flight'), h('th', { class: 'num' }, 'dead'),
           h('th', { class: 'num' }, 'oldest overdue'), h('th', {}, 'state'))),
         h('tbody', {}, rows))),
     ...data.queues.filter(q => !q.error).map(q => h('section', {}, h('h2', {}, q.name + ': last ' + human(data.historyWindowMs)), chart(q.history, data.historyWindowMs, data.serverTime))));
@@ -298,7 +335,9 @@ async function queuePage(name) {
       tile('oldest overdue', q.oldestOverdueMs > 0 ? human(q.oldestOverdueMs) : '–', q.oldestOverdueMs > 60000 ? 'warn' : '', 't-overdue')),
     findForm(name),
     controls,
-    chart(q.history, q.historyWindowMs, now),
+    h('div', { class: 'charts' },
+      h('section', { 'aria-labelledby': 'history-title' }, h('h2', { id: 'history-title' }, 'The last ' + human(q.historyWindowMs)), chart(q.history, q.historyWindowMs, now)),
+      h('section', { 'aria-labelledby': 'forecast-title' }, h('h2', { id: 'forecast-title' }, 'The next hour'), forecastChart(q.forecast))),
     h('h2', {}, 'Shards'),
     h('div', { class: 'scroll' }, h('table', { id: 'shards' },
       h('thead', {}, h('tr', {}, h('th', { class: 'num' }, 'shard'), h('th', { class: 'num' }, 'scheduled'), h('th', { class: 'num' }, 'due'),

@@ -68,6 +68,9 @@ class ConsoleAclTest {
                     "queues/" + Q + "/tasks/coupon-expire-77")) {
                 assertThat(get(base + page).statusCode()).as(page).isEqualTo(200);
             }
+            // the queue page's next hour: forecast.lua (ZCARD, ZRANGE BYSCORE, ZCOUNT) on every shard, as the console user
+            JsonNode forecast = JSON.readTree(get(base + "queues/" + Q).body()).get("forecast");
+            assertThat(forecast.get("dueNextHour").asLong()).as("the sample's scheduled tasks, due within the hour").isPositive();
             for (String state : List.of("scheduled", "due", "inflight", "dead")) {
                 assertThat(get(base + "queues/" + Q + "/tasks?state=" + state + "&prefix=o&from=0&to=99999999999999&limit=5").statusCode())
                         .as(state).isEqualTo(200);

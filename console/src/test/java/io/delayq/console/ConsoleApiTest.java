@@ -12,6 +12,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -238,6 +239,51 @@ class ConsoleApiTest {
         assertThat(overview.get(0).get("name").asText()).isEqualTo("coupons");
         assertThat(overview.get(0).get("reshard")).isEqualTo(reshard);
         assertThat(overview.get(1).get("reshard").isNull()).isTrue();
+    }
+
+    @Test
+    void theQueueAnswersItsNextHourInFiveMinuteBinsAndTheOverviewItsTotal() throws Exception {
+        AheadQueue.Filled ahead = AheadQueue.fill(redis.admin());
+        try (io.delayq.client.DelayQueueClient idle = io.delayq.client.DelayQueueClient.builder().redis(redis.admin()).queue("idle").shards(1).build()) {
+            idle.enqueue(io.delayq.task.TaskSpec.of("late").at(java.time.Instant.ofEpochMilli(ahead.filledAt() - 5_000)));
+        }
+        f = ConsoleFixture.start(redis, null);
+
+        JsonNode forecast = json(get("api/queues/" + AheadQueue.QUEUE)).get("forecast");
+        long at = forecast.get("at").asLong();
+        assertThat(at).isGreaterThanOrEqualTo(ahead.filledAt());
+        assertThat(forecast.get("binMs").asLong()).isEqualTo(300_000);
+        JsonNode bins = forecast.get("bins");
+        assertThat(bins).hasSize(12);
+        List<Long> counts = new java.util.ArrayList<>();
+        for (int i = 0; i < bins.size(); i++) {
+            JsonNode bin = bins.get(i);
+            assertThat(bin.get("from").asLong()).as("bin %d", i).isEqualTo(at + i * 300_000L);
+            assertThat(bin.get("to").asLong()).as("bin %d", i).isEqualTo(at + (i + 1) * 300_000L);
+            assertThat(bin.get("tasks").asLong()).as("bin %d", i)
+                    .isEqualTo(AheadQueue.count(ahead.dueAt().values(), bin.get("from").asLong(), bin.get("to").asLong()));
+            counts.add(bin.get("tasks").asLong());
+        }
+        // 3 tasks 2 minutes ahead, 5 (grouped) 12 minutes ahead, 2 at 31, 1 at 59; the overdue and those 90 minutes ahead in none
+        assertThat(counts).containsExactly(3L, 0L, 5L, 0L, 0L, 0L, 2L, 0L, 0L, 0L, 0L, 1L);
+        assertThat(forecast.get("dueNextHour").asLong()).isEqualTo(ahead.dueWithinHour(at)).isEqualTo(11);
+        assertThat(forecast.get("nextDueAt").asLong()).isEqualTo(ahead.nextDueAt());
+
+        JsonNode coupons = json(get("api/queues/coupons")).get("forecast");
+        assertThat(coupons.get("bins")).extracting(b -> b.get("tasks").asLong()).containsOnly(0L);
+        assertThat(coupons.get("dueNextHour").asLong()).isZero();
+        assertThat(coupons.get("nextDueAt").asLong()).as("its first coupon, 2 hours ahead").isGreaterThan(coupons.get("at").asLong() + 3_600_000);
+        JsonNode idle = json(get("api/queues/idle")).get("forecast");
+        assertThat(idle.get("dueNextHour").asLong()).isZero();
+        assertThat(idle.get("nextDueAt").asLong()).as("nothing waits for a later time").isEqualTo(-1);
+
+        java.util.Map<String, JsonNode> rows = new java.util.HashMap<>();
+        json(get("api/overview")).get("queues").forEach(q -> rows.put(q.get("name").asText(), q));
+        assertThat(rows.get(AheadQueue.QUEUE).get("dueNextHour").asLong()).isEqualTo(11);
+        assertThat(rows.get(AheadQueue.QUEUE).get("nextDueAt").asLong()).isEqualTo(ahead.nextDueAt());
+        assertThat(rows.get("coupons").get("dueNextHour").asLong()).isZero();
+        assertThat(rows.get("coupons").get("nextDueAt").asLong()).isEqualTo(coupons.get("nextDueAt").asLong());
+        assertThat(rows.get("idle").get("nextDueAt").asLong()).isEqualTo(-1);
     }
 
     @Test

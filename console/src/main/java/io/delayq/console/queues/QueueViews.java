@@ -3,6 +3,7 @@ package io.delayq.console.queues;
 import io.delayq.backlog.QueueStats;
 import io.delayq.backlog.ShardStats;
 import io.delayq.client.DelayQueueClient;
+import io.delayq.console.forecast.NextHour;
 import io.delayq.console.history.BacklogHistory;
 import io.delayq.console.history.Sample;
 import io.delayq.layout.Layout;
@@ -45,6 +46,7 @@ public final class QueueViews {
                 QueueStats stats = c.stats();
                 PauseState pause = c.pauseState();
                 Map<String, Object> row = totals(name, layout, stats, pause);
+                row.putAll(NextHour.summary(c, layout.shards(), timeout));
                 row.put("history", history(name));
                 rows.add(row);
                 now = Math.max(now, stats.shards().stream().mapToLong(ShardStats::serverNow).max().orElse(0));
@@ -127,7 +129,7 @@ public final class QueueViews {
         return points;
     }
 
-    /** One queue: totals, the history, and per shard its backlog, pause flag, leases held and rate-limit bucket. */
+    /** One queue: totals, the history, the next hour's forecast, and per shard its backlog, pause flag, leases held and rate-limit bucket. */
     public Map<String, Object> queue(String name) {
         Layout layout = queues.layout(name);
         DelayQueueClient c = queues.client(name);
@@ -136,6 +138,7 @@ public final class QueueViews {
         Map<String, Object> out = totals(name, layout, stats, pause);
         out.put("history", history(name));
         out.put("historyWindowMs", history.windowMs());
+        out.put("forecast", NextHour.read(c, layout.shards(), timeout));
         out.put("serverTime", stats.shards().stream().mapToLong(ShardStats::serverNow).max().orElse(0));
         RedisClusterAsyncCommands<String, String> redis = queues.redis().commands();
         List<CompletableFuture<List<ScoredValue<String>>>> leases = new ArrayList<>();
