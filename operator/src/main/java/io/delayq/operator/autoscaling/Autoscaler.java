@@ -12,11 +12,13 @@ import java.time.Duration;
  *   <li>Suspended: zero.</li>
  *   <li>Disabled and External: spec.replicas. Under External an HPA or KEDA writes that number
  *       through the scale subresource; the operator passes it on and never computes its own.</li>
- *   <li>Internal: ceil(due / targetDuePerReplica) within [min, max]. Scaling up happens at once;
- *       scaling down only after a lower count has been wanted for the whole stabilisation window,
- *       so a backlog that drains between two checks does not make the fleet flap. Without a
- *       backlog reading (Redis unreachable) the count stays as it is.</li>
+ *   <li>Internal: ceil(due / targetDuePerReplica) within [min, max].</li>
+ *   <li>Forecast: the most of that backlog rule and what the due forecast asks for ({@link ForecastNeed}),
+ *       within [min, max]; the decision says which window or figure drove it.</li>
  * </ul>
+ * Under Internal and Forecast, scaling up happens at once; scaling down only after a lower count has been wanted
+ * for the whole stabilisation window, so a backlog that drains between two checks (or a forecast wave that was
+ * cancelled) does not make the fleet flap. Without a reading of Redis the count stays as it is.
  */
 public final class Autoscaler {
 
@@ -27,17 +29,42 @@ public final class Autoscaler {
         if (suspended) {
             return new ScalingDecision(0, null, in.lastScaleTime());
         }
-        if (policy.getMode() != AutoscalingMode.Internal) {
+        AutoscalingMode mode = policy.getMode();
+        if (mode != AutoscalingMode.Internal && mode != AutoscalingMode.Forecast) {
             return new ScalingDecision(specReplicas == null ? 1 : specReplicas, null, in.lastScaleTime());
         }
         int min = policy.getMinReplicas();
         int max = Math.max(min, policy.getMaxReplicas());
         Integer current = in.currentReplicas();
-        if (in.due().isEmpty()) {
+        boolean forecast = mode == AutoscalingMode.Forecast;
+        if (in.due().isEmpty() || forecast && in.forecast().isEmpty()) {
             int keep = current == null ? min : current;
-            return new ScalingDecision(keep, in.scaleDownPendingSince(), in.lastScaleTime());
+            ScalingDecision kept = new ScalingDecision(keep, in.scaleDownPendingSince(), in.lastScaleTime());
+            return forecast ? kept.because("no reading of Redis: keeping " + keep + " replicas") : kept;
         }
-        int wanted = wanted(in.due().getAsLong(), policy.getTargetDuePerReplica(), min, max);
+        if (!forecast) {
+            return settle(policy, wanted(in.due().getAsLong(), policy.getTargetDuePerReplica(), min, max), in);
+        }
+        ForecastNeed need = ForecastNeed.of(ForecastPolicy.of(policy), in.due().getAsLong(), policy.getTargetDuePerReplica(),
+                in.forecast().get());
+        int wanted = (int) Math.max(min, Math.min(max, need.replicas()));
+        String reason = need.reason() + (need.replicas() > max ? "; capped at maxReplicas " + max
+                : need.replicas() < min ? "; held at minReplicas " + min : "");
+        ScalingDecision decision = settle(policy, wanted, in);
+        if (decision.scaleDownPendingSince() != null) {
+            reason += "; down to " + wanted + " once wanted for " + policy.getScaleDownStabilization();
+        }
+        return decision.because(reason);
+    }
+
+    /**
+     * The count to apply for {@code wanted}: up (or back within the bounds) at once, down only once the lower count
+     * has been wanted for the whole stabilisation window.
+     */
+    private static ScalingDecision settle(AutoscalingSpec policy, int wanted, ScalingInput in) {
+        int min = policy.getMinReplicas();
+        int max = Math.max(min, policy.getMaxReplicas());
+        Integer current = in.currentReplicas();
         if (current == null) {
             return new ScalingDecision(wanted, null, in.lastScaleTime());
         }
@@ -62,8 +89,11 @@ public final class Autoscaler {
 
     /** ceil(due / target) within [min, max]. */
     public static int wanted(long due, long targetPerReplica, int min, int max) {
-        long target = Math.max(1, targetPerReplica);
-        long replicas = due / target + (due % target == 0 ? 0 : 1);
+        long replicas = ceilDiv(due, Math.max(1, targetPerReplica));
         return (int) Math.max(min, Math.min(max, replicas));
+    }
+
+    static long ceilDiv(long amount, long per) {
+        return amount / per + (amount % per == 0 ? 0 : 1);
     }
 }

@@ -1,6 +1,9 @@
 package io.delayq.operator.autoscaling;
 
+import io.delayq.backlog.DueForecast;
+
 import java.time.Instant;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -10,7 +13,13 @@ import java.util.OptionalLong;
  * @param currentReplicas       the Deployment's replicas now, null when it does not exist yet
  * @param scaleDownPendingSince since when a lower count has been wanted (from status), or null
  * @param lastScaleTime         when autoscaling last changed the count (from status), or null
+ * @param forecast              the range's due forecast (Forecast mode), empty when Redis could not be read
  */
 public record ScalingInput(OptionalLong due, Integer currentReplicas, Instant scaleDownPendingSince,
-                           Instant lastScaleTime, Instant now) {
+                           Instant lastScaleTime, Instant now, Optional<DueForecast> forecast) {
+
+    /** Without a forecast: what Internal mode reads. */
+    public ScalingInput(OptionalLong due, Integer currentReplicas, Instant scaleDownPendingSince, Instant lastScaleTime, Instant now) {
+        this(due, currentReplicas, scaleDownPendingSince, lastScaleTime, now, Optional.empty());
+    }
 }

@@ -1,6 +1,7 @@
 package io.delayq.operator.reconcile;
 
 import io.delayq.backlog.QueueStats;
+import io.delayq.operator.autoscaling.ForecastPolicy;
 import io.delayq.operator.cluster.ServedApis;
 import io.delayq.operator.metrics.QueueMetrics;
 import io.delayq.operator.problem.Problem;
@@ -137,7 +138,8 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         SecretCheck secrets = SecretCheck.of(dq, lookup);
         QueueReading look = secrets.redisSecretsUsable()
                 ? reader.read(key(dq), dq.getSpec().getRedis().getUrl(), secrets.credentials(), secrets.tlsCa(), dq.queueName(),
-                        wanted, layout -> ReshardPlan.of(wanted, perWorker, layout).ranges())
+                        wanted, layout -> ReshardPlan.of(wanted, perWorker, layout).ranges(),
+                        ForecastPolicy.windowsFor(dq.getSpec().getAutoscaling()))
                 : null;
         Layout layout = look != null && look.layout() != null ? look.layout() : lastKnownMigration(before);
         ReshardPlan plan = ReshardPlan.of(wanted, perWorker, layout);

@@ -1,6 +1,9 @@
 package io.delayq.operator.redis;
 
+import io.delayq.backlog.DueForecast;
+import io.delayq.backlog.ForecastReader;
 import io.delayq.backlog.QueueStats;
+import io.delayq.backlog.StatsReader;
 import io.delayq.layout.Layout;
 import io.delayq.operator.problem.Problem;
 import io.delayq.operator.problem.Reason;
@@ -28,7 +31,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
- * Reads each DelayQueue's backlog from Redis over one connection per DelayQueue, kept between
+ * Reads each DelayQueue's backlog and due forecast from Redis over one connection per DelayQueue, kept between
  * checks and replaced when the URL, the credentials or the TLS CA change. The shard count is recorded in (or
  * checked against) the queue's meta hash on the first look, and the server's safety facts are
  * re-read every {@link #FACTS_TTL}, not on every check.
@@ -60,7 +63,7 @@ public final class QueueReader implements AutoCloseable {
      */
     public QueueReading read(String key, String url, RedisCredentials credentials, String tlsCa, String queue, int shards,
                              List<ShardRange> ranges) {
-        return read(key, url, credentials, tlsCa, queue, shards, layout -> ranges);
+        return read(key, url, credentials, tlsCa, queue, shards, layout -> ranges, DueForecast.DEFAULT_WINDOWS);
     }
 
     /**
@@ -68,9 +71,11 @@ public final class QueueReader implements AutoCloseable {
      * that layout (while a queue grows, the old layout's ranges and the new one's). The meta is checked against
      * {@code shards} (and recorded on first use) only when they agree: a spec asking for more shards than Redis
      * records is a grow the reconciler drives, not a mismatch; one asking for fewer is a refused shrink.
+     *
+     * @param forecastWindows the windows of each range's due forecast ({@code ForecastPolicy.windowsFor})
      */
     public QueueReading read(String key, String url, RedisCredentials credentials, String tlsCa, String queue, int shards,
-                             Function<Layout, List<ShardRange>> rangesOf) {
+                             Function<Layout, List<ShardRange>> rangesOf, List<Duration> forecastWindows) {
         Connection connection;
         try {
             connection = connection(key, url, credentials, tlsCa, queue, shards);
@@ -90,15 +95,19 @@ public final class QueueReader implements AutoCloseable {
                 layout = connection.protocol.layout();
             }
             Map<ShardRange, QueueStats> backlog = new LinkedHashMap<>();
+            Map<ShardRange, DueForecast> forecast = new LinkedHashMap<>();
+            StatsReader stats = new StatsReader(connection.protocol.scope());
+            ForecastReader forecasts = new ForecastReader(connection.protocol.scope());
             for (ShardRange range : rangesOf.apply(layout)) {
-                backlog.put(range, await(new io.delayq.backlog.StatsReader(connection.protocol.scope()).stats(range.shards())));
+                backlog.put(range, await(stats.stats(range.shards())));
+                forecast.put(range, await(forecasts.forecast(range.shards(), forecastWindows)));
             }
             Instant now = clock.instant();
             if (connection.facts == null || connection.factsAt.plus(FACTS_TTL).isBefore(now)) {
                 connection.facts = inspector.inspect(connection.endpoint.commands());
                 connection.factsAt = now;
             }
-            return new QueueReading(backlog, connection.facts, null, layout);
+            return new QueueReading(backlog, connection.facts, null, layout, forecast);
         } catch (ShardCountMismatchException e) {
             return QueueReading.failed(new Problem(Reason.SHARD_COUNT_MISMATCH, credentials.scrub(e.getMessage())));
         } catch (InterruptedException e) {

@@ -1,5 +1,6 @@
 package io.delayq.operator.redis;
 
+import io.delayq.backlog.DueForecast;
 import io.delayq.backlog.QueueStats;
 import io.delayq.layout.Layout;
 import io.delayq.operator.problem.Problem;
@@ -9,10 +10,19 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One look at a queue in Redis: the backlog of each worker's shard range, the server's safety
+ * One look at a queue in Redis: the backlog and the due forecast of each worker's shard range, the server's safety
  * facts, the shard layout its meta hash records (null when unknown), or the problem that prevented the look.
  */
-public record QueueReading(Map<ShardRange, QueueStats> backlog, RedisFacts facts, Problem problem, Layout layout) {
+public record QueueReading(Map<ShardRange, QueueStats> backlog, RedisFacts facts, Problem problem, Layout layout,
+                           Map<ShardRange, DueForecast> forecast) {
+
+    public QueueReading {
+        forecast = forecast == null ? Map.of() : forecast;
+    }
+
+    public QueueReading(Map<ShardRange, QueueStats> backlog, RedisFacts facts, Problem problem, Layout layout) {
+        this(backlog, facts, problem, layout, Map.of());
+    }
 
     public QueueReading(Map<ShardRange, QueueStats> backlog, RedisFacts facts, Problem problem) {
         this(backlog, facts, problem, null);
@@ -24,5 +34,9 @@ public record QueueReading(Map<ShardRange, QueueStats> backlog, RedisFacts facts
 
     public Optional<QueueStats> backlogOf(ShardRange range) {
         return Optional.ofNullable(backlog.get(range));
+    }
+
+    public Optional<DueForecast> forecastOf(ShardRange range) {
+        return Optional.ofNullable(forecast.get(range));
     }
 }

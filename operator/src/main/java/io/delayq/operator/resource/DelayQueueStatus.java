@@ -41,6 +41,9 @@ public class DelayQueueStatus {
     @JsonPropertyDescription("Backlog of the whole queue at the last check.")
     private BacklogStatus backlog;
 
+    @JsonPropertyDescription("The whole queue's due forecast at the last check: tasks due within the coming windows and the next due time.")
+    private ForecastStatus forecast;
+
     @JsonPropertyDescription("One entry per worker Deployment.")
     private List<WorkerDeploymentStatus> workerDeployments = new ArrayList<>();
 
@@ -166,5 +169,13 @@ public class DelayQueueStatus {
 
     public void setResharding(ReshardingStatus resharding) {
         this.resharding = resharding;
+    }
+
+    public ForecastStatus getForecast() {
+        return forecast;
+    }
+
+    public void setForecast(ForecastStatus forecast) {
+        this.forecast = forecast;
     }
 }

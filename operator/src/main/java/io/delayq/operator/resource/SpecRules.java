@@ -2,6 +2,7 @@ package io.delayq.operator.resource;
 
 import io.delayq.DurationText;
 import io.delayq.InvalidInputException;
+import io.delayq.operator.autoscaling.ForecastPolicy;
 import io.delayq.settings.WorkerSettings;
 
 import java.time.Duration;
@@ -9,7 +10,8 @@ import java.time.Duration;
 /**
  * The rules that the CRD's CEL rules cannot check in every syntax the fields accept (CEL's {@code duration()} reads
  * neither days nor ISO-8601): each duration field's range ({@link DurationRanges}) and the rules between fields. A
- * resource that breaks one would give workers that refuse to start, so the operator reports it (condition and Event,
+ * resource that breaks one would give workers that refuse to start (or, for the Forecast fields of spec.autoscaling,
+ * an autoscaler that cannot decide), so the operator reports it (condition and Event,
  * reason InvalidSpec) and leaves the running workers as they are.
  */
 public final class SpecRules {
@@ -19,6 +21,10 @@ public final class SpecRules {
     /** @throws IllegalArgumentException naming the fields and the rule */
     public static void check(DelayQueueSpec spec) {
         DurationRanges.check(spec);
+        if (spec.getAutoscaling() != null) {
+            // in every mode: switching to Forecast should not be what first reveals a bad value
+            ForecastPolicy.of(spec.getAutoscaling());
+        }
         if (spec.getClaimAhead() == null) {
             return;
         }

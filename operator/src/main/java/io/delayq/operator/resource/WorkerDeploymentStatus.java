@@ -30,6 +30,9 @@ public class WorkerDeploymentStatus {
     @JsonPropertyDescription("Backlog of its shards.")
     private BacklogStatus backlog;
 
+    @JsonPropertyDescription("Forecast autoscaling: why it wants its replica count, naming the window or backlog figure that drove the decision.")
+    private String scaleReason;
+
     @JsonPropertyDescription("When autoscaling last changed its replicas.")
     private String lastScaleTime;
 
@@ -114,5 +117,13 @@ public class WorkerDeploymentStatus {
 
     public void setRetiring(Boolean retiring) {
         this.retiring = retiring;
+    }
+
+    public String getScaleReason() {
+        return scaleReason;
+    }
+
+    public void setScaleReason(String scaleReason) {
+        this.scaleReason = scaleReason;
     }
 }

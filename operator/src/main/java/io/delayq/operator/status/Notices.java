@@ -62,8 +62,10 @@ public final class Notices {
             WorkerDeploymentStatus o = old.get(w.getName());
             if (o != null && o.getReplicas() != w.getReplicas() && !pausedAfter && !pausedBefore) {
                 String due = w.getBacklog() == null ? "unknown" : String.valueOf(w.getBacklog().getDue());
+                // Forecast mode says which window or figure drove the step; the others show the backlog
+                String why = w.getScaleReason() != null ? ": " + w.getScaleReason() : " (due backlog " + due + ")";
                 notices.add(Notice.normal("ScaledWorkers", "scaled " + w.getName() + " from " + o.getReplicas() + " to "
-                        + w.getReplicas() + " replicas (due backlog " + due + ")"));
+                        + w.getReplicas() + " replicas" + why));
             }
         }
         return notices;

@@ -1,11 +1,15 @@
 package io.delayq.operator.status;
 
+import io.delayq.DurationText;
+import io.delayq.backlog.DueForecast;
 import io.delayq.backlog.QueueStats;
 import io.delayq.operator.autoscaling.ScalingDecision;
 import io.delayq.operator.problem.Problem;
 import io.delayq.operator.resource.BacklogStatus;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.DelayQueueStatus;
+import io.delayq.operator.resource.ForecastStatus;
+import io.delayq.operator.resource.ForecastWindowStatus;
 import io.delayq.operator.resource.RedisStatus;
 import io.delayq.operator.resource.WorkerDeploymentStatus;
 import io.delayq.operator.workers.WorkerLabels;
@@ -59,6 +63,7 @@ public final class StatusComposer {
             w.setRetiring(in.retiring(range) ? Boolean.TRUE : null);
             w.setReplicas(decision.replicas());
             w.setReadyReplicas(readyReplicas(actual));
+            w.setScaleReason(decision.reason());
             w.setLastScaleTime(decision.lastScaleTime() == null ? null : decision.lastScaleTime().toString());
             w.setScaleDownPendingSince(decision.scaleDownPendingSince() == null ? null : decision.scaleDownPendingSince().toString());
             if (backlogKnown) {
@@ -82,6 +87,7 @@ public final class StatusComposer {
         status.setWorkers(readyPods + "/" + desiredPods);
         status.setLastScaleTime(lastScale == null ? previous.getLastScaleTime() : lastScale.toString());
         status.setBacklog(backlogKnown ? total(workers, in.now()) : previous.getBacklog());
+        status.setForecast(backlogKnown ? forecast(in).orElse(null) : previous.getForecast());
         status.setRedis(redis(dq, in, previous));
         status.setResharding(Resharding.status(in.plan(), in.layout(), previous.getResharding()));
         List<Condition> conditions = conditions(dq, in, previous.getConditions(), generation, notRolledOut, workers.size(), readyPods);
@@ -203,6 +209,22 @@ public final class StatusComposer {
         }
         t.setObservedAt(now.toString());
         return t;
+    }
+
+    /** The queue's forecast: each shard once, so the old layout's ranges are left out while the queue grows. */
+    private static Optional<ForecastStatus> forecast(StatusInput in) {
+        List<DueForecast> ranges = in.ranges().stream().filter(r -> !in.retiring(r))
+                .map(r -> in.reading().forecastOf(r)).flatMap(Optional::stream).toList();
+        return ranges.isEmpty() ? Optional.empty() : Optional.of(forecast(DueForecast.combine(ranges), in.now()));
+    }
+
+    public static ForecastStatus forecast(DueForecast forecast, Instant now) {
+        ForecastStatus f = new ForecastStatus();
+        f.setWindows(forecast.windows().stream()
+                .map(w -> new ForecastWindowStatus(DurationText.format(w.length()), w.tasks())).toList());
+        f.setNextDueAt(forecast.nextDue().isPresent() ? Instant.ofEpochMilli(forecast.nextDueAt()).toString() : null);
+        f.setObservedAt(now.toString());
+        return f;
     }
 
     private static RedisStatus redis(DelayQueue dq, StatusInput in, DelayQueueStatus previous) {

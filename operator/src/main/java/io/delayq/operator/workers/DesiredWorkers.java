@@ -35,7 +35,7 @@ public record DesiredWorkers(Map<String, Deployment> deployments, Map<String, Sc
     /**
      * @param ranges         the shard split ({@code ShardPlan.ranges}), computed once per reconciliation
      * @param actual         the worker Deployments that exist now, by name (their replica counts feed autoscaling)
-     * @param reading        the last look at Redis (backlog), or null when there was none
+     * @param reading        the last look at Redis (backlog and forecast), or null when there was none
      * @param secretVersions resourceVersion of the Secrets the pods read, by name
      */
     public static DesiredWorkers compute(DelayQueue dq, List<ShardRange> ranges, QueueReading reading, Map<String, Deployment> actual,
@@ -61,7 +61,7 @@ public record DesiredWorkers(Map<String, Deployment> deployments, Map<String, Sc
                     existing == null || existing.getSpec() == null ? null : existing.getSpec().getReplicas(),
                     before.map(WorkerDeploymentStatus::getScaleDownPendingSince).map(Instant::parse).orElse(null),
                     before.map(WorkerDeploymentStatus::getLastScaleTime).map(Instant::parse).orElse(null),
-                    now);
+                    now, reading == null ? Optional.empty() : reading.forecastOf(range));
             ScalingDecision decision = Autoscaler.decide(policy, dq.getSpec().getReplicas(), dq.getSpec().isSuspend(), input);
             decisions.put(name, decision);
             deployments.put(name, WorkerDeployment.desired(dq, worker, decision.replicas(), secretVersions, defaultImage));

@@ -50,4 +50,34 @@ class SpecRulesTest {
         assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> SpecRules.check(spec("30s", "soon"))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("spec.claimAhead");
     }
+
+    private static DelayQueueSpec forecast(String warmup, String horizon, double perReplicaPerSecond) {
+        DelayQueueSpec spec = spec("30s", null);
+        AutoscalingSpec a = new AutoscalingSpec();
+        a.setMode(AutoscalingMode.Forecast);
+        a.setWarmup(warmup);
+        a.setHorizon(horizon);
+        a.setTargetTasksPerReplicaPerSecond(perReplicaPerSecond);
+        spec.setAutoscaling(a);
+        return spec;
+    }
+
+    @Test
+    void forecastFieldsAreCheckedInEverySyntaxNamingTheField() {
+        assertThatCode(() -> SpecRules.check(forecast("60s", "15m", 100))).doesNotThrowAnyException();
+        assertThatCode(() -> SpecRules.check(forecast("PT2M", "2m", 0.5))).as("equal, ISO-8601").doesNotThrowAnyException();
+        assertThatCode(() -> SpecRules.check(forecast("1m", "1d", 1))).as("days, which CEL cannot read").doesNotThrowAnyException();
+
+        assertThatThrownBy(() -> SpecRules.check(forecast("PT2M", "90s", 1))).as("horizon shorter than warmup, past the CEL rule")
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("spec.autoscaling.horizon must not be shorter than spec.autoscaling.warmup (PT2M), got 90s: "
+                        + "the forecast must look at least as far ahead as pods take to start");
+        assertThatThrownBy(() -> SpecRules.check(forecast("60s", "2d", 1))).hasMessage("spec.autoscaling.horizon must be at most 1d, got 2d");
+        assertThatThrownBy(() -> SpecRules.check(forecast("0s", "15m", 1))).hasMessage("spec.autoscaling.warmup must be between 1s and 1h, got 0s");
+        assertThatThrownBy(() -> SpecRules.check(forecast("2h", "1d", 1))).hasMessageStartingWith("spec.autoscaling.warmup must be between");
+        assertThatThrownBy(() -> SpecRules.check(forecast("soon", "15m", 1))).hasMessageContaining("spec.autoscaling.warmup");
+        assertThatThrownBy(() -> SpecRules.check(forecast("60s", "15m", 0)))
+                .hasMessage("spec.autoscaling.targetTasksPerReplicaPerSecond must be above 0, got 0.0");
+        assertThatThrownBy(() -> SpecRules.check(forecast("60s", "15m", Double.NaN))).hasMessageContaining("targetTasksPerReplicaPerSecond");
+    }
 }

@@ -85,4 +85,17 @@ class NoticesTest {
         assertThat(Notices.between(status(null, false, 2, null), status(null, false, 5, null), List.of(), List.of()))
                 .singleElement().satisfies(n -> assertThat(n.message()).contains("orders-worker-0-7 from 2 to 5"));
     }
+
+    @Test
+    void aForecastScalingStepNamesTheWindowAndFigures() {
+        DelayQueueStatus after = status(null, false, 4, null);
+        after.getWorkerDeployments().get(0).setScaleReason("60000 tasks due within 5m (200/s) at 50/s per replica need 4");
+
+        assertThat(Notices.between(status(null, false, 1, null), after, List.of(), List.of())).singleElement().satisfies(n -> {
+            assertThat(n.reason()).isEqualTo("ScaledWorkers");
+            assertThat(n.type()).isEqualTo("Normal");
+            assertThat(n.message()).isEqualTo("scaled orders-worker-0-7 from 1 to 4 replicas: "
+                    + "60000 tasks due within 5m (200/s) at 50/s per replica need 4");
+        });
+    }
 }

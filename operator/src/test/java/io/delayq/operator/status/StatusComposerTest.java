@@ -1,5 +1,7 @@
 package io.delayq.operator.status;
 
+import io.delayq.backlog.DueForecast;
+import io.delayq.backlog.DueWindow;
 import io.delayq.backlog.QueueStats;
 import io.delayq.backlog.ShardStats;
 import io.delayq.operator.autoscaling.ScalingDecision;
@@ -166,5 +168,33 @@ class StatusComposerTest {
         assertThat(StatusComposer.rolledOut(stale, 2)).isFalse();
         assertThat(StatusComposer.rolledOut(deployment("d", 2, 2), 2)).isTrue();
         assertThat(StatusComposer.rolledOut(null, 0)).isFalse();
+    }
+
+    @Test
+    void theForecastOfTheRangesAddsUpAndTheDecisionsReasonIsShown() {
+        QueueReading counts = reading(3, 4);
+        Map<ShardRange, DueForecast> forecast = new LinkedHashMap<>();
+        long at = NOW.toEpochMilli();
+        forecast.put(RANGES.get(0), new DueForecast(at, at + 90_000, List.of(new DueWindow(Duration.ofMinutes(1), 0),
+                new DueWindow(Duration.ofMinutes(5), 40))));
+        forecast.put(RANGES.get(1), new DueForecast(at, at + 30_000, List.of(new DueWindow(Duration.ofMinutes(1), 2),
+                new DueWindow(Duration.ofMinutes(5), 2))));
+        QueueReading reading = new QueueReading(counts.backlog(), counts.facts(), null, null, forecast);
+        Map<String, ScalingDecision> decisions = Map.of(
+                "orders-worker-0-3", new ScalingDecision(2, null, null, "40 tasks due within 5m (0.13/s) at 0.05/s per replica need 3"),
+                "orders-worker-4-7", new ScalingDecision(2, null, null));
+
+        DelayQueueStatus s = StatusComposer.compose(new StatusInput(DelayQueues.orders(), RANGES, deployments(2), decisions, reading,
+                List.of(), NOW));
+
+        assertThat(s.getForecast().getWindows()).extracting(w -> w.getWithin() + "=" + w.getTasks()).containsExactly("1m=2", "5m=42");
+        assertThat(s.getForecast().getNextDueAt()).isEqualTo("2030-01-01T00:00:30Z");
+        assertThat(s.getWorkerDeployments().get(0).getScaleReason()).startsWith("40 tasks due within 5m");
+        assertThat(s.getWorkerDeployments().get(1).getScaleReason()).isNull();
+
+        DelayQueue later = DelayQueues.orders();
+        later.setStatus(s);
+        assertThat(compose(later, deployments(2), QueueReading.failed(new Problem(Reason.REDIS_UNAVAILABLE, "down")), List.of()).getForecast())
+                .as("Redis unreachable: the last forecast stays").isSameAs(s.getForecast());
     }
 }

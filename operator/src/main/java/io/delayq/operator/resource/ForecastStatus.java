@@ -1,0 +1,44 @@
+package io.delayq.operator.resource;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The queue's due forecast at the last check: what will fall due, before it is due (docs/autoscaling.md). */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class ForecastStatus {
+    @JsonPropertyDescription("Tasks not yet due that fall due within each window from now, shortest window first.")
+    private List<ForecastWindowStatus> windows = new ArrayList<>();
+
+    @JsonPropertyDescription("When the next task not yet due is due (RFC 3339); absent when no task waits for a future time.")
+    private String nextDueAt;
+
+    @JsonPropertyDescription("When the operator read it (RFC 3339).")
+    private String observedAt;
+
+    public List<ForecastWindowStatus> getWindows() {
+        return windows;
+    }
+
+    public void setWindows(List<ForecastWindowStatus> windows) {
+        this.windows = windows;
+    }
+
+    public String getNextDueAt() {
+        return nextDueAt;
+    }
+
+    public void setNextDueAt(String nextDueAt) {
+        this.nextDueAt = nextDueAt;
+    }
+
+    public String getObservedAt() {
+        return observedAt;
+    }
+
+    public void setObservedAt(String observedAt) {
+        this.observedAt = observedAt;
+    }
+}
