@@ -193,6 +193,10 @@ final class Report {
         for (String section : extraSections) {
             md.append('\n').append(section);
         }
+        // the sections other benchmarks own (bench/forecast.sh's …) stay as they last wrote them
+        for (String kept : DocSections.in(file)) {
+            md.append('\n').append(kept).append('\n');
+        }
         md.append('\n').append(notesFile());
         Files.writeString(file, md.toString());
     }

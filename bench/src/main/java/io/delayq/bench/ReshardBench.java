@@ -11,9 +11,6 @@ import io.delayq.task.TaskSpec;
 import io.delayq.worker.Worker;
 import io.delayq.app.worker.LayoutFollower;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -106,7 +103,7 @@ public final class ReshardBench {
         System.out.println(rendered);
         if (docs) {
             Path file = Path.of("docs/resharding.md");
-            write(file, s.section(), rendered);
+            DocSections.write(file, s.section(), rendered);
             System.out.println("written to " + file);
         }
     }
@@ -289,18 +286,5 @@ public final class ReshardBench {
         }
         md.append('\n');
         return md.toString();
-    }
-
-    /** Replaces the section between {@code <!-- bench:NAME -->} and {@code <!-- /bench:NAME -->} (appends it when they are missing). */
-    static void write(Path file, String name, String section) throws IOException {
-        String begin = "<!-- bench:" + name + " -->";
-        String end = "<!-- /bench:" + name + " -->";
-        String text = Files.readString(file, StandardCharsets.UTF_8);
-        int b = text.indexOf(begin);
-        int e = text.indexOf(end);
-        String block = begin + "\n" + section + end;
-        text = b >= 0 && e > b ? text.substring(0, b) + block + text.substring(e + end.length())
-                : text + (text.endsWith("\n") ? "" : "\n") + "\n" + block + "\n";
-        Files.writeString(file, text, StandardCharsets.UTF_8);
     }
 }

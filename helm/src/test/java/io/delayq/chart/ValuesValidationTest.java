@@ -32,6 +32,12 @@ class ValuesValidationTest {
                 Arguments.of(Map.of("keda", Map.of("enabled", true, "scaledObjects", List.of(
                                 Map.of("name", "orders", "minReplicaCount", 5, "maxReplicaCount", 2)))),
                         List.of("keda.scaledObjects[0] (orders)", "maxReplicaCount must be at least minReplicaCount")),
+                Arguments.of(Map.of("keda", Map.of("enabled", true, "scaledObjects", List.of(
+                                Map.of("name", "orders", "forecast", Map.of("window", "10m", "tasksPerSecondPerReplica", 50))))),
+                        List.of("keda.scaledObjects.0.forecast.window", "1m", "1h")),
+                Arguments.of(Map.of("keda", Map.of("enabled", true, "scaledObjects", List.of(
+                                Map.of("name", "orders", "forecast", Map.of("window", "5m"))))),
+                        List.of("keda.scaledObjects.0.forecast", "tasksPerSecondPerReplica is required")),
                 Arguments.of(Map.of("prometheusRule", Map.of("enabled", true, "disabledAlerts", List.of("DelayqTypo"))),
                         List.of("prometheusRule.disabledAlerts", "DelayqTypo", "DelayqDueBacklogHigh")),
                 Arguments.of(Map.of("prometheusRule", Map.of("enabled", true, "overrides", Map.of("Nope", Map.of("for", "5m")))),

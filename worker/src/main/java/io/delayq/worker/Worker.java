@@ -1,5 +1,7 @@
 package io.delayq.worker;
 
+import io.delayq.backlog.DueForecast;
+import io.delayq.backlog.ForecastReader;
 import io.delayq.backlog.StatsReader;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.queue.QueueProtocol;
@@ -81,8 +83,9 @@ public final class Worker implements AutoCloseable {
     static final Duration BACKLOG_REFRESH = Duration.ofSeconds(5);
     /**
      * What an idle worker spends stays bounded whatever its shard count: the idle sweep reads at most this many
-     * shards' heads a second (one command each) and the backlog gauges at most this many shards' stats (one
-     * script of ~14 commands each); with more shards a round takes longer (1,024 shards: ~51 s and ~5 min).
+     * shards' heads a second (one command each) and the backlog gauges at most this many shards' stats and due
+     * forecasts (two scripts: 8 and 5 commands on an empty shard); with more shards a round takes longer
+     * (1,024 shards: ~51 s and ~5.7 min).
      */
     static final int IDLE_SWEEP_PER_SECOND = 20;
     static final int BACKLOG_SHARDS_PER_SECOND = 3;
@@ -93,6 +96,7 @@ public final class Worker implements AutoCloseable {
     private final RedisEndpoint redis;
     private final QueueProtocol protocol;
     private final StatsReader backlog;
+    private final ForecastReader forecasts;
     private final Delivery delivery;
     private final RedisHealth health;
     private final WorkerMetrics metrics;
@@ -134,6 +138,7 @@ public final class Worker implements AutoCloseable {
         try {
             this.protocol = new QueueProtocol(redis, config.queue(), config.shards());
             this.backlog = new StatsReader(protocol.scope());
+            this.forecasts = new ForecastReader(protocol.scope());
             Replies.await(protocol.verifyMeta(), REDIS_TIMEOUT);
             this.health = new RedisHealth(redis);
             Replies.await(protocol.scripts().loadAll(), REDIS_TIMEOUT);
@@ -283,16 +288,22 @@ public final class Worker implements AutoCloseable {
         }, nextDelayMillis.getAsLong(), TimeUnit.MILLISECONDS);
     }
 
-    /** Shard by shard: one shard whose keys have the wrong type must not blank the others' gauges nor look like a Redis outage. */
+    /**
+     * The shard's backlog and due forecast gauges. Shard by shard: one shard whose keys have the wrong type must not
+     * blank the others' gauges nor look like a Redis outage.
+     */
     private void refreshBacklog(int shard) {
-        backlog.stats(shard).whenComplete((stats, e) -> {
-            if (e == null) {
-                metrics.backlog(stats);
-                health.ok();
-            } else if (!ShardFaults.isDataFault(e)) {
-                health.failed(e);
-            }
-        });
+        backlog.stats(shard).whenComplete((stats, e) -> answered(e, () -> metrics.backlog(stats)));
+        forecasts.forecast(shard, DueForecast.DEFAULT_WINDOWS).whenComplete((forecast, e) -> answered(e, () -> metrics.forecast(shard, forecast)));
+    }
+
+    private void answered(Throwable failure, Runnable onAnswer) {
+        if (failure == null) {
+            onAnswer.run();
+            health.ok();
+        } else if (!ShardFaults.isDataFault(failure)) {
+            health.failed(failure);
+        }
     }
 
     private static Runnable guard(Runnable r) {

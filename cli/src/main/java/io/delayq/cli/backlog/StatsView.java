@@ -1,5 +1,7 @@
 package io.delayq.cli.backlog;
 
+import io.delayq.backlog.DueForecast;
+import io.delayq.backlog.DueWindow;
 import io.delayq.backlog.QueueStats;
 import io.delayq.backlog.ShardStats;
 import io.delayq.DurationText;
@@ -8,9 +10,13 @@ import io.delayq.cli.text.Table;
 import io.delayq.layout.Layout;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
-/** The backlog as a table (per shard and total) or as a JSON document. */
+/** The backlog as a table (per shard and total) or as a JSON document, with the due forecast beside it. */
 final class StatsView {
     private StatsView() {
     }
@@ -25,7 +31,21 @@ final class StatsView {
         }
     }
 
-    record ShardJson(int shard, long scheduled, long dueNow, long inFlight, long dead, long oldestOverdueMillis) {
+    record ShardJson(int shard, long scheduled, long dueNow, long inFlight, long dead, long oldestOverdueMillis, ForecastJson forecast) {
+    }
+
+    /**
+     * The due forecast: {@code dueWithin} maps each window ({@code 1m}, {@code 5m}, {@code 15m}, {@code 1h}) to the
+     * waiting tasks due within it from {@code serverTime}; {@code nextDue} and {@code nextDueInMillis} are null while
+     * nothing waits for a future time.
+     */
+    record ForecastJson(String serverTime, Map<String, Long> dueWithin, String nextDue, Long nextDueInMillis) {
+        static ForecastJson of(DueForecast f) {
+            Map<String, Long> within = f.windows().stream()
+                    .collect(Collectors.toMap(w -> DurationText.format(w.length()), DueWindow::tasks, (a, b) -> a, LinkedHashMap::new));
+            return new ForecastJson(Instants.utc(f.at()), within, f.nextDueAt() < 0 ? null : Instants.utc(f.nextDueAt()),
+                    f.nextDueAt() < 0 ? null : f.nextDueAt() - f.at());
+        }
     }
 
     /** The queue's layout: {@code migratingFrom} is 0 outside a migration; {@code left} -1 when not measured yet. */
@@ -35,20 +55,25 @@ final class StatsView {
         }
     }
 
-    record StatsJson(String queue, int shards, String serverTime, int pausedShards, Counts total, List<ShardJson> perShard,
-                     LayoutJson layout) {
+    record StatsJson(String queue, int shards, String serverTime, int pausedShards, Counts total, ForecastJson forecast,
+                     List<ShardJson> perShard, LayoutJson layout) {
     }
 
     static long serverNow(QueueStats stats) {
         return stats.shards().stream().mapToLong(ShardStats::serverNow).max().orElse(0);
     }
 
-    static StatsJson json(QueueStats stats, int shards, Layout layout) {
-        List<ShardJson> per = stats.shards().stream()
-                .map(s -> new ShardJson(s.shard(), s.scheduled(), s.due(), s.inflight(), s.dead(), s.oldestOverdueMillis()))
-                .toList();
-        return new StatsJson(stats.queue(), shards, Instants.utc(serverNow(stats)), stats.pausedShards(), Counts.of(stats), per,
-                LayoutJson.of(layout));
+    /** @param forecasts the due forecast of each shard of {@code stats}, in the same order */
+    static StatsJson json(QueueStats stats, List<DueForecast> forecasts, int shards, Layout layout) {
+        List<ShardStats> counts = stats.shards();
+        List<ShardJson> per = new ArrayList<>(counts.size());
+        for (int i = 0; i < counts.size(); i++) {
+            ShardStats s = counts.get(i);
+            per.add(new ShardJson(s.shard(), s.scheduled(), s.due(), s.inflight(), s.dead(), s.oldestOverdueMillis(),
+                    ForecastJson.of(forecasts.get(i))));
+        }
+        return new StatsJson(stats.queue(), shards, Instants.utc(serverNow(stats)), stats.pausedShards(), Counts.of(stats),
+                ForecastJson.of(DueForecast.combine(forecasts)), per, LayoutJson.of(layout));
     }
 
     static void table(PrintWriter out, QueueStats stats, int shards, String redis) {
@@ -63,6 +88,19 @@ final class StatsView {
         if (stats.pausedShards() > 0) {
             out.println("PAUSED: " + stats.pausedShards() + " of " + stats.shards().size() + " shards hand out no task ('delayq resume' restarts them)");
         }
+    }
+
+    /**
+     * The queue's due forecast under the backlog table, e.g. {@code forecast: due within 1m 12, 5m 40, 15m 40, 1h 310;
+     * next due 2026-12-03T10:15:30.250Z (in 25s)}: what the due column will hold next, before it is due.
+     */
+    static void forecast(PrintWriter out, DueForecast f) {
+        String within = f.windows().stream().map(w -> DurationText.format(w.length()) + " " + w.tasks())
+                .collect(Collectors.joining(", "));
+        String next = f.nextDue().isPresent()
+                ? "next due " + Instants.utc(f.nextDueAt()) + " (" + DurationText.relative(f.nextDueAt(), f.at()) + ")"
+                : "nothing waits for a future time";
+        out.println("forecast: due within " + within + "; " + next);
     }
 
     /** While a migration runs: both layouts and its progress (the table above covers every shard of the new one). */

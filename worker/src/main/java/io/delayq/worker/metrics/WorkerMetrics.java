@@ -1,5 +1,8 @@
 package io.delayq.worker.metrics;
 
+import io.delayq.DurationText;
+import io.delayq.backlog.DueForecast;
+import io.delayq.backlog.DueWindow;
 import io.delayq.backlog.ShardStats;
 import io.delayq.shard.ShardRange;
 import io.micrometer.core.instrument.Counter;
@@ -10,13 +13,14 @@ import io.micrometer.core.instrument.Timer;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The worker's meters, under the names the chart's alerts and dashboard use
- * ({@code delayq_backlog_*}, {@code delayq_dispatch_lag_seconds}, {@code delayq_tasks_total}, …).
+ * ({@code delayq_backlog_*}, {@code delayq_tasks_due_within}, {@code delayq_dispatch_lag_seconds}, {@code delayq_tasks_total}, …).
  */
 public final class WorkerMetrics {
     private final Timer lag;
@@ -65,6 +69,11 @@ public final class WorkerMetrics {
                 .tag("queue", queue).tag("shard_from", String.valueOf(range.from())).tag("shard_to", String.valueOf(range.to()))
                 .register(registry);
         range.shards().forEach(s -> shards.put(s, new ShardGauges(registry, queue, s)));
+    }
+
+    /** The {@code window} label of a forecast window: {@code 1m}, {@code 5m}, {@code 15m}, {@code 1h}. */
+    public static String windowLabel(Duration window) {
+        return DurationText.format(window);
     }
 
     private static Counter outcome(MeterRegistry registry, String queue, String outcome) {
@@ -146,6 +155,14 @@ public final class WorkerMetrics {
         }
     }
 
+    /** A shard's due forecast, read with {@link DueForecast#DEFAULT_WINDOWS}. */
+    public void forecast(int shard, DueForecast forecast) {
+        ShardGauges g = shards.get(shard);
+        if (g != null) {
+            g.update(forecast);
+        }
+    }
+
     private static final class ShardGauges {
         final AtomicLong scheduled = new AtomicLong();
         final AtomicLong due = new AtomicLong();
@@ -153,9 +170,19 @@ public final class WorkerMetrics {
         final AtomicLong dead = new AtomicLong();
         final AtomicLong oldestOverdueMillis = new AtomicLong();
         final AtomicLong faulty = new AtomicLong();
+        final Map<Duration, AtomicLong> dueWithin = new LinkedHashMap<>();
+        final NextDueGauge nextDue;
 
         ShardGauges(MeterRegistry registry, String queue, int shard) {
             String s = String.valueOf(shard);
+            for (Duration window : DueForecast.DEFAULT_WINDOWS) {
+                AtomicLong tasks = new AtomicLong();
+                dueWithin.put(window, tasks);
+                Gauge.builder("delayq.tasks.due.within", tasks, AtomicLong::get)
+                        .description("Tasks waiting for a future due time that falls within the window from now (not the ones due already)")
+                        .tag("queue", queue).tag("shard", s).tag("window", windowLabel(window)).register(registry);
+            }
+            nextDue = new NextDueGauge(registry, queue, s);
             gauge(registry, "delayq.backlog.scheduled.tasks", "Tasks waiting for a future due time", queue, s, scheduled);
             gauge(registry, "delayq.backlog.due.tasks", "Tasks due now and not yet claimed", queue, s, due);
             gauge(registry, "delayq.backlog.inflight.tasks", "Tasks claimed and not yet acked", queue, s, inflight);
@@ -177,6 +204,16 @@ public final class WorkerMetrics {
             inflight.set(st.inflight());
             dead.set(st.dead());
             oldestOverdueMillis.set(st.oldestOverdueMillis());
+        }
+
+        void update(DueForecast f) {
+            for (DueWindow w : f.windows()) {
+                AtomicLong tasks = dueWithin.get(w.length());
+                if (tasks != null) {
+                    tasks.set(w.tasks());
+                }
+            }
+            nextDue.set(f.nextDueAt());
         }
     }
 }
