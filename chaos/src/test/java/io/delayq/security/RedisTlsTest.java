@@ -126,7 +126,7 @@ class RedisTlsTest {
     /** The packaged worker, as the operator runs it: the CA comes from the DELAYQ_REDIS_TLS_CA environment variable. */
     @Test
     void packagedWorkerProcessTrustsTheCaNamedByTheEnvironment() throws Exception {
-        Path jar = Path.of(System.getProperty("delayq.worker.jar", "../worker/target/delayq-worker.jar"));
+        Path jar = Path.of(System.getProperty("delayq.worker.jar", "../app/target/delayq.jar"));
         assumeThat(Files.isRegularFile(jar)).as("the packaged worker " + jar).isTrue();
         System.setProperty(CA_PROPERTY, certs.resolve("ca.crt").toString());
         String url = "rediss://127.0.0.1:" + redis.port();
