@@ -129,12 +129,8 @@ class MockClusterOperatorTest {
         return client.v1().events().inNamespace(namespace).list().getItems();
     }
 
-    /** A spec change as kubectl edit makes it: a JSON Patch, which never conflicts with the operator's status writes. */
     private void edit(String name, java.util.function.Consumer<DelayQueue> change) {
-        client.resources(DelayQueue.class).inNamespace(namespace).withName(name).edit(dq -> {
-            change.accept(dq);
-            return dq;
-        });
+        io.delayq.operator.testing.SpecEdits.edit(client, namespace, name, change);
     }
 
     @Test

@@ -188,10 +188,7 @@ class ReshardMockClusterTest {
     }
 
     private void edit(String name, java.util.function.Consumer<DelayQueue> change) {
-        client.resources(DelayQueue.class).inNamespace(namespace).withName(name).edit(dq -> {
-            change.accept(dq);
-            return dq;
-        });
+        io.delayq.operator.testing.SpecEdits.edit(client, namespace, name, change);
     }
 
     private Optional<DelayQueueStatus> status(String name) {
