@@ -3,7 +3,7 @@
 -- has run out (workers killed without leaving) are removed. Readers (console, CLI) show an entry only
 -- while heartbeat + ttl is ahead of Redis' time. A worker that stops cleanly HDELs its own fields.
 -- KEYS[1]: dq:{queue}:workers       HASH worker id -> "<startedAt ms>|<heartbeat ms>|<ttl ms>|<JSON>"
---          (JSON: {"id","shardFrom","shardTo","version","host","held"}; the queue's own hash tag, like its meta)
+--          (JSON: {"id","shardFrom","shardTo","version","host","held","delivered"}; the queue's own hash tag, like its meta)
 -- KEYS[2]: dq:{queue}:workers:held  HASH worker id -> JSON [[task id, lease token], …]: the leases it held at
 --          this heartbeat (at most a few hundred; the token is the in-flight score, so a reader can tell a
 --          lease still held from one that expired and was claimed again)

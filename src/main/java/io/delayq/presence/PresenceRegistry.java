@@ -57,14 +57,23 @@ public final class PresenceRegistry {
 
     /** Writes (or refreshes) one worker's entry and the leases it holds; answers the Redis time of the heartbeat. */
     public long beat(String id, ShardRange shards, String version, String host, Duration ttl, int heldTotal, List<HeldLease> held) {
-        return Replies.await(beatAsync(id, shards, version, host, ttl, heldTotal, held), timeout);
+        return beat(id, shards, version, host, ttl, heldTotal, held, -1);
+    }
+
+    /** As above, with the deliveries the worker settled since it started ({@link WorkerPresence#delivered}). */
+    public long beat(String id, ShardRange shards, String version, String host, Duration ttl, int heldTotal, List<HeldLease> held,
+                     long delivered) {
+        return Replies.await(beatAsync(id, shards, version, host, ttl, heldTotal, held, delivered), timeout);
     }
 
     /** As {@link #beat}, without waiting: a timer thread shared with lease renewals must not block on Redis. */
     public java.util.concurrent.CompletionStage<Long> beatAsync(String id, ShardRange shards, String version, String host, Duration ttl,
-                                                              int heldTotal, List<HeldLease> held) {
+                                                              int heldTotal, List<HeldLease> held, long delivered) {
         ObjectNode n = JSON.createObjectNode().put("id", id).put("shardFrom", shards.from()).put("shardTo", shards.to())
                 .put("version", version).put("host", host).put("held", heldTotal);
+        if (delivered >= 0) {
+            n.put("delivered", delivered);
+        }
         var leases = JSON.createArrayNode();
         held.stream().limit(MAX_REPORTED_LEASES).forEach(h -> leases.addArray().add(h.taskId()).add(h.token()));
         return scripts.<List<Object>>run(LuaScript.WORKER_BEAT, List.of(key, heldKey),
@@ -123,7 +132,8 @@ public final class PresenceRegistry {
             String[] parts = raw.split("\\|", 4);
             JsonNode j = JSON.readTree(parts[3]);
             return new WorkerPresence(id, new ShardRange(j.path("shardFrom").asInt(), j.path("shardTo").asInt()), j.path("version").asText(""),
-                    j.path("host").asText(""), Long.parseLong(parts[0]), Long.parseLong(parts[1]), Long.parseLong(parts[2]), j.path("held").asInt());
+                    j.path("host").asText(""), Long.parseLong(parts[0]), Long.parseLong(parts[1]), Long.parseLong(parts[2]), j.path("held").asInt(),
+                    j.path("delivered").asLong(-1));
         } catch (RuntimeException | java.io.IOException e) {
             // an entry written by hand or by a future version: not shown, never fatal
             return null;

@@ -252,7 +252,8 @@ public final class Worker implements AutoCloseable {
                 TimeUnit.MILLISECONDS);
         String host = PresenceHeartbeat.hostName();
         presence = new PresenceHeartbeat(new PresenceHeartbeat.Params(new PresenceRegistry(redis, config.queue(), REDIS_TIMEOUT),
-                PresenceHeartbeat.newId(host), config.range(), io.delayq.ProductVersion.version(), host, inflight, PresenceHeartbeat.INTERVAL));
+                PresenceHeartbeat.newId(host), config.range(), io.delayq.ProductVersion.version(), host, inflight, PresenceHeartbeat.INTERVAL,
+                metrics::settledCount));
         timers.scheduleWithFixedDelay(guard(presence), 0, PresenceHeartbeat.INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     }
 

@@ -1,6 +1,7 @@
 package io.delayq.images.node;
 
 import com.marcnuri.helm.Helm;
+import io.delayq.DurationText;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.images.build.ImageArchives;
 import io.delayq.images.operator.ChartOperatorPod;
@@ -176,6 +177,12 @@ class NodeChartTest {
                     return dq.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
                 });
         assertThat(workerPods()).hasSize(2).allSatisfy(p -> assertThat(ready(p)).isTrue());
+        await("the operator reads the pods' start-up from the kubelet's report: creation to Ready, the slowest of them")
+                .atMost(Duration.ofMinutes(1)).ignoreExceptions().until(() -> {
+                    DelayQueue dq = client.resources(DelayQueue.class).inNamespace(SHOP).withName("orders").get();
+                    return DurationText.parse(dq.getStatus().getForecast().getPodStartup())
+                            .equals(slowestStartup(workerPods()));
+                });
 
         Set<String> ids = IntStream.range(0, 20).mapToObj(i -> "order-" + i).collect(Collectors.toSet());
         try (DelayQueueClient producer = producer()) {
@@ -210,6 +217,12 @@ class NodeChartTest {
         try (DelayQueueClient producer = producer()) {
             await("and acked").atMost(Duration.ofSeconds(60)).until(() -> producer.stats().inflight() == 0 && producer.stats().due() == 0);
         }
+    }
+
+    private static Duration slowestStartup(List<Pod> pods) {
+        return pods.stream().map(p -> Duration.between(Instant.parse(p.getMetadata().getCreationTimestamp()),
+                Instant.parse(p.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType())).findFirst().orElseThrow()
+                        .getLastTransitionTime()))).max(Duration::compareTo).orElseThrow();
     }
 
     private static Set<String> fired() {

@@ -45,7 +45,7 @@ public final class Autoscaler {
         if (!forecast) {
             return settle(policy, wanted(in.due().getAsLong(), policy.getTargetDuePerReplica(), min, max), in);
         }
-        ForecastNeed need = ForecastNeed.of(ForecastPolicy.of(policy), in.due().getAsLong(), policy.getTargetDuePerReplica(),
+        ForecastNeed need = ForecastNeed.of(ForecastPolicy.of(policy).with(in.fleet()), in.due().getAsLong(), policy.getTargetDuePerReplica(),
                 in.forecast().get());
         int wanted = (int) Math.max(min, Math.min(max, need.replicas()));
         String reason = need.reason() + (need.replicas() > max ? "; capped at maxReplicas " + max

@@ -13,11 +13,11 @@ import java.util.Locale;
  * pure function of the policy, the range's due backlog and its due forecast.
  * <ul>
  *   <li>The backlog: ceil(due / targetDuePerReplica), as Internal mode.</li>
- *   <li>The coming load: for each forecast window from {@code warmup} to {@code horizon}, the tasks due within it
+ *   <li>The coming load: for each forecast window from the lead time to {@code horizon}, the tasks due within it
  *       divided by its length is a due rate; the highest of them divided by the per-replica throughput, rounded up.
- *       The shortest window is {@code warmup} itself: a task enters it just as long before it is due as a pod takes
+ *       The shortest window is the lead time itself: a task enters it just as long before it is due as a pod takes
  *       to start. Only a load of two or more replicas is started ahead; one replica's worth is left to the next rule.</li>
- *   <li>The wake-up: one replica when the next task is due within {@code warmup}, so a Deployment at zero starts
+ *   <li>The wake-up: one replica when the next task is due within the lead time, so a Deployment at zero starts
  *       its first pod in time for it and no earlier.</li>
  * </ul>
  * The most of the three wins; with nothing due within the horizon and no backlog, that is zero.
@@ -33,7 +33,7 @@ public record ForecastNeed(long replicas, String reason) {
         DueWindow peak = null;
         double peakRate = 0;
         for (DueWindow w : forecast.windows()) {
-            if (w.length().compareTo(policy.warmup()) < 0 || w.length().compareTo(policy.horizon()) > 0) {
+            if (w.length().compareTo(policy.leadTime()) < 0 || w.length().compareTo(policy.horizon()) > 0) {
                 continue;
             }
             double rate = w.tasks() / seconds(w.length());
@@ -46,18 +46,18 @@ public record ForecastNeed(long replicas, String reason) {
         long ahead = byRate >= 2 ? byRate : 0;
 
         long untilNext = forecast.nextDueAt() < 0 ? -1 : Math.max(0, forecast.nextDueAt() - forecast.at());
-        boolean wake = untilNext >= 0 && untilNext <= policy.warmup().toMillis();
+        boolean wake = untilNext >= 0 && untilNext <= policy.leadTime().toMillis();
 
         if (ahead > 0 && ahead >= byBacklog) {
             return new ForecastNeed(ahead, tasks(peak.tasks()) + " due within " + DurationText.format(peak.length()) + " ("
-                    + number(peakRate) + "/s) at " + number(policy.tasksPerReplicaPerSecond()) + "/s per replica need " + ahead);
+                    + number(peakRate) + "/s) at " + policy.throughputText() + " need " + ahead);
         }
         if (byBacklog > 0) {
             return new ForecastNeed(byBacklog, "due backlog " + due + " at " + targetDuePerReplica + " per replica needs " + byBacklog);
         }
         if (wake) {
-            return new ForecastNeed(1, "next task due in " + DurationText.human(untilNext) + ", within warmup "
-                    + DurationText.format(policy.warmup()) + ": 1 replica up before it");
+            return new ForecastNeed(1, "next task due in " + DurationText.human(untilNext) + ", within " + policy.leadText()
+                    + ": 1 replica up before it");
         }
         if (untilNext < 0) {
             return new ForecastNeed(0, "no due backlog and nothing waits for a future time");
@@ -67,7 +67,7 @@ public record ForecastNeed(long replicas, String reason) {
                     + " (next at " + Instant.ofEpochMilli(forecast.nextDueAt()) + ")");
         }
         return new ForecastNeed(0, "no due backlog; " + tasks(peak.tasks()) + " due within " + DurationText.format(peak.length())
-                + ", one replica's load at most: it starts warmup " + DurationText.format(policy.warmup()) + " before the next (due at "
+                + ", one replica's load at most: it starts " + policy.leadText() + " before the next (due at "
                 + Instant.ofEpochMilli(forecast.nextDueAt()) + ")");
     }
 

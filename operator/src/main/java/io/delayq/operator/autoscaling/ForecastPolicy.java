@@ -12,13 +12,24 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * The Forecast mode's fields of spec.autoscaling, read and checked.
+ * The Forecast mode's fields of spec.autoscaling, read and checked, and what the fleet measured in their place
+ * ({@link #with}).
  *
- * @param warmup                   how long before they are due the pods for a task must be asked for
+ * @param warmup                   the spec'd pod start-up: pods are asked for at least this long before they are due
  * @param horizon                  how far ahead the forecast is read; never shorter than {@code warmup}
- * @param tasksPerReplicaPerSecond what one pod fires per second (spec'd, not measured)
+ * @param tasksPerReplicaPerSecond what one pod fires per second: measured where the fleet reported it, else spec'd
+ * @param leadTime                 how long before they are due pods are asked for: {@code warmup}, or the measured
+ *                                 start-up plus one check interval where that is longer (never past the horizon)
+ * @param measuredStartup          the measured pod start-up behind {@code leadTime}, or null
+ * @param throughputMeasured       whether {@code tasksPerReplicaPerSecond} was measured
  */
-public record ForecastPolicy(Duration warmup, Duration horizon, double tasksPerReplicaPerSecond) {
+public record ForecastPolicy(Duration warmup, Duration horizon, double tasksPerReplicaPerSecond, Duration leadTime,
+                             Duration measuredStartup, boolean throughputMeasured) {
+
+    /** The spec'd figures alone. */
+    public ForecastPolicy(Duration warmup, Duration horizon, double tasksPerReplicaPerSecond) {
+        this(warmup, horizon, tasksPerReplicaPerSecond, warmup, null, false);
+    }
     public static final Duration MIN_WARMUP = Duration.ofSeconds(1);
     public static final Duration MAX_WARMUP = Duration.ofHours(1);
     public static final Duration MAX_HORIZON = Duration.ofDays(1);
@@ -48,10 +59,49 @@ public record ForecastPolicy(Duration warmup, Duration horizon, double tasksPerR
     }
 
     /**
+     * This policy with what the fleet measured: the measured throughput in place of the spec'd one, and a lead time
+     * that covers the measured pod start-up plus one check interval (a task is seen up to one interval after it
+     * entered the window). The spec'd warmup stays the least lead time: the user may ask for pods earlier than the
+     * cluster needs; the horizon is the most, as nothing further ahead is read.
+     */
+    public ForecastPolicy with(MeasuredFleet fleet) {
+        Duration lead = warmup;
+        Duration startup = fleet.podStartup().orElse(null);
+        if (startup != null) {
+            Duration covered = startup.plus(fleet.checkInterval());
+            if (covered.compareTo(lead) > 0) {
+                lead = covered.compareTo(horizon) > 0 ? horizon : covered;
+            }
+        }
+        boolean measured = fleet.tasksPerReplicaPerSecond().isPresent() && fleet.tasksPerReplicaPerSecond().getAsDouble() > 0;
+        return new ForecastPolicy(warmup, horizon, measured ? fleet.tasksPerReplicaPerSecond().getAsDouble() : tasksPerReplicaPerSecond,
+                lead, startup, measured);
+    }
+
+    /** The lead time as a reason names it: {@code warmup 60s}, or {@code lead time 45s (pods started in 35s + check 10s)}. */
+    String leadText() {
+        if (leadTime.equals(warmup)) {
+            return "warmup " + DurationText.format(warmup);
+        }
+        return "lead time " + DurationText.format(leadTime) + " (pods started in " + DurationText.format(measuredStartup)
+                + " + check " + DurationText.format(leadTime.minus(measuredStartup)) + ")";
+    }
+
+    /** The per-replica throughput as a reason names it: {@code 50/s per replica}, marked when it was measured. */
+    String throughputText() {
+        return ForecastNeed.number(tasksPerReplicaPerSecond) + "/s per replica" + (throughputMeasured ? " (measured)" : "");
+    }
+
+    /**
      * The windows the probe reads: the defaults every status shows, and under Forecast the warmup and the horizon,
      * the two the decision cannot do without.
      */
     public static List<Duration> windowsFor(AutoscalingSpec spec) {
+        return windowsFor(spec, null);
+    }
+
+    /** As {@link #windowsFor(AutoscalingSpec)}, and the lead time {@link #with} gives for the last measurements. */
+    public static List<Duration> windowsFor(AutoscalingSpec spec, Duration leadTime) {
         if (spec == null || spec.getMode() != AutoscalingMode.Forecast) {
             return DueForecast.DEFAULT_WINDOWS;
         }
@@ -59,7 +109,10 @@ public record ForecastPolicy(Duration warmup, Duration horizon, double tasksPerR
         TreeSet<Duration> windows = new TreeSet<>(DueForecast.DEFAULT_WINDOWS);
         windows.add(policy.warmup());
         windows.add(policy.horizon());
-        // six at most, well under the reader's limit
+        if (leadTime != null && leadTime.compareTo(policy.warmup()) > 0 && leadTime.compareTo(policy.horizon()) < 0) {
+            windows.add(leadTime);
+        }
+        // seven at most, well under the reader's limit
         return List.copyOf(windows).subList(0, Math.min(windows.size(), ForecastReader.MAX_WINDOWS));
     }
 

@@ -14,9 +14,20 @@ import java.util.OptionalLong;
  * @param scaleDownPendingSince since when a lower count has been wanted (from status), or null
  * @param lastScaleTime         when autoscaling last changed the count (from status), or null
  * @param forecast              the range's due forecast (Forecast mode), empty when Redis could not be read
+ * @param fleet                 what the cluster and the workers measured (Forecast mode)
  */
 public record ScalingInput(OptionalLong due, Integer currentReplicas, Instant scaleDownPendingSince,
-                           Instant lastScaleTime, Instant now, Optional<DueForecast> forecast) {
+                           Instant lastScaleTime, Instant now, Optional<DueForecast> forecast, MeasuredFleet fleet) {
+
+    public ScalingInput {
+        fleet = fleet == null ? MeasuredFleet.none() : fleet;
+    }
+
+    /** Nothing measured: the spec'd figures decide. */
+    public ScalingInput(OptionalLong due, Integer currentReplicas, Instant scaleDownPendingSince, Instant lastScaleTime, Instant now,
+                        Optional<DueForecast> forecast) {
+        this(due, currentReplicas, scaleDownPendingSince, lastScaleTime, now, forecast, MeasuredFleet.none());
+    }
 
     /** Without a forecast: what Internal mode reads. */
     public ScalingInput(OptionalLong due, Integer currentReplicas, Instant scaleDownPendingSince, Instant lastScaleTime, Instant now) {

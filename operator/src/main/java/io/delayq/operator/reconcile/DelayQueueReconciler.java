@@ -2,6 +2,9 @@ package io.delayq.operator.reconcile;
 
 import io.delayq.backlog.QueueStats;
 import io.delayq.operator.autoscaling.ForecastPolicy;
+import io.delayq.operator.autoscaling.MeasuredFleet;
+import io.delayq.operator.resource.AutoscalingMode;
+import io.delayq.operator.resource.AutoscalingSpec;
 import io.delayq.operator.cluster.ServedApis;
 import io.delayq.operator.metrics.QueueMetrics;
 import io.delayq.operator.problem.Problem;
@@ -31,6 +34,7 @@ import io.delayq.operator.workers.DesiredWorkers;
 import io.delayq.operator.workers.WorkerLabels;
 import io.delayq.operator.workers.WorkerNames;
 import io.delayq.shard.ShardRange;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -83,6 +87,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
     private final MigrationJobs migrations;
     private final int reshardBatch;
     private final ServedApis apis;
+    private final FleetMeter fleetMeter;
     /** Where a mover job tells the reconciler to look again (it started moving, finished or failed). */
     private final SimpleInboundEventSource<DelayQueue> migrationEvents = new SimpleInboundEventSource<>("delayqueue-migrations");
 
@@ -105,6 +110,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         this.migrations = migrations;
         this.reshardBatch = reshardBatch;
         this.apis = apis;
+        this.fleetMeter = new FleetMeter(backlogInterval);
     }
 
     @Override
@@ -136,11 +142,19 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
 
         Function<String, Secret> lookup = name -> client.secrets().inNamespace(namespace).withName(name).get();
         SecretCheck secrets = SecretCheck.of(dq, lookup);
+        // Listed on every reconciliation (the backlog interval brings it back): a crash loop shows within one interval,
+        // and the pods' start-up sets Forecast autoscaling's lead time.
+        List<Pod> workerPods = client.pods().inNamespace(namespace).withLabels(WorkerLabels.allWorkers(dq.getMetadata().getName()))
+                .list().getItems();
+        AutoscalingSpec autoscaling = dq.getSpec().getAutoscaling();
+        MeasuredFleet fleet = fleetMeter.beforeLook(StatusComposer.remembered(before, backlogInterval), workerPods);
         QueueReading look = secrets.redisSecretsUsable()
                 ? reader.read(key(dq), dq.getSpec().getRedis().getUrl(), secrets.credentials(), secrets.tlsCa(), dq.queueName(),
                         wanted, layout -> ReshardPlan.of(wanted, perWorker, layout).ranges(),
-                        ForecastPolicy.windowsFor(dq.getSpec().getAutoscaling()))
+                        ForecastPolicy.windowsFor(autoscaling, leadTime(autoscaling, fleet)))
                 : null;
+        fleet = fleetMeter.afterLook(key(dq), fleet, look,
+                autoscaling == null ? new AutoscalingSpec().getTargetTasksPerReplicaPerSecond() : autoscaling.getTargetTasksPerReplicaPerSecond());
         Layout layout = look != null && look.layout() != null ? look.layout() : lastKnownMigration(before);
         ReshardPlan plan = ReshardPlan.of(wanted, perWorker, layout);
         // Only a layout read from Redis this time starts a mover: one remembered from status may be over.
@@ -160,9 +174,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
             problems.addAll(look.facts().problems());
             warnings.addAll(look.facts().warnings());
         }
-        // Listed on every reconciliation (the backlog interval brings it back): a crash loop shows within one interval.
-        problems.addAll(CrashingWorkers.of(client.pods().inNamespace(namespace)
-                .withLabels(WorkerLabels.allWorkers(dq.getMetadata().getName())).list().getItems(), secrets.credentials()));
+        problems.addAll(CrashingWorkers.of(workerPods, secrets.credentials()));
 
         DesiredSchedules wantedSchedules = DesiredSchedules.of(dq.getSpec());
         problems.addAll(wantedSchedules.problems());
@@ -170,7 +182,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
 
         Map<String, Deployment> actual = context.getSecondaryResourcesAsStream(Deployment.class)
                 .collect(Collectors.toMap(d -> d.getMetadata().getName(), d -> d, (a, b) -> a, LinkedHashMap::new));
-        DesiredWorkers desired = DesiredWorkers.computeFor(dq, plan.workers(), look, actual, secrets.versions(), workerImage, now);
+        DesiredWorkers desired = DesiredWorkers.computeFor(dq, plan.workers(), look, fleet, actual, secrets.versions(), workerImage, now);
         DesiredStateHolder.put(context, desired);
         deployments.reconcile(dq, context);
         metricsService.reconcile(dq, context);
@@ -181,7 +193,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         exportMetrics(dq, ranges, look);
         DelayQueueStatus after = StatusComposer.compose(
                 new StatusInput(dq, ranges, actual, desired.decisions(), look, problems, now, plan,
-                        look == null ? null : look.layout(), migrations.state(key(dq))));
+                        look == null ? null : look.layout(), migrations.state(key(dq)), fleet));
         if (!apis.disruptionBudgets()) {
             after.getConditions().add(DisruptionBudgetCondition.notServed(before == null ? null : before.getConditions(),
                     after.getObservedGeneration() == null ? 0 : after.getObservedGeneration(), now));
@@ -318,7 +330,14 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         return ErrorStatusUpdateControl.defaultErrorProcessing();
     }
 
+    /** Under Forecast, the lead time the decision will use: the probe reads that window too. */
+    private static Duration leadTime(AutoscalingSpec autoscaling, MeasuredFleet fleet) {
+        return autoscaling == null || autoscaling.getMode() != AutoscalingMode.Forecast ? null
+                : ForecastPolicy.of(autoscaling).with(fleet).leadTime();
+    }
+
     private void forget(DelayQueue dq) {
+        fleetMeter.forget(key(dq));
         migrations.stop(key(dq));
         reader.forget(key(dq));
         metrics.remove(dq.getMetadata().getNamespace(), dq.getMetadata().getName());

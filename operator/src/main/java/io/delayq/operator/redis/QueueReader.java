@@ -7,6 +7,8 @@ import io.delayq.backlog.StatsReader;
 import io.delayq.layout.Layout;
 import io.delayq.operator.problem.Problem;
 import io.delayq.operator.problem.Reason;
+import io.delayq.presence.PresenceRegistry;
+import io.delayq.presence.WorkerPresence;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.queue.ShardCountMismatchException;
 import io.delayq.redis.RedisEndpoint;
@@ -102,12 +104,14 @@ public final class QueueReader implements AutoCloseable {
                 backlog.put(range, await(stats.stats(range.shards())));
                 forecast.put(range, await(forecasts.forecast(range.shards(), forecastWindows)));
             }
+            // advisory, like the registry itself: a registry that cannot be read leaves the throughput unmeasured
+            List<WorkerPresence> workers = workers(connection, forecast.values().stream().mapToLong(DueForecast::at).max().orElse(-1));
             Instant now = clock.instant();
             if (connection.facts == null || connection.factsAt.plus(FACTS_TTL).isBefore(now)) {
                 connection.facts = inspector.inspect(connection.endpoint.commands());
                 connection.factsAt = now;
             }
-            return new QueueReading(backlog, connection.facts, null, layout, forecast);
+            return new QueueReading(backlog, connection.facts, null, layout, forecast, workers);
         } catch (ShardCountMismatchException e) {
             return QueueReading.failed(new Problem(Reason.SHARD_COUNT_MISMATCH, credentials.scrub(e.getMessage())));
         } catch (InterruptedException e) {
@@ -127,9 +131,22 @@ public final class QueueReader implements AutoCloseable {
             return existing;
         }
         forget(key);
-        Connection fresh = new Connection(fingerprint, ProbeConnection.open(url, credentials, tlsCa, queue, shards, resources, timeout));
+        ProbeConnection probe = ProbeConnection.open(url, credentials, tlsCa, queue, shards, resources, timeout);
+        Connection fresh = new Connection(fingerprint, probe, new PresenceRegistry(probe.endpoint(), queue, timeout));
         connections.put(key, fresh);
         return fresh;
+    }
+
+    /** The workers alive at Redis time {@code now} (-1: not known, none read); empty when the registry cannot be read. */
+    private List<WorkerPresence> workers(Connection connection, long now) {
+        if (now < 0) {
+            return List.of();
+        }
+        try {
+            return connection.presence.alive(now);
+        } catch (RuntimeException e) {
+            return List.of();
+        }
     }
 
     /** A connection of its own to a DelayQueue's Redis, for a job that outlives one check (the mover); the caller closes it. */
@@ -213,9 +230,11 @@ public final class QueueReader implements AutoCloseable {
         volatile RedisFacts facts;
         volatile Instant factsAt;
         volatile io.delayq.schedule.Schedules schedules;
+        final PresenceRegistry presence;
 
-        Connection(int fingerprint, ProbeConnection queue) {
+        Connection(int fingerprint, ProbeConnection queue, PresenceRegistry presence) {
             this.fingerprint = fingerprint;
+            this.presence = presence;
             this.queue = queue;
             this.endpoint = queue.endpoint();
             this.protocol = queue.protocol();

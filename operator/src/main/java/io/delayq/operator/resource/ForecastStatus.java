@@ -18,6 +18,15 @@ public class ForecastStatus {
     @JsonPropertyDescription("When the operator read it (RFC 3339).")
     private String observedAt;
 
+    @JsonPropertyDescription("Forecast mode: how long before they are due pods are asked for; spec.autoscaling.warmup, or the measured pod start-up plus one check interval where that is longer.")
+    private String leadTime;
+
+    @JsonPropertyDescription("The longest time a worker pod took from creation to Ready, as the cluster last reported it; absent until a pod became Ready.")
+    private String podStartup;
+
+    @JsonPropertyDescription("Tasks one replica settled per second while its range had more due work than it took, from the workers' heartbeats (averaged over busy spells); absent until measured. Forecast mode uses it in place of targetTasksPerReplicaPerSecond.")
+    private Double tasksPerReplicaPerSecond;
+
     public List<ForecastWindowStatus> getWindows() {
         return windows;
     }
@@ -40,5 +49,29 @@ public class ForecastStatus {
 
     public void setObservedAt(String observedAt) {
         this.observedAt = observedAt;
+    }
+
+    public String getLeadTime() {
+        return leadTime;
+    }
+
+    public void setLeadTime(String leadTime) {
+        this.leadTime = leadTime;
+    }
+
+    public String getPodStartup() {
+        return podStartup;
+    }
+
+    public void setPodStartup(String podStartup) {
+        this.podStartup = podStartup;
+    }
+
+    public Double getTasksPerReplicaPerSecond() {
+        return tasksPerReplicaPerSecond;
+    }
+
+    public void setTasksPerReplicaPerSecond(Double tasksPerReplicaPerSecond) {
+        this.tasksPerReplicaPerSecond = tasksPerReplicaPerSecond;
     }
 }

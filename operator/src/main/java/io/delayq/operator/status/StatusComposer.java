@@ -3,7 +3,11 @@ package io.delayq.operator.status;
 import io.delayq.DurationText;
 import io.delayq.backlog.DueForecast;
 import io.delayq.backlog.QueueStats;
+import io.delayq.operator.autoscaling.ForecastPolicy;
+import io.delayq.operator.autoscaling.MeasuredFleet;
 import io.delayq.operator.autoscaling.ScalingDecision;
+import io.delayq.operator.resource.AutoscalingMode;
+import io.delayq.operator.resource.AutoscalingSpec;
 import io.delayq.operator.problem.Problem;
 import io.delayq.operator.resource.BacklogStatus;
 import io.delayq.operator.resource.DelayQueue;
@@ -20,11 +24,13 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.stream.Collectors;
 
 /** Computes the DelayQueue's status from what the operator observed; no client, no clock of its own. */
@@ -215,7 +221,36 @@ public final class StatusComposer {
     private static Optional<ForecastStatus> forecast(StatusInput in) {
         List<DueForecast> ranges = in.ranges().stream().filter(r -> !in.retiring(r))
                 .map(r -> in.reading().forecastOf(r)).flatMap(Optional::stream).toList();
-        return ranges.isEmpty() ? Optional.empty() : Optional.of(forecast(DueForecast.combine(ranges), in.now()));
+        if (ranges.isEmpty()) {
+            return Optional.empty();
+        }
+        ForecastStatus f = forecast(DueForecast.combine(ranges), in.now());
+        MeasuredFleet fleet = in.fleet();
+        fleet.podStartup().ifPresent(d -> f.setPodStartup(DurationText.format(d)));
+        fleet.tasksPerReplicaPerSecond().ifPresent(rate -> f.setTasksPerReplicaPerSecond(Math.round(rate * 100) / 100.0));
+        AutoscalingSpec autoscaling = in.resource().getSpec().getAutoscaling();
+        if (autoscaling != null && autoscaling.getMode() == AutoscalingMode.Forecast) {
+            f.setLeadTime(DurationText.format(ForecastPolicy.of(autoscaling).with(fleet).leadTime()));
+        }
+        return Optional.of(f);
+    }
+
+    /** What the last status remembers of the fleet's measurements (a Deployment at zero has no pods to measure). */
+    public static MeasuredFleet remembered(DelayQueueStatus status, Duration checkInterval) {
+        ForecastStatus f = status == null ? null : status.getForecast();
+        Optional<Duration> startup = Optional.empty();
+        OptionalDouble rate = OptionalDouble.empty();
+        if (f != null && f.getPodStartup() != null) {
+            try {
+                startup = Optional.of(DurationText.parse(f.getPodStartup()));
+            } catch (RuntimeException e) {
+                // written by hand: measured again at the next look
+            }
+        }
+        if (f != null && f.getTasksPerReplicaPerSecond() != null && f.getTasksPerReplicaPerSecond() > 0) {
+            rate = OptionalDouble.of(f.getTasksPerReplicaPerSecond());
+        }
+        return new MeasuredFleet(startup, rate, checkInterval);
     }
 
     public static ForecastStatus forecast(DueForecast forecast, Instant now) {

@@ -1,5 +1,6 @@
 package io.delayq.operator.status;
 
+import io.delayq.operator.autoscaling.MeasuredFleet;
 import io.delayq.operator.autoscaling.ScalingDecision;
 import io.delayq.operator.problem.Problem;
 import io.delayq.operator.redis.QueueReading;
@@ -27,10 +28,21 @@ import java.util.Map;
  * @param plan        the shard layout planned for the Deployments ({@code ranges} are its ranges)
  * @param layout      the layout the queue's meta hash recorded at this look, or null
  * @param job         the operator's mover job of this queue, if it has one
+ * @param fleet       the pod start-up and per-replica throughput measured so far
  */
 public record StatusInput(DelayQueue resource, List<ShardRange> ranges, Map<String, Deployment> deployments,
                           Map<String, ScalingDecision> decisions, QueueReading reading, List<Problem> problems, Instant now,
-                          ReshardPlan plan, Layout layout, Optional<MigrationJob.State> job) {
+                          ReshardPlan plan, Layout layout, Optional<MigrationJob.State> job, MeasuredFleet fleet) {
+
+    public StatusInput {
+        fleet = fleet == null ? MeasuredFleet.none() : fleet;
+    }
+
+    public StatusInput(DelayQueue resource, List<ShardRange> ranges, Map<String, Deployment> deployments,
+                       Map<String, ScalingDecision> decisions, QueueReading reading, List<Problem> problems, Instant now,
+                       ReshardPlan plan, Layout layout, Optional<MigrationJob.State> job) {
+        this(resource, ranges, deployments, decisions, reading, problems, now, plan, layout, job, MeasuredFleet.none());
+    }
 
     /** A queue whose Deployments are the spec's layout, no migration in sight. */
     public StatusInput(DelayQueue resource, List<ShardRange> ranges, Map<String, Deployment> deployments,

@@ -1,6 +1,7 @@
 package io.delayq.operator.workers;
 
 import io.delayq.operator.autoscaling.Autoscaler;
+import io.delayq.operator.autoscaling.MeasuredFleet;
 import io.delayq.operator.autoscaling.ScalingDecision;
 import io.delayq.operator.autoscaling.ScalingInput;
 import io.delayq.operator.redis.QueueReading;
@@ -47,6 +48,13 @@ public record DesiredWorkers(Map<String, Deployment> deployments, Map<String, Sc
     /** The same for a planned layout ({@code ReshardPlan.workers()}), where each range carries the shard count its workers are told. */
     public static DesiredWorkers computeFor(DelayQueue dq, List<WorkerRange> workers, QueueReading reading, Map<String, Deployment> actual,
                                             SortedMap<String, String> secretVersions, String defaultImage, Instant now) {
+        return computeFor(dq, workers, reading, MeasuredFleet.none(), actual, secretVersions, defaultImage, now);
+    }
+
+    /** As above, with what the cluster and the workers measured (Forecast autoscaling's lead time and throughput). */
+    public static DesiredWorkers computeFor(DelayQueue dq, List<WorkerRange> workers, QueueReading reading, MeasuredFleet fleet,
+                                            Map<String, Deployment> actual, SortedMap<String, String> secretVersions, String defaultImage,
+                                            Instant now) {
         AutoscalingSpec policy = Objects.requireNonNullElseGet(dq.getSpec().getAutoscaling(), AutoscalingSpec::new);
         Map<String, Deployment> deployments = new LinkedHashMap<>();
         Map<String, ScalingDecision> decisions = new LinkedHashMap<>();
@@ -61,7 +69,7 @@ public record DesiredWorkers(Map<String, Deployment> deployments, Map<String, Sc
                     existing == null || existing.getSpec() == null ? null : existing.getSpec().getReplicas(),
                     before.map(WorkerDeploymentStatus::getScaleDownPendingSince).map(Instant::parse).orElse(null),
                     before.map(WorkerDeploymentStatus::getLastScaleTime).map(Instant::parse).orElse(null),
-                    now, reading == null ? Optional.empty() : reading.forecastOf(range));
+                    now, reading == null ? Optional.empty() : reading.forecastOf(range), fleet);
             ScalingDecision decision = Autoscaler.decide(policy, dq.getSpec().getReplicas(), dq.getSpec().isSuspend(), input);
             decisions.put(name, decision);
             deployments.put(name, WorkerDeployment.desired(dq, worker, decision.replicas(), secretVersions, defaultImage));

@@ -1,6 +1,7 @@
 package io.delayq.operator.status;
 
 import io.delayq.backlog.DueForecast;
+import io.delayq.operator.autoscaling.MeasuredFleet;
 import io.delayq.backlog.DueWindow;
 import io.delayq.backlog.QueueStats;
 import io.delayq.backlog.ShardStats;
@@ -196,5 +197,35 @@ class StatusComposerTest {
         later.setStatus(s);
         assertThat(compose(later, deployments(2), QueueReading.failed(new Problem(Reason.REDIS_UNAVAILABLE, "down")), List.of()).getForecast())
                 .as("Redis unreachable: the last forecast stays").isSameAs(s.getForecast());
+    }
+
+    @Test
+    void theMeasuredFleetIsShownAndRememberedForTheNextCheck() {
+        QueueReading counts = reading(0, 0);
+        long at = NOW.toEpochMilli();
+        Map<ShardRange, DueForecast> forecast = new LinkedHashMap<>();
+        for (ShardRange r : RANGES) {
+            forecast.put(r, new DueForecast(at, -1, List.of(new DueWindow(Duration.ofMinutes(1), 0))));
+        }
+        QueueReading reading = new QueueReading(counts.backlog(), counts.facts(), null, null, forecast);
+        DelayQueue dq = DelayQueues.orders();
+        io.delayq.operator.resource.AutoscalingSpec autoscaling = new io.delayq.operator.resource.AutoscalingSpec();
+        autoscaling.setMode(io.delayq.operator.resource.AutoscalingMode.Forecast);
+        autoscaling.setWarmup("30s");
+        autoscaling.setHorizon("15m");
+        dq.getSpec().setAutoscaling(autoscaling);
+        MeasuredFleet fleet = new MeasuredFleet(java.util.Optional.of(Duration.ofSeconds(42)), java.util.OptionalDouble.of(123.456),
+                Duration.ofSeconds(10));
+
+        DelayQueueStatus s = StatusComposer.compose(new StatusInput(dq, RANGES, deployments(2), TWO_EACH, reading, List.of(), NOW,
+                null, null, java.util.Optional.empty(), fleet));
+
+        assertThat(s.getForecast().getPodStartup()).isEqualTo("42s");
+        assertThat(s.getForecast().getTasksPerReplicaPerSecond()).isEqualTo(123.46);
+        assertThat(s.getForecast().getLeadTime()).as("42 s to start + a 10 s check").isEqualTo("52s");
+        MeasuredFleet remembered = StatusComposer.remembered(s, Duration.ofSeconds(10));
+        assertThat(remembered.podStartup()).contains(Duration.ofSeconds(42));
+        assertThat(remembered.tasksPerReplicaPerSecond()).hasValue(123.46);
+        assertThat(StatusComposer.remembered(null, Duration.ofSeconds(10)).podStartup()).isEmpty();
     }
 }

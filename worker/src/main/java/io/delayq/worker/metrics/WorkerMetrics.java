@@ -148,6 +148,11 @@ public final class WorkerMetrics {
         return acked.count();
     }
 
+    /** Deliveries settled since start, whatever their outcome: this worker's throughput, counted as its metrics count it. */
+    public long settledCount() {
+        return (long) (acked.count() + retried.count() + dead.count());
+    }
+
     public void backlog(ShardStats stats) {
         ShardGauges g = shards.get(stats.shard());
         if (g != null) {

@@ -23,10 +23,12 @@ public final class PresenceHeartbeat implements Runnable {
 
     /**
      * @param id       this worker's id in the registry (unique per process: host name and a random suffix)
-     * @param inflight the leases this worker holds now
+     * @param inflight  the leases this worker holds now
+     * @param delivered deliveries this worker settled since it started (its own delayq_tasks_total): the operator's
+     *                  Forecast autoscaling derives each replica's throughput from two heartbeats
      */
     public record Params(PresenceRegistry registry, String id, ShardRange shards, String version, String host, InflightRegistry inflight,
-                         Duration interval) {
+                         Duration interval, java.util.function.LongSupplier delivered) {
         public Duration ttl() {
             return interval.multipliedBy(3);
         }
@@ -51,7 +53,8 @@ public final class PresenceHeartbeat implements Runnable {
                 }
             }
             // not awaited: the timer thread also renews leases
-            params.registry().beatAsync(params.id(), params.shards(), params.version(), params.host(), params.ttl(), total, held)
+            params.registry().beatAsync(params.id(), params.shards(), params.version(), params.host(), params.ttl(), total, held,
+                            params.delivered().getAsLong())
                     .whenComplete((at, e) -> outcome(e));
         } catch (RuntimeException e) {
             outcome(e);

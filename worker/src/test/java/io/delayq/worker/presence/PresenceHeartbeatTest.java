@@ -87,4 +87,30 @@ class PresenceHeartbeatTest {
         assertThat(TestQueue.get(queue.redis().hkeys(PresenceRegistry.key(Q)))).containsExactly("alive-1");
         assertThat(r.alive(queue.serverNow())).extracting(WorkerPresence::host).containsExactly("node-b");
     }
+
+    @Test
+    void theHeartbeatReportsTheDeliveriesTheWorkerSettledWhateverTheirOutcome() throws Exception {
+        Worker w = workers.startHandler(RunningWorkers.env(redis.url(), Q, 4), task -> {
+            if (task.id().startsWith("fails-")) {
+                throw new IllegalStateException("refused on purpose");
+            }
+        });
+        await().atMost(Duration.ofSeconds(15)).until(() -> registry().alive(queue.serverNow()).size() == 1);
+        assertThat(registry().alive(queue.serverNow()).get(0).delivered()).as("nothing settled yet").isZero();
+        for (int i = 0; i < 7; i++) {
+            queue.client().enqueue(TaskSpec.of("ok-" + i).after(Duration.ZERO));
+        }
+        for (int i = 0; i < 3; i++) {
+            queue.client().enqueue(TaskSpec.of("fails-" + i).after(Duration.ZERO).maxAttempts(1));
+        }
+        // 7 acked and 3 dead-lettered, all counted at the next heartbeat (every 5 s)
+        await().atMost(Duration.ofSeconds(20)).until(() -> registry().alive(queue.serverNow()).stream()
+                .filter(p -> p.id().equals(w.presenceId())).anyMatch(p -> p.delivered() == 10));
+    }
+
+    @Test
+    void anEntryWithoutADeliveredCountReadsAsUnreported() {
+        registry().beat("older-worker", new ShardRange(0, 3), "0.2.0", "node-c", Duration.ofMinutes(1), 0, List.of());
+        assertThat(registry().alive(queue.serverNow())).extracting(WorkerPresence::delivered).containsExactly(-1L);
+    }
 }
