@@ -59,7 +59,7 @@ class OptInObjectsTest {
 
         assertThat(rule.at("/spec/groups")).isEqualTo(file.path("groups"));
         assertThat(alertNames(rule)).containsExactlyInAnyOrder("DelayqDueBacklogHigh", "DelayqOldestOverdueTaskTooOld",
-                "DelayqHandlerSlow", "DelayqConsecutiveFailures", "DelayqDeadLettersGrowing", "DelayqNoWorkerUp",
+                "DelayqHandlerSlow", "DelayqConsecutiveFailures", "DelayqFailureRatioHigh", "DelayqDeadLettersGrowing", "DelayqNoWorkerUp",
                 "DelayqScheduleStoppedFiring");
     }
 
