@@ -1,13 +1,12 @@
 package io.delayq.operator;
 
+import io.delayq.ProductVersion;
+
 
 import io.delayq.DurationText;
-import java.io.IOException;
-import java.io.InputStream;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -69,18 +68,10 @@ public record OperatorSettings(Set<String> watchNamespaces, boolean leaderElecti
         return watchNamespaces.isEmpty();
     }
 
-    /** The operator's version, filtered into the jar at build time. */
+    /** The operator's version (core's {@link ProductVersion}: one build, one version); {@code latest} when unknown. */
     public static String version() {
-        try (InputStream in = OperatorSettings.class.getResourceAsStream("version.properties")) {
-            Properties p = new Properties();
-            if (in != null) {
-                p.load(in);
-            }
-            String v = p.getProperty("version", "latest");
-            return v.startsWith("${") ? "latest" : v;
-        } catch (IOException e) {
-            return "latest";
-        }
+        String v = ProductVersion.version();
+        return "unknown".equals(v) ? "latest" : v;
     }
 
     private static LeaderElectionTiming leaderElectionTiming(Map<String, String> env) {

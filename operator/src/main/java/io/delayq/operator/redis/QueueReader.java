@@ -100,9 +100,16 @@ public final class QueueReader implements AutoCloseable {
             Map<ShardRange, DueForecast> forecast = new LinkedHashMap<>();
             StatsReader stats = new StatsReader(connection.protocol.scope());
             ForecastReader forecasts = new ForecastReader(connection.protocol.scope());
+            // every range's scripts sent at once, then awaited: one round trip's wait, not two per range
+            Map<ShardRange, java.util.concurrent.CompletionStage<QueueStats>> statsSent = new LinkedHashMap<>();
+            Map<ShardRange, java.util.concurrent.CompletionStage<DueForecast>> forecastSent = new LinkedHashMap<>();
             for (ShardRange range : rangesOf.apply(layout)) {
-                backlog.put(range, await(stats.stats(range.shards())));
-                forecast.put(range, await(forecasts.forecast(range.shards(), forecastWindows)));
+                statsSent.put(range, stats.stats(range.shards()));
+                forecastSent.put(range, forecasts.forecast(range.shards(), forecastWindows));
+            }
+            for (ShardRange range : statsSent.keySet()) {
+                backlog.put(range, await(statsSent.get(range)));
+                forecast.put(range, await(forecastSent.get(range)));
             }
             // advisory, like the registry itself: a registry that cannot be read leaves the throughput unmeasured
             List<WorkerPresence> workers = workers(connection, forecast.values().stream().mapToLong(DueForecast::at).max().orElse(-1));
