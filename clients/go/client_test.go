@@ -14,8 +14,10 @@ import (
 	"github.com/gomodule/redigo/redis"
 )
 
-// Every operation on a real redis-server from PATH (started on a free loopback port, never a mock). Without one the
-// tests are skipped, except under CI=true, where they fail: CI must run them.
+// Every operation on a real Redis: the one DELAYQ_TEST_REDIS_URL names (the interop module's GoClientTest passes its
+// own), else a redis-server from PATH started on a free loopback port; never a mock. Without either the tests are
+// skipped, except under CI=true, where they fail: CI must run them. Queue names are unique per run, so a shared
+// server is fine.
 
 type redisServer struct {
 	url   string
@@ -24,6 +26,14 @@ type redisServer struct {
 
 func startRedis(t *testing.T) *redisServer {
 	t.Helper()
+	if url := os.Getenv("DELAYQ_TEST_REDIS_URL"); url != "" {
+		conn, err := redis.DialURL(url)
+		if err != nil {
+			t.Fatalf("DELAYQ_TEST_REDIS_URL=%s: %v", url, err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		return &redisServer{url: url, admin: conn}
+	}
 	binary := os.Getenv("DELAYQ_REDIS_SERVER")
 	if binary == "" {
 		binary, _ = exec.LookPath("redis-server")
@@ -63,6 +73,11 @@ func startRedis(t *testing.T) *redisServer {
 	}
 }
 
+var run = time.Now().UnixNano() % 1_000_000
+
+// unique is a queue name of this run.
+func unique(name string) string { return fmt.Sprintf("%s-%d", name, run) }
+
 func connect(t *testing.T, r *redisServer, queue string, shards int) *Queue {
 	t.Helper()
 	q, err := Connect(context.Background(), r.url, Options{Queue: queue, Shards: shards})
@@ -76,8 +91,9 @@ func connect(t *testing.T, r *redisServer, queue string, shards int) *Queue {
 func TestEveryOperationOnARealRedis(t *testing.T) {
 	r := startRedis(t)
 	ctx := context.Background()
-	q := connect(t, r, "orders", 8)
-	if meta, _ := redis.StringMap(r.admin.Do("HGETALL", "dq:{orders}:meta")); meta["shards"] != "8" || meta["protocol"] != "2" {
+	name := unique("orders")
+	q := connect(t, r, name, 8)
+	if meta, _ := redis.StringMap(r.admin.Do("HGETALL", metaKey(name))); meta["shards"] != "8" || meta["protocol"] != "2" {
 		t.Fatalf("meta %v", meta)
 	}
 	due := time.Now().Add(time.Hour).Truncate(time.Millisecond)
@@ -99,11 +115,11 @@ func TestEveryOperationOnARealRedis(t *testing.T) {
 	}
 	// the record is where core's key layout puts it
 	shard := ShardOf("payout-W-17", 8)
-	stored, err := redis.String(r.admin.Do("HGET", fmt.Sprintf("dq:{orders:%d}:tasks:%d", shard, BucketOf("payout-W-17")), "payout-W-17"))
+	stored, err := redis.String(r.admin.Do("HGET", fmt.Sprintf("dq:{%s:%d}:tasks:%d", name, shard, BucketOf("payout-W-17")), "payout-W-17"))
 	if err != nil || !strings.HasPrefix(stored, "2") || !strings.HasSuffix(stored, ":pay") {
 		t.Errorf("stored %q (%v)", stored, err)
 	}
-	if n, _ := redis.Int(r.admin.Do("ZCARD", fmt.Sprintf("dq:{orders:%d}:due:p2", shard))); n != 1 {
+	if n, _ := redis.Int(r.admin.Do("ZCARD", fmt.Sprintf("dq:{%s:%d}:due:p2", name, shard))); n != 1 {
 		t.Errorf("due:p2 holds %d", n)
 	}
 
@@ -166,16 +182,17 @@ func TestEveryOperationOnARealRedis(t *testing.T) {
 
 func TestAQueueOfAnotherShardCountOrProtocolIsRefused(t *testing.T) {
 	r := startRedis(t)
-	connect(t, r, "orders", 16)
-	_, err := Connect(context.Background(), r.url, Options{Queue: "orders", Shards: 8})
+	name, legacy := unique("counted"), unique("legacy")
+	connect(t, r, name, 16)
+	_, err := Connect(context.Background(), r.url, Options{Queue: name, Shards: 8})
 	var mismatch *ShardCountMismatchError
 	if !errors.As(err, &mismatch) || mismatch.Recorded != 16 || mismatch.Configured != 8 {
 		t.Errorf("%v", err)
 	}
-	if _, err := r.admin.Do("HSET", "dq:{legacy}:meta", "shards", "4", "protocol", "1"); err != nil {
+	if _, err := r.admin.Do("HSET", metaKey(legacy), "shards", "4", "protocol", "1"); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Connect(context.Background(), r.url, Options{Queue: "legacy", Shards: 4})
+	_, err = Connect(context.Background(), r.url, Options{Queue: legacy, Shards: 4})
 	var protocol *ProtocolVersionMismatchError
 	if !errors.As(err, &protocol) || protocol.Recorded != 1 {
 		t.Errorf("%v", err)
@@ -190,13 +207,14 @@ func TestAQueueOfAnotherShardCountOrProtocolIsRefused(t *testing.T) {
 func TestAShardOfAnotherLayoutEpochMakesTheClientReadTheLayoutAgain(t *testing.T) {
 	r := startRedis(t)
 	ctx := context.Background()
-	q := connect(t, r, "grown", 4)
+	name := unique("grown")
+	q := connect(t, r, name, 4)
 	// what a finished grow from 4 to 16 shards leaves in the meta hash and on the shards (core's reshard_finish)
-	if _, err := r.admin.Do("HSET", "dq:{grown}:meta", "shards", "16", "layout", "2", "layouts", "4,16"); err != nil {
+	if _, err := r.admin.Do("HSET", metaKey(name), "shards", "16", "layout", "2", "layouts", "4,16"); err != nil {
 		t.Fatal(err)
 	}
 	for s := 0; s < 16; s++ {
-		if _, err := r.admin.Do("HSET", fmt.Sprintf("dq:{grown:%d}:layout", s), "stamp", "2 16 0"); err != nil {
+		if _, err := r.admin.Do("HSET", fmt.Sprintf("dq:{%s:%d}:layout", name, s), "stamp", "2 16 0"); err != nil {
 			t.Fatal(err)
 		}
 	}
