@@ -25,7 +25,7 @@ class LibraryScriptsTest {
     static RedisServerExtension redis = new RedisServerExtension();
 
     static List<Producer> producers() {
-        return List.of(Producer.python(), Producer.node());
+        return List.of(Producer.python(), Producer.node(), Producer.go());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -12,7 +12,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * A producer library driven through its interop driver ({@code src/test/resources/drivers}): the Python
  * library (sync and asyncio) in the virtualenv {@code .ci/install-python-client.sh} builds, the Node library
- * as {@code .ci/install-node-client.sh} installs it into a project ({@code npm install --install-links}). Where a library is not installed the test
+ * as {@code .ci/install-node-client.sh} installs it into a project ({@code npm install --install-links}), the Go library
+ * through the driver binary {@code .ci/install-go-client.sh} builds with it. Where a library is not installed the test
  * is skipped with the command that installs it; under CI ({@code CI=true}) it fails instead, so that CI can
  * never pass without running them.
  */
@@ -40,7 +41,18 @@ public record Producer(String name, List<String> command, Map<String, Object> co
                 lib.resolve("lib/scripts.json"), "bash .ci/install-node-client.sh");
     }
 
+    static Producer go() {
+        // the driver program built with the library (clients/go/cmd/delayq-interop)
+        Path driver = Path.of(System.getProperty("delayq.clients.go.driver", clientsDir().resolve("go/bin/delayq-interop").toString()));
+        return new Producer("go", List.of(driver.toString()), Map.of(), driver, "bash .ci/install-go-client.sh");
+    }
+
     static List<Producer> all() {
+        return List.of(python(), pythonAsyncio(), node(), go());
+    }
+
+    /** The libraries that speak Redis Cluster URLs (the Go library connects to one server or primary). */
+    static List<Producer> withCluster() {
         return List.of(python(), pythonAsyncio(), node());
     }
 

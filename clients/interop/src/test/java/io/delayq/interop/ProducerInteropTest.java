@@ -44,7 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The Python (sync and asyncio) and Node producers against the Java side on one real Redis: their tasks
+ * The Python (sync and asyncio), Node and Go producers against the Java side on one real Redis: their tasks
  * fire in a Java worker with the right payload, priority and due time, woken by the marker the scripts
  * write; the Java client inspects, reschedules and cancels what they wrote and they do the same with
  * what Java wrote; the duplicate policies answer as Java's do; the Java worker honours their per-task options.

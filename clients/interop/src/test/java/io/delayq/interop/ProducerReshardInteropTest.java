@@ -42,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The Python (sync and asyncio) and Node producers on a queue that grows from 4 to 16 shards under them (core's
+ * The Python (sync and asyncio), Node and Go producers on a queue that grows from 4 to 16 shards under them (core's
  * {@link Mover}, held still after its first batch): a producer connected before the grow is refused by the shards'
  * layout stamps, re-reads the meta hash and carries on; during the migration its enqueue, cancel, reschedule and
  * inspect find an id on its old shard or its new one, duplicates are refused across the two layouts, and an id in

@@ -44,6 +44,10 @@ class ReplicaAndClusterInteropTest {
         return Producer.all();
     }
 
+    static List<Producer> clusterProducers() {
+        return Producer.withCluster();
+    }
+
     /** A replica of the class's server (its first sync takes the primary's diskless-sync delay, ~5 s: once). */
     private static LocalRedisServer replica;
     private static RedisEndpoint replicaConn;
@@ -105,7 +109,7 @@ class ReplicaAndClusterInteropTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("producers")
+    @MethodSource("clusterProducers")
     void aClusterUrlSpreadsTasksOverTheNodesWhereTheJavaClientFindsThem(Producer p) {
         p.requireInstalled();
         String queue = "coupons-" + p.name();
@@ -133,7 +137,7 @@ class ReplicaAndClusterInteropTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("producers")
+    @MethodSource("clusterProducers")
     void replicaAcksInAClusterWaitOnTheShardsPrimary(Producer p) {
         p.requireInstalled();
         // the test cluster has no replicas: WAIT on the shard's primary answers 0, as it does for Java
@@ -150,7 +154,7 @@ class ReplicaAndClusterInteropTest {
         }
     }
     @ParameterizedTest(name = "{0}")
-    @MethodSource("producers")
+    @MethodSource("clusterProducers")
     void inAClusterTheProducerFollowsAGrowItSlept(Producer p) {
         p.requireInstalled();
         String queue = "grown-" + p.name();

@@ -1,0 +1,231 @@
+package delayq
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gomodule/redigo/redis"
+)
+
+// Every operation on a real Redis: the one DELAYQ_TEST_REDIS_URL names (the interop module's GoClientTest passes its
+// own), else a redis-server from PATH started on a free loopback port; never a mock. Without either the tests are
+// skipped, except under CI=true, where they fail: CI must run them. Queue names are unique per run, so a shared
+// server is fine.
+
+type redisServer struct {
+	url   string
+	admin redis.Conn
+}
+
+func startRedis(t *testing.T) *redisServer {
+	t.Helper()
+	if url := os.Getenv("DELAYQ_TEST_REDIS_URL"); url != "" {
+		conn, err := redis.DialURL(url)
+		if err != nil {
+			t.Fatalf("DELAYQ_TEST_REDIS_URL=%s: %v", url, err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		return &redisServer{url: url, admin: conn}
+	}
+	binary := os.Getenv("DELAYQ_REDIS_SERVER")
+	if binary == "" {
+		binary, _ = exec.LookPath("redis-server")
+	}
+	if binary == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("redis-server is not on PATH (Debian: apt-get install redis-server); CI must run these tests")
+		}
+		t.Skip("redis-server is not on PATH (Debian: apt-get install redis-server)")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	cmd := exec.Command(binary, "--port", fmt.Sprint(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", t.TempDir())
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() })
+	url := fmt.Sprintf("redis://127.0.0.1:%d", port)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		conn, err := redis.DialURL(url)
+		if err == nil {
+			if _, err = conn.Do("PING"); err == nil {
+				t.Cleanup(func() { conn.Close() })
+				return &redisServer{url: url, admin: conn}
+			}
+			conn.Close()
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("redis-server did not start: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+var run = time.Now().UnixNano() % 1_000_000
+
+// unique is a queue name of this run.
+func unique(name string) string { return fmt.Sprintf("%s-%d", name, run) }
+
+func connect(t *testing.T, r *redisServer, queue string, shards int) *Queue {
+	t.Helper()
+	q, err := Connect(context.Background(), r.url, Options{Queue: queue, Shards: shards})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { q.Close() })
+	return q
+}
+
+func TestEveryOperationOnARealRedis(t *testing.T) {
+	r := startRedis(t)
+	ctx := context.Background()
+	name := unique("orders")
+	q := connect(t, r, name, 8)
+	if meta, _ := redis.StringMap(r.admin.Do("HGETALL", metaKey(name))); meta["shards"] != "8" || meta["protocol"] != "2" {
+		t.Fatalf("meta %v", meta)
+	}
+	due := time.Now().Add(time.Hour).Truncate(time.Millisecond)
+	results, err := q.EnqueueMany(ctx, []Task{
+		{ID: "order-8812", Delay: 30 * time.Minute, Payload: Ptr(`{"action":"cancel-if-unpaid"}`)},
+		{ID: "payout-W-17", DueAt: due, Priority: Highest, Payload: Ptr("pay")},
+		{ID: "tenant-task", DueAt: due, Group: "tenant-42", MaxAttempts: Ptr(3)},
+	}, Reject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range results {
+		if res.Status != Added {
+			t.Errorf("%+v", res)
+		}
+	}
+	if !results[1].DueAt.Equal(due) {
+		t.Errorf("due %v, want %v", results[1].DueAt, due)
+	}
+	// the record is where core's key layout puts it
+	shard := ShardOf("payout-W-17", 8)
+	stored, err := redis.String(r.admin.Do("HGET", fmt.Sprintf("dq:{%s:%d}:tasks:%d", name, shard, BucketOf("payout-W-17")), "payout-W-17"))
+	if err != nil || !strings.HasPrefix(stored, "2") || !strings.HasSuffix(stored, ":pay") {
+		t.Errorf("stored %q (%v)", stored, err)
+	}
+	if n, _ := redis.Int(r.admin.Do("ZCARD", fmt.Sprintf("dq:{%s:%d}:due:p2", name, shard))); n != 1 {
+		t.Errorf("due:p2 holds %d", n)
+	}
+
+	for _, c := range []struct {
+		policy DuplicatePolicy
+		delay  time.Duration
+		want   EnqueueStatus
+	}{{Reject, time.Minute, Duplicate}, {KeepEarlier, time.Hour, Kept}, {KeepEarlier, time.Minute, Earlier}, {Replace, 2 * time.Hour, Replaced}} {
+		res, err := q.Enqueue(ctx, Task{ID: "order-8812", Delay: c.delay, Payload: Ptr("again")}, c.policy)
+		if err != nil || res.Status != c.want {
+			t.Errorf("%s: %+v (%v), want %s", c.policy, res, err, c.want)
+		}
+	}
+
+	info, err := q.Inspect(ctx, "payout-W-17")
+	if err != nil || info.State != Scheduled || info.Score != due.UnixMilli() || info.Priority != Highest || info.Shard != shard ||
+		info.Record == nil || *info.Record.Payload != "pay" {
+		t.Errorf("%+v (%v)", info, err)
+	}
+	grouped, _ := q.Inspect(ctx, "tenant-task")
+	if grouped.State != Scheduled || !strings.Contains(*grouped.RawRecord, `"maxAttempts":3,"group":"tenant-42"`) {
+		t.Errorf("%+v %s", grouped, *grouped.RawRecord)
+	}
+	moved, err := q.Reschedule(ctx, "payout-W-17", At(due.Add(5*time.Millisecond)))
+	if err != nil || moved.Status != Rescheduled || !moved.DueAt.Equal(due.Add(5*time.Millisecond)) {
+		t.Errorf("%+v (%v)", moved, err)
+	}
+	if res, _ := q.Reschedule(ctx, "nobody", In(time.Second)); res.Status != RescheduleUnknown {
+		t.Errorf("%+v", res)
+	}
+	stats, err := q.Stats(ctx)
+	if err != nil || stats.Scheduled != 3 || len(stats.Shards) != 8 {
+		t.Errorf("%+v (%v)", stats, err)
+	}
+	if res, err := q.Cancel(ctx, "payout-W-17"); err != nil || res != Cancelled {
+		t.Errorf("%s (%v)", res, err)
+	}
+	if res, _ := q.Cancel(ctx, "payout-W-17"); res != CancelUnknown {
+		t.Errorf("%s", res)
+	}
+	if info, _ := q.Inspect(ctx, "payout-W-17"); info.State != StateUnknown || info.Shard != shard {
+		t.Errorf("%+v", info)
+	}
+
+	// a restart or SCRIPT FLUSH forgets the scripts: the next call sends them in full once
+	if _, err := r.admin.Do("SCRIPT", "FLUSH"); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := q.Enqueue(ctx, Task{ID: "after-flush"}, Reject); err != nil || res.Status != Added {
+		t.Errorf("%+v (%v)", res, err)
+	}
+	// a refused batch writes nothing
+	if _, err := q.EnqueueMany(ctx, []Task{{ID: "good"}, {ID: "bad", Priority: 5}}, Reject); err == nil {
+		t.Error("a bad batch was accepted")
+	}
+	if info, _ := q.Inspect(ctx, "good"); info.State != StateUnknown {
+		t.Errorf("half a batch written: %+v", info)
+	}
+}
+
+func TestAQueueOfAnotherShardCountOrProtocolIsRefused(t *testing.T) {
+	r := startRedis(t)
+	name, legacy := unique("counted"), unique("legacy")
+	connect(t, r, name, 16)
+	_, err := Connect(context.Background(), r.url, Options{Queue: name, Shards: 8})
+	var mismatch *ShardCountMismatchError
+	if !errors.As(err, &mismatch) || mismatch.Recorded != 16 || mismatch.Configured != 8 {
+		t.Errorf("%v", err)
+	}
+	if _, err := r.admin.Do("HSET", metaKey(legacy), "shards", "4", "protocol", "1"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Connect(context.Background(), r.url, Options{Queue: legacy, Shards: 4})
+	var protocol *ProtocolVersionMismatchError
+	if !errors.As(err, &protocol) || protocol.Recorded != 1 {
+		t.Errorf("%v", err)
+	}
+	_, err = Connect(context.Background(), "redis://127.0.0.1:1", Options{Queue: "orders", Shards: 4, Timeout: time.Second})
+	var failed *Error
+	if !errors.As(err, &failed) || !strings.HasPrefix(err.Error(), "cannot use Redis at redis://127.0.0.1:1: ") {
+		t.Errorf("%v", err)
+	}
+}
+
+func TestAShardOfAnotherLayoutEpochMakesTheClientReadTheLayoutAgain(t *testing.T) {
+	r := startRedis(t)
+	ctx := context.Background()
+	name := unique("grown")
+	q := connect(t, r, name, 4)
+	// what a finished grow from 4 to 16 shards leaves in the meta hash and on the shards (core's reshard_finish)
+	if _, err := r.admin.Do("HSET", metaKey(name), "shards", "16", "layout", "2", "layouts", "4,16"); err != nil {
+		t.Fatal(err)
+	}
+	for s := 0; s < 16; s++ {
+		if _, err := r.admin.Do("HSET", fmt.Sprintf("dq:{%s:%d}:layout", name, s), "stamp", "2 16 0"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := q.Enqueue(ctx, Task{ID: "t-1", Delay: time.Hour}, Reject)
+	if err != nil || res.Status != Added {
+		t.Fatalf("%+v (%v)", res, err)
+	}
+	if q.Shards() != 16 || q.Layout().Epoch != 2 {
+		t.Errorf("layout %+v", q.Layout())
+	}
+	if info, _ := q.Inspect(ctx, "t-1"); info.Shard != ShardOf("t-1", 16) {
+		t.Errorf("%+v", info)
+	}
+}
