@@ -46,6 +46,7 @@ public final class OutboxRelay implements AutoCloseable {
     private final RelayHook hook;
     private final Thread thread;
     private volatile boolean running = true;
+    private volatile boolean listening;
     private Connection claimant;
     private Connection listener;
     private RedisEndpoint redis;
@@ -84,6 +85,7 @@ public final class OutboxRelay implements AutoCloseable {
                     OutboxMigrations.migrate(claimant());
                     migrated = true;
                 }
+                listenQuietly();
                 Round round = round();
                 handled = round.handled;
                 failed = round.failed;
@@ -212,6 +214,21 @@ public final class OutboxRelay implements AutoCloseable {
         }
     }
 
+    /** Listens before a round reads, so a row committed during the round wakes the next one. */
+    private void listenQuietly() {
+        try {
+            listener();
+        } catch (SQLException e) {
+            closeListener();
+            log.debug("LISTEN failed; polling until it works", e);
+        }
+    }
+
+    /** Whether the relay is subscribed to the NOTIFY channel (else it only polls). */
+    public boolean listening() {
+        return listening;
+    }
+
     private void awaitNotification() {
         try {
             Connection l = listener();
@@ -238,6 +255,7 @@ public final class OutboxRelay implements AutoCloseable {
                 st.execute("LISTEN " + CHANNEL);
             }
             listener = c;
+            listening = true;
         }
         return listener;
     }
@@ -277,6 +295,7 @@ public final class OutboxRelay implements AutoCloseable {
     }
 
     private void closeListener() {
+        listening = false;
         if (listener != null) {
             try {
                 listener.close();
