@@ -5,6 +5,7 @@ import io.delayq.outbox.row.OutboxRow;
 import io.delayq.redis.RedisEndpoint;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,6 +20,7 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Copies committed outbox rows into Redis. A round claims the oldest rows ({@code FOR UPDATE SKIP LOCKED}, so
@@ -31,6 +33,7 @@ import java.util.List;
 public final class OutboxRelay implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
     static final String CHANNEL = "delayq_outbox";
+    private static final long WAIT_SLICE_MS = 250;
     private static final String CLAIM = "SELECT seq, op, queue, task_id, due_at, payload, priority, dedup, options, created_at "
             + "FROM delayq_outbox o WHERE NOT EXISTS (SELECT 1 FROM delayq_outbox p "
             + "WHERE p.queue = o.queue AND p.task_id = o.task_id AND p.seq < o.seq) "
@@ -89,7 +92,6 @@ public final class OutboxRelay implements AutoCloseable {
                 Round round = round();
                 handled = round.handled;
                 failed = round.failed;
-                refreshPending();
             } catch (SQLException e) {
                 failed = true;
                 metrics.error("database");
@@ -101,6 +103,7 @@ public final class OutboxRelay implements AutoCloseable {
                 log.warn("outbox relay: Redis unavailable, rows stay for the next round: {}", e.getMessage());
                 closeRedis();
             }
+            refreshPendingQuietly();
             if (!running) {
                 break;
             }
@@ -204,6 +207,16 @@ public final class OutboxRelay implements AutoCloseable {
         }
     }
 
+    /** The pending gauges, also (above all) when Redis is down and the rows pile up. */
+    private void refreshPendingQuietly() {
+        try {
+            refreshPending();
+        } catch (SQLException e) {
+            closeClaimant();
+            log.debug("reading the outbox backlog failed", e);
+        }
+    }
+
     private void refreshPending() throws SQLException {
         Connection db = claimant();
         try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(PENDING)) {
@@ -229,14 +242,24 @@ public final class OutboxRelay implements AutoCloseable {
         return listening;
     }
 
+    /** Waits for a NOTIFY or the poll interval, in short slices so that close() is not held up by a long interval. */
     private void awaitNotification() {
+        long deadline = System.nanoTime() + config.pollInterval().toNanos();
         try {
-            Connection l = listener();
-            // drains what came meanwhile too: one wake-up per round is enough
-            l.unwrap(PGConnection.class).getNotifications((int) Math.min(Integer.MAX_VALUE, config.pollInterval().toMillis()));
+            PGConnection l = listener().unwrap(PGConnection.class);
+            while (running) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0) {
+                    return;
+                }
+                PGNotification[] got = l.getNotifications((int) Math.min(left, WAIT_SLICE_MS));
+                if (got != null && got.length > 0) {
+                    return;
+                }
+            }
         } catch (SQLException e) {
             closeListener();
-            pause(config.pollInterval().toMillis());
+            pause(Math.min(config.pollInterval().toMillis(), WAIT_SLICE_MS));
         }
     }
 
@@ -328,7 +351,7 @@ public final class OutboxRelay implements AutoCloseable {
     public void close() {
         running = false;
         try {
-            thread.join(config.pollInterval().toMillis() + config.redisTimeout().toMillis() + 5000);
+            thread.join(WAIT_SLICE_MS + 2 * config.redisTimeout().toMillis() + 5000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

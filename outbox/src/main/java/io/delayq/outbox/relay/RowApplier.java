@@ -3,6 +3,7 @@ package io.delayq.outbox.relay;
 import io.delayq.InvalidInputException;
 import io.delayq.client.AsyncDelayQueueClient;
 import io.delayq.outbox.row.OutboxRow;
+import io.delayq.queue.QueueName;
 import io.delayq.redis.Replies;
 import io.delayq.task.CancelResult;
 import io.delayq.task.EnqueueResult;
@@ -77,11 +78,7 @@ final class RowApplier {
     }
 
     private AsyncDelayQueueClient async(OutboxRow row) {
-        try {
-            io.delayq.queue.QueueName.require(row.queue());
-        } catch (InvalidInputException e) {
-            throw new InvalidInputException("queue", e.getMessage());
-        }
+        QueueName.require(row.queue());
         return clients.of(row.queue()).async();
     }
 
