@@ -23,7 +23,6 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 /**
  * The database as the backstop: runs the application's {@link BackstopQuery} and enqueues every task it names that
@@ -38,7 +37,7 @@ public final class Backstop implements AutoCloseable {
     private static final int NAMED_PER_LINE = 20;
 
     private final BackstopQuery query;
-    private final Supplier<Connection> database;
+    private final ConnectionSource database;
     private final DelayQueueClient client;
     private final Counter repaired;
     private final Counter failures;
@@ -48,7 +47,7 @@ public final class Backstop implements AutoCloseable {
      * @param database opens a connection per run (closed after it)
      * @param client   the producer client of {@code query.queue()}
      */
-    public Backstop(BackstopQuery query, Supplier<Connection> database, DelayQueueClient client, MeterRegistry registry) {
+    public Backstop(BackstopQuery query, ConnectionSource database, DelayQueueClient client, MeterRegistry registry) {
         if (!client.protocol().queue().equals(query.queue())) {
             throw new IllegalArgumentException("the client is for queue '" + client.protocol().queue() + "', the query for '" + query.queue() + "'");
         }
@@ -88,7 +87,7 @@ public final class Backstop implements AutoCloseable {
     /** One run; returns the ids it had to add. */
     public List<String> runOnce() throws SQLException {
         List<TaskSpec> should = new ArrayList<>();
-        try (Connection db = database.get()) {
+        try (Connection db = database.open()) {
             Set<String> pending = pendingInOutbox(db);
             try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(query.sql())) {
                 boolean hasPayload = hasColumn(rs.getMetaData(), "payload");

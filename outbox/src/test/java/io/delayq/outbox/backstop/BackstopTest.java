@@ -43,13 +43,7 @@ class BackstopTest {
     }
 
     private Backstop backstop() {
-        return new Backstop(new BackstopQuery("orders", UNPAID, Duration.ofSeconds(1)), () -> {
-            try {
-                return pg.connect();
-            } catch (SQLException e) {
-                throw new IllegalStateException(e);
-            }
-        }, queue.client(), registry);
+        return new Backstop(new BackstopQuery("orders", UNPAID, Duration.ofSeconds(1)), pg::connect, queue.client(), registry);
     }
 
     @Test
