@@ -3,6 +3,7 @@ package io.delayq.app.worker;
 import io.delayq.DelayQueueException;
 import io.delayq.DurationText;
 import io.delayq.lifecycle.StopSignal;
+import io.delayq.outbox.backstop.BackstopQuery;
 import io.delayq.outbox.relay.OutboxRelay;
 import io.delayq.outbox.relay.OutboxSettings;
 import io.delayq.outbox.relay.RelayConfig;
@@ -37,10 +38,12 @@ public final class WorkerCommand {
         WorkerConfig config;
         long skew;
         Optional<RelayConfig> outbox;
+        Optional<BackstopQuery> backstopQuery;
         try {
             config = WorkerConfig.fromEnv(env);
             skew = clockSkew(env.get(WorkerSettings.CLOCK_SKEW.name()));
             outbox = OutboxSettings.fromEnv(env, config.redisUrl(), config.queue(), config.shards());
+            backstopQuery = OutboxSettings.backstop(env, config.queue());
         } catch (ConfigException e) {
             System.err.println("delayq worker: invalid configuration: " + e.getMessage());
             return 2;
@@ -90,7 +93,21 @@ public final class WorkerCommand {
             LOG.info("outbox relay started: {} -> queue {} and the rows' other queues", c.jdbcUrl(), config.queue());
             return OutboxRelay.start(c, relayMeters.registry());
         }).orElse(null);
+        OutboxBackstop backstop;
+        try {
+            backstop = relay == null ? null : backstopQuery.map(q -> OutboxBackstop.start(q, outbox.get(), config,
+                    relayMeters.registry())).orElse(null);
+        } catch (DelayQueueException | io.lettuce.core.RedisException e) {
+            System.err.println("delayq worker: cannot start the outbox backstop: " + e.getMessage());
+            relay.close();
+            stop.accept(Duration.ZERO);
+            closeQuietly(tracing);
+            return 3;
+        }
         awaitSignal();
+        if (backstop != null) {
+            backstop.close();
+        }
         if (relay != null) {
             relay.close();
         }

@@ -1,6 +1,7 @@
 package io.delayq.outbox.relay;
 
 import io.delayq.InvalidInputException;
+import io.delayq.outbox.backstop.BackstopQuery;
 import io.delayq.settings.ConfigException;
 import io.delayq.settings.Setting;
 import io.delayq.settings.Settings;
@@ -28,10 +29,25 @@ public final class OutboxSettings {
     public static final Setting.Span RETRY_DELAY = new Setting.Span("DELAYQ_OUTBOX_RETRY_DELAY",
             RelayConfig.DEFAULT_RETRY_DELAY, Duration.ofMillis(10), Duration.ofMinutes(10));
 
+    /** The backstop query of the worker's queue (columns task_id, due_at and maybe payload); unset: no backstop. */
+    public static final Setting.Text BACKSTOP_QUERY = new Setting.Text("DELAYQ_OUTBOX_BACKSTOP_QUERY");
+    public static final Setting.Span BACKSTOP_INTERVAL = new Setting.Span("DELAYQ_OUTBOX_BACKSTOP_INTERVAL",
+            Duration.ofMinutes(5), Duration.ofSeconds(1), Duration.ofDays(1));
+
     /** Every variable of the group, in the order of the documentation. */
-    public static final List<Setting> ALL = List.of(URL, USER, PASSWORD, BATCH_SIZE, POLL_INTERVAL, RETRY_DELAY);
+    public static final List<Setting> ALL = List.of(URL, USER, PASSWORD, BATCH_SIZE, POLL_INTERVAL, RETRY_DELAY,
+            BACKSTOP_QUERY, BACKSTOP_INTERVAL);
 
     private OutboxSettings() {
+    }
+
+    /** The worker queue's backstop, or empty when {@code DELAYQ_OUTBOX_BACKSTOP_QUERY} is unset. */
+    public static Optional<BackstopQuery> backstop(Map<String, String> env, String queue) {
+        Settings s = Settings.from(env);
+        if (!s.has(BACKSTOP_QUERY)) {
+            return Optional.empty();
+        }
+        return Optional.of(new BackstopQuery(queue, s.string(BACKSTOP_QUERY), s.get(BACKSTOP_INTERVAL)));
     }
 
     /**
@@ -44,8 +60,10 @@ public final class OutboxSettings {
     public static Optional<RelayConfig> fromEnv(Map<String, String> env, String redisUrl, String queue, int shards) {
         Settings s = Settings.from(env);
         if (!s.has(URL)) {
-            if (s.has(USER) || s.has(PASSWORD)) {
-                throw new ConfigException(URL.name(), "is required when " + USER.name() + " or " + PASSWORD.name() + " is set");
+            for (Setting other : List.of(USER, PASSWORD, BACKSTOP_QUERY)) {
+                if (s.has(other)) {
+                    throw new ConfigException(URL.name(), "is required when " + other.name() + " is set");
+                }
             }
             return Optional.empty();
         }

@@ -18,6 +18,20 @@ class OutboxSettingsTest {
         assertThat(OutboxSettings.fromEnv(Map.of("DELAYQ_OUTBOX_URL", " "), REDIS, "orders", 4)).isEmpty();
         assertThatThrownBy(() -> OutboxSettings.fromEnv(Map.of("DELAYQ_OUTBOX_USER", "shop"), REDIS, "orders", 4))
                 .isInstanceOf(ConfigException.class).hasMessageStartingWith("DELAYQ_OUTBOX_URL: is required when DELAYQ_OUTBOX_USER");
+        assertThat(OutboxSettings.backstop(Map.of(), "orders")).isEmpty();
+    }
+
+    @Test
+    void theBackstopQueryRunsForTheWorkersQueue() {
+        var query = OutboxSettings.backstop(Map.of("DELAYQ_OUTBOX_BACKSTOP_QUERY", "SELECT id AS task_id, due AS due_at FROM t",
+                "DELAYQ_OUTBOX_BACKSTOP_INTERVAL", "10m"), "orders").orElseThrow();
+        assertThat(query.queue()).isEqualTo("orders");
+        assertThat(query.interval()).isEqualTo(Duration.ofMinutes(10));
+        assertThatThrownBy(() -> OutboxSettings.backstop(Map.of("DELAYQ_OUTBOX_BACKSTOP_QUERY", "SELECT 1",
+                "DELAYQ_OUTBOX_BACKSTOP_INTERVAL", "10ms"), "orders"))
+                .isInstanceOf(ConfigException.class).hasMessageStartingWith("DELAYQ_OUTBOX_BACKSTOP_INTERVAL:");
+        assertThatThrownBy(() -> OutboxSettings.fromEnv(Map.of("DELAYQ_OUTBOX_BACKSTOP_QUERY", "SELECT 1"), REDIS, "orders", 4))
+                .isInstanceOf(ConfigException.class).hasMessageStartingWith("DELAYQ_OUTBOX_URL: is required when DELAYQ_OUTBOX_BACKSTOP_QUERY");
     }
 
     @Test
