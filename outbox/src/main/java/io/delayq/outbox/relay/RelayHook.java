@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * Points in a relay round where a test (or a tracer) looks in: after the batch was claimed and before
- * Redis saw it, and after Redis confirmed and before the rows are deleted. {@code claimant} is the
+ * Redis saw it, and after Redis answered for every row (or failed to) and before the rows are deleted. {@code claimant} is the
  * connection whose transaction holds the rows.
  */
 public interface RelayHook {

@@ -101,7 +101,6 @@ class RelayKill9Test {
 
     @Test
     void killedAfterRedisHadTheTaskAndBeforeTheDeleteTheTaskFiresOnce() throws Exception {
-        workers.startHandler(RunningWorkers.env(redis.url(), "orders", 2), task -> fired.add(task.id()));
         Path marker = dir.resolve("stopped");
         Process relay = relayProcess("after-redis", marker);
         try {
@@ -117,6 +116,8 @@ class RelayKill9Test {
         OutboxRelay next = relays.start();
         await().atMost(WAIT).until(() -> pg.count("SELECT count(*) FROM delayq_outbox") == 0);
         assertThat(next.metrics().relayed("enqueue", "duplicate")).as("the second copy is refused by the id").isEqualTo(1);
+        // the worker starts once both copies were made, so the first cannot have fired before the second came
+        workers.startHandler(RunningWorkers.env(redis.url(), "orders", 2), task -> fired.add(task.id()));
         await().atMost(WAIT).until(() -> firings("order-8-timeout") == 1);
         await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> firings("order-8-timeout") == 1);
     }
