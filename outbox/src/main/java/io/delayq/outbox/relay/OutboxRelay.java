@@ -212,6 +212,7 @@ public final class OutboxRelay implements AutoCloseable {
         try {
             refreshPending();
         } catch (SQLException e) {
+            metrics.error("database");
             closeClaimant();
             log.debug("reading the outbox backlog failed", e);
         }

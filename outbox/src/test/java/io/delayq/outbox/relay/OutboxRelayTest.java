@@ -193,6 +193,21 @@ class OutboxRelayTest {
     }
 
     @Test
+    void aPostgresqlRestartMidRelayLosesNothing() throws Exception {
+        Instant due = Instant.parse("2100-01-01T00:00:00Z");
+        OutboxRelay relay = relays.start();
+        commit(TaskSpec.of("before-restart").at(due));
+        await().atMost(WAIT).until(() -> state("before-restart") == TaskInfo.State.SCHEDULED);
+
+        pg.server().restart();
+        commit(TaskSpec.of("after-restart").at(due));
+        await().atMost(WAIT).until(() -> state("after-restart") == TaskInfo.State.SCHEDULED);
+        assertThat(relay.metrics().errors("database")).as("the relay noticed its session was cut and opened a new one").isPositive();
+        assertThat(relay.metrics().relayed("enqueue", "added")).isEqualTo(2);
+        await().atMost(WAIT).until(() -> outboxRows() == 0);
+    }
+
+    @Test
     void twoRelaysAtOnceApplyEachRowOnceAndKeepEachTaskInOrder() throws Exception {
         Instant due = Instant.parse("2100-01-01T00:00:00Z");
         try (Connection db = pg.connect()) {

@@ -144,8 +144,27 @@ public final class LocalPostgres implements AutoCloseable {
         return DriverManager.getConnection(jdbcUrl(), credentials());
     }
 
+    /** Stops the server at once (as a crash: no checkpoint, sessions cut) and starts it again on the same port and data. */
+    public void restart() {
+        stop();
+        try {
+            launch();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot restart postgres: " + e.getMessage(), e);
+        }
+    }
+
     @Override
     public void close() {
+        stop();
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException e) {
+            // a leftover temp folder is harmless
+        }
+    }
+
+    private void stop() {
         if (process != null && process.isAlive()) {
             // SIGQUIT: immediate shutdown, nothing to keep
             try {
@@ -158,11 +177,6 @@ public final class LocalPostgres implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        } catch (IOException e) {
-            // a leftover temp folder is harmless
         }
     }
 }
