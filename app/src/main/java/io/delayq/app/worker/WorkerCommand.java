@@ -3,6 +3,10 @@ package io.delayq.app.worker;
 import io.delayq.DelayQueueException;
 import io.delayq.DurationText;
 import io.delayq.lifecycle.StopSignal;
+import io.delayq.outbox.backstop.BackstopQuery;
+import io.delayq.outbox.relay.OutboxRelay;
+import io.delayq.outbox.relay.OutboxSettings;
+import io.delayq.outbox.relay.RelayConfig;
 import io.delayq.settings.ConfigException;
 import io.delayq.settings.WorkerSettings;
 import io.delayq.worker.Worker;
@@ -17,6 +21,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Runs a worker from {@code DELAYQ_*} environment variables until SIGTERM or SIGINT, then stops
@@ -32,9 +37,13 @@ public final class WorkerCommand {
     public static int run(Map<String, String> env) {
         WorkerConfig config;
         long skew;
+        Optional<RelayConfig> outbox;
+        Optional<BackstopQuery> backstopQuery;
         try {
             config = WorkerConfig.fromEnv(env);
             skew = clockSkew(env.get(WorkerSettings.CLOCK_SKEW.name()));
+            outbox = OutboxSettings.fromEnv(env, config.redisUrl(), config.queue(), config.shards());
+            backstopQuery = OutboxSettings.backstop(env, config.queue());
         } catch (ConfigException e) {
             System.err.println("delayq worker: invalid configuration: " + e.getMessage());
             return 2;
@@ -58,13 +67,16 @@ public final class WorkerCommand {
         OpenTelemetry otel = tracing == null ? OpenTelemetry.noop() : tracing;
         // a worker over the whole queue follows a reshard (LayoutFollower); one with an explicit range keeps it
         java.util.function.Consumer<Duration> stop;
+        // the relay's meters show on whichever worker's /metrics is current (a layout change starts a new worker)
+        RelayMeters relayMeters = new RelayMeters();
         try {
             if (LayoutFollower.wholeQueue(env)) {
                 LayoutFollower follower = LayoutFollower.start(new LayoutFollower.Params(env,
-                        c -> Worker.start(c, Deliveries.forConfig(c), () -> System.currentTimeMillis() + skew, otel), LayoutFollower.CHECK_EVERY));
+                        c -> relayMeters.follow(Worker.start(c, Deliveries.forConfig(c), () -> System.currentTimeMillis() + skew, otel)),
+                        LayoutFollower.CHECK_EVERY));
                 stop = follower::shutdown;
             } else {
-                Worker worker = Worker.start(config, Deliveries.forConfig(config), () -> System.currentTimeMillis() + skew, otel);
+                Worker worker = relayMeters.follow(Worker.start(config, Deliveries.forConfig(config), () -> System.currentTimeMillis() + skew, otel));
                 stop = worker::shutdown;
             }
         } catch (ConfigException e) {
@@ -77,7 +89,28 @@ public final class WorkerCommand {
             closeQuietly(tracing);
             return 3;
         }
+        OutboxRelay relay = outbox.map(c -> {
+            LOG.info("outbox relay started: {} -> queue {} and the rows' other queues", c.jdbcUrl(), config.queue());
+            return OutboxRelay.start(c, relayMeters.registry());
+        }).orElse(null);
+        OutboxBackstop backstop;
+        try {
+            backstop = relay == null ? null : backstopQuery.map(q -> OutboxBackstop.start(q, outbox.get(), config,
+                    relayMeters.registry())).orElse(null);
+        } catch (DelayQueueException | io.lettuce.core.RedisException e) {
+            System.err.println("delayq worker: cannot start the outbox backstop: " + e.getMessage());
+            relay.close();
+            stop.accept(Duration.ZERO);
+            closeQuietly(tracing);
+            return 3;
+        }
         awaitSignal();
+        if (backstop != null) {
+            backstop.close();
+        }
+        if (relay != null) {
+            relay.close();
+        }
         stop.accept(config.shutdownGrace());
         // after the last settle: the spans of the final deliveries are flushed before the exit
         closeQuietly(tracing);

@@ -56,6 +56,20 @@ class WorkerCommandTest {
     }
 
     @Test
+    void aBadOutboxVariableExitsTwoNamingIt() {
+        assertThat(WorkerCommand.run(env("DELAYQ_OUTBOX_URL", "postgres://db/shop"))).isEqualTo(2);
+        assertThat(errLines()).singleElement().asString()
+                .startsWith("delayq worker: invalid configuration: DELAYQ_OUTBOX_URL: must be a PostgreSQL JDBC URL");
+    }
+
+    @Test
+    void anOutboxBatchSizeOutOfBoundsExitsTwoNamingIt() {
+        assertThat(WorkerCommand.run(env("DELAYQ_OUTBOX_URL", "jdbc:postgresql://db/shop", "DELAYQ_OUTBOX_BATCH_SIZE", "0"))).isEqualTo(2);
+        assertThat(errLines()).singleElement().asString()
+                .startsWith("delayq worker: invalid configuration: DELAYQ_OUTBOX_BATCH_SIZE: ");
+    }
+
+    @Test
     void aBadClockSkewExitsTwo() {
         assertThat(WorkerCommand.run(env("DELAYQ_CLOCK_SKEW", "an hour"))).isEqualTo(2);
         assertThat(errLines()).singleElement().asString().contains("DELAYQ_CLOCK_SKEW");
