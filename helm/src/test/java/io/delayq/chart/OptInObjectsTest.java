@@ -60,7 +60,7 @@ class OptInObjectsTest {
         assertThat(rule.at("/spec/groups")).isEqualTo(file.path("groups"));
         assertThat(alertNames(rule)).containsExactlyInAnyOrder("DelayqDueBacklogHigh", "DelayqOldestOverdueTaskTooOld",
                 "DelayqHandlerSlow", "DelayqConsecutiveFailures", "DelayqFailureRatioHigh", "DelayqDeadLettersGrowing", "DelayqNoWorkerUp",
-                "DelayqScheduleStoppedFiring");
+                "DelayqScheduleStoppedFiring", "DelayqOutboxRowsWaiting", "DelayqOutboxRowsQuarantined", "DelayqBackstopRepairedTasks");
     }
 
     @Test
@@ -74,7 +74,7 @@ class OptInObjectsTest {
                         "for", "30m", "labels", Map.of("severity", "critical")))))).one("PrometheusRule");
 
         assertThat(rule.at("/metadata/labels/release").asText()).isEqualTo("kube-prometheus-stack");
-        assertThat(alertNames(rule)).hasSize(7).doesNotContain("DelayqDeadLettersGrowing");
+        assertThat(alertNames(rule)).hasSize(10).doesNotContain("DelayqDeadLettersGrowing");
         JsonNode backlog = alert(rule, "DelayqDueBacklogHigh");
         assertThat(backlog.path("expr").asText()).isEqualTo("sum by (namespace, delayqueue) (delayq_queue_due_tasks) > 500");
         assertThat(backlog.path("for").asText()).isEqualTo("30m");

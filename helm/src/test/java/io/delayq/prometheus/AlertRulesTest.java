@@ -30,7 +30,7 @@ class AlertRulesTest {
         Promtool.Result r = promtool().checkRules(ALERTS);
 
         assertThat(r.ok()).as(r.output()).isTrue();
-        assertThat(r.output()).contains("SUCCESS: 8 rules found");
+        assertThat(r.output()).contains("SUCCESS: 11 rules found");
     }
 
     @Test
@@ -61,7 +61,7 @@ class AlertRulesTest {
             }
         }
 
-        assertThat(alerts).hasSize(8);
+        assertThat(alerts).hasSize(11);
         assertThat(firing).as("alerts with a firing case").containsAll(alerts);
         assertThat(quiet).as("alerts with a quiet case").containsAll(alerts);
     }
