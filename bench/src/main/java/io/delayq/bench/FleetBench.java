@@ -265,21 +265,23 @@ public final class FleetBench {
         double high = comparisons.stream().mapToDouble(c -> c.forecast().replicaSeconds() / c.reactive().replicaSeconds()).max().orElse(Double.NaN);
         StringBuilder md = new StringBuilder(String.format("In this run Forecast kept the target in %d of %d scenarios, Internal in %d, with %.2f to %.2f "
                 + "times Internal's replica-seconds.%n%n", kept, comparisons.size(), keptReactive, low, high));
-        long ahead = (long) Math.ceil(Scenarios.SPIKE / warmupSeconds / t.used());
-        long needed = (long) Math.ceil(Scenarios.SPIKE / (t.used() * target / 1000.0));
-        md.append(String.format("- **An instant wave** (the midnight spike) is where Forecast falls short of the target by its own rule: it sizes the "
-                + "fleet by the wave's average rate over the shortest window it reads, `warmup` (%,d / %s = %,.0f/s, %d pods at %,.0f/s), "
-                + "which fires the wave within about one warmup; a p99 of %s would need %,d / (%,.0f/s × %s) = %d pods ready at 00:00. "
-                + "The rest comes from the backlog rule once the wave is due, a start-up later, as under Internal. What Forecast gains there "
-                + "is the median (the pods up at 00:00 fire the wave's first part on time) and a shorter tail.%n", Scenarios.SPIKE,
-                DurationText.format(p.warmup()), Scenarios.SPIKE / warmupSeconds, ahead, t.used(), DurationText.format(s.targetP99()),
-                Scenarios.SPIKE, t.used(), DurationText.format(s.targetP99()), needed));
+        double intervalSeconds = s.interval().toMillis() / 1000.0;
+        long slicePods = (long) Math.ceil(Scenarios.SPIKE / intervalSeconds / t.used());
+        long windowPods = (long) Math.ceil(Scenarios.SPIKE / warmupSeconds / t.used());
+        long burstPods = (long) Math.ceil(Scenarios.INSTANT_BURST / intervalSeconds / t.used());
+        md.append(String.format("- **An instant wave** (the midnight spike) is sized by the arrival slice, the last check interval of the "
+                + "lead window: %,d / %s = %,.0f/s, %d pods at %,.0f/s, asked for at the check that sees the wave in the slice and ready "
+                + "when it falls due; they fire it in about one interval (%.1f s), so a p99 target shorter than the check interval is "
+                + "out of reach. Averaged over the whole `warmup` window the same wave would ask for %d pods and take about one warmup. "
+                + "The replica-seconds are a little above Internal's: the pods are up at 00:00 instead of a start-up later.%n",
+                Scenarios.SPIKE, DurationText.format(s.interval()), Scenarios.SPIKE / intervalSeconds, slicePods, t.used(),
+                Scenarios.SPIKE / (double) (slicePods * t.used()), windowPods));
         md.append(String.format("- **Bursts spread over a minute or more** (the bursty day) are what the forecast is for: their rate is in the "
                 + "windows before they are due, so the pods are up when they start, while Internal sees each only as backlog, a check and "
                 + "a start-up late, and overshoots (it sizes by the backlog that piled up meanwhile). The burst of %,d due at once "
-                + "(%,.0f/s over the warmup) is under two replicas' worth, so no pod is started ahead for it and it drains at one pod's "
-                + "%,.0f/s (%.1f s): that is the day's lag max under Forecast.%n", Scenarios.INSTANT_BURST, Scenarios.INSTANT_BURST / warmupSeconds,
-                t.used(), Scenarios.INSTANT_BURST / t.used()));
+                + "counts %,.0f/s in its arrival slice, %d pods, which fire it in %.1f s: the day's longest lag under Forecast.%n",
+                Scenarios.INSTANT_BURST, Scenarios.INSTANT_BURST / intervalSeconds, burstPods,
+                Scenarios.INSTANT_BURST / (double) (Math.max(1, burstPods) * t.used())));
         md.append(String.format("- **After a long quiet at zero**, Internal wakes only once the task is due and seen (up to one check interval) "
                 + "and a pod has started (%s); Forecast wakes a warmup before it. Both then keep the pod for the stabilisation window, "
                 + "so they cost the same.%n", DurationText.format(s.startup())));

@@ -46,8 +46,9 @@ public final class FleetSimulator {
 
     public FleetRun run(Scenario scenario, AutoscalingSpec policy, Trace trace) {
         SimulatedQueue queue = new SimulatedQueue(scenario.tasks());
-        List<Duration> windows = ForecastPolicy.windowsFor(policy);
-        ReplicaController controller = new ReplicaController(policy, policy.getMinReplicas());
+        List<Duration> windows = ForecastPolicy.windowsFor(policy, ReplicaController.measured(settings.startupMs(), settings.checkIntervalMs()));
+        ReplicaController controller = new ReplicaController(policy, policy.getMinReplicas(),
+                ReplicaController.measured(settings.startupMs(), settings.checkIntervalMs()));
         Pods pods = new Pods(settings.startupMs());
         long step = settings.stepMs();
         // the fleet at its floor has been running since before the scenario starts

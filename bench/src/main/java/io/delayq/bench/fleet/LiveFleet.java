@@ -66,8 +66,9 @@ public final class LiveFleet {
         };
         WorkerConfig config = WorkerConfig.embedded(WorkerEnv.of(redisUrl, queue, settings.shards())
                 .set(WorkerSettings.CONCURRENCY, settings.concurrency()).toMap());
-        ReplicaController controller = new ReplicaController(policy, policy.getMinReplicas());
-        List<Duration> windows = ForecastPolicy.windowsFor(policy);
+        ReplicaController controller = new ReplicaController(policy, policy.getMinReplicas(),
+                ReplicaController.measured(settings.startupMs(), settings.checkIntervalMs()));
+        List<Duration> windows = ForecastPolicy.windowsFor(policy, ReplicaController.measured(settings.startupMs(), settings.checkIntervalMs()));
         try (DelayQueueClient client = DelayQueueClient.builder().redis(redisUrl).queue(queue).shards(settings.shards()).build();
              LivePods pods = new LivePods(config, handler, settings.startupMs())) {
             enqueue(client, due);

@@ -22,13 +22,26 @@ import java.util.TreeSet;
  *                                 start-up plus one check interval where that is longer (never past the horizon)
  * @param measuredStartup          the measured pod start-up behind {@code leadTime}, or null
  * @param throughputMeasured       whether {@code tasksPerReplicaPerSecond} was measured
+ * @param checkInterval            the time between two checks (zero when not known): the length of the arrival slice,
+ *                                 the last stretch of the lead window, which every future moment crosses at one check
  */
 public record ForecastPolicy(Duration warmup, Duration horizon, double tasksPerReplicaPerSecond, Duration leadTime,
-                             Duration measuredStartup, boolean throughputMeasured) {
+                             Duration measuredStartup, boolean throughputMeasured, Duration checkInterval) {
 
     /** The spec'd figures alone. */
     public ForecastPolicy(Duration warmup, Duration horizon, double tasksPerReplicaPerSecond) {
-        this(warmup, horizon, tasksPerReplicaPerSecond, warmup, null, false);
+        this(warmup, horizon, tasksPerReplicaPerSecond, warmup, null, false, Duration.ZERO);
+    }
+
+    /**
+     * The arrival slice, (leadTime - checkInterval, leadTime] from now: the tasks in it fall due just as pods asked
+     * for now become ready. Absent when the check interval is not known or not shorter than the lead time.
+     */
+    public java.util.Optional<Duration> arrivalSliceStart() {
+        if (checkInterval.isZero() || checkInterval.isNegative() || checkInterval.compareTo(leadTime) >= 0) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(leadTime.minus(checkInterval));
     }
     public static final Duration MIN_WARMUP = Duration.ofSeconds(1);
     public static final Duration MAX_WARMUP = Duration.ofHours(1);
@@ -75,7 +88,7 @@ public record ForecastPolicy(Duration warmup, Duration horizon, double tasksPerR
         }
         boolean measured = fleet.tasksPerReplicaPerSecond().isPresent() && fleet.tasksPerReplicaPerSecond().getAsDouble() > 0;
         return new ForecastPolicy(warmup, horizon, measured ? fleet.tasksPerReplicaPerSecond().getAsDouble() : tasksPerReplicaPerSecond,
-                lead, startup, measured);
+                lead, startup, measured, fleet.checkInterval() == null ? Duration.ZERO : fleet.checkInterval());
     }
 
     /** The lead time as a reason names it: {@code warmup 60s}, or {@code lead time 45s (pods started in 35s + check 10s)}. */
@@ -97,22 +110,21 @@ public record ForecastPolicy(Duration warmup, Duration horizon, double tasksPerR
      * the two the decision cannot do without.
      */
     public static List<Duration> windowsFor(AutoscalingSpec spec) {
-        return windowsFor(spec, null);
+        return windowsFor(spec, MeasuredFleet.none());
     }
 
-    /** As {@link #windowsFor(AutoscalingSpec)}, and the lead time {@link #with} gives for the last measurements. */
-    public static List<Duration> windowsFor(AutoscalingSpec spec, Duration leadTime) {
+    /** As {@link #windowsFor(AutoscalingSpec)}, and the lead time and the arrival slice's start {@link #with} gives for {@code fleet}. */
+    public static List<Duration> windowsFor(AutoscalingSpec spec, MeasuredFleet fleet) {
         if (spec == null || spec.getMode() != AutoscalingMode.Forecast) {
             return DueForecast.DEFAULT_WINDOWS;
         }
-        ForecastPolicy policy = of(spec);
+        ForecastPolicy policy = of(spec).with(fleet);
         TreeSet<Duration> windows = new TreeSet<>(DueForecast.DEFAULT_WINDOWS);
         windows.add(policy.warmup());
         windows.add(policy.horizon());
-        if (leadTime != null && leadTime.compareTo(policy.warmup()) > 0 && leadTime.compareTo(policy.horizon()) < 0) {
-            windows.add(leadTime);
-        }
-        // seven at most, well under the reader's limit
+        windows.add(policy.leadTime());
+        policy.arrivalSliceStart().ifPresent(windows::add);
+        // eight at most, well under the reader's limit
         return List.copyOf(windows).subList(0, Math.min(windows.size(), ForecastReader.MAX_WINDOWS));
     }
 

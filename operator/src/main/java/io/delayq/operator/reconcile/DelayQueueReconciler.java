@@ -3,7 +3,6 @@ package io.delayq.operator.reconcile;
 import io.delayq.backlog.QueueStats;
 import io.delayq.operator.autoscaling.ForecastPolicy;
 import io.delayq.operator.autoscaling.MeasuredFleet;
-import io.delayq.operator.resource.AutoscalingMode;
 import io.delayq.operator.resource.AutoscalingSpec;
 import io.delayq.operator.cluster.ServedApis;
 import io.delayq.operator.metrics.QueueMetrics;
@@ -151,7 +150,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         QueueReading look = secrets.redisSecretsUsable()
                 ? reader.read(key(dq), dq.getSpec().getRedis().getUrl(), secrets.credentials(), secrets.tlsCa(), dq.queueName(),
                         wanted, layout -> ReshardPlan.of(wanted, perWorker, layout).ranges(),
-                        ForecastPolicy.windowsFor(autoscaling, leadTime(autoscaling, fleet)))
+                        ForecastPolicy.windowsFor(autoscaling, fleet))
                 : null;
         fleet = fleetMeter.afterLook(key(dq), fleet, look,
                 autoscaling == null ? new AutoscalingSpec().getTargetTasksPerReplicaPerSecond() : autoscaling.getTargetTasksPerReplicaPerSecond());
@@ -328,12 +327,6 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         }
         LOG.warn("reconciling DelayQueue {}/{} failed, will retry: {}", dq.getMetadata().getNamespace(), dq.getMetadata().getName(), e.toString());
         return ErrorStatusUpdateControl.defaultErrorProcessing();
-    }
-
-    /** Under Forecast, the lead time the decision will use: the probe reads that window too. */
-    private static Duration leadTime(AutoscalingSpec autoscaling, MeasuredFleet fleet) {
-        return autoscaling == null || autoscaling.getMode() != AutoscalingMode.Forecast ? null
-                : ForecastPolicy.of(autoscaling).with(fleet).leadTime();
     }
 
     private void forget(DelayQueue dq) {

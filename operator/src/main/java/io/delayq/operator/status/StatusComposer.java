@@ -230,7 +230,13 @@ public final class StatusComposer {
         fleet.tasksPerReplicaPerSecond().ifPresent(rate -> f.setTasksPerReplicaPerSecond(Math.round(rate * 100) / 100.0));
         AutoscalingSpec autoscaling = in.resource().getSpec().getAutoscaling();
         if (autoscaling != null && autoscaling.getMode() == AutoscalingMode.Forecast) {
-            f.setLeadTime(DurationText.format(ForecastPolicy.of(autoscaling).with(fleet).leadTime()));
+            Duration lead = ForecastPolicy.of(autoscaling).with(fleet).leadTime();
+            f.setLeadTime(DurationText.format(lead));
+            // the arrival slice's start is read for the decision only: the status shows the windows a person set
+            java.util.Set<String> shown = new java.util.HashSet<>();
+            ForecastPolicy.windowsFor(autoscaling).forEach(w -> shown.add(DurationText.format(w)));
+            shown.add(DurationText.format(lead));
+            f.setWindows(f.getWindows().stream().filter(w -> shown.contains(w.getWithin())).toList());
         }
         return Optional.of(f);
     }

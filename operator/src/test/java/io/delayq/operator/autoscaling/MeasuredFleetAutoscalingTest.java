@@ -46,7 +46,7 @@ class MeasuredFleetAutoscalingTest {
     /** What forecast.lua answers at {@code now} for {@code tasks} due at {@code dueAt}, read with the lead window too. */
     private static DueForecast forecast(AutoscalingSpec p, MeasuredFleet fleet, Instant now, Instant dueAt, long tasks) {
         List<DueWindow> windows = new ArrayList<>();
-        for (Duration w : ForecastPolicy.windowsFor(p, ForecastPolicy.of(p).with(fleet).leadTime())) {
+        for (Duration w : ForecastPolicy.windowsFor(p, fleet)) {
             windows.add(new DueWindow(w, dueAt.isAfter(now) && !dueAt.isAfter(now.plus(w)) ? tasks : 0));
         }
         return new DueForecast(now.toEpochMilli(), dueAt.isAfter(now) ? dueAt.toEpochMilli() : -1, windows);
@@ -92,15 +92,15 @@ class MeasuredFleetAutoscalingTest {
         AutoscalingSpec p = policy();
         p.setHorizon("2m");
         assertThat(ForecastPolicy.of(p).with(measured(Duration.ofMinutes(5), null)).leadTime()).isEqualTo(Duration.ofMinutes(2));
-        assertThat(ForecastPolicy.windowsFor(p, Duration.ofMinutes(2))).as("the horizon is read anyway, once")
-                .containsOnlyOnce(Duration.ofMinutes(2));
+        assertThat(ForecastPolicy.windowsFor(p, measured(Duration.ofMinutes(5), null))).as("the horizon is read anyway, once")
+                .containsOnlyOnce(Duration.ofMinutes(2)).contains(Duration.ofSeconds(110));
     }
 
     @Test
     void aMeasuredThroughputSizesTheWaveInPlaceOfTheSpecdOne() {
         AutoscalingSpec p = policy();
-        Instant now = MIDNIGHT.minusSeconds(30);
-        // 30,000 tasks due in 30 s: 1,000/s
+        Instant now = MIDNIGHT.minusSeconds(15);
+        // 30,000 tasks due within the 30 s lead window: 1,000/s (the arrival slice, 20 s to 30 s from now, is empty)
         assertThat(decide(p, MeasuredFleet.none(), now, MIDNIGHT, 30_000).replicas()).as("spec'd 50/s").isEqualTo(20);
         ScalingDecision slower = decide(p, measured(null, 40.0), now, MIDNIGHT, 30_000);
         assertThat(slower.replicas()).as("measured 40/s").isEqualTo(25);
@@ -134,5 +134,43 @@ class MeasuredFleetAutoscalingTest {
         p.setHorizon("10s");
         assertThatThrownBy(() -> ForecastPolicy.of(p).with(measured(Duration.ofSeconds(5), 10.0)))
                 .hasMessageContaining("spec.autoscaling.horizon must not be shorter than spec.autoscaling.warmup");
+    }
+
+    @Test
+    void aWaveDueAtOneInstantIsSizedByTheArrivalSliceItCrossesAsThePodsBecomeReady() {
+        AutoscalingSpec p = policy();
+        p.setMaxReplicas(100);
+        MeasuredFleet checkedEvery10s = measured(null, null);
+        // 30,000 tasks due at midnight, 50/s per replica, lead time 30 s, a check every 10 s
+        Object[][] table = {
+                // before midnight  without the slice  with it
+                {"PT35S",           10,                10},
+                {"PT25S",           20,                60},
+                {"PT15S",           20,                20},
+        };
+        for (Object[] row : table) {
+            Instant now = MIDNIGHT.minus(Duration.parse((String) row[0]));
+            assertThat(decide(p, MeasuredFleet.none(), now, MIDNIGHT, 30_000).replicas()).as(row[0] + " without").isEqualTo(row[1]);
+            assertThat(decide(p, checkedEvery10s, now, MIDNIGHT, 30_000).replicas()).as(row[0] + " with").isEqualTo(row[2]);
+        }
+        assertThat(decide(p, checkedEvery10s, MIDNIGHT.minusSeconds(25), MIDNIGHT, 30_000).reason())
+                .isEqualTo("30000 tasks due between 20s and 30s from now (3000/s) at 50/s per replica need 60");
+        assertThat(ForecastPolicy.windowsFor(p, checkedEvery10s)).contains(Duration.ofSeconds(20), Duration.ofSeconds(30));
+    }
+
+    @Test
+    void aSteadyLoadIsNotInflatedByTheSlice() {
+        AutoscalingSpec p = policy();
+        MeasuredFleet checkedEvery10s = measured(null, null);
+        Instant now = MIDNIGHT;
+        // 200 tasks a second for the next hour, 50/s per replica: 4 replicas whatever the slice
+        List<DueWindow> windows = new ArrayList<>();
+        for (Duration w : ForecastPolicy.windowsFor(p, checkedEvery10s)) {
+            windows.add(new DueWindow(w, 200 * w.toSeconds()));
+        }
+        DueForecast steady = new DueForecast(now.toEpochMilli(), now.plusSeconds(1).toEpochMilli(), windows);
+        ScalingDecision d = Autoscaler.decide(p, 1, false, new ScalingInput(OptionalLong.of(0), 4, null, null, now, Optional.of(steady),
+                checkedEvery10s));
+        assertThat(d.replicas()).isEqualTo(4);
     }
 }
