@@ -6,8 +6,6 @@
 -- Writes PROGRESS[id] = "<server ms>|<percent>|<note>".
 -- Returns: 1 = written, 0 = stale (not in flight under that token); an error for a percent or note out of bounds
 --@include shard_keys.lua
---@include groups.lua
---@include common.lua
 
 local id, token, percent, note = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4] or ''
 if not percent or percent ~= percent or percent < 0 or percent > 100 then
