@@ -27,6 +27,12 @@ public final class TaskProgressReports implements Progress {
         this.intervalNanos = writes.interval().toNanos();
     }
 
+    /** What a printed {@link io.delayq.handler.Task} shows (the test kit lists a handler's calls). */
+    @Override
+    public String toString() {
+        return "progress of task " + leased.id();
+    }
+
     @Override
     public void report(double percent, String note) {
         Progress.check(percent, note);
