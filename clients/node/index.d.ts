@@ -80,6 +80,18 @@ export interface TaskInfo {
   rawRecord: string | null;
   record: TaskRecord | null;
   serverNow: number;
+  /** What the handler of an IN_FLIGHT task last reported; null when it reported nothing, and in every other state. */
+  progress: TaskProgress | null;
+}
+
+/** How far a running task has got, as its handler last reported it. */
+export interface TaskProgress {
+  /** 0 to 100. */
+  percent: number;
+  /** "" when none. */
+  note: string;
+  /** When the worker wrote it (epoch ms, Redis clock). */
+  at: number;
 }
 
 export interface ShardStats {

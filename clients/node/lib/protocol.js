@@ -426,6 +426,21 @@ function parseReschedule(reply) {
   return { status: { rescheduled: 'RESCHEDULED', inflight: 'IN_FLIGHT', dead: 'DEAD' }[reply[0]] || 'UNKNOWN', dueAt: int(reply[1]) };
 }
 
+/**
+ * A progress entry as core's progress.lua writes it, `<at ms>|<percent>|<note>`: {percent, note, at}, or null for none
+ * (a task not in flight, a handler that reported nothing, a foreign form).
+ */
+function parseProgress(stored) {
+  if (typeof stored !== 'string') return null;
+  const first = stored.indexOf('|');
+  const second = first < 0 ? -1 : stored.indexOf('|', first + 1);
+  if (second < 0) return null;
+  const at = Number(stored.slice(0, first));
+  const percent = Number(stored.slice(first + 1, second));
+  if (!Number.isFinite(at) || !Number.isFinite(percent)) return null;
+  return { percent, note: stored.slice(second + 1), at };
+}
+
 function parseInspect(reply, id, shard) {
   const rawRecord = reply[6] === null || reply[6] === undefined ? null : reply[6];
   return {
@@ -438,6 +453,7 @@ function parseInspect(reply, id, shard) {
     lastError: reply[5] === null || reply[5] === undefined ? null : reply[5],
     rawRecord,
     serverNow: int(reply[0]),
+    progress: parseProgress(reply[7]),
   };
 }
 
@@ -467,5 +483,5 @@ module.exports = {
   DuplicatePolicy, Priority,
   requireQueue, requireShards, requireId, requirePriority, requirePayload, requirePolicy, schedule, dueAtMillis,
   crc32, shardOf, bucketOf, metaKey, shardKeys, recordKey, encodeRecord, decodeRecord, requireOptions, OPTION_FIELDS,
-  prepare, group, chunks, enqueueArgs, placed, enqueueResult, parseEnqueue, statusOf, parseCancel, parseReschedule, parseInspect, parseStats, queueStats,
+  prepare, group, chunks, enqueueArgs, placed, enqueueResult, parseEnqueue, statusOf, parseCancel, parseReschedule, parseInspect, parseProgress, parseStats, queueStats,
 };

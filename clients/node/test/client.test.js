@@ -57,6 +57,23 @@ test('against a real Redis', async (t) => {
     assert.equal(await admin.hget(key, 'order-8812'), null);
   });
 
+  await t.test('inspect shows the progress a running handler reported, in flight only', async () => {
+    // the entry as core's progress.lua writes it: <at ms>|<percent>|<note>
+    const now = await serverNow();
+    await q.enqueue('export-7', { delay: 3600000 });
+    const prefix = `dq:{orders:${protocol.shardOf('export-7', 4)}}:`;
+    await admin.hset(prefix + 'progress', 'export-7', `${now}|12.5|1,250 of 10,000 rows — ünïcödé | ✓`);
+    assert.equal((await q.inspect('export-7')).progress, null, 'a waiting task has no progress, whatever is stored');
+    // claimed by hand, as claim.lua would: out of its due set, into the in-flight set under a lease
+    await admin.zrem(prefix + 'due', 'export-7');
+    await admin.zadd(prefix + 'inflight', now + 60000, 'export-7');
+    const info = await q.inspect('export-7');
+    assert.equal(info.state, 'IN_FLIGHT');
+    assert.deepEqual(info.progress, { percent: 12.5, note: '1,250 of 10,000 rows — ünïcödé | ✓', at: now });
+    await admin.hdel(prefix + 'progress', 'export-7');
+    assert.equal((await q.inspect('export-7')).progress, null);
+  });
+
   await t.test('duplicate policies', async () => {
     const now = await serverNow();
     assert.equal((await q.enqueue('a', { dueAt: now + 10000 })).status, 'ADDED');

@@ -7,7 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from delayq import (InvalidInputException, CancelResult, DelayQueue, DuplicatePolicy, EnqueueStatus, Priority, ProtocolVersionMismatchException,
-                    ReplicaAckException, RescheduleStatus, ShardCountMismatchException, Task, TaskState, protocol)
+                    ReplicaAckException, RescheduleStatus, ShardCountMismatchException, Task, TaskProgress, TaskState, protocol)
 from delayq._lua import assemble
 from delayq.aio import AsyncDelayQueue
 from delayq.scripts import SCRIPTS
@@ -84,6 +84,23 @@ class ClientTest(WithRedis, unittest.TestCase):
             self.q.enqueue("t", max_attempts=0)
         self.assertEqual(str(caught.exception), "maxAttempts: must be 1 to 1000, got 0")
         self.assertEqual(self.q.inspect("t").state, TaskState.UNKNOWN)
+
+    def test_inspect_shows_the_progress_a_running_handler_reported(self):
+        """The progress entry as core's progress.lua writes it (``<at ms>|<percent>|<note>``), shown in flight only."""
+        now = server_now(self.admin)
+        self.q.enqueue("export-7", delay=timedelta(hours=1))
+        shard = protocol.shard_of("export-7", 4)
+        prefix = f"dq:{{orders:{shard}}}:"
+        self.admin.hset(prefix + "progress", "export-7", f"{now}|40|4,000 of 10,000 rows — ünïcödé | ✓")
+        self.assertIsNone(self.q.inspect("export-7").progress, "a waiting task has no progress, whatever is stored")
+        # claimed by hand, as claim.lua would: out of its due set, into the in-flight set under a lease
+        self.admin.zrem(prefix + "due", "export-7")
+        self.admin.zadd(prefix + "inflight", {"export-7": now + 60_000})
+        info = self.q.inspect("export-7")
+        self.assertEqual(info.state, TaskState.IN_FLIGHT)
+        self.assertEqual(info.progress, TaskProgress(40.0, "4,000 of 10,000 rows — ünïcödé | ✓", now))
+        self.admin.hdel(prefix + "progress", "export-7")
+        self.assertIsNone(self.q.inspect("export-7").progress)
 
     def test_duplicate_policies(self):
         now = server_now(self.admin)

@@ -106,9 +106,19 @@ class TaskRecord:
 
 
 @dataclass(frozen=True)
+class TaskProgress:
+    """How far a running task has got, as its handler last reported it: ``percent`` (0 to 100), ``note``
+    ("" when none) and ``at``, when the worker wrote it (epoch ms, Redis clock)."""
+    percent: float
+    note: str
+    at: int
+
+
+@dataclass(frozen=True)
 class TaskInfo:
     """Everything known about one task; ``score`` is the due time when SCHEDULED, the lease expiry when
-    IN_FLIGHT and the time of death when DEAD."""
+    IN_FLIGHT and the time of death when DEAD. ``progress`` is what the handler of an IN_FLIGHT task last
+    reported (None when it reported nothing, and in every other state)."""
     id: str
     shard: int
     state: TaskState
@@ -118,6 +128,7 @@ class TaskInfo:
     last_error: Optional[str]
     raw_record: Optional[str]
     server_now: int
+    progress: Optional[TaskProgress] = None
 
     @property
     def overdue(self) -> bool:

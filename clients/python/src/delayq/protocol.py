@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 from .errors import DelayQueueException, InvalidInputException
 from .model import (CancelResult, DuplicatePolicy, EnqueueResult, EnqueueStatus, RescheduleResult, RescheduleStatus,
-                    ShardStats, Task, TaskInfo, TaskRecord, TaskState)
+                    ShardStats, Task, TaskInfo, TaskProgress, TaskRecord, TaskState)
 
 #: 2: records in bucketed hashes (tasks:<b>) and the compact record form
 PROTOCOL_VERSION = 2
@@ -454,7 +454,20 @@ def parse_inspect(reply: Sequence[Any], task_id: str, shard: int) -> TaskInfo:
     text = _text(reply[1])
     state = TaskState(text) if text in ("scheduled", "inflight", "dead") else TaskState.UNKNOWN
     return TaskInfo(task_id, shard, state, _int(reply[2]), _int(reply[3]), _int(reply[4]), _text(reply[5]),
-                    _text(reply[6]), _int(reply[0]))
+                    _text(reply[6]), _int(reply[0]), parse_progress(_text(reply[7]) if len(reply) > 7 else None))
+
+
+def parse_progress(stored: Optional[str]) -> Optional[TaskProgress]:
+    """A progress entry as progress.lua writes it, ``<at ms>|<percent>|<note>``; None for none (or a foreign form)."""
+    if not stored:
+        return None
+    parts = stored.split("|", 2)
+    if len(parts) != 3:
+        return None
+    try:
+        return TaskProgress(float(parts[1]), parts[2], int(parts[0]))
+    except ValueError:
+        return None
 
 
 def parse_stats(reply: Sequence[Any], shard: int) -> ShardStats:

@@ -8,6 +8,8 @@
 --          tasks claimed with an attempt > 1: only they have ATTEMPTS and ERRORS entries (a claim reads them,
 --          retry.lua, reclaim.lua and the dead paths write them), which their ack deletes. An entry written
 --          after a task's claim came with a new token, so that ack is stale anyway.
+-- ARGV[3 + 3n + m]: p (absent = 0), then p positions (as above) of the tasks whose handler reported progress:
+--          their PROGRESS entries are deleted; a task that never reported one costs nothing here.
 -- Returns: array of n integers, 1 = acked, 0 = stale (not in flight under that token)
 --@include shard_keys.lua
 --@include groups.lua
@@ -58,4 +60,14 @@ for j = 1, tonumber(ARGV[2 + 3 * n]) or 0 do
   if acked[k] then counted[#counted + 1] = ids[k] end
 end
 if #counted > 0 then forget_counts(counted) end
+local m = tonumber(ARGV[2 + 3 * n]) or 0
+local p = tonumber(ARGV[3 + 3 * n + m]) or 0
+if p > 0 then
+  local reported = {}
+  for j = 1, p do
+    local k = tonumber(ARGV[3 + 3 * n + m + j])
+    if acked[k] then reported[#reported + 1] = ids[k] end
+  end
+  if #reported > 0 then redis.call('HDEL', PROGRESS, unpack(reported)) end
+end
 return out

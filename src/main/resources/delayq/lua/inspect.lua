@@ -3,7 +3,8 @@
 -- ARGV[1]: id, ARGV[2]: the caller's layout epoch (absent: 0; include/layout.lua)
 -- Returns: {now, state ("scheduled" | "inflight" | "dead" | "unknown" | "moving": retry), score (due time, lease
 --           expiry or time of death; -1 when unknown), priority level, attempts (in flight: the attempt it is
---           on, ATTEMPTS + 1; otherwise the attempts made), last error, record}
+--           on, ATTEMPTS + 1; otherwise the attempts made), last error, record, progress ("<at ms>|<percent>|<note>"
+--           as its handler last reported it, in flight only; false when none)}
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua
@@ -16,10 +17,14 @@ local id = ARGV[1]
 local now = server_now()
 local key = record_key(id)
 local state, level, score = locate(id, key)
-if state == nil then return { now, is_moving(id) and 'moving' or 'unknown', -1, 0, 0, false, false } end
+if state == nil then return { now, is_moving(id) and 'moving' or 'unknown', -1, 0, 0, false, false, false } end
 local record = redis.call('HGET', key, id)
 if state == 'due' then state = 'scheduled' else level = priority_of(record) end
 local attempts = tonumber(redis.call('HGET', ATTEMPTS, id)) or 0
-if state == 'inflight' then attempts = attempts + 1 end -- ATTEMPTS holds the attempts that ended
+local progress = false
+if state == 'inflight' then
+  attempts = attempts + 1 -- ATTEMPTS holds the attempts that ended
+  progress = redis.call('HGET', PROGRESS, id)
+end
 return { now, state, score, level, attempts,
-         redis.call('HGET', ERRORS, id), record }
+         redis.call('HGET', ERRORS, id), record, progress }

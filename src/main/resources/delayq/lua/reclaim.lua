@@ -6,6 +6,7 @@
 -- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
 -- ARGV[1]: limit, ARGV[2]: max attempts (0 = unlimited),
 -- ARGV[3]: dead-letter max count (0 = unbounded), ARGV[4]: dead-letter max age ms (0 = unbounded)
+-- Deletes the expired tasks' PROGRESS entries.
 -- Returns: {requeued, dead}
 --@include shard_keys.lua
 --@include groups.lua
@@ -21,6 +22,8 @@ if #expired > 0 then
   -- read before the first write: a script's writes stay when a later call fails (a key of the wrong type)
   counts = redis.call('HMGET', ATTEMPTS, unpack(expired))
   redis.call('ZREM', INFLIGHT, unpack(expired))
+  -- whatever their handlers reported is over with the lease (the worker that reported it is gone)
+  redis.call('HDEL', PROGRESS, unpack(expired))
 end
 -- the task's own limit, when its record (JSON: the compact form carries no options) names one that is
 -- valid (1..1000); anything else leaves the worker's. Leases expire rarely, so reading records here is cheap.

@@ -5,6 +5,7 @@
 -- ARGV[1]: id, ARGV[2]: token, ARGV[3]: backoff ms, ARGV[4]: error text,
 -- ARGV[5]: max attempts (0 = unlimited), ARGV[6]: "1" to dead-letter at once,
 -- ARGV[7]: dead-letter max count (0 = unbounded), ARGV[8]: dead-letter max age ms (0 = unbounded)
+-- ARGV[9]: "1" when the handler reported progress: its PROGRESS entry is deleted (absent = none)
 -- Returns: {"retried", due} | {"dead", died at} | {"stale", -1}
 --@include shard_keys.lua
 --@include groups.lua
@@ -23,6 +24,7 @@ end
 local attempts = (tonumber(redis.call('HGET', ATTEMPTS, id)) or 0) + 1
 redis.call('ZREM', INFLIGHT, id)
 redis.call('HSET', ATTEMPTS, id, attempts)
+if ARGV[9] == '1' then redis.call('HDEL', PROGRESS, id) end
 if permanent or (max_attempts > 0 and attempts >= max_attempts) then
   kill(id, now, reason)
   trim_dead(now, tonumber(ARGV[7]), tonumber(ARGV[8]))

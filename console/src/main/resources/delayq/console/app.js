@@ -448,6 +448,11 @@ async function taskPage(name, id) {
       row('last error', t.lastError || '–', { id: 'task-error' }),
       // the server's answer, which the CLI's inspect prints too (there with the lease's expiry, shown above here)
       t.lease ? row('holder', t.lease.who, { id: 'task-holder' }) : [],
+      // what the running handler last reported (written at most once a second); gone when the task settles
+      t.state === 'inflight' ? row('progress', t.progress
+        ? h('span', { id: 'task-progress' }, h('progress', { max: 100, value: t.progress.percent, 'aria-label': 'progress' }),
+          ` ${t.progress.percent} %` + (t.progress.note ? ` — ${t.progress.note}` : '') + ` (reported ${human(Math.max(0, now - t.progress.at))} ago)`)
+        : h('span', { id: 'task-progress', class: 'muted' }, 'none reported by the handler')) : [],
       row('enqueued', t.enqueuedAt ? utc(t.enqueuedAt) : '–'),
       row('payload', h('pre', { id: 'task-payload' }, t.payload === null || t.payload === undefined ? '(none)' : t.payload)),
       row('record', h('pre', { class: 'muted' }, t.record === null ? '(no record: a bare ZADD task)' : t.record)),

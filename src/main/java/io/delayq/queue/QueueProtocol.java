@@ -12,6 +12,7 @@ import io.delayq.lease.RetryResult;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.redis.Replies;
 import io.delayq.script.LuaScript;
+import io.delayq.task.TaskProgress;
 import io.delayq.script.ScriptRunner;
 import io.delayq.shard.RecordBuckets;
 import io.delayq.shard.ShardKeys;
@@ -25,6 +26,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.stream.Collectors;
@@ -230,6 +232,14 @@ public final class QueueProtocol {
 
     /** Acks tasks of one shard (at most {@link #MAX_PER_CALL}); the answer says, per task, whether the lease was still ours. */
     public CompletionStage<List<Boolean>> ack(int shard, List<ClaimedTask> tasks) {
+        return ack(shard, tasks, Set.of());
+    }
+
+    /**
+     * Acks tasks of one shard, deleting the progress their handlers reported for the ids in {@code reportedProgress}
+     * (tasks that reported none cost the script nothing).
+     */
+    public CompletionStage<List<Boolean>> ack(int shard, List<ClaimedTask> tasks, Set<String> reportedProgress) {
         int n = tasks.size();
         // each task's record bucket goes with it, the tasks ordered by bucket: the script then hashes no id and
         // deletes the records of one bucket with one HDEL (ack.lua); the answer comes back in this order
@@ -272,6 +282,16 @@ public final class QueueProtocol {
         }
         args.add(String.valueOf(counted.size()));
         args.addAll(counted);
+        if (!reportedProgress.isEmpty()) {
+            List<String> reported = new ArrayList<>();
+            for (int k = 0; k < n; k++) {
+                if (reportedProgress.contains(tasks.get((int) byBucket[k]).id())) {
+                    reported.add(String.valueOf(k + 1));
+                }
+            }
+            args.add(String.valueOf(reported.size()));
+            args.addAll(reported);
+        }
         return scripts.<List<Object>>run(LuaScript.ACK, keys(shard).scriptKeys(), args).thenApply(reply -> {
             Boolean[] acked = new Boolean[n];
             for (int k = 0; k < n; k++) {
@@ -283,9 +303,18 @@ public final class QueueProtocol {
 
     public CompletionStage<RetryResult> retry(ClaimedTask task, Duration backoff, String error, int maxAttempts,
                                               boolean permanent, DeadLetterPolicy dead) {
-        List<String> args = List.of(task.id(), String.valueOf(task.token()), String.valueOf(backoff.toMillis()),
+        return retry(task, backoff, error, maxAttempts, permanent, dead, false);
+    }
+
+    /** @param reportedProgress the handler reported progress: the retry deletes it */
+    public CompletionStage<RetryResult> retry(ClaimedTask task, Duration backoff, String error, int maxAttempts,
+                                              boolean permanent, DeadLetterPolicy dead, boolean reportedProgress) {
+        List<String> args = new ArrayList<>(List.of(task.id(), String.valueOf(task.token()), String.valueOf(backoff.toMillis()),
                 error == null ? "" : error, String.valueOf(maxAttempts), permanent ? "1" : "0",
-                String.valueOf(dead.maxCount()), String.valueOf(dead.maxAge().toMillis()));
+                String.valueOf(dead.maxCount()), String.valueOf(dead.maxAge().toMillis())));
+        if (reportedProgress) {
+            args.add("1");
+        }
         return scripts.<List<Object>>run(LuaScript.RETRY, keys(task.shard()).scriptKeys(), args).thenApply(reply ->
                 new RetryResult(RetryResult.Status.valueOf(((String) reply.get(0)).toUpperCase()), asLong(reply.get(1))));
     }
@@ -308,6 +337,15 @@ public final class QueueProtocol {
         extendKeys.add(keys(shard).extendRequest(requestId));
         return scripts.<List<Object>>run(LuaScript.EXTEND, extendKeys, args)
                 .thenApply(reply -> reply.stream().map(Replies::asLong).collect(Collectors.toList()));
+    }
+
+    /**
+     * Keeps a running handler's progress with its in-flight task, under the claim's current token: 1 = written,
+     * 0 = refused (the lease is no longer {@code task}'s: settled, expired, or extended to a newer token meanwhile).
+     */
+    public CompletionStage<Long> progress(ClaimedTask task, double percent, String note) {
+        List<String> args = List.of(task.id(), String.valueOf(task.token()), TaskProgress.percentText(percent), note == null ? "" : note);
+        return scripts.run(LuaScript.PROGRESS, keys(task.shard()).scriptKeys(), args);
     }
 
     public CompletionStage<Reclaimed> reclaim(int shard, int limit, int maxAttempts, DeadLetterPolicy dead) {

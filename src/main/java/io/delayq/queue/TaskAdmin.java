@@ -7,6 +7,7 @@ import io.delayq.task.CancelResult;
 import io.delayq.task.RescheduleResult;
 import io.delayq.task.Schedule;
 import io.delayq.task.TaskInfo;
+import io.delayq.task.TaskProgress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -62,7 +63,8 @@ public final class TaskAdmin {
                 default -> TaskInfo.State.UNKNOWN;
             };
             return new Found<>(new TaskInfo(id, shard, state, asLong(reply.get(2)), (int) asLong(reply.get(3)), (int) asLong(reply.get(4)),
-                    (String) reply.get(5), (String) reply.get(6), asLong(reply.get(0))), wire.equals("unknown"), wire.equals("moving"));
+                    (String) reply.get(5), (String) reply.get(6), asLong(reply.get(0)),
+                    reply.size() > 7 ? TaskProgress.parse((String) reply.get(7)) : null), wire.equals("unknown"), wire.equals("moving"));
         });
     }
 

@@ -24,6 +24,7 @@ public enum LuaScript {
     ACK("ack", ScriptOutputType.MULTI),
     RETRY("retry", ScriptOutputType.MULTI),
     EXTEND("extend", ScriptOutputType.MULTI),
+    PROGRESS("progress", ScriptOutputType.INTEGER),
     RECLAIM("reclaim", ScriptOutputType.MULTI),
     CANCEL("cancel", ScriptOutputType.VALUE),
     RESCHEDULE("reschedule", ScriptOutputType.MULTI),

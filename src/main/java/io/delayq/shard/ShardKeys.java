@@ -24,6 +24,11 @@ public record ShardKeys(String queue, int shard) {
         return key("inflight");
     }
 
+    /** The latest progress the handlers of in-flight tasks reported: id → {@code <at ms>|<percent>|<note>} (progress.lua). */
+    public String progress() {
+        return key("progress");
+    }
+
     /**
      * The prefix of the shard's record hashes, passed to the scripts as {@code KEYS[5]}; no key of this
      * exact name is written (protocol v2). Records live in {@link #recordBucket(int)}.

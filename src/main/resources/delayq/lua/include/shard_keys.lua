@@ -10,6 +10,10 @@ local ERRORS = KEYS[7]                     -- HASH id -> last error text
 local DEAD = KEYS[8]                       -- ZSET id -> time it died
 local MARKER = KEYS[9]                     -- ZSET wake-up marker: member "next", score = earliest new due time
 local RATE = KEYS[10]                      -- HASH token bucket (tokens, at) for the optional rate limit
+-- HASH id -> "<at ms>|<percent>|<note>": the latest progress a running handler reported (progress.lua), for
+-- in-flight tasks only; every script that ends a lease deletes its entry. Not among the KEYS: only a worker
+-- that reported progress (and reclaim) touches it, in the shard's slot like the record buckets.
+local PROGRESS = INFLIGHT and string.sub(INFLIGHT, 1, -9) .. 'progress' -- (scripts with keys of their own have no INFLIGHT)
 
 -- Records live in TASK_BUCKETS small hashes per shard, not one big one: Redis keeps a hash of at most
 -- hash-max-listpack-entries (512) entries with values of at most hash-max-listpack-value (64) bytes as

@@ -76,6 +76,25 @@ class InspectCommandTest {
     }
 
     @Test
+    void taskInFlight_showsTheProgressItsHandlerReported() {
+        ClaimedTask t = queue.inFlight(Duration.ofMinutes(5), "export-1").get(0);
+
+        assertThat(delayq("inspect", "export-1").out()).contains("progress:     - (the handler reported none)");
+
+        io.delayq.redis.Replies.await(queue.protocol().progress(t, 40, "4,000 of 10,000 rows"), Duration.ofSeconds(5));
+        CliRun text = delayq("inspect", "export-1");
+        assertThat(text.out()).containsPattern("progress: {5}40 % — 4,000 of 10,000 rows \\(reported \\d+(\\.\\d)?m?s ago\\)");
+
+        JsonNode json = json(delayq("inspect", "export-1", "--output", "json").out());
+        assertThat(json.get("progress").get("percent").asDouble()).isEqualTo(40.0);
+        assertThat(json.get("progress").get("note").asText()).isEqualTo("4,000 of 10,000 rows");
+        assertThat(Instant.parse(json.get("progress").get("reportedAt").asText())).isBeforeOrEqualTo(Instant.parse(json.get("serverTime").asText()));
+
+        io.delayq.redis.Replies.await(queue.protocol().ack(t.shard(), List.of(t), java.util.Set.of(t.id())), Duration.ofSeconds(5));
+        assertThat(json(delayq("inspect", "export-1", "--output", "json").out()).has("progress")).isFalse();
+    }
+
+    @Test
     void taskInFlight_namesTheWorkerThatReportedItsLease() {
         ClaimedTask t = queue.inFlight(Duration.ofMinutes(5), "running-2").get(0);
         PresenceRegistry workers = new PresenceRegistry(redis.admin(), "orders", Duration.ofSeconds(5));

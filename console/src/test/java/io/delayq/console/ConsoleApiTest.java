@@ -417,6 +417,13 @@ class ConsoleApiTest {
         assertThat(held.get("summary").asText()).startsWith("a worker (" + holder + " on node-" + (heldShard <= 3 ? "a" : "b")
                 + ") is running it (attempt 1); lease expires at ");
 
+        assertThat(json(get("api/queues/shop-orders/tasks/" + ConsoleFixture.HELD)).get("progress").isNull()).isTrue();
+        f.reportProgress(ConsoleFixture.HELD, 62.5, "5 of 8 payout files");
+        JsonNode progress = json(get("api/queues/shop-orders/tasks/" + ConsoleFixture.HELD)).get("progress");
+        assertThat(progress.get("percent").asDouble()).isEqualTo(62.5);
+        assertThat(progress.get("note").asText()).isEqualTo("5 of 8 payout files");
+        assertThat(progress.get("at").asLong()).isPositive();
+
         String other = "coupon-expire-78";
         int shard = f.orders.protocol().shardOf(other);
         JsonNode unreported = json(get("api/queues/shop-orders/tasks/" + other)).get("lease");

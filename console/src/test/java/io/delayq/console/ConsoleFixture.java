@@ -172,6 +172,15 @@ public final class ConsoleFixture implements AutoCloseable {
         return Replies.await(raw.commands().zscore(k.inflight(), id), Duration.ofSeconds(5));
     }
 
+    /** Writes progress for an in-flight task as its worker would, under the lease's current token. */
+    public void reportProgress(String id, double percent, String note) {
+        int shard = orders.protocol().shardOf(id);
+        io.delayq.claim.ClaimedTask task = new io.delayq.claim.ClaimedTask(shard, id, 0, 1, inflightScore(id).longValue(), null);
+        if (Replies.await(orders.protocol().progress(task, percent, note), Duration.ofSeconds(5)) != 1) {
+            throw new AssertionError(id + " is not in flight");
+        }
+    }
+
     public String lastError(String id) {
         return Replies.await(raw.commands().hget(orders.protocol().keys(orders.protocol().shardOf(id)).errors(), id), Duration.ofSeconds(5));
     }

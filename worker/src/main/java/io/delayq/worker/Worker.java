@@ -8,6 +8,7 @@ import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.redis.Replies;
 import io.delayq.worker.config.WorkerConfig;
+import io.delayq.worker.progress.ProgressWrites;
 import io.delayq.handler.TaskHandler;
 import io.delayq.worker.delivery.Deliveries;
 import io.delayq.worker.delivery.Delivery;
@@ -102,6 +103,7 @@ public final class Worker implements AutoCloseable {
     private final WorkerMetrics metrics;
     private final InflightRegistry inflight = new InflightRegistry();
     private final Settler settler;
+    private final ProgressWrites progress;
     private final FailureLog failures = new FailureLog();
     /** A claimed task that waited this long for a handler thread makes the pool wake more threads. */
     private static final long HANDLER_RAMP_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -154,13 +156,19 @@ public final class Worker implements AutoCloseable {
                 .description("Redis calls that failed without an answer (time-outs, lost connections)").tag("queue", config.queue())
                 .register(registry);
         this.settler = new Settler(protocol, inflight, metrics, config.retry(), config.deadLetters(), config.lease(), failures);
+        this.progress = new ProgressWrites(protocol, ProgressWrites.INTERVAL);
+        for (boolean accepted : new boolean[] {true, false}) {
+            FunctionCounter.builder("delayq.progress.writes", progress, accepted ? ProgressWrites::written : ProgressWrites::refused)
+                    .description("Progress reports of handlers written to Redis (at most one per task per second), and those refused: the lease had moved on")
+                    .tag("queue", config.queue()).tag("result", accepted ? "written" : "refused").register(registry);
+        }
         this.handlers = new HandlerPool(config.concurrency(), HANDLER_RAMP_AFTER_NANOS, named("delayq-handler", false));
         ServerClock clock = new ServerClock(wallClock, config.range());
         WakeBoard board = new WakeBoard(config.range().from(), config.range().size());
         this.claimLoop = new ClaimLoop(new ClaimLoop.Params(protocol, config.range(), config.batchSize(), config.pollInterval(),
                 config.lease(), config.rateLimit(), config.concurrency(), handlers,
                 new TaskRunner(config.queue(), new DeliveryAttempt(config.queue(), delivery, clock, config.retry(), new DeliveryTracing(otel, config.queue())),
-                        settler, metrics, clock), inflight, metrics, clock, board, health,
+                        settler, metrics, clock, progress), inflight, metrics, clock, board, health,
                 new ShardFaults(protocol, redis.commands(), metrics), REDIS_TIMEOUT, config.claimAhead()));
         Gauge.builder("delayq.tasks.held", claimLoop, ClaimLoop::heldCount)
                 .description("Tasks claimed ahead of their due time and held until due (DELAYQ_CLAIM_AHEAD); in flight, in no handler slot")
@@ -403,6 +411,9 @@ public final class Worker implements AutoCloseable {
         watchers.forEach(MarkerWatcher::close);
         if (timers != null) {
             timers.shutdownNow();
+        }
+        if (progress != null) {
+            progress.close();
         }
         if (presence != null && redis != null) {
             presence.leave();

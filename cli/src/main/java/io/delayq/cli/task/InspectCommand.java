@@ -18,7 +18,8 @@ import java.io.PrintWriter;
 
 @Command(name = "inspect", mixinStandardHelpOptions = true,
         description = {"Everything known about one task, read atomically: state (scheduled, in flight, dead, unknown), "
-                + "due time in local time and UTC, attempts, last error, lease expiry, shard, payload, and what to do next.",
+                + "due time in local time and UTC, attempts, last error, lease expiry, the progress its handler reported while in flight, "
+                + "shard, payload, and what to do next.",
                 "This is the 'why did my task not fire?' checklist (ZSCORE, ZCARD, LRANGE by hand) in one answer."},
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {"0:the task exists (scheduled, in flight or dead)", "1:no task with this id in the queue (state unknown)",
@@ -62,6 +63,7 @@ public class InspectCommand extends QueueCommand {
         }
         if (r.leaseExpiresAt() != null) {
             line(out, "lease expiry", r.leaseExpiresAtLocal() + " (" + r.leaseExpiresAt() + ")" + (r.leaseExpired() ? ", EXPIRED" : ""));
+            line(out, "progress", r.progress() == null ? "- (the handler reported none)" : r.progress().line());
         }
         if (r.diedAt() != null) {
             line(out, "died at", r.diedAtLocal() + " (" + r.diedAt() + ")");

@@ -5,6 +5,7 @@ import io.delayq.DurationText;
 import io.delayq.cli.text.Instants;
 import io.delayq.presence.InFlightLease;
 import io.delayq.task.TaskInfo;
+import io.delayq.task.TaskProgress;
 import io.delayq.task.TaskRecord;
 
 import java.time.ZoneId;
@@ -20,8 +21,24 @@ public record TaskReport(String id, String queue, int shard, int shards, String 
                          String dueAt, String dueAtLocal, Long overdueMillis,
                          String leaseExpiresAt, String leaseExpiresAtLocal, Boolean leaseExpired,
                          String diedAt, String diedAtLocal,
-                         String leaseHolder, Integer priority, Integer attempts, String lastError, String payload, String record,
+                         String leaseHolder, Progress progress, Integer priority, Integer attempts, String lastError, String payload, String record,
                          List<String> hints) {
+
+    /**
+     * What the handler of an in-flight task last reported: {@code percent} (0 to 100), {@code note} ("" when none),
+     * and when it was written ({@code reportedAt}, UTC; {@code reportedAgo} against the Redis clock).
+     */
+    public record Progress(double percent, String note, String reportedAt, String reportedAgo) {
+        static Progress of(TaskProgress p, long serverNow) {
+            return p == null ? null : new Progress(p.percent(), p.note(), Instants.utc(p.at()),
+                    DurationText.human(Math.max(0, serverNow - p.at())) + " ago");
+        }
+
+        /** {@code 40 % — 4,000 of 10,000 rows (reported 3s ago)} */
+        String line() {
+            return TaskProgress.percentText(percent) + " %" + (note.isEmpty() ? "" : " — " + note) + " (reported " + reportedAgo + ")";
+        }
+    }
 
     /** @param lease who runs the task, from the presence registry; null unless the task is in flight */
     static TaskReport of(TaskInfo t, InFlightLease lease, String queue, int shards, ZoneId zone) {
@@ -73,7 +90,7 @@ public record TaskReport(String id, String queue, int shard, int shards, String 
         }
         return new TaskReport(t.id(), queue, t.shard(), shards, stateName(t.state()), Instants.utc(now),
                 dueAt, dueLocal, overdue, leaseAt, leaseLocal, leaseExpired, diedAt, diedLocal,
-                lease == null || lease.holder() == null ? null : lease.holder().id(), known ? t.priority() : null, known ? t.attempts() : null,
+                lease == null || lease.holder() == null ? null : lease.holder().id(), Progress.of(t.progress(), now), known ? t.priority() : null, known ? t.attempts() : null,
                 known ? t.lastError() : null, payload, known ? t.rawRecord() : null, hints);
     }
 

@@ -13,6 +13,7 @@ import io.delayq.presence.InFlightLease;
 import io.delayq.presence.PresenceRegistry;
 import io.delayq.presence.WorkerPresence;
 import io.delayq.task.TaskInfo;
+import io.delayq.task.TaskProgress;
 import io.delayq.task.TaskRecord;
 
 import java.time.Instant;
@@ -134,8 +135,21 @@ public final class TaskViews {
         out.put("leaseExpiresAt", info.state() == TaskInfo.State.IN_FLIGHT ? info.score() : null);
         if (info.state() == TaskInfo.State.IN_FLIGHT) {
             out.put("lease", holder(queue, info));
+            out.put("progress", progress(info.progress()));
         }
         out.put("serverTime", info.serverNow());
+        return out;
+    }
+
+    /** What the handler of an in-flight task last reported ({@code at}: when it was written, Redis clock), or null. */
+    private static Map<String, Object> progress(TaskProgress p) {
+        if (p == null) {
+            return null;
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("percent", p.percent());
+        out.put("note", p.note());
+        out.put("at", p.at());
         return out;
     }
 

@@ -302,6 +302,8 @@ class ConsoleBrowserTest {
         // the answer the CLI's inspect prints too (core's InFlightLease), here without the expiry shown above
         assertThat(browser.text("#task-holder")).startsWith("a worker (" + holder + " on ").contains("is running it (attempt 1)")
                 .contains("reported with this lease's token");
+        assertThat(browser.text("#task-progress")).isEqualTo("none reported by the handler");
+        f.reportProgress(ConsoleFixture.HELD, 40, "4,000 of 10,000 coupons");
 
         // the other in-flight task: no worker reported its lease, the page says so and names the shard's owners
         String other = "coupon-expire-78";
@@ -309,6 +311,11 @@ class ConsoleBrowserTest {
         browser.open(page("#/q/" + Q + "/task/" + other));
         assertThat(browser.text("#task-holder")).startsWith("not reported by the live workers owning shard " + shard + " ("
                         + (shard <= 3 ? ConsoleFixture.WORKER_LOW : ConsoleFixture.WORKER_HIGH) + ")");
+
+        // back on the held task: what its handler reported meanwhile
+        browser.open(page("#/q/" + Q + "/task/" + ConsoleFixture.HELD));
+        assertThat(browser.text("#task-progress")).startsWith("40 % — 4,000 of 10,000 coupons (reported ").endsWith(" ago)");
+        assertThat(browser.find("#task-progress progress").getAttribute("value")).isEqualTo("40");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.delayq.worker.dispatch;
 
 import io.delayq.claim.ClaimedTask;
+import io.delayq.handler.Progress;
 import io.delayq.worker.config.RetryPolicy;
 import io.delayq.worker.controls.Expiry;
 import io.delayq.worker.controls.TaskRetry;
@@ -29,12 +30,20 @@ public final class DeliveryAttempt {
 
     /** @throws TaskDecoder.MalformedTask when the record breaks the protocol (the caller dead-letters it) */
     public Outcome run(ClaimedTask claimed) throws TaskDecoder.MalformedTask {
+        return run(claimed, Progress.DISCARDED);
+    }
+
+    /**
+     * @param progress where the handler's progress reports go
+     * @throws TaskDecoder.MalformedTask when the record breaks the protocol (the caller dead-letters it)
+     */
+    public Outcome run(ClaimedTask claimed, Progress progress) throws TaskDecoder.MalformedTask {
         TaskDecoder.Decoded decoded = TaskDecoder.decodeWithOptions(queue, claimed);
         long now = clock.nowMillis();
         int maxAttempts = TaskRetry.of(retry, decoded.options()).maxAttempts();
         return tracing.around(claimed, decoded.options(), now - claimed.dueAt(), maxAttempts, () -> {
             Outcome expired = Expiry.judge(decoded.options(), claimed, now);
-            return expired != null ? expired : delivery.deliver(decoded.task());
+            return expired != null ? expired : delivery.deliver(decoded.task().withProgress(progress));
         });
     }
 }

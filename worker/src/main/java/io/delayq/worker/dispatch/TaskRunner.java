@@ -4,11 +4,12 @@ import io.delayq.claim.ClaimedTask;
 import io.delayq.worker.delivery.Outcome;
 import io.delayq.worker.lease.Leased;
 import io.delayq.worker.metrics.WorkerMetrics;
+import io.delayq.worker.progress.ProgressWrites;
 import io.delayq.worker.settle.Settler;
 
 /**
  * Runs one claimed task on a handler thread: records its lag, runs the attempt ({@link DeliveryAttempt}: record, expiry,
- * trace span, delivery) and settles the outcome.
+ * trace span, delivery; the handler's progress reports go to {@link ProgressWrites}) and settles the outcome.
  * Claiming ({@link ClaimLoop}) and running are apart, so that how much is claimed never depends on how a task runs.
  */
 public final class TaskRunner {
@@ -17,9 +18,11 @@ public final class TaskRunner {
     private final WorkerMetrics metrics;
     private final ServerClock clock;
     private final MalformedTasks malformed;
+    private final ProgressWrites progress;
 
-    public TaskRunner(String queue, DeliveryAttempt attempt, Settler settler, WorkerMetrics metrics, ServerClock clock) {
+    public TaskRunner(String queue, DeliveryAttempt attempt, Settler settler, WorkerMetrics metrics, ServerClock clock, ProgressWrites progress) {
         this.attempt = attempt;
+        this.progress = progress;
         this.settler = settler;
         this.metrics = metrics;
         this.clock = clock;
@@ -37,7 +40,7 @@ public final class TaskRunner {
         long t0 = System.nanoTime();
         leased.startRun(Thread.currentThread());
         try {
-            outcome = attempt.run(claimed);
+            outcome = attempt.run(claimed, progress.of(leased));
         } catch (TaskDecoder.MalformedTask e) {
             malformed.refusedRecord(claimed.shard(), claimed.id(), e.getMessage());
             outcome = new Outcome.Dead(e.getMessage());

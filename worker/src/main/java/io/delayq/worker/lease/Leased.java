@@ -31,6 +31,8 @@ public final class Leased {
     private volatile long runningSinceNanos;
     private volatile long lastRenewedNanos;
     private volatile boolean lost;
+    /** A progress write was sent under this lease: the settle deletes the progress entry (written under the lock). */
+    private volatile boolean reportedProgress;
 
     public Leased(ClaimedTask task) {
         this(task, null);
@@ -74,6 +76,23 @@ public final class Leased {
 
     public boolean lost() {
         return lost;
+    }
+
+    /**
+     * A progress write is about to be sent under this lease: true, and the settle will delete what it writes; false,
+     * and nothing may be written, once the task is settling (its ack or retry could already be on the wire).
+     */
+    public synchronized boolean beginProgressWrite() {
+        if (settleRequested) {
+            return false;
+        }
+        reportedProgress = true;
+        return true;
+    }
+
+    /** Whether a progress write went out under this lease, so that the ack or retry deletes the progress entry. */
+    public boolean reportedProgress() {
+        return reportedProgress;
     }
 
     /** Marks the start of an extension; false when the task is settling or an extension is already out. */

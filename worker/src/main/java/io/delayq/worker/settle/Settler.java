@@ -17,6 +17,8 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -146,7 +148,7 @@ public final class Settler implements AutoCloseable {
     /** @param permanently why the task is dead-lettered at once, or null to retry it while it has attempts left */
     private void fail(Leased leased, String error, Duration backoff, String permanently, int maxAttempts) {
         ClaimedTask task = leased.task();
-        protocol.retry(task, backoff, error, maxAttempts, permanently != null, deadLetters).whenComplete((result, e) -> {
+        protocol.retry(task, backoff, error, maxAttempts, permanently != null, deadLetters, leased.reportedProgress()).whenComplete((result, e) -> {
             if (e != null) {
                 // the lease will expire and the task come back: nothing is lost, the attempt is counted
                 LOG.warn("could not record the failure of task {} on shard {}: {}", task.id(), task.shard(), e.toString());
@@ -219,7 +221,7 @@ public final class Settler implements AutoCloseable {
         for (ShardChunk<Leased> shardChunk : ShardChunk.of(round, l -> l.task().shard())) {
             int shard = shardChunk.shard();
             List<Leased> chunk = shardChunk.items();
-            calls.add(protocol.ack(shard, chunk.stream().map(Leased::task).toList()).<Void>handle((acked, e) -> {
+            calls.add(protocol.ack(shard, chunk.stream().map(Leased::task).toList(), reportedProgress(chunk)).<Void>handle((acked, e) -> {
                 if (e != null) {
                     LOG.warn("ack of {} task(s) on shard {} failed, they will be re-delivered after their lease: {}",
                             chunk.size(), shard, e.toString());
@@ -242,6 +244,20 @@ public final class Settler implements AutoCloseable {
         } catch (Exception e) {
             LOG.warn("acks still unanswered after 30 s: {}", e.toString());
         }
+    }
+
+    /** The ids of the tasks whose handlers reported progress (usually none: then no set is built). */
+    private static Set<String> reportedProgress(List<Leased> chunk) {
+        Set<String> ids = null;
+        for (Leased l : chunk) {
+            if (l.reportedProgress()) {
+                if (ids == null) {
+                    ids = new HashSet<>();
+                }
+                ids.add(l.id());
+            }
+        }
+        return ids == null ? Set.of() : ids;
     }
 
     /** Waits until every settle handed in so far has reached Redis (or failed), at most {@code timeout}. */
