@@ -32,7 +32,12 @@ import static org.awaitility.Awaitility.await;
 public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     private final String clusterId = Uuid.randomUuid().toString();
     private Path dir;
+    /** The one user of the SASL listener (PLAIN). */
+    public static final String USER = "delayq";
+    public static final String PASSWORD = "kafka-pass-1";
+
     private int port;
+    private int saslPort;
     private int controllerPort;
     private Process process;
 
@@ -40,16 +45,20 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     public void beforeAll(ExtensionContext context) throws Exception {
         dir = Files.createTempDirectory("delayq-kafka");
         port = freePort();
+        saslPort = freePort();
         controllerPort = freePort();
         Files.writeString(dir.resolve("server.properties"), String.join("\n",
                 "process.roles=broker,controller",
                 "node.id=1",
                 "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
-                "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort,
-                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
+                "listeners=PLAINTEXT://127.0.0.1:" + port + ",SASL_PLAINTEXT://127.0.0.1:" + saslPort + ",CONTROLLER://127.0.0.1:" + controllerPort,
+                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port + ",SASL_PLAINTEXT://127.0.0.1:" + saslPort,
                 "controller.listener.names=CONTROLLER",
                 "inter.broker.listener.name=PLAINTEXT",
-                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "sasl.enabled.mechanisms=PLAIN",
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required "
+                        + "user_" + USER + "=\"" + PASSWORD + "\";",
                 "log.dirs=" + logs(),
                 "num.partitions=3",
                 "auto.create.topics.enable=false",
@@ -80,6 +89,11 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
 
     public String bootstrapServers() {
         return "127.0.0.1:" + port;
+    }
+
+    /** The listener that wants SASL PLAIN ({@link #USER}, {@link #PASSWORD}). */
+    public String saslBootstrapServers() {
+        return "127.0.0.1:" + saslPort;
     }
 
     /** Starts the broker (again) and returns once it answers on its port and lists its topics. */

@@ -135,6 +135,34 @@ class KafkaDeliveryTest {
     }
 
     @Test
+    void saslCredentialsAreSentAndAWrongPasswordIsRetriedNotAcked() throws Exception {
+        String topic = newTopic();
+        kafka.createTopic(topic, 1);
+        TopicReader reader = read(topic);
+        Map<String, String> sasl = Map.of(KAFKA_BOOTSTRAP_SERVERS.name(), kafka.saslBootstrapServers(),
+                KAFKA_SECURITY_PROTOCOL.name(), "sasl_plaintext", KAFKA_USERNAME.name(), KafkaBroker.USER);
+        Map<String, String> wrong = new java.util.HashMap<>(sasl);
+        wrong.put(KAFKA_PASSWORD.name(), "not-the-password");
+        Worker refused = worker(topic, wrong);
+        queue.client().enqueue(TaskSpec.of("refund-1").payload("r"));
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> queue.client().inspect("refund-1"),
+                t -> t.attempts() >= 2 && t.lastError() != null);
+        assertThat(queue.client().inspect("refund-1").lastError()).contains("Authentication failed");
+        assertThat(outcomes(refused, "acked")).isZero();
+        assertThat(reader.keys()).isZero();
+        workers.close();
+
+        Map<String, String> right = new java.util.HashMap<>(sasl);
+        right.put(KAFKA_PASSWORD.name(), KafkaBroker.PASSWORD);
+        Worker w = worker(topic, right);
+        await().atMost(Duration.ofSeconds(30)).until(() -> reader.keys() == 1);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(outcomes(w, "acked")).isEqualTo(1));
+        assertThat(reader.byKey().get("refund-1")).singleElement()
+                .satisfies(r -> assertThat(Integer.parseInt(r.header(Headers.ATTEMPT))).isGreaterThan(1));
+    }
+
+    @Test
     void aBrokerStoppedMidRunLosesNothingAndNoTaskIsAckedWhileItIsDown() throws Exception {
         String topic = newTopic();
         kafka.createTopic(topic, 3);
