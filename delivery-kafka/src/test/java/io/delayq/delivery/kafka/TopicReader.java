@@ -20,7 +20,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /** A consumer group member reading a topic from its start on a thread of its own: every record it got, by key. */
 final class TopicReader implements AutoCloseable {
     /** One record as a consumer sees it. */
-    record Received(String key, String value, int partition, Map<String, String> headers) {
+    record Received(String key, String value, int partition, long timestamp, Map<String, String> headers) {
         String header(String name) {
             return headers.get(name);
         }
@@ -54,7 +54,7 @@ final class TopicReader implements AutoCloseable {
                         headers.put(h.key(), new String(h.value(), StandardCharsets.UTF_8));
                     }
                     byKey.computeIfAbsent(r.key(), k -> new CopyOnWriteArrayList<>())
-                            .add(new Received(r.key(), new String(r.value(), StandardCharsets.UTF_8), r.partition(), headers));
+                            .add(new Received(r.key(), new String(r.value(), StandardCharsets.UTF_8), r.partition(), r.timestamp(), headers));
                 }
             }
         } catch (WakeupException stopping) {
