@@ -80,7 +80,7 @@ public final class WorkerSettings {
      * acknowledgement (acks=all, a few milliseconds), and the producer batches the records of the slots in flight.
      */
     public static final int DEFAULT_KAFKA_CONCURRENCY = 256;
-    /** A third of the default lease: a send may wait for metadata and then for its acknowledgement, each this long. */
+    /** Long enough for a broker's leader election, short enough that a down cluster is retried with the queue's backoff. */
     public static final String DEFAULT_KAFKA_TIMEOUT = "10s";
 
     /** What every delayq variable's name starts with, {@link #REDIS_URL_FALLBACK} aside. */
@@ -162,9 +162,8 @@ public final class WorkerSettings {
     /** Required when DELAYQ_DELIVERY=kafka; a Kafka topic name (letters, digits, {@code . _ -}, at most 249). */
     public static final Setting.Text KAFKA_TOPIC = new Setting.Text("DELAYQ_KAFKA_TOPIC");
     /**
-     * How long one send may wait for the broker (metadata, then the acknowledgement of all in-sync replicas) before
-     * the task is retried. At most a third of {@link #LEASE} (checked by the delivery; the default shrinks to that
-     * under a short lease).
+     * How long one send may wait for the broker (the topic's metadata, then the acknowledgement of all in-sync
+     * replicas, the producer's own retries included) before the task is retried.
      */
     public static final Setting.Span KAFKA_TIMEOUT = Setting.Span.of("DELAYQ_KAFKA_TIMEOUT", DEFAULT_KAFKA_TIMEOUT, "100ms", "10m");
     /** The producer's {@code client.id}; default {@code delayq-QUEUE}. */

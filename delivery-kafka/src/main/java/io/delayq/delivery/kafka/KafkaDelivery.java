@@ -25,7 +25,10 @@ import java.util.concurrent.TimeoutException;
  * lost ack be followed by a second record: consumers deduplicate by key (the task id).
  */
 public final class KafkaDelivery implements Delivery {
-    /** Beyond the producer's own time-outs, which complete every send: only a producer that hangs outright meets it. */
+    /**
+     * Beyond the producer's delivery time-out, which completes every send it accepted (send() itself waits for metadata
+     * at most the time-out too): only a producer that hangs outright meets it.
+     */
     private static final Duration GRACE = Duration.ofSeconds(5);
 
     private final KafkaTarget target;
@@ -54,7 +57,7 @@ public final class KafkaDelivery implements Delivery {
         byte[] value = task.payload() == null ? new byte[0] : task.payload().getBytes(StandardCharsets.UTF_8);
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(target.topic(), null, task.id(), value, headers);
         try {
-            producer.send(record).get(target.timeout().multipliedBy(2).plus(GRACE).toMillis(), TimeUnit.MILLISECONDS);
+            producer.send(record).get(target.timeout().plus(GRACE).toMillis(), TimeUnit.MILLISECONDS);
             return Outcome.DONE;
         } catch (ExecutionException e) {
             return failed(e.getCause() == null ? e : e.getCause());

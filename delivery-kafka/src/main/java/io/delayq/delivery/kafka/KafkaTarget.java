@@ -54,25 +54,8 @@ public record KafkaTarget(String bootstrapServers, String topic, Duration timeou
         }
         String compression = s.check(KAFKA_COMPRESSION.name(), s.string(KAFKA_COMPRESSION.name(), "none").toLowerCase(Locale.ROOT),
                 COMPRESSIONS::contains, "must be one of " + String.join(", ", COMPRESSIONS));
-        return new KafkaTarget(servers.replace(" ", ""), topic, timeout(s, worker.lease()),
+        return new KafkaTarget(servers.replace(" ", ""), topic, s.get(KAFKA_TIMEOUT),
                 s.string(KAFKA_CLIENT_ID.name(), "delayq-" + worker.queue()), compression, KafkaAccess.read(s));
-    }
-
-    /**
-     * At most a third of the lease: the task stays leased while a send waits first for the topic's metadata and then for
-     * its acknowledgement, each up to this long, and a lease that ran out would hand the task to another worker.
-     */
-    private static Duration timeout(Settings s, Duration lease) {
-        Duration limit = lease.dividedBy(3);
-        Duration d = s.get(KAFKA_TIMEOUT);
-        if (!s.has(KAFKA_TIMEOUT)) {
-            return d.compareTo(limit) > 0 ? limit.compareTo(KAFKA_TIMEOUT.min()) < 0 ? KAFKA_TIMEOUT.min() : limit : d;
-        }
-        if (d.compareTo(limit) > 0) {
-            throw new ConfigException(KAFKA_TIMEOUT.name(), "must be at most a third of " + LEASE.name() + " (" + DurationText.format(limit)
-                    + "): a send waits for metadata and then for the acknowledgement while the task stays leased, got " + DurationText.format(d));
-        }
-        return d;
     }
 
     @Override

@@ -64,9 +64,8 @@ class KafkaDeliveryTest {
         env.put(DELIVERY.name(), "kafka");
         env.put(KAFKA_BOOTSTRAP_SERVERS.name(), kafka.bootstrapServers());
         env.put(KAFKA_TOPIC.name(), topic);
-        // a down broker is noticed within a second; the lease (three times that at least) outlasts every send
+        // a down broker is noticed within a second
         env.put(KAFKA_TIMEOUT.name(), "1s");
-        env.put(LEASE.name(), "10s");
         env.put(CONCURRENCY.name(), "32");
         env.put(RETRY_MAX_ATTEMPTS.name(), "1000");
         env.putAll(extra);

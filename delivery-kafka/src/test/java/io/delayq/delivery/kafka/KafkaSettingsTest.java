@@ -81,9 +81,10 @@ class KafkaSettingsTest {
     }
 
     @Test
-    void aShortLeaseShortensTheDefaultTimeout() {
-        assertThat(target(env("DELAYQ_LEASE", "6s")).timeout()).isEqualTo(Duration.ofSeconds(2));
-        assertThat(target(env("DELAYQ_LEASE", "6s", "DELAYQ_KAFKA_TIMEOUT", "1500ms")).timeout()).isEqualTo(Duration.ofMillis(1500));
+    void theTimeoutIsTheSendsWholeBudget() {
+        Map<String, Object> p = target(env("DELAYQ_KAFKA_TIMEOUT", "1500ms")).producerProperties();
+        assertThat(p).containsEntry("delivery.timeout.ms", 1500).containsEntry("max.block.ms", 1500L)
+                .containsEntry("request.timeout.ms", 1495).containsEntry("linger.ms", 5);
     }
 
     @Test
@@ -121,7 +122,7 @@ class KafkaSettingsTest {
                 arguments(env("DELAYQ_KAFKA_TOPIC", "orders/due"), "DELAYQ_KAFKA_TOPIC", "must be a Kafka topic name"),
                 arguments(env("DELAYQ_KAFKA_TOPIC", ".."), "DELAYQ_KAFKA_TOPIC", "and not '.' or '..', got '..'"),
                 arguments(env("DELAYQ_KAFKA_TOPIC", "t".repeat(250)), "DELAYQ_KAFKA_TOPIC", "1 to 249"),
-                arguments(env("DELAYQ_KAFKA_TIMEOUT", "20s"), "DELAYQ_KAFKA_TIMEOUT", "must be at most a third of DELAYQ_LEASE (10s)"),
+                arguments(env("DELAYQ_KAFKA_TIMEOUT", "20m"), "DELAYQ_KAFKA_TIMEOUT", "must be between 100ms and 10m, got 20m"),
                 arguments(env("DELAYQ_KAFKA_TIMEOUT", "soon"), "DELAYQ_KAFKA_TIMEOUT", "must be a duration"),
                 arguments(env("DELAYQ_KAFKA_COMPRESSION", "brotli"), "DELAYQ_KAFKA_COMPRESSION", "must be one of none, gzip, snappy, lz4, zstd, got 'brotli'"),
                 arguments(env("DELAYQ_KAFKA_SECURITY_PROTOCOL", "tls"), "DELAYQ_KAFKA_SECURITY_PROTOCOL",
