@@ -106,6 +106,9 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("broker.log").toFile()))
                 .start();
+        Process started = process;
+        // a test JVM that is killed still takes its broker with it
+        Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly));
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
             if (!process.isAlive()) {
                 throw new IllegalStateException("the Kafka broker exited with " + process.exitValue() + ":\n" + tail());
