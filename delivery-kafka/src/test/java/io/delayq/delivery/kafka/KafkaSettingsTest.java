@@ -81,6 +81,12 @@ class KafkaSettingsTest {
     }
 
     @Test
+    void everyKafkaVariableIsDocumented() throws IOException {
+        String doc = Files.readString(Path.of("..", "docs", "worker.md"));
+        assertThat(io.delayq.settings.WorkerSettings.KAFKA).allSatisfy(s -> assertThat(doc).contains("`" + s.name() + "`"));
+    }
+
+    @Test
     void theTimeoutIsTheSendsWholeBudget() {
         Map<String, Object> p = target(env("DELAYQ_KAFKA_TIMEOUT", "1500ms")).producerProperties();
         assertThat(p).containsEntry("delivery.timeout.ms", 1500).containsEntry("max.block.ms", 1500L)

@@ -19,6 +19,8 @@ import io.delayq.worker.delivery.ProvidedDelivery;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 import static io.delayq.settings.WorkerSettings.*;
@@ -177,12 +179,12 @@ public record WorkerConfig(
      */
     private static DeliveryProvider provider(Settings s) {
         String name = s.string(DELIVERY);
-        if (name == null || java.util.Arrays.stream(DeliveryKind.values())
+        if (name == null || Arrays.stream(DeliveryKind.values())
                 .anyMatch(k -> k != DeliveryKind.PROVIDED && k.name().equalsIgnoreCase(name))) {
             return null;
         }
         return DeliveryProviders.named(name).orElseThrow(() -> {
-            java.util.List<String> installed = DeliveryProviders.installed().stream().map(DeliveryProvider::name).toList();
+            List<String> installed = DeliveryProviders.installed().stream().map(DeliveryProvider::name).toList();
             return new ConfigException(DELIVERY.name(), "must be handler, webhook, stream or the name of an installed delivery module (installed: "
                     + (installed.isEmpty() ? "none" : String.join(", ", installed)) + "), got '" + name + "'");
         });
