@@ -75,6 +75,13 @@ public final class WorkerSettings {
     public static final String DEFAULT_SCHEDULE_INTERVAL = "5s";
     public static final String DEFAULT_SCHEDULE_HORIZON = "2m";
     public static final String DEFAULT_SCHEDULE_MISFIRE_THRESHOLD = "1m";
+    /**
+     * DELAYQ_CONCURRENCY when DELAYQ_DELIVERY is kafka and the variable is not set: a slot waits for the broker's
+     * acknowledgement (acks=all, a few milliseconds), and the producer batches the records of the slots in flight.
+     */
+    public static final int DEFAULT_KAFKA_CONCURRENCY = 256;
+    /** Long enough for a broker's leader election, short enough that a down cluster is retried with the queue's backoff. */
+    public static final String DEFAULT_KAFKA_TIMEOUT = "10s";
 
     /** What every delayq variable's name starts with, {@link #REDIS_URL_FALLBACK} aside. */
     public static final String PREFIX = "DELAYQ_";
@@ -138,7 +145,7 @@ public final class WorkerSettings {
     /** Default {@code ceil(group rate)}; at least 1 when a group rate is set (checked by the worker). */
     public static final Setting.Whole GROUP_RATE_BURST = new Setting.Whole("DELAYQ_GROUP_RATE_BURST", 0, 0, MAX_RATE_BURST);
 
-    /** {@code handler} (default), {@code webhook} or {@code stream}. */
+    /** {@code handler} (default), {@code webhook}, {@code stream}, or an installed delivery module's name ({@code kafka}). */
     public static final Setting.Text DELIVERY = new Setting.Text("DELAYQ_DELIVERY");
     public static final Setting.Text HANDLER = new Setting.Text("DELAYQ_HANDLER");
     /** {@code :}-separated handler jars and folders of jars; unset: {@code /app/handlers} if it exists. */
@@ -149,6 +156,31 @@ public final class WorkerSettings {
     public static final Setting.Text STREAM_KEY = new Setting.Text("DELAYQ_STREAM_KEY");
     /** 0 = no trimming. */
     public static final Setting.Whole STREAM_MAXLEN = new Setting.Whole("DELAYQ_STREAM_MAXLEN", 0, 0, Long.MAX_VALUE);
+
+    /** {@code host:port[,host:port...]}: required when DELAYQ_DELIVERY=kafka. */
+    public static final Setting.Text KAFKA_BOOTSTRAP_SERVERS = new Setting.Text("DELAYQ_KAFKA_BOOTSTRAP_SERVERS");
+    /** Required when DELAYQ_DELIVERY=kafka; a Kafka topic name (letters, digits, {@code . _ -}, at most 249). */
+    public static final Setting.Text KAFKA_TOPIC = new Setting.Text("DELAYQ_KAFKA_TOPIC");
+    /**
+     * How long one send may wait for the broker (the topic's metadata, then the acknowledgement of all in-sync
+     * replicas, the producer's own retries included) before the task is retried.
+     */
+    public static final Setting.Span KAFKA_TIMEOUT = Setting.Span.of("DELAYQ_KAFKA_TIMEOUT", DEFAULT_KAFKA_TIMEOUT, "100ms", "10m");
+    /** The producer's {@code client.id}; default {@code delayq-QUEUE}. */
+    public static final Setting.Text KAFKA_CLIENT_ID = new Setting.Text("DELAYQ_KAFKA_CLIENT_ID");
+    /** {@code none} (default), {@code gzip}, {@code snappy}, {@code lz4} or {@code zstd}. */
+    public static final Setting.Text KAFKA_COMPRESSION = new Setting.Text("DELAYQ_KAFKA_COMPRESSION");
+    /** {@code plaintext} (default), {@code ssl}, {@code sasl_plaintext} or {@code sasl_ssl}. */
+    public static final Setting.Text KAFKA_SECURITY_PROTOCOL = new Setting.Text("DELAYQ_KAFKA_SECURITY_PROTOCOL");
+    /** {@code PLAIN} (default), {@code SCRAM-SHA-256} or {@code SCRAM-SHA-512}, with a {@code sasl_*} protocol. */
+    public static final Setting.Text KAFKA_SASL_MECHANISM = new Setting.Text("DELAYQ_KAFKA_SASL_MECHANISM");
+    public static final Setting.Text KAFKA_USERNAME = new Setting.Text("DELAYQ_KAFKA_USERNAME");
+    public static final Setting.Text KAFKA_PASSWORD = new Setting.Text("DELAYQ_KAFKA_PASSWORD");
+    /** A PEM file of CA certificates for {@code ssl} / {@code sasl_ssl}; unset: the JVM's trust. */
+    public static final Setting.Text KAFKA_TLS_CA = new Setting.Text("DELAYQ_KAFKA_TLS_CA");
+    /** PEM files of a client certificate chain and its unencrypted PKCS#8 key, for brokers that require mutual TLS. */
+    public static final Setting.Text KAFKA_TLS_CERT = new Setting.Text("DELAYQ_KAFKA_TLS_CERT");
+    public static final Setting.Text KAFKA_TLS_KEY = new Setting.Text("DELAYQ_KAFKA_TLS_KEY");
 
     /** Default {@link #DEFAULT_HTTP_PORT} for a worker process, none for an embedded worker; 0 = a free port. */
     public static final Setting.Whole HTTP_PORT = new Setting.Whole("DELAYQ_HTTP_PORT", DEFAULT_HTTP_PORT, 0, 65535);
@@ -170,6 +202,13 @@ public final class WorkerSettings {
             DEAD_LETTER_MAX_COUNT, DEAD_LETTER_MAX_AGE, RATE_LIMIT, RATE_BURST, GROUP_RATE_LIMIT, GROUP_RATE_BURST,
             DELIVERY, HANDLER, HANDLER_PATH, WEBHOOK_URL, WEBHOOK_TIMEOUT, WEBHOOK_SECRET, STREAM_KEY, STREAM_MAXLEN,
             HTTP_PORT, SCHEDULE_INTERVAL, SCHEDULE_HORIZON, SCHEDULE_MISFIRE_THRESHOLD, CLOCK_SKEW);
+
+    /**
+     * The Kafka delivery's variables (module delayq-delivery-kafka), read only when DELAYQ_DELIVERY=kafka. Kept out of
+     * {@link #ALL}, the variables the operator writes or deliberately leaves out, until a DelayQueue can ask for Kafka.
+     */
+    public static final List<Setting> KAFKA = List.of(KAFKA_BOOTSTRAP_SERVERS, KAFKA_TOPIC, KAFKA_TIMEOUT, KAFKA_CLIENT_ID, KAFKA_COMPRESSION,
+            KAFKA_SECURITY_PROTOCOL, KAFKA_SASL_MECHANISM, KAFKA_USERNAME, KAFKA_PASSWORD, KAFKA_TLS_CA, KAFKA_TLS_CERT, KAFKA_TLS_KEY);
 
     private WorkerSettings() {
     }

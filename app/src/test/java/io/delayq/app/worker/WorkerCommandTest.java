@@ -83,6 +83,14 @@ class WorkerCommandTest {
     }
 
     @Test
+    void theKafkaDeliveryIsOnTheExecutablesClassPath() {
+        // found through its DeliveryProvider service: its own settings are checked, not refused as an unknown delivery
+        assertThat(WorkerCommand.run(env("DELAYQ_DELIVERY", "kafka"))).isEqualTo(2);
+        assertThat(errLines()).singleElement().asString()
+                .startsWith("delayq worker: invalid configuration: DELAYQ_KAFKA_BOOTSTRAP_SERVERS: is required when DELAYQ_DELIVERY=kafka");
+    }
+
+    @Test
     void aHandlerNameThatIsNotOnTheClasspathExitsTwo() {
         assertThat(WorkerCommand.run(env("DELAYQ_HANDLER", "com.example.MissingHandler"))).isEqualTo(2);
         assertThat(errLines()).singleElement().asString()

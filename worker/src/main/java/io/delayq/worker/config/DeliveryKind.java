@@ -7,5 +7,7 @@ public enum DeliveryKind {
     /** An HTTP POST per task (Cloud Tasks style). */
     WEBHOOK,
     /** An XADD to a ready stream for consumer groups (the "transfer queue" pattern). */
-    STREAM
+    STREAM,
+    /** A delivery module found by the name in {@code DELAYQ_DELIVERY} ({@code DeliveryProvider}), such as {@code kafka}. */
+    PROVIDED
 }

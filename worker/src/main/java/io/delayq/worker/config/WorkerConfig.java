@@ -11,11 +11,16 @@ import io.delayq.settings.ConfigException;
 import io.delayq.settings.Settings;
 import io.delayq.settings.WorkerSettings;
 import io.delayq.shard.ShardRange;
+import io.delayq.worker.delivery.DeliveryProvider;
+import io.delayq.worker.delivery.DeliveryProviders;
 import io.delayq.worker.delivery.HandlerPath;
+import io.delayq.worker.delivery.ProvidedDelivery;
 
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 import static io.delayq.settings.WorkerSettings.*;
@@ -24,6 +29,7 @@ import static io.delayq.settings.WorkerSettings.*;
  * Everything a worker needs to know, validated once at start. The variables' names, defaults and
  * bounds are the worker contract's ({@link WorkerSettings}); the rules between variables are here.
  * {@code redisTlsCa} is null when unset: {@code RedisEndpoint} then falls back to the JVM's trust.
+ * {@code provided} is the checked settings of a delivery module ({@link DeliveryKind#PROVIDED}), null otherwise.
  */
 public record WorkerConfig(
         String redisUrl,
@@ -51,7 +57,8 @@ public record WorkerConfig(
         Duration scheduleInterval,
         PlanRules scheduleRules,
         Path redisTlsCa,
-        Duration claimAhead) {
+        Duration claimAhead,
+        ProvidedDelivery provided) {
 
     /** {@link #httpPort()} of a worker that serves no HTTP endpoint (an embedded worker's default). */
     public static final int NO_HTTP = -1;
@@ -123,10 +130,12 @@ public record WorkerConfig(
         if (groupRate > 0) {
             limits = limits.perGroup(groupRate, groupBurst);
         }
-        DeliveryKind delivery = s.choice(DELIVERY.name(), DeliveryKind.class, DeliveryKind.HANDLER);
+        DeliveryProvider provider = provider(s);
+        DeliveryKind delivery = provider != null ? DeliveryKind.PROVIDED : s.choice(DELIVERY.name(), DeliveryKind.class, DeliveryKind.HANDLER);
         // a webhook slot mostly waits on the network: 5,000 tasks/s of 20 ms webhooks need ~100 requests in flight
         int concurrency = s.integer(CONCURRENCY.name(),
-                delivery == DeliveryKind.WEBHOOK ? WorkerSettings.DEFAULT_WEBHOOK_CONCURRENCY : WorkerSettings.DEFAULT_CONCURRENCY,
+                provider != null ? provider.defaultConcurrency()
+                        : delivery == DeliveryKind.WEBHOOK ? WorkerSettings.DEFAULT_WEBHOOK_CONCURRENCY : WorkerSettings.DEFAULT_CONCURRENCY,
                 (int) CONCURRENCY.min(), (int) CONCURRENCY.max());
         URI webhook = null;
         String webhookText = s.string(WEBHOOK_URL);
@@ -147,7 +156,7 @@ public record WorkerConfig(
         if (delivery == DeliveryKind.STREAM && streamKey == null) {
             throw new ConfigException(STREAM_KEY.name(), "is required when " + DELIVERY.name() + "=stream (e.g. orders:ready)");
         }
-        return new WorkerConfig(url, queue, shards, new ShardRange(from, to), batch, poll, lease, concurrency, retry, dead,
+        WorkerConfig config = new WorkerConfig(url, queue, shards, new ShardRange(from, to), batch, poll, lease, concurrency, retry, dead,
                 limits, delivery,
                 s.string(HANDLER), webhook,
                 s.get(WEBHOOK_TIMEOUT),
@@ -160,7 +169,31 @@ public record WorkerConfig(
                 s.get(SCHEDULE_INTERVAL),
                 scheduleRules(s),
                 s.has(REDIS_TLS_CA) ? Path.of(s.string(REDIS_TLS_CA)) : null,
-                claimAhead(s, lease));
+                claimAhead(s, lease), null);
+        return provider == null ? config : config.with(provider.configure(s, config));
+    }
+
+    /**
+     * The delivery module {@code DELAYQ_DELIVERY} names, null for a built-in delivery. The built-in names come first, so
+     * no module can take one over.
+     */
+    private static DeliveryProvider provider(Settings s) {
+        String name = s.string(DELIVERY);
+        if (name == null || Arrays.stream(DeliveryKind.values())
+                .anyMatch(k -> k != DeliveryKind.PROVIDED && k.name().equalsIgnoreCase(name))) {
+            return null;
+        }
+        return DeliveryProviders.named(name).orElseThrow(() -> {
+            List<String> installed = DeliveryProviders.installed().stream().map(DeliveryProvider::name).toList();
+            return new ConfigException(DELIVERY.name(), "must be handler, webhook, stream or the name of an installed delivery module (installed: "
+                    + (installed.isEmpty() ? "none" : String.join(", ", installed)) + "), got '" + name + "'");
+        });
+    }
+
+    private WorkerConfig with(ProvidedDelivery p) {
+        return new WorkerConfig(redisUrl, queue, shards, range, batchSize, pollInterval, lease, concurrency, retry, deadLetters, rateLimit,
+                delivery, handlerClass, webhookUrl, webhookTimeout, webhookSecret, streamKey, streamMaxLen, httpPort, shutdownGrace,
+                handlerTimeout, handlerPath, scheduleInterval, scheduleRules, redisTlsCa, claimAhead, p);
     }
 
     /** At most {@link WorkerSettings#maxClaimAhead} of the lease. Not set: the default, shortened to that for a short lease. */
@@ -207,7 +240,7 @@ public record WorkerConfig(
         return "queue=" + queue + " shards=" + shards + " range=" + range + " batch=" + batchSize + " poll=" + DurationText.format(pollInterval)
                 + " lease=" + DurationText.format(lease) + " handlerTimeout=" + (handlerTimeout.isZero() ? "none" : DurationText.format(handlerTimeout))
                 + " claimAhead=" + (claimAhead.isZero() ? "off" : DurationText.format(claimAhead)) + " concurrency=" + concurrency + " maxAttempts=" + retry.maxAttempts()
-                + " delivery=" + delivery.name().toLowerCase() + (rateLimit.enabled() ? " rate=" + rateLimit.perSecond() + "/s" : "")
+                + " delivery=" + (provided != null ? provided.name() : delivery.name().toLowerCase()) + (rateLimit.enabled() ? " rate=" + rateLimit.perSecond() + "/s" : "")
                 + (rateLimit.groupsLimited() ? " groupRate=" + rateLimit.groupPerSecond() + "/s" : "")
                 + " redis=" + RedisEndpoint.redact(redisUrl) + (httpPort == NO_HTTP ? " http=off" : " http=:" + httpPort)
                 + (scheduleInterval.isZero() ? " schedules=off" : " schedules=every " + DurationText.format(scheduleInterval)

@@ -26,6 +26,7 @@ public final class Deliveries {
         return switch (c.delivery()) {
             case WEBHOOK -> redis -> new WebhookDelivery(c.webhookUrl(), c.webhookTimeout(), c.webhookSecret());
             case STREAM -> redis -> new StreamDelivery(redis.commands(), c.streamKey(), c.streamMaxLen(), Duration.ofSeconds(5));
+            case PROVIDED -> c.provided()::open;
             case HANDLER -> throw new IllegalStateException("handled above");
         };
     }

@@ -87,7 +87,7 @@ class WorkerConfigTest {
                 arguments(with("DELAYQ_RATE_LIMIT", "fast"), "DELAYQ_RATE_LIMIT", "must be a number"),
                 arguments(with("DELAYQ_RATE_LIMIT", "10", "DELAYQ_RATE_BURST", "0"), "DELAYQ_RATE_BURST", "must be between 1 and"),
                 arguments(with("DELAYQ_RATE_BURST", "x"), "DELAYQ_RATE_BURST", "must be a whole number"),
-                arguments(with("DELAYQ_DELIVERY", "kafka"), "DELAYQ_DELIVERY", "must be one of handler, webhook, stream, got 'kafka'"),
+                arguments(with("DELAYQ_DELIVERY", "kafka"), "DELAYQ_DELIVERY", "must be handler, webhook, stream or the name of an installed delivery module (installed: none), got 'kafka'"),
                 arguments(with("DELAYQ_DELIVERY", "webhook"), "DELAYQ_WEBHOOK_URL", "is required when DELAYQ_DELIVERY=webhook"),
                 arguments(with("DELAYQ_DELIVERY", "webhook", "DELAYQ_WEBHOOK_URL", "ftp://files/x"), "DELAYQ_WEBHOOK_URL", "must be an http(s) URL"),
                 arguments(with("DELAYQ_DELIVERY", "webhook", "DELAYQ_WEBHOOK_URL", "/tasks"), "DELAYQ_WEBHOOK_URL", "must be an http(s) URL"),
