@@ -1,5 +1,7 @@
 package io.delayq.delivery.kafka;
 
+import io.delayq.worker.config.EnvChanges;
+
 import io.delayq.settings.ConfigException;
 import io.delayq.worker.config.DeliveryKind;
 import io.delayq.worker.config.WorkerConfig;
@@ -36,14 +38,7 @@ class KafkaSettingsTest {
                 "DELAYQ_DELIVERY", "kafka",
                 "DELAYQ_KAFKA_BOOTSTRAP_SERVERS", "kafka-0.kafka:9092,kafka-1.kafka:9092",
                 "DELAYQ_KAFKA_TOPIC", "orders.due"));
-        for (int i = 0; i < pairs.length; i += 2) {
-            if (pairs[i + 1] == null) {
-                env.remove(pairs[i]);
-            } else {
-                env.put(pairs[i], pairs[i + 1]);
-            }
-        }
-        return env;
+        return EnvChanges.apply(env, pairs);
     }
 
     private static KafkaTarget target(Map<String, String> env) {
