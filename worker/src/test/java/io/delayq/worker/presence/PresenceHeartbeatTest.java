@@ -62,11 +62,16 @@ class PresenceHeartbeatTest {
             assertThat(alive.get(0).version()).isEqualTo(io.delayq.ProductVersion.version()).isNotBlank();
             assertThat(alive.get(0).ttlMs()).isEqualTo(PresenceHeartbeat.INTERVAL.multipliedBy(3).toMillis());
             assertThat(alive.get(0).heartbeatAt()).isBetween(alive.get(0).startedAt(), now);
-            PresenceRegistry.HeldLease lease = registry().held(List.of(holder.presenceId())).get(holder.presenceId()).stream()
-                    .filter(h -> h.taskId().equals(id)).findFirst().orElseThrow();
-            Double score = TestQueue.get(queue.redis().zscore(queue.keys(shard).inflight(), id));
-            assertThat(score).isNotNull();
-            assertThat(lease.token()).as("the reported token is the in-flight score: this claim, not an earlier one").isEqualTo(score.longValue());
+            // A lease renewal moves the in-flight score between two heartbeats; the heartbeat after it reports the new one,
+            // so the two agree from a heartbeat until the next renewal.
+            await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+                PresenceRegistry.HeldLease lease = registry().held(List.of(holder.presenceId())).get(holder.presenceId()).stream()
+                        .filter(h -> h.taskId().equals(id)).findFirst().orElseThrow();
+                Double score = TestQueue.get(queue.redis().zscore(queue.keys(shard).inflight(), id));
+                assertThat(score).isNotNull();
+                assertThat(lease.token()).as("the reported token is the in-flight score: this claim, not an earlier one")
+                        .isEqualTo(score.longValue());
+            });
         } finally {
             release.countDown();
         }
