@@ -42,17 +42,33 @@ public final class LocalPostgres implements AutoCloseable {
         this.runAs = runAs;
     }
 
-    /** Where {@code initdb} and {@code postgres} are, or null. */
+    /**
+     * Where {@code initdb} and {@code postgres} are, or null: Debian's directory first, else the real directory of an
+     * {@code initdb} on PATH (a link on PATH, as /usr/local/bin or CI's PATH shim has, would make initdb look for
+     * {@code postgres} beside the link).
+     */
     static Path findBinaries() {
+        if (Files.isExecutable(DEBIAN_BIN.resolve("initdb")) && Files.isExecutable(DEBIAN_BIN.resolve("postgres"))) {
+            return DEBIAN_BIN;
+        }
         String path = System.getenv("PATH");
         if (path != null) {
             for (String d : path.split(File.pathSeparator)) {
-                if (Files.isExecutable(Path.of(d, "initdb")) && Files.isExecutable(Path.of(d, "postgres"))) {
-                    return Path.of(d);
+                Path initdb = Path.of(d, "initdb");
+                if (!Files.isExecutable(initdb)) {
+                    continue;
+                }
+                try {
+                    Path real = initdb.toRealPath().getParent();
+                    if (Files.isExecutable(real.resolve("postgres"))) {
+                        return real;
+                    }
+                } catch (java.io.IOException e) {
+                    // a dangling link: look further
                 }
             }
         }
-        return Files.isExecutable(DEBIAN_BIN.resolve("initdb")) ? DEBIAN_BIN : null;
+        return null;
     }
 
     /** Initializes and starts a cluster; skips the test (fails under CI=true) when PostgreSQL is not installed. */
