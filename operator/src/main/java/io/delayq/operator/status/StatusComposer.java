@@ -247,11 +247,8 @@ public final class StatusComposer {
         Optional<Duration> startup = Optional.empty();
         OptionalDouble rate = OptionalDouble.empty();
         if (f != null && f.getPodStartup() != null) {
-            try {
-                startup = Optional.of(DurationText.parse(f.getPodStartup()));
-            } catch (RuntimeException e) {
-                // written by hand: measured again at the next look
-            }
+            // null when written by hand as no duration: measured again at the next look
+            startup = Optional.ofNullable(DurationText.parse(f.getPodStartup()));
         }
         if (f != null && f.getTasksPerReplicaPerSecond() != null && f.getTasksPerReplicaPerSecond() > 0) {
             rate = OptionalDouble.of(f.getTasksPerReplicaPerSecond());
