@@ -4,6 +4,7 @@ import io.delayq.shard.Sharding;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The worker contract: every {@code DELAYQ_*} variable a worker reads, with its default and bounds.
@@ -82,6 +83,12 @@ public final class WorkerSettings {
     public static final int DEFAULT_KAFKA_CONCURRENCY = 256;
     /** Long enough for a broker's leader election, short enough that a down cluster is retried with the queue's backoff. */
     public static final String DEFAULT_KAFKA_TIMEOUT = "10s";
+    /** Outbox rows one relay round claims (module delayq-outbox, {@code RelayConfig}). */
+    public static final int DEFAULT_OUTBOX_BATCH_SIZE = 500;
+    public static final int MAX_OUTBOX_BATCH_SIZE = 10_000;
+    public static final String DEFAULT_OUTBOX_POLL_INTERVAL = "1s";
+    public static final String DEFAULT_OUTBOX_RETRY_DELAY = "1s";
+    public static final String DEFAULT_OUTBOX_BACKSTOP_INTERVAL = "5m";
 
     /** What every delayq variable's name starts with, {@link #REDIS_URL_FALLBACK} aside. */
     public static final String PREFIX = "DELAYQ_";
@@ -182,6 +189,24 @@ public final class WorkerSettings {
     public static final Setting.Text KAFKA_TLS_CERT = new Setting.Text("DELAYQ_KAFKA_TLS_CERT");
     public static final Setting.Text KAFKA_TLS_KEY = new Setting.Text("DELAYQ_KAFKA_TLS_KEY");
 
+    /**
+     * The outbox relay a worker process ({@code delayq worker}) runs beside the worker: {@code jdbc:postgresql://host:port/database};
+     * unset: no relay (docs/outbox.md). The relay writes to the worker's Redis and may create its queue.
+     */
+    public static final Setting.Text OUTBOX_URL = new Setting.Text("DELAYQ_OUTBOX_URL");
+    public static final Setting.Text OUTBOX_USER = new Setting.Text("DELAYQ_OUTBOX_USER");
+    public static final Setting.Text OUTBOX_PASSWORD = new Setting.Text("DELAYQ_OUTBOX_PASSWORD");
+    public static final Setting.Whole OUTBOX_BATCH_SIZE =
+            new Setting.Whole("DELAYQ_OUTBOX_BATCH_SIZE", DEFAULT_OUTBOX_BATCH_SIZE, 1, MAX_OUTBOX_BATCH_SIZE);
+    /** The wait between relay rounds when no NOTIFY comes. */
+    public static final Setting.Span OUTBOX_POLL_INTERVAL = Setting.Span.of("DELAYQ_OUTBOX_POLL_INTERVAL", DEFAULT_OUTBOX_POLL_INTERVAL, "10ms", "1h");
+    /** The pause after a failed relay round. */
+    public static final Setting.Span OUTBOX_RETRY_DELAY = Setting.Span.of("DELAYQ_OUTBOX_RETRY_DELAY", DEFAULT_OUTBOX_RETRY_DELAY, "10ms", "10m");
+    /** The backstop query of the worker's queue (columns task_id, due_at and maybe payload); unset: no backstop. */
+    public static final Setting.Text OUTBOX_BACKSTOP_QUERY = new Setting.Text("DELAYQ_OUTBOX_BACKSTOP_QUERY");
+    public static final Setting.Span OUTBOX_BACKSTOP_INTERVAL =
+            Setting.Span.of("DELAYQ_OUTBOX_BACKSTOP_INTERVAL", DEFAULT_OUTBOX_BACKSTOP_INTERVAL, "1s", "1d");
+
     /** Default {@link #DEFAULT_HTTP_PORT} for a worker process, none for an embedded worker; 0 = a free port. */
     public static final Setting.Whole HTTP_PORT = new Setting.Whole("DELAYQ_HTTP_PORT", DEFAULT_HTTP_PORT, 0, 65535);
 
@@ -195,20 +220,27 @@ public final class WorkerSettings {
     /** A testing hook: pretend the local clock is off by this much ({@code 1h}, {@code -30s}); firing must not change. */
     public static final Setting.Text CLOCK_SKEW = new Setting.Text("DELAYQ_CLOCK_SKEW");
 
-    /** Every variable of the contract, in the order of the documentation. */
-    public static final List<Setting> ALL = List.of(CONFIG_FILE, REDIS_URL, REDIS_URL_FALLBACK, REDIS_USERNAME, REDIS_PASSWORD, REDIS_TLS_CA,
-            QUEUE, SHARDS, SHARD_FROM, SHARD_TO, BATCH_SIZE, POLL_INTERVAL, LEASE, CLAIM_AHEAD, CONCURRENCY, HANDLER_TIMEOUT, SHUTDOWN_GRACE,
-            RETRY_MAX_ATTEMPTS, RETRY_BACKOFF_INITIAL, RETRY_BACKOFF_MAX, RETRY_BACKOFF_MULTIPLIER, RETRY_JITTER,
-            DEAD_LETTER_MAX_COUNT, DEAD_LETTER_MAX_AGE, RATE_LIMIT, RATE_BURST, GROUP_RATE_LIMIT, GROUP_RATE_BURST,
-            DELIVERY, HANDLER, HANDLER_PATH, WEBHOOK_URL, WEBHOOK_TIMEOUT, WEBHOOK_SECRET, STREAM_KEY, STREAM_MAXLEN,
-            HTTP_PORT, SCHEDULE_INTERVAL, SCHEDULE_HORIZON, SCHEDULE_MISFIRE_THRESHOLD, CLOCK_SKEW);
-
     /**
-     * The Kafka delivery's variables (module delayq-delivery-kafka), read only when DELAYQ_DELIVERY=kafka. Kept out of
-     * {@link #ALL}, the variables the operator writes or deliberately leaves out, until a DelayQueue can ask for Kafka.
+     * The Kafka delivery's variables (module delayq-delivery-kafka), read only when DELAYQ_DELIVERY=kafka.
      */
     public static final List<Setting> KAFKA = List.of(KAFKA_BOOTSTRAP_SERVERS, KAFKA_TOPIC, KAFKA_TIMEOUT, KAFKA_CLIENT_ID, KAFKA_COMPRESSION,
             KAFKA_SECURITY_PROTOCOL, KAFKA_SASL_MECHANISM, KAFKA_USERNAME, KAFKA_PASSWORD, KAFKA_TLS_CA, KAFKA_TLS_CERT, KAFKA_TLS_KEY);
+
+    /** The outbox relay's variables (module delayq-outbox), read by the {@code delayq worker} process. */
+    public static final List<Setting> OUTBOX = List.of(OUTBOX_URL, OUTBOX_USER, OUTBOX_PASSWORD, OUTBOX_BATCH_SIZE, OUTBOX_POLL_INTERVAL,
+            OUTBOX_RETRY_DELAY, OUTBOX_BACKSTOP_QUERY, OUTBOX_BACKSTOP_INTERVAL);
+
+    /** Every variable of the contract, in the order of the documentation. */
+    public static final List<Setting> ALL = Stream.<List<Setting>>of(
+            List.of(CONFIG_FILE, REDIS_URL, REDIS_URL_FALLBACK, REDIS_USERNAME, REDIS_PASSWORD, REDIS_TLS_CA,
+                    QUEUE, SHARDS, SHARD_FROM, SHARD_TO, BATCH_SIZE, POLL_INTERVAL, LEASE, CLAIM_AHEAD, CONCURRENCY, HANDLER_TIMEOUT, SHUTDOWN_GRACE,
+                    RETRY_MAX_ATTEMPTS, RETRY_BACKOFF_INITIAL, RETRY_BACKOFF_MAX, RETRY_BACKOFF_MULTIPLIER, RETRY_JITTER,
+                    DEAD_LETTER_MAX_COUNT, DEAD_LETTER_MAX_AGE, RATE_LIMIT, RATE_BURST, GROUP_RATE_LIMIT, GROUP_RATE_BURST,
+                    DELIVERY, HANDLER, HANDLER_PATH, WEBHOOK_URL, WEBHOOK_TIMEOUT, WEBHOOK_SECRET, STREAM_KEY, STREAM_MAXLEN),
+            KAFKA,
+            List.of(HTTP_PORT, SCHEDULE_INTERVAL, SCHEDULE_HORIZON, SCHEDULE_MISFIRE_THRESHOLD),
+            OUTBOX,
+            List.of(CLOCK_SKEW)).flatMap(List::stream).toList();
 
     private WorkerSettings() {
     }

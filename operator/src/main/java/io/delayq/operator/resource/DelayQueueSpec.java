@@ -34,7 +34,7 @@ import static io.delayq.settings.WorkerSettings.*;
 // and crash-loop, so such a resource is refused at admission instead (docs/handlers.md).
 @ValidationRule(value = "(has(self.delivery) && has(self.delivery.type) && self.delivery.type != 'Handler') || (has(self.worker) && has(self.worker.image))",
         message = "spec.worker.image is required when spec.delivery.type is Handler (the default): the stock worker image carries no TaskHandler; "
-                + "name an image built with yours (see examples/order-timeout-handler), or set spec.delivery.type to Webhook or Stream")
+                + "name an image built with yours (see examples/order-timeout-handler), or set spec.delivery.type to Webhook, Stream or Kafka")
 public class DelayQueueSpec {
     /** {@code duration(self.claimAhead)} ten times over, for the CRD rule above. */
     static final String TEN_CLAIM_AHEADS = "duration(self.claimAhead) + duration(self.claimAhead) + duration(self.claimAhead)"
@@ -94,9 +94,9 @@ public class DelayQueueSpec {
     @Pattern(Durations.PATTERN)
     private String claimAhead;
 
-    // No CRD default: left out, the worker picks it by delivery type (a webhook slot mostly waits on the network)
+    // No CRD default: left out, the worker picks it by delivery type (a webhook or Kafka slot mostly waits on the network)
     @JsonPropertyDescription("Tasks each worker pod handles at once (1-4096). Left out: " + DEFAULT_CONCURRENCY
-            + ", or " + DEFAULT_WEBHOOK_CONCURRENCY + " with Webhook delivery.")
+            + ", or " + DEFAULT_WEBHOOK_CONCURRENCY + " with Webhook delivery, " + DEFAULT_KAFKA_CONCURRENCY + " with Kafka delivery.")
     @Min(1)
     @Max(MAX_CONCURRENCY)
     private Integer concurrency;
@@ -124,7 +124,7 @@ public class DelayQueueSpec {
     @Required
     private RedisSpec redis;
 
-    @JsonPropertyDescription("Where fired tasks go: an in-process handler, a webhook or a Redis Stream.")
+    @JsonPropertyDescription("Where fired tasks go: an in-process handler, a webhook, a Redis Stream or a Kafka topic.")
     private DeliverySpec delivery = new DeliverySpec();
 
     @JsonPropertyDescription("Settings of the worker pods.")
@@ -142,6 +142,10 @@ public class DelayQueueSpec {
     @JsonPropertyDescription("How the workers plan the occurrences of spec.schedules; absent fields keep the worker's defaults (docs/schedules.md).")
     private SchedulePlannerSpec schedulePlanner;
 
+    @JsonPropertyDescription("A PostgreSQL outbox that the workers copy into this queue (docs/outbox.md): tasks scheduled in the same "
+            + "SQL transaction as the business row. Every worker replica runs a relay.")
+    private OutboxSpec outbox;
+
     @JsonPropertyDescription("Scale every worker Deployment to zero; queued tasks wait in Redis.")
     @Default("false")
     private boolean suspend;
@@ -152,6 +156,14 @@ public class DelayQueueSpec {
 
     public void setSchedules(java.util.List<ScheduleSpec> schedules) {
         this.schedules = schedules;
+    }
+
+    public OutboxSpec getOutbox() {
+        return outbox;
+    }
+
+    public void setOutbox(OutboxSpec outbox) {
+        this.outbox = outbox;
     }
 
     public SchedulePlannerSpec getSchedulePlanner() {

@@ -11,8 +11,11 @@ import io.fabric8.generator.annotation.ValidationRule;
         message = "spec.delivery.type Webhook needs spec.delivery.webhook.url")
 @ValidationRule(value = "self.type != 'Stream' || has(self.stream)",
         message = "spec.delivery.type Stream needs spec.delivery.stream.key (the Redis Stream that fired tasks are added to)")
+@ValidationRule(value = "self.type != 'Kafka' || has(self.kafka)",
+        message = "spec.delivery.type Kafka needs spec.delivery.kafka.bootstrapServers and spec.delivery.kafka.topic")
 public class DeliverySpec {
-    @JsonPropertyDescription("Handler (a TaskHandler in the worker image), Webhook (HTTP POST) or Stream (XADD to a Redis Stream).")
+    @JsonPropertyDescription("Handler (a TaskHandler in the worker image), Webhook (HTTP POST), Stream (XADD to a Redis Stream) "
+            + "or Kafka (a record to a Kafka topic).")
     @Default("Handler")
     private DeliveryType type = DeliveryType.Handler;
 
@@ -24,6 +27,9 @@ public class DeliverySpec {
 
     @JsonPropertyDescription("Settings of the Stream delivery.")
     private StreamSpec stream;
+
+    @JsonPropertyDescription("Settings of the Kafka delivery.")
+    private KafkaSpec kafka;
 
     public DeliveryType getType() {
         return type;
@@ -55,5 +61,13 @@ public class DeliverySpec {
 
     public void setStream(StreamSpec stream) {
         this.stream = stream;
+    }
+
+    public KafkaSpec getKafka() {
+        return kafka;
+    }
+
+    public void setKafka(KafkaSpec kafka) {
+        this.kafka = kafka;
     }
 }

@@ -11,7 +11,11 @@ import java.util.function.Function;
 import static io.delayq.settings.WorkerSettings.CLAIM_AHEAD;
 import static io.delayq.settings.WorkerSettings.DEAD_LETTER_MAX_AGE;
 import static io.delayq.settings.WorkerSettings.HANDLER_TIMEOUT;
+import static io.delayq.settings.WorkerSettings.KAFKA_TIMEOUT;
 import static io.delayq.settings.WorkerSettings.LEASE;
+import static io.delayq.settings.WorkerSettings.OUTBOX_BACKSTOP_INTERVAL;
+import static io.delayq.settings.WorkerSettings.OUTBOX_POLL_INTERVAL;
+import static io.delayq.settings.WorkerSettings.OUTBOX_RETRY_DELAY;
 import static io.delayq.settings.WorkerSettings.POLL_INTERVAL;
 import static io.delayq.settings.WorkerSettings.RETRY_BACKOFF_INITIAL;
 import static io.delayq.settings.WorkerSettings.RETRY_BACKOFF_MAX;
@@ -43,9 +47,15 @@ public final class DurationRanges {
             new Field("spec.deadLetter.maxAge", DEAD_LETTER_MAX_AGE, s -> s.getDeadLetter() == null ? null : s.getDeadLetter().getMaxAge()),
             new Field("spec.delivery.webhook.timeout", WEBHOOK_TIMEOUT,
                     s -> s.getDelivery() == null || s.getDelivery().getWebhook() == null ? null : s.getDelivery().getWebhook().getTimeout()),
+            new Field("spec.delivery.kafka.timeout", KAFKA_TIMEOUT,
+                    s -> s.getDelivery() == null || s.getDelivery().getKafka() == null ? null : s.getDelivery().getKafka().getTimeout()),
             new Field("spec.schedulePlanner.interval", SCHEDULE_INTERVAL, s -> planner(s, SchedulePlannerSpec::getInterval)),
             new Field("spec.schedulePlanner.horizon", SCHEDULE_HORIZON, s -> planner(s, SchedulePlannerSpec::getHorizon)),
-            new Field("spec.schedulePlanner.misfireThreshold", SCHEDULE_MISFIRE_THRESHOLD, s -> planner(s, SchedulePlannerSpec::getMisfireThreshold)));
+            new Field("spec.schedulePlanner.misfireThreshold", SCHEDULE_MISFIRE_THRESHOLD, s -> planner(s, SchedulePlannerSpec::getMisfireThreshold)),
+            new Field("spec.outbox.pollInterval", OUTBOX_POLL_INTERVAL, s -> outbox(s, OutboxSpec::getPollInterval)),
+            new Field("spec.outbox.retryDelay", OUTBOX_RETRY_DELAY, s -> outbox(s, OutboxSpec::getRetryDelay)),
+            new Field("spec.outbox.backstop.interval", OUTBOX_BACKSTOP_INTERVAL,
+                    s -> s.getOutbox() == null || s.getOutbox().getBackstop() == null ? null : s.getOutbox().getBackstop().getInterval()));
 
     private DurationRanges() {
     }
@@ -69,6 +79,10 @@ public final class DurationRanges {
                         + DurationText.format(range.max()) + " (what the worker accepts as " + range.name() + "), got " + text);
             }
         }
+    }
+
+    private static String outbox(DelayQueueSpec spec, Function<OutboxSpec, String> field) {
+        return spec.getOutbox() == null ? null : field.apply(spec.getOutbox());
     }
 
     private static String planner(DelayQueueSpec spec, Function<SchedulePlannerSpec, String> field) {

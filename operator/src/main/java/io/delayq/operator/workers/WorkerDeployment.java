@@ -29,7 +29,7 @@ import java.util.SortedMap;
 /**
  * The desired worker Deployment of one shard range: a pure function of the DelayQueue, the range,
  * the replica count and the versions of the Secrets the pods read (by environment or, for the
- * Redis TLS CA, as a mounted file).
+ * Redis and Kafka TLS files, as mounted files).
  */
 public final class WorkerDeployment {
     public static final String CONTAINER = "worker";
@@ -125,6 +125,7 @@ public final class WorkerDeployment {
                     .withContainers(container(dq, range, shards, worker, defaultImage))
                     .addNewVolume().withName("tmp").withNewEmptyDir().withSizeLimit(new Quantity("256Mi")).endEmptyDir().endVolume()
                     .addAllToVolumes(RedisTlsCa.of(dq).map(RedisTlsCa::volume).stream().toList())
+                    .addAllToVolumes(KafkaTls.volumes(dq))
                 .endSpec()
                 .build();
     }
@@ -147,6 +148,7 @@ public final class WorkerDeployment {
                 .withTerminationMessagePolicy("FallbackToLogsOnError")
                 .addNewVolumeMount().withName("tmp").withMountPath("/tmp").endVolumeMount()
                 .addAllToVolumeMounts(RedisTlsCa.of(dq).map(ref -> RedisTlsCa.mount()).stream().toList())
+                .addAllToVolumeMounts(KafkaTls.mounts(dq))
                 .build();
     }
 

@@ -1,11 +1,14 @@
 package io.delayq.operator.workers;
 
+import io.delayq.operator.resource.BasicAuthSecretRef;
 import io.delayq.operator.resource.CredentialsSecretRef;
 import io.delayq.operator.resource.DeadLetterSpec;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.DelayQueueSpec;
 import io.delayq.operator.resource.DeliverySpec;
 import io.delayq.operator.resource.DeliveryType;
+import io.delayq.operator.resource.KafkaSpec;
+import io.delayq.operator.resource.OutboxSpec;
 import io.delayq.operator.resource.RateLimitSpec;
 import io.delayq.operator.resource.RetrySpec;
 import io.delayq.operator.resource.SchedulePlannerSpec;
@@ -101,6 +104,9 @@ public final class WorkerEnvironment {
             add(env, SCHEDULE_HORIZON, planner.getHorizon());
             add(env, SCHEDULE_MISFIRE_THRESHOLD, planner.getMisfireThreshold());
         }
+        if (spec.getOutbox() != null) {
+            outboxEnv(env, spec.getOutbox());
+        }
 
         // The user's own variables come last; DELAYQ_* ones are refused by the CRD, and dropped
         // here too so that a resource written past validation cannot override the contract.
@@ -140,7 +146,66 @@ public final class WorkerEnvironment {
                     }
                 }
             }
+            case Kafka -> {
+                if (delivery.getKafka() != null) {
+                    kafkaEnv(env, delivery.getKafka());
+                }
+            }
         }
+    }
+
+    /** Unset optional fields write nothing: the worker's defaults (compression none, PLAINTEXT, PLAIN, client id delayq-QUEUE) apply. */
+    private static void kafkaEnv(List<EnvVar> env, KafkaSpec kafka) {
+        add(env, KAFKA_BOOTSTRAP_SERVERS, kafka.getBootstrapServers());
+        add(env, KAFKA_TOPIC, kafka.getTopic());
+        add(env, KAFKA_TIMEOUT, kafka.getTimeout());
+        add(env, KAFKA_CLIENT_ID, kafka.getClientId());
+        if (kafka.getCompression() != null) {
+            add(env, KAFKA_COMPRESSION, kafka.getCompression().workerValue());
+        }
+        if (kafka.getSecurityProtocol() != null) {
+            add(env, KAFKA_SECURITY_PROTOCOL, kafka.getSecurityProtocol().workerValue());
+        }
+        if (kafka.getSaslMechanism() != null) {
+            add(env, KAFKA_SASL_MECHANISM, kafka.getSaslMechanism().workerValue());
+        }
+        BasicAuthSecretRef credentials = kafka.getCredentialsSecret();
+        if (credentials != null) {
+            env.add(fromSecret(KAFKA_USERNAME, credentials.getName(), usernameKey(credentials)));
+            env.add(fromSecret(KAFKA_PASSWORD, credentials.getName(), passwordKey(credentials)));
+        }
+        if (kafka.getTlsCaSecret() != null) {
+            add(env, KAFKA_TLS_CA, KafkaTls.CA_FILE);
+        }
+        if (kafka.getTlsClientSecret() != null) {
+            add(env, KAFKA_TLS_CERT, KafkaTls.CERT_FILE);
+            add(env, KAFKA_TLS_KEY, KafkaTls.KEY_FILE);
+        }
+    }
+
+    /** The relay of every worker replica; they share the table through SKIP LOCKED (docs/outbox.md). */
+    private static void outboxEnv(List<EnvVar> env, OutboxSpec outbox) {
+        add(env, OUTBOX_URL, outbox.getJdbcUrl());
+        BasicAuthSecretRef credentials = outbox.getCredentialsSecret();
+        if (credentials != null) {
+            env.add(fromSecret(OUTBOX_USER, credentials.getName(), usernameKey(credentials)));
+            env.add(fromSecret(OUTBOX_PASSWORD, credentials.getName(), passwordKey(credentials)));
+        }
+        add(env, OUTBOX_BATCH_SIZE, outbox.getBatchSize());
+        add(env, OUTBOX_POLL_INTERVAL, outbox.getPollInterval());
+        add(env, OUTBOX_RETRY_DELAY, outbox.getRetryDelay());
+        if (outbox.getBackstop() != null) {
+            add(env, OUTBOX_BACKSTOP_QUERY, outbox.getBackstop().getQuery());
+            add(env, OUTBOX_BACKSTOP_INTERVAL, outbox.getBackstop().getInterval());
+        }
+    }
+
+    static String usernameKey(BasicAuthSecretRef ref) {
+        return Objects.requireNonNullElse(ref.getUsernameKey(), BasicAuthSecretRef.DEFAULT_USERNAME_KEY);
+    }
+
+    static String passwordKey(BasicAuthSecretRef ref) {
+        return Objects.requireNonNullElse(ref.getPasswordKey(), BasicAuthSecretRef.DEFAULT_PASSWORD_KEY);
     }
 
     private static void add(List<EnvVar> env, Setting setting, Object value) {

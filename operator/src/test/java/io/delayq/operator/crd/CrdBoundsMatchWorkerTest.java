@@ -92,9 +92,14 @@ class CrdBoundsMatchWorkerTest {
             leastInTheCrd("rateLimit.perGroupBurst", GROUP_RATE_BURST, 1, UNSET_BY_OMISSION),
             field("delivery.webhook.timeout", WEBHOOK_TIMEOUT),
             leastInTheCrd("delivery.stream.maxLength", STREAM_MAXLEN, 1, UNSET_BY_OMISSION),
+            field("delivery.kafka.timeout", KAFKA_TIMEOUT),
             field("schedulePlanner.interval", SCHEDULE_INTERVAL),
             field("schedulePlanner.horizon", SCHEDULE_HORIZON),
-            field("schedulePlanner.misfireThreshold", SCHEDULE_MISFIRE_THRESHOLD));
+            field("schedulePlanner.misfireThreshold", SCHEDULE_MISFIRE_THRESHOLD),
+            field("outbox.batchSize", OUTBOX_BATCH_SIZE),
+            field("outbox.pollInterval", OUTBOX_POLL_INTERVAL),
+            field("outbox.retryDelay", OUTBOX_RETRY_DELAY),
+            field("outbox.backstop.interval", OUTBOX_BACKSTOP_INTERVAL));
 
     /** Bounded variables no spec field becomes: the operator chooses them. */
     private static final Map<Setting, String> CHOSEN_BY_THE_OPERATOR = Map.of(

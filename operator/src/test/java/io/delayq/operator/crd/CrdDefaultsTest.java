@@ -3,6 +3,11 @@ package io.delayq.operator.crd;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.operator.resource.AutoscalingSpec;
+import io.delayq.operator.resource.BasicAuthSecretRef;
+import io.delayq.operator.resource.ClientCertificateSecretRef;
+import io.delayq.operator.resource.KafkaSpec;
+import io.delayq.operator.resource.OutboxBackstopSpec;
+import io.delayq.operator.resource.OutboxSpec;
 import io.delayq.operator.resource.CredentialsSecretRef;
 import io.delayq.operator.resource.DeadLetterSpec;
 import io.delayq.operator.resource.DelayQueueSpec;
@@ -43,6 +48,15 @@ class CrdDefaultsTest {
                 Arguments.of("spec.deadLetter", "/properties/deadLetter", new DeadLetterSpec()),
                 Arguments.of("spec.delivery", "/properties/delivery", new DeliverySpec()),
                 Arguments.of("spec.delivery.webhook", "/properties/delivery/properties/webhook", new WebhookSpec()),
+                Arguments.of("spec.delivery.kafka", "/properties/delivery/properties/kafka", new KafkaSpec()),
+                Arguments.of("spec.delivery.kafka.credentialsSecret", "/properties/delivery/properties/kafka/properties/credentialsSecret",
+                        new BasicAuthSecretRef()),
+                Arguments.of("spec.delivery.kafka.tlsCaSecret", "/properties/delivery/properties/kafka/properties/tlsCaSecret", new TlsCaSecretRef()),
+                Arguments.of("spec.delivery.kafka.tlsClientSecret", "/properties/delivery/properties/kafka/properties/tlsClientSecret",
+                        new ClientCertificateSecretRef()),
+                Arguments.of("spec.outbox", "/properties/outbox", new OutboxSpec()),
+                Arguments.of("spec.outbox.credentialsSecret", "/properties/outbox/properties/credentialsSecret", new BasicAuthSecretRef()),
+                Arguments.of("spec.outbox.backstop", "/properties/outbox/properties/backstop", new OutboxBackstopSpec()),
                 Arguments.of("spec.redis.credentialsSecret", "/properties/redis/properties/credentialsSecret", new CredentialsSecretRef()),
                 Arguments.of("spec.redis.tlsCaSecret", "/properties/redis/properties/tlsCaSecret", new TlsCaSecretRef()),
                 Arguments.of("spec.autoscaling", "/properties/autoscaling", new AutoscalingSpec()));

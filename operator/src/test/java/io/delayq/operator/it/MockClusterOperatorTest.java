@@ -375,6 +375,50 @@ class MockClusterOperatorTest {
         return java.util.Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
     }
 
+    private void secret(String name, Map<String, String> values) {
+        SecretBuilder b = new SecretBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata();
+        values.forEach((k, v) -> b.addToData(k, java.util.Base64.getEncoder().encodeToString(v.getBytes(StandardCharsets.UTF_8))));
+        client.resource(b.build()).create();
+    }
+
+    @Test
+    void kafkaDeliveryAndAnOutboxReachTheWorkersByReferenceAndTheirSecretsAreChecked() {
+        DelayQueue dq = DelayQueues.of("reminders", 2, null, redis.url());
+        dq.getSpec().setDelivery(io.delayq.operator.testing.Deliveries.kafkaWithEverything());
+        dq.getSpec().setOutbox(io.delayq.operator.testing.Deliveries.outboxWithEverything());
+        create(dq);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> condition("reminders", "Degraded")
+                .map(c -> "True".equals(c.getStatus()) && "SecretMissing".equals(c.getReason())).orElse(false));
+        assertThat(condition("reminders", "Degraded").orElseThrow().getMessage())
+                .contains("kafka-auth", "spec.delivery.kafka.credentialsSecret.name");
+        await().atMost(Duration.ofSeconds(30)).until(() -> !deployments().isEmpty());
+        var pod = deployments().get(0).getSpec().getTemplate().getSpec();
+        Map<String, String> refs = new java.util.TreeMap<>();
+        pod.getContainers().get(0).getEnv().stream().filter(e -> e.getValueFrom() != null).forEach(e -> refs.put(e.getName(),
+                e.getValueFrom().getSecretKeyRef().getName() + "/" + e.getValueFrom().getSecretKeyRef().getKey()));
+        assertThat(refs).containsEntry("DELAYQ_KAFKA_USERNAME", "kafka-auth/user").containsEntry("DELAYQ_KAFKA_PASSWORD", "kafka-auth/pass")
+                .containsEntry("DELAYQ_OUTBOX_USER", "shop-db/login").containsEntry("DELAYQ_OUTBOX_PASSWORD", "shop-db/secret");
+        assertThat(pod.getContainers().get(0).getEnv()).anySatisfy(e -> {
+            assertThat(e.getName()).isEqualTo("DELAYQ_DELIVERY");
+            assertThat(e.getValue()).isEqualTo("kafka");
+        });
+        assertThat(pod.getVolumes()).extracting(v -> v.getSecret() == null ? v.getName() : v.getSecret().getSecretName())
+                .contains("kafka-ca", "kafka-client");
+
+        String kafkaPassword = "kafka-pw-" + java.util.UUID.randomUUID();
+        String databasePassword = "db-pw-" + java.util.UUID.randomUUID();
+        secret("kafka-auth", Map.of("user", "producer", "pass", kafkaPassword));
+        secret("kafka-ca", Map.of("ca.pem", io.delayq.operator.testing.FixtureCa.pem()));
+        secret("kafka-client", Map.of("chain.pem", io.delayq.operator.testing.FixtureCa.pem(),
+                "key.pem", "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIGYlVUSdnWyUfGqQmP5C8kS0kGeQ9mSOzRzjI6xyMcZ5\n-----END PRIVATE KEY-----\n"));
+        secret("shop-db", Map.of("login", "relay", "secret", databasePassword));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> condition("reminders", "Degraded").map(c -> "False".equals(c.getStatus())).orElse(false));
+        String everything = Serialization.asYaml(deployments()) + Serialization.asYaml(fetch("reminders")) + Serialization.asYaml(events());
+        assertThat(everything).doesNotContain(kafkaPassword).doesNotContain(databasePassword);
+    }
+
     @Test
     void aSecretValueNeverAppearsInDeploymentsStatusEventsOrLogs() throws Exception {
         String password = "pw-" + java.util.UUID.randomUUID();

@@ -9,6 +9,7 @@ import io.delayq.operator.resource.SecretKeyRef;
 import io.delayq.operator.resource.TlsCaSecretRef;
 import io.delayq.operator.resource.WebhookSpec;
 import io.delayq.operator.testing.DelayQueues;
+import io.delayq.operator.testing.Deliveries;
 import io.delayq.operator.testing.FixtureCa;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -173,5 +175,94 @@ class SecretCheckTest {
         assertThat(check.problems()).isEmpty();
         assertThat(check.credentials().present()).isFalse();
         assertThat(check.tlsCa()).isNull();
+    }
+
+    private static final String CLIENT_KEY = "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIGYlVUSdnWyUfGqQmP5C8kS0kGeQ9mSOzRzjI6xyMcZ5\n-----END PRIVATE KEY-----\n";
+
+    /** The Secrets {@link Deliveries#kafkaWithEverything} and {@link Deliveries#outboxWithEverything} name, complete. */
+    private static Map<String, Secret> kafkaAndOutboxSecrets() {
+        Map<String, Secret> secrets = new HashMap<>();
+        secrets.put("kafka-auth", secret("kafka-auth", "21", Map.of("user", "producer", "pass", "pw")));
+        secrets.put("kafka-ca", secret("kafka-ca", "22", Map.of("ca.pem", FixtureCa.pem())));
+        secrets.put("kafka-client", secret("kafka-client", "23", Map.of("chain.pem", FixtureCa.pem(), "key.pem", CLIENT_KEY)));
+        secrets.put("shop-db", secret("shop-db", "24", Map.of("login", "relay", "secret", "pg")));
+        return secrets;
+    }
+
+    private static DelayQueue withKafkaAndOutbox() {
+        DelayQueue dq = DelayQueues.orders();
+        dq.getSpec().setDelivery(Deliveries.kafkaWithEverything());
+        dq.getSpec().setOutbox(Deliveries.outboxWithEverything());
+        return dq;
+    }
+
+    @Test
+    void kafkaAndOutboxSecretsThatExistAreVersionedSoARotationRollsTheWorkers() {
+        Map<String, Secret> secrets = kafkaAndOutboxSecrets();
+        SecretCheck check = SecretCheck.of(withKafkaAndOutbox(), secrets::get);
+
+        assertThat(check.problems()).isEmpty();
+        assertThat(check.versions()).containsOnly(Map.entry("kafka-auth", "21"), Map.entry("kafka-ca", "22"),
+                Map.entry("kafka-client", "23"), Map.entry("shop-db", "24"));
+        assertThat(check.redisSecretsUsable()).isTrue();
+    }
+
+    @Test
+    void missingKafkaAndOutboxSecretsAreProblemsNamingTheirFields() {
+        SecretCheck check = SecretCheck.of(withKafkaAndOutbox(), name -> null);
+
+        assertThat(check.problems()).allSatisfy(p -> assertThat(p.reason()).isEqualTo(Reason.SECRET_MISSING))
+                .extracting(p -> p.message()).satisfiesExactlyInAnyOrder(
+                        m -> assertThat(m).contains("'kafka-auth'", "spec.delivery.kafka.credentialsSecret.name", "namespace 'shop'"),
+                        m -> assertThat(m).contains("'kafka-ca'", "spec.delivery.kafka.tlsCaSecret.name"),
+                        m -> assertThat(m).contains("'kafka-client'", "spec.delivery.kafka.tlsClientSecret.name"),
+                        m -> assertThat(m).contains("'shop-db'", "spec.outbox.credentialsSecret.name"));
+        assertThat(check.redisSecretsUsable()).as("Redis needs none of them").isTrue();
+    }
+
+    @Test
+    void missingKeysAreProblemsNamingTheKeyAndTheField() {
+        Map<String, Secret> secrets = kafkaAndOutboxSecrets();
+        secrets.put("kafka-auth", secret("kafka-auth", "21", Map.of("user", "producer")));
+        secrets.put("kafka-client", secret("kafka-client", "23", Map.of("chain.pem", FixtureCa.pem())));
+        secrets.put("shop-db", secret("shop-db", "24", Map.of("secret", "pg")));
+
+        SecretCheck check = SecretCheck.of(withKafkaAndOutbox(), secrets::get);
+
+        assertThat(check.problems()).allSatisfy(p -> assertThat(p.reason()).isEqualTo(Reason.SECRET_KEY_MISSING))
+                .extracting(p -> p.message()).satisfiesExactlyInAnyOrder(
+                        m -> assertThat(m).contains("'kafka-auth'", "'pass'", "spec.delivery.kafka.credentialsSecret.passwordKey"),
+                        m -> assertThat(m).contains("'kafka-client'", "'key.pem'", "spec.delivery.kafka.tlsClientSecret.keyKey"),
+                        m -> assertThat(m).contains("'shop-db'", "'login'", "spec.outbox.credentialsSecret.usernameKey"));
+    }
+
+    @Test
+    void kafkaTlsFilesTheWorkerCouldNotReadAreProblemsNamingTheKey() {
+        Map<String, Secret> secrets = kafkaAndOutboxSecrets();
+        secrets.put("kafka-ca", secret("kafka-ca", "22", Map.of("ca.pem", "not a certificate")));
+        secrets.put("kafka-client", secret("kafka-client", "23", Map.of("chain.pem", FixtureCa.pem(),
+                "key.pem", "-----BEGIN RSA PRIVATE KEY-----\nsecret\n-----END RSA PRIVATE KEY-----\n")));
+
+        SecretCheck check = SecretCheck.of(withKafkaAndOutbox(), secrets::get);
+
+        assertThat(check.problems()).allSatisfy(p -> assertThat(p.reason()).isEqualTo(Reason.SECRET_KEY_INVALID))
+                .extracting(p -> p.message()).satisfiesExactlyInAnyOrder(
+                        m -> assertThat(m).contains("'kafka-ca'", "'ca.pem'", "spec.delivery.kafka.tlsCaSecret.key", "PEM certificate"),
+                        m -> assertThat(m).contains("'kafka-client'", "'key.pem'", "spec.delivery.kafka.tlsClientSecret.keyKey", "PKCS#8",
+                                "privateKey.encoding PKCS8").doesNotContain("secret\n"));
+    }
+
+    @Test
+    void kafkaSecretsOfAnotherDeliveryTypeAreNotLookedUp() {
+        DelayQueue dq = DelayQueues.orders();
+        DeliverySpec delivery = Deliveries.kafkaWithEverything();
+        delivery.setType(DeliveryType.Handler);
+        dq.getSpec().setDelivery(delivery);
+
+        SecretCheck check = SecretCheck.of(dq, name -> {
+            throw new AssertionError("nothing to look up, asked for " + name);
+        });
+
+        assertThat(check.problems()).isEmpty();
     }
 }

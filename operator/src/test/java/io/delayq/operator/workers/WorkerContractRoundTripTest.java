@@ -17,6 +17,12 @@ import io.delayq.operator.resource.StreamSpec;
 import io.delayq.operator.resource.TlsCaSecretRef;
 import io.delayq.operator.resource.WebhookSpec;
 import io.delayq.operator.testing.DelayQueues;
+import io.delayq.operator.testing.Deliveries;
+import io.delayq.operator.testing.FixtureCa;
+import io.delayq.delivery.kafka.KafkaTarget;
+import io.delayq.outbox.backstop.BackstopQuery;
+import io.delayq.outbox.relay.OutboxSettings;
+import io.delayq.outbox.relay.RelayConfig;
 import io.delayq.settings.Setting;
 import io.delayq.settings.WorkerSettings;
 import io.delayq.shard.ShardRange;
@@ -24,10 +30,14 @@ import io.delayq.worker.config.DeliveryKind;
 import io.delayq.worker.config.WorkerConfig;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.SecretKeySelector;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.lang.reflect.RecordComponent;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -47,9 +57,36 @@ import static org.assertj.core.api.Assertions.assertThat;
 class WorkerContractRoundTripTest {
     private static final ShardRange RANGE = new ShardRange(4, 7);
     private static final Map<String, String> SECRETS = Map.of(
-            "redis-auth/user", "delayq-worker", "redis-auth/pass", "p@ss:w/rd", "hook/hmac", "s3cret-hmac");
+            "redis-auth/user", "delayq-worker", "redis-auth/pass", "p@ss:w/rd", "hook/hmac", "s3cret-hmac",
+            "kafka-auth/user", "delayq-producer", "kafka-auth/pass", "k\"af\\ka", "shop-db/login", "relay", "shop-db/secret", "pg-s3cret");
+    /** A PKCS#8 block as the Kafka delivery reads it (it checks the PEM form; the producer parses it when it connects). */
+    private static final String CLIENT_KEY = "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIGYlVUSdnWyUfGqQmP5C8kS0kGeQ9mSOzRzjI6xyMcZ5\n-----END PRIVATE KEY-----\n";
 
-    /** The pod's environment as the container sees it: values, and Secret keys read from {@link #SECRETS}. */
+    /** Where the test's kubelet mounts the Kafka TLS Secrets' files ({@code /etc/delayq} in a pod). */
+    @TempDir
+    static Path mounts;
+
+    @BeforeAll
+    static void mountTheKafkaTlsFiles() throws IOException {
+        Files.createDirectories(podPath(KafkaTls.CA_FILE).getParent());
+        Files.writeString(podPath(KafkaTls.CA_FILE), FixtureCa.pem());
+        Files.createDirectories(podPath(KafkaTls.CERT_FILE).getParent());
+        Files.writeString(podPath(KafkaTls.CERT_FILE), FixtureCa.pem());
+        Files.writeString(podPath(KafkaTls.KEY_FILE), CLIENT_KEY);
+    }
+
+    /** A file the pod sees under {@code /etc/delayq}, where this test keeps it. */
+    private static Path podPath(String file) {
+        assertThat(file).startsWith(POD_MOUNTS);
+        return mounts.resolve(file.substring(POD_MOUNTS.length()));
+    }
+
+    private static final String POD_MOUNTS = "/etc/delayq/";
+
+    /**
+     * The pod's environment as the container sees it: values, Secret keys read from {@link #SECRETS}, and the
+     * Kafka TLS files where {@link #mountTheKafkaTlsFiles} put them.
+     */
     private static Map<String, String> podEnvironment(List<EnvVar> vars) {
         Map<String, String> env = new HashMap<>();
         for (EnvVar v : vars) {
@@ -58,6 +95,8 @@ class WorkerContractRoundTripTest {
                 String value = SECRETS.get(ref.getName() + "/" + ref.getKey());
                 assertThat(value).as("%s references %s/%s, which the test's Secrets hold", v.getName(), ref.getName(), ref.getKey()).isNotNull();
                 env.put(v.getName(), value);
+            } else if (v.getValue().startsWith(KafkaTls.CA_DIRECTORY) || v.getValue().startsWith(KafkaTls.CLIENT_DIRECTORY)) {
+                env.put(v.getName(), podPath(v.getValue()).toString());
             } else {
                 env.put(v.getName(), v.getValue());
             }
@@ -199,6 +238,82 @@ class WorkerContractRoundTripTest {
     }
 
     @Test
+    void kafkaDeliveryReachesTheKafkaModule() throws IOException {
+        WorkerConfig c = roundTrip(everyFieldSet(Deliveries.kafkaWithEverything()));
+
+        assertThat(c.delivery()).isEqualTo(DeliveryKind.PROVIDED);
+        assertThat(c.provided()).isInstanceOfSatisfying(KafkaTarget.class, kafka -> {
+            assertThat(kafka.bootstrapServers()).isEqualTo("kafka-0.kafka:9092,kafka-1.kafka:9092");
+            assertThat(kafka.topic()).isEqualTo("orders.due");
+            assertThat(kafka.timeout()).isEqualTo(Duration.ofSeconds(3));
+            assertThat(kafka.clientId()).isEqualTo("payouts-producer");
+            assertThat(kafka.compression()).isEqualTo("zstd");
+            assertThat(kafka.access().protocol()).isEqualTo("sasl_ssl");
+            assertThat(kafka.access().mechanism()).isEqualTo("SCRAM-SHA-512");
+            assertThat(kafka.access().username()).isEqualTo("delayq-producer");
+            assertThat(kafka.access().password()).isEqualTo("k\"af\\ka");
+            assertThat(kafka.access().tlsCa()).isEqualTo(FixtureCa.pem());
+            assertThat(kafka.access().tlsCert()).isEqualTo(FixtureCa.pem());
+            assertThat(kafka.access().tlsKey()).isEqualTo(CLIENT_KEY);
+        });
+        // with the spec's concurrency: 64; left out, the Kafka module's default
+        assertThat(c.concurrency()).isEqualTo(64);
+    }
+
+    @Test
+    void kafkaLeftAtItsDefaultsIsTheWorkersKafkaDefaults() {
+        DelayQueue dq = DelayQueues.of("payouts", 12, 4, "redis://redis.shop.svc:6379/0");
+        dq.getSpec().setDelivery(Deliveries.kafka());
+        WorkerConfig c = roundTrip(dq);
+
+        assertThat(namesWritten(dq)).doesNotContain(WorkerSettings.CONCURRENCY.name());
+        assertThat(c.concurrency()).isEqualTo(WorkerSettings.DEFAULT_KAFKA_CONCURRENCY);
+        KafkaTarget written = (KafkaTarget) c.provided();
+        KafkaTarget alone = (KafkaTarget) WorkerConfig.fromEnv(Map.of(WorkerSettings.REDIS_URL.name(), "redis://redis.shop.svc:6379/0",
+                WorkerSettings.QUEUE.name(), "payouts", WorkerSettings.SHARDS.name(), "12", WorkerSettings.DELIVERY.name(), "kafka",
+                WorkerSettings.KAFKA_BOOTSTRAP_SERVERS.name(), "kafka-0.kafka:9092,kafka-1.kafka:9092",
+                WorkerSettings.KAFKA_TOPIC.name(), "orders.due")).provided();
+        assertThat(written).isEqualTo(alone);
+    }
+
+    @Test
+    void theOutboxReachesTheWorkersRelay() {
+        DelayQueue dq = everyFieldSet(stream());
+        dq.getSpec().setOutbox(Deliveries.outboxWithEverything());
+        Map<String, String> env = podEnvironment(WorkerEnvironment.of(dq, RANGE));
+        WorkerConfig worker = WorkerConfig.fromEnv(env);
+
+        RelayConfig relay = OutboxSettings.fromEnv(env, worker.redisUrl(), worker.queue(), worker.shards()).orElseThrow();
+        assertThat(relay.jdbcUrl()).isEqualTo("jdbc:postgresql://db.shop.svc:5432/shop");
+        assertThat(relay.jdbcProperties()).containsEntry("user", "relay").containsEntry("password", "pg-s3cret");
+        assertThat(relay.redisUrl()).as("the worker's Redis, with its credentials").isEqualTo(worker.redisUrl());
+        assertThat(relay.batchSize()).isEqualTo(200);
+        assertThat(relay.pollInterval()).isEqualTo(Duration.ofMillis(250));
+        assertThat(relay.retryDelay()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(relay.newQueueShards()).containsExactly(Map.entry("payouts-eu", 12));
+        BackstopQuery backstop = OutboxSettings.backstop(env, worker.queue()).orElseThrow();
+        assertThat(backstop.queue()).isEqualTo("payouts-eu");
+        assertThat(backstop.sql()).isEqualTo(Deliveries.outboxWithEverything().getBackstop().getQuery());
+        assertThat(backstop.interval()).isEqualTo(Duration.ofMinutes(10));
+    }
+
+    @Test
+    void theOutboxDefaultsAreTheRelaysDefaults() {
+        DelayQueue dq = DelayQueues.of("orders", 8, null, "redis://redis.shop.svc:6379/0");
+        dq.getSpec().setDelivery(stream());
+        dq.getSpec().setOutbox(Deliveries.outbox());
+        Map<String, String> env = podEnvironment(WorkerEnvironment.of(dq, RANGE));
+
+        RelayConfig written = OutboxSettings.fromEnv(env, "redis://redis.shop.svc:6379/0", "orders", 8).orElseThrow();
+        RelayConfig alone = OutboxSettings.fromEnv(Map.of(WorkerSettings.OUTBOX_URL.name(), "jdbc:postgresql://db.shop.svc:5432/shop"),
+                "redis://redis.shop.svc:6379/0", "orders", 8).orElseThrow();
+        assertThat(written).isEqualTo(alone);
+        assertThat(OutboxSettings.backstop(env, "orders")).isEmpty();
+        assertThat(OutboxSettings.fromEnv(podEnvironment(WorkerEnvironment.of(DelayQueues.orders(), RANGE)), "redis://r:6379", "orders", 8))
+                .as("no spec.outbox, no relay").isEmpty();
+    }
+
+    @Test
     void theResourceDefaultsAreTheWorkerDefaults() {
         // a resource that sets only what it must: every value the operator writes for it is the one
         // the worker would have chosen on its own
@@ -227,8 +342,10 @@ class WorkerContractRoundTripTest {
     void everyVariableTheOperatorWritesIsInTheContractAndTheContractIsCovered() {
         Set<String> contract = WorkerSettings.ALL.stream().map(Setting::name).collect(Collectors.toCollection(TreeSet::new));
         Set<String> written = new TreeSet<>();
-        for (DeliverySpec delivery : List.of(handler(), webhook(), stream())) {
-            written.addAll(namesWritten(everyFieldSet(delivery)));
+        for (DeliverySpec delivery : List.of(handler(), webhook(), stream(), Deliveries.kafkaWithEverything())) {
+            DelayQueue dq = everyFieldSet(delivery);
+            dq.getSpec().setOutbox(Deliveries.outboxWithEverything());
+            written.addAll(namesWritten(dq));
         }
 
         assertThat(contract).containsAll(written);

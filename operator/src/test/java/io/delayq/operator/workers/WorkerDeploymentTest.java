@@ -156,6 +156,49 @@ class WorkerDeploymentTest {
     }
 
     @Test
+    void mountsTheKafkaCaAndClientCertificateReadOnlyWhereTheVariablesPoint() {
+        DelayQueue dq = DelayQueues.orders();
+        dq.getSpec().setDelivery(io.delayq.operator.testing.Deliveries.kafkaWithEverything());
+        Deployment d = desired(dq, 1);
+        PodSpec pod = d.getSpec().getTemplate().getSpec();
+        Container c = container(d);
+
+        Volume ca = pod.getVolumes().stream().filter(v -> KafkaTls.CA_VOLUME.equals(v.getName())).findFirst().orElseThrow();
+        assertThat(ca.getSecret().getSecretName()).isEqualTo("kafka-ca");
+        assertThat(ca.getSecret().getOptional()).isFalse();
+        assertThat(ca.getSecret().getItems()).singleElement().satisfies(item -> {
+            assertThat(item.getKey()).isEqualTo("ca.pem");
+            assertThat(item.getPath()).isEqualTo("ca.crt");
+        });
+        Volume client = pod.getVolumes().stream().filter(v -> KafkaTls.CLIENT_VOLUME.equals(v.getName())).findFirst().orElseThrow();
+        assertThat(client.getSecret().getSecretName()).isEqualTo("kafka-client");
+        assertThat(client.getSecret().getOptional()).isFalse();
+        assertThat(client.getSecret().getItems()).extracting(i -> i.getKey() + "->" + i.getPath())
+                .containsExactly("chain.pem->tls.crt", "key.pem->tls.key");
+        assertThat(client.getSecret().getDefaultMode()).as("the private key is not world-readable").isEqualTo(0440);
+        assertThat(pod.getSecurityContext().getFsGroup()).as("the worker's user reads it as the files' group").isEqualTo(PodSecurity.USER_ID);
+
+        assertThat(c.getVolumeMounts()).filteredOn(m -> m.getName().startsWith("kafka-tls"))
+                .extracting(m -> m.getName() + "@" + m.getMountPath() + (Boolean.TRUE.equals(m.getReadOnly()) ? " ro" : " rw"))
+                .containsExactlyInAnyOrder("kafka-tls-ca@/etc/delayq/kafka-tls-ca ro", "kafka-tls-client@/etc/delayq/kafka-tls-client ro");
+        java.util.Map<String, String> env = new java.util.HashMap<>();
+        c.getEnv().stream().filter(e -> e.getValue() != null).forEach(e -> env.put(e.getName(), e.getValue()));
+        assertThat(env).containsEntry("DELAYQ_KAFKA_TLS_CA", KafkaTls.CA_DIRECTORY + "/" + ca.getSecret().getItems().get(0).getPath())
+                .containsEntry("DELAYQ_KAFKA_TLS_CERT", KafkaTls.CLIENT_DIRECTORY + "/tls.crt")
+                .containsEntry("DELAYQ_KAFKA_TLS_KEY", KafkaTls.CLIENT_DIRECTORY + "/tls.key");
+    }
+
+    @Test
+    void kafkaWithoutTlsSecretsMountsNothing() {
+        DelayQueue dq = DelayQueues.orders();
+        dq.getSpec().setDelivery(io.delayq.operator.testing.Deliveries.kafka());
+        Deployment d = desired(dq, 1);
+
+        assertThat(d.getSpec().getTemplate().getSpec().getVolumes()).extracting(Volume::getName).containsExactly("tmp");
+        assertThat(container(d).getVolumeMounts()).extracting(VolumeMount::getName).containsExactly("tmp");
+    }
+
+    @Test
     void aRotatedCaSecretRollsThePods() {
         DelayQueue dq = withTlsCa("redis-ca", null);
         String pem = io.delayq.operator.testing.FixtureCa.pem();

@@ -10,9 +10,11 @@ import io.delayq.operator.resource.StreamSpec;
 import io.delayq.operator.resource.WebhookSpec;
 import io.delayq.operator.resource.WorkerSpec;
 import io.delayq.operator.testing.DelayQueues;
+import io.delayq.operator.testing.Deliveries;
 import io.delayq.shard.ShardRange;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.SecretKeySelector;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -131,5 +133,93 @@ class WorkerEnvironmentTest {
 
         dq.getSpec().setQueueName("order-timeouts");
         assertThat(values(dq)).containsEntry("DELAYQ_QUEUE", "order-timeouts");
+    }
+
+    /** Each variable that comes from a Secret, as Secret name/key: the pod spec holds the reference, never the value. */
+    private static Map<String, String> secretRefs(DelayQueue dq) {
+        return WorkerEnvironment.of(dq, RANGE).stream().filter(e -> e.getValueFrom() != null).collect(Collectors.toMap(EnvVar::getName, e -> {
+            SecretKeySelector ref = e.getValueFrom().getSecretKeyRef();
+            assertThat(e.getValue()).as(e.getName()).isNull();
+            assertThat(ref.getOptional()).as("%s: no pod without its Secret", e.getName()).isFalse();
+            return ref.getName() + "/" + ref.getKey();
+        }));
+    }
+
+    @Test
+    void kafkaDeliveryWritesEveryKafkaVariableSecretsByReferenceAndTlsAsFiles() {
+        DelayQueue dq = DelayQueues.orders();
+        dq.getSpec().setDelivery(Deliveries.kafkaWithEverything());
+
+        assertThat(values(dq)).containsEntry("DELAYQ_DELIVERY", "kafka")
+                .containsEntry("DELAYQ_KAFKA_BOOTSTRAP_SERVERS", "kafka-0.kafka:9092,kafka-1.kafka:9092")
+                .containsEntry("DELAYQ_KAFKA_TOPIC", "orders.due")
+                .containsEntry("DELAYQ_KAFKA_TIMEOUT", "3s")
+                .containsEntry("DELAYQ_KAFKA_CLIENT_ID", "payouts-producer")
+                .containsEntry("DELAYQ_KAFKA_COMPRESSION", "zstd")
+                .containsEntry("DELAYQ_KAFKA_SECURITY_PROTOCOL", "sasl_ssl")
+                .containsEntry("DELAYQ_KAFKA_SASL_MECHANISM", "SCRAM-SHA-512")
+                .containsEntry("DELAYQ_KAFKA_TLS_CA", "/etc/delayq/kafka-tls-ca/ca.crt")
+                .containsEntry("DELAYQ_KAFKA_TLS_CERT", "/etc/delayq/kafka-tls-client/tls.crt")
+                .containsEntry("DELAYQ_KAFKA_TLS_KEY", "/etc/delayq/kafka-tls-client/tls.key")
+                .doesNotContainKeys("DELAYQ_KAFKA_USERNAME", "DELAYQ_KAFKA_PASSWORD", "DELAYQ_CONCURRENCY");
+        assertThat(secretRefs(dq)).containsExactlyInAnyOrderEntriesOf(Map.of(
+                "DELAYQ_KAFKA_USERNAME", "kafka-auth/user", "DELAYQ_KAFKA_PASSWORD", "kafka-auth/pass"));
+    }
+
+    @Test
+    void kafkaFieldsLeftOutWriteNothingSoTheWorkersDefaultsApply() {
+        DelayQueue dq = DelayQueues.orders();
+        dq.getSpec().setDelivery(Deliveries.kafka());
+
+        Map<String, String> env = values(dq);
+        assertThat(env).containsEntry("DELAYQ_DELIVERY", "kafka").containsEntry("DELAYQ_KAFKA_TIMEOUT", "10s");
+        assertThat(env).doesNotContainKeys("DELAYQ_KAFKA_CLIENT_ID", "DELAYQ_KAFKA_COMPRESSION", "DELAYQ_KAFKA_SECURITY_PROTOCOL",
+                "DELAYQ_KAFKA_SASL_MECHANISM", "DELAYQ_KAFKA_TLS_CA", "DELAYQ_KAFKA_TLS_CERT", "DELAYQ_KAFKA_TLS_KEY",
+                // the worker's default for Kafka (256), not the operator's guess
+                "DELAYQ_CONCURRENCY");
+        assertThat(secretRefs(dq)).isEmpty();
+    }
+
+    @Test
+    void kafkaSettingsOfAnotherDeliveryTypeAreNotWritten() {
+        DelayQueue dq = DelayQueues.orders();
+        DeliverySpec delivery = Deliveries.kafkaWithEverything();
+        delivery.setType(DeliveryType.Stream);
+        StreamSpec stream = new StreamSpec();
+        stream.setKey("orders:ready");
+        delivery.setStream(stream);
+        dq.getSpec().setDelivery(delivery);
+
+        assertThat(values(dq).keySet()).noneMatch(name -> name.startsWith("DELAYQ_KAFKA_"));
+        assertThat(secretRefs(dq)).isEmpty();
+    }
+
+    @Test
+    void anOutboxGivesEveryWorkerARelayWithItsCredentialsByReference() {
+        DelayQueue dq = DelayQueues.orders();
+        dq.getSpec().setOutbox(Deliveries.outboxWithEverything());
+
+        assertThat(values(dq)).containsEntry("DELAYQ_OUTBOX_URL", "jdbc:postgresql://db.shop.svc:5432/shop")
+                .containsEntry("DELAYQ_OUTBOX_BATCH_SIZE", "200")
+                .containsEntry("DELAYQ_OUTBOX_POLL_INTERVAL", "250ms")
+                .containsEntry("DELAYQ_OUTBOX_RETRY_DELAY", "2s")
+                .containsEntry("DELAYQ_OUTBOX_BACKSTOP_QUERY", Deliveries.outboxWithEverything().getBackstop().getQuery())
+                .containsEntry("DELAYQ_OUTBOX_BACKSTOP_INTERVAL", "10m")
+                .doesNotContainKeys("DELAYQ_OUTBOX_USER", "DELAYQ_OUTBOX_PASSWORD");
+        assertThat(secretRefs(dq)).containsExactlyInAnyOrderEntriesOf(Map.of(
+                "DELAYQ_OUTBOX_USER", "shop-db/login", "DELAYQ_OUTBOX_PASSWORD", "shop-db/secret"));
+    }
+
+    @Test
+    void anOutboxWithDefaultsAndNoBackstop() {
+        DelayQueue dq = DelayQueues.orders();
+        dq.getSpec().setOutbox(Deliveries.outbox());
+
+        assertThat(values(dq)).containsEntry("DELAYQ_OUTBOX_URL", "jdbc:postgresql://db.shop.svc:5432/shop")
+                .containsEntry("DELAYQ_OUTBOX_BATCH_SIZE", "500").containsEntry("DELAYQ_OUTBOX_POLL_INTERVAL", "1s")
+                .containsEntry("DELAYQ_OUTBOX_RETRY_DELAY", "1s")
+                .doesNotContainKeys("DELAYQ_OUTBOX_BACKSTOP_QUERY", "DELAYQ_OUTBOX_BACKSTOP_INTERVAL");
+        assertThat(secretRefs(dq)).isEmpty();
+        assertThat(values(DelayQueues.orders()).keySet()).as("no outbox, no relay").noneMatch(name -> name.startsWith("DELAYQ_OUTBOX_"));
     }
 }

@@ -5,8 +5,8 @@ import io.delayq.outbox.backstop.BackstopQuery;
 import io.delayq.settings.ConfigException;
 import io.delayq.settings.Setting;
 import io.delayq.settings.Settings;
+import io.delayq.settings.WorkerSettings;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,25 +18,21 @@ import java.util.Optional;
  * with the worker's shard count. Errors name the variable, as the worker's own settings do.
  */
 public final class OutboxSettings {
+    // The variables are part of the worker contract (WorkerSettings), which the operator writes by.
     /** {@code jdbc:postgresql://host:port/database}; unset: no relay. */
-    public static final Setting.Text URL = new Setting.Text("DELAYQ_OUTBOX_URL");
-    public static final Setting.Text USER = new Setting.Text("DELAYQ_OUTBOX_USER");
-    public static final Setting.Text PASSWORD = new Setting.Text("DELAYQ_OUTBOX_PASSWORD");
-    public static final Setting.Whole BATCH_SIZE =
-            new Setting.Whole("DELAYQ_OUTBOX_BATCH_SIZE", RelayConfig.DEFAULT_BATCH_SIZE, 1, RelayConfig.MAX_BATCH_SIZE);
-    public static final Setting.Span POLL_INTERVAL = new Setting.Span("DELAYQ_OUTBOX_POLL_INTERVAL",
-            RelayConfig.DEFAULT_POLL_INTERVAL, Duration.ofMillis(10), Duration.ofHours(1));
-    public static final Setting.Span RETRY_DELAY = new Setting.Span("DELAYQ_OUTBOX_RETRY_DELAY",
-            RelayConfig.DEFAULT_RETRY_DELAY, Duration.ofMillis(10), Duration.ofMinutes(10));
+    public static final Setting.Text URL = WorkerSettings.OUTBOX_URL;
+    public static final Setting.Text USER = WorkerSettings.OUTBOX_USER;
+    public static final Setting.Text PASSWORD = WorkerSettings.OUTBOX_PASSWORD;
+    public static final Setting.Whole BATCH_SIZE = WorkerSettings.OUTBOX_BATCH_SIZE;
+    public static final Setting.Span POLL_INTERVAL = WorkerSettings.OUTBOX_POLL_INTERVAL;
+    public static final Setting.Span RETRY_DELAY = WorkerSettings.OUTBOX_RETRY_DELAY;
 
     /** The backstop query of the worker's queue (columns task_id, due_at and maybe payload); unset: no backstop. */
-    public static final Setting.Text BACKSTOP_QUERY = new Setting.Text("DELAYQ_OUTBOX_BACKSTOP_QUERY");
-    public static final Setting.Span BACKSTOP_INTERVAL = new Setting.Span("DELAYQ_OUTBOX_BACKSTOP_INTERVAL",
-            Duration.ofMinutes(5), Duration.ofSeconds(1), Duration.ofDays(1));
+    public static final Setting.Text BACKSTOP_QUERY = WorkerSettings.OUTBOX_BACKSTOP_QUERY;
+    public static final Setting.Span BACKSTOP_INTERVAL = WorkerSettings.OUTBOX_BACKSTOP_INTERVAL;
 
     /** Every variable of the group, in the order of the documentation. */
-    public static final List<Setting> ALL = List.of(URL, USER, PASSWORD, BATCH_SIZE, POLL_INTERVAL, RETRY_DELAY,
-            BACKSTOP_QUERY, BACKSTOP_INTERVAL);
+    public static final List<Setting> ALL = WorkerSettings.OUTBOX;
 
     private OutboxSettings() {
     }

@@ -59,4 +59,16 @@ class OutboxSettingsTest {
                 "DELAYQ_OUTBOX_POLL_INTERVAL", "soon"), REDIS, "orders", 4))
                 .isInstanceOf(ConfigException.class).hasMessageStartingWith("DELAYQ_OUTBOX_POLL_INTERVAL:");
     }
+
+    @Test
+    void theContractsDefaultsAndBoundsAreTheRelaysOwn() {
+        // the variables live in the worker contract (core's WorkerSettings), the defaults in RelayConfig: one value
+        assertThat(OutboxSettings.BATCH_SIZE.fallback()).isEqualTo(RelayConfig.DEFAULT_BATCH_SIZE);
+        assertThat(OutboxSettings.BATCH_SIZE.max()).isEqualTo(RelayConfig.MAX_BATCH_SIZE);
+        assertThat(OutboxSettings.POLL_INTERVAL.fallback()).isEqualTo(RelayConfig.DEFAULT_POLL_INTERVAL);
+        assertThat(OutboxSettings.RETRY_DELAY.fallback()).isEqualTo(RelayConfig.DEFAULT_RETRY_DELAY);
+        RelayConfig defaults = OutboxSettings.fromEnv(Map.of("DELAYQ_OUTBOX_URL", "jdbc:postgresql://db/shop"), REDIS, "orders", 4).orElseThrow();
+        assertThat(defaults.batchSize()).isEqualTo(RelayConfig.DEFAULT_BATCH_SIZE);
+        assertThat(defaults.pollInterval()).isEqualTo(RelayConfig.DEFAULT_POLL_INTERVAL);
+    }
 }
