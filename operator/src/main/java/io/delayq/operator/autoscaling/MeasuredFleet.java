@@ -25,21 +25,20 @@ public record MeasuredFleet(Optional<Duration> podStartup, OptionalDouble tasksP
     }
 
     /**
-     * This look's measurements over the ones remembered from the last status: a pod start-up read now replaces the
-     * remembered one (a Deployment at zero has no pods to read, and keeps the last); a throughput read now is
-     * averaged with the remembered one.
+     * With a pod start-up read now: it replaces the remembered one. Empty (a Deployment at zero has no pods to read)
+     * keeps the last.
      */
-    public static MeasuredFleet update(Optional<Duration> rememberedStartup, OptionalDouble rememberedRate,
-                                       Optional<Duration> startupNow, OptionalDouble rateNow, Duration checkInterval) {
-        Optional<Duration> startup = startupNow.isPresent() ? startupNow : rememberedStartup;
-        OptionalDouble rate;
+    public MeasuredFleet withStartup(Optional<Duration> startupNow) {
+        return startupNow.isPresent() ? new MeasuredFleet(startupNow, tasksPerReplicaPerSecond, checkInterval) : this;
+    }
+
+    /** With a throughput read now: averaged with the remembered one. Empty (the workers were not busy) keeps the last. */
+    public MeasuredFleet withThroughput(OptionalDouble rateNow) {
         if (rateNow.isEmpty()) {
-            rate = rememberedRate;
-        } else if (rememberedRate.isEmpty()) {
-            rate = rateNow;
-        } else {
-            rate = OptionalDouble.of(NEW_WEIGHT * rateNow.getAsDouble() + (1 - NEW_WEIGHT) * rememberedRate.getAsDouble());
+            return this;
         }
-        return new MeasuredFleet(startup, rate, checkInterval);
+        OptionalDouble rate = tasksPerReplicaPerSecond.isEmpty() ? rateNow
+                : OptionalDouble.of(NEW_WEIGHT * rateNow.getAsDouble() + (1 - NEW_WEIGHT) * tasksPerReplicaPerSecond.getAsDouble());
+        return new MeasuredFleet(podStartup, rate, checkInterval);
     }
 }

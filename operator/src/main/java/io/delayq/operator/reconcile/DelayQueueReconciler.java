@@ -109,7 +109,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         this.migrations = migrations;
         this.reshardBatch = reshardBatch;
         this.apis = apis;
-        this.fleetMeter = new FleetMeter(backlogInterval);
+        this.fleetMeter = new FleetMeter();
     }
 
     @Override

@@ -6,10 +6,8 @@ import io.delayq.operator.autoscaling.ReplicaThroughput;
 import io.delayq.operator.redis.QueueReading;
 import io.fabric8.kubernetes.api.model.Pod;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalDouble;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -19,16 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class FleetMeter {
     private final Map<String, ReplicaThroughput.Look> lastLooks = new ConcurrentHashMap<>();
-    private final Duration checkInterval;
-
-    FleetMeter(Duration checkInterval) {
-        this.checkInterval = checkInterval;
-    }
-
     /** The pod start-up the worker pods show now, over what the last status remembered (the lead time to read with). */
     MeasuredFleet beforeLook(MeasuredFleet remembered, List<Pod> workerPods) {
-        return MeasuredFleet.update(remembered.podStartup(), remembered.tasksPerReplicaPerSecond(), PodStartup.longest(workerPods),
-                OptionalDouble.empty(), checkInterval);
+        return remembered.withStartup(PodStartup.longest(workerPods));
     }
 
     /**
@@ -46,8 +37,7 @@ final class FleetMeter {
             return fleet;
         }
         double expected = fleet.tasksPerReplicaPerSecond().orElse(specRate);
-        return MeasuredFleet.update(fleet.podStartup(), fleet.tasksPerReplicaPerSecond(), fleet.podStartup(),
-                ReplicaThroughput.between(before, now, expected), checkInterval);
+        return fleet.withThroughput(ReplicaThroughput.between(before, now, expected));
     }
 
     void forget(String queueKey) {

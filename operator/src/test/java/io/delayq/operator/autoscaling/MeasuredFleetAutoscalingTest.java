@@ -119,12 +119,10 @@ class MeasuredFleetAutoscalingTest {
     @Test
     void aFreshMeasurementReplacesTheStartUpAndIsAveragedIntoTheThroughput() {
         MeasuredFleet remembered = measured(Duration.ofSeconds(40), 100.0);
-        MeasuredFleet next = MeasuredFleet.update(remembered.podStartup(), remembered.tasksPerReplicaPerSecond(),
-                Optional.of(Duration.ofSeconds(20)), OptionalDouble.of(60), CHECK);
+        MeasuredFleet next = remembered.withStartup(Optional.of(Duration.ofSeconds(20))).withThroughput(OptionalDouble.of(60));
         assertThat(next.podStartup()).contains(Duration.ofSeconds(20));
         assertThat(next.tasksPerReplicaPerSecond()).hasValue(80.0);
-        MeasuredFleet atZero = MeasuredFleet.update(remembered.podStartup(), remembered.tasksPerReplicaPerSecond(),
-                Optional.empty(), OptionalDouble.empty(), CHECK);
+        MeasuredFleet atZero = remembered.withStartup(Optional.empty()).withThroughput(OptionalDouble.empty());
         assertThat(atZero).as("a Deployment at zero keeps what was measured").isEqualTo(remembered);
     }
 
