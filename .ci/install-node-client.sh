@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The Node.js producer library (clients/node): its dependencies from the npm registry (package-lock.json)
-# and its build step (npm's `prepare` assembles core's Lua scripts into lib/scripts.json), for its unit
+# The Node.js producer library (clients/node): its dependencies from the npm registry (package-lock.json;
+# the devDependencies include node-postgres, `pg`, for the outbox helpers' tests) and its build step (npm's `prepare` assembles core's Lua scripts into lib/scripts.json), for its unit
 # tests and the interop tests (clients/interop). Idempotent; the build step runs every time so that the
 # library carries core's current scripts.
 set -euo pipefail
@@ -21,7 +21,7 @@ if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt "$need" ]; then
 fi
 
 cd clients/node
-if [ ! -d node_modules/ioredis ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+if [ ! -d node_modules/ioredis ] || [ ! -d node_modules/pg ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund --loglevel=error
 else
   npm run --silent prepare

@@ -196,6 +196,40 @@ export declare class Layout {
   lookupOrder(id: string): number[];
 }
 
+/** What an outbox enqueue meets when a task with the same id is already in Redis (the `dedup` column). */
+export type OutboxDedup = 'reject' | 'replace' | 'keep-earlier' | 'future-only' | 'once';
+
+/**
+ * The caller's database connection: a node-postgres `Client` or a pool's checked-out client (`await pool.connect()`),
+ * or anything with `query(text, values)` and `$n` placeholders. Not a `pg.Pool`: its rows would commit on their own.
+ */
+export interface OutboxClient {
+  query(text: string, values?: unknown[]): Promise<unknown>;
+}
+
+/** An outbox enqueue: the client's task options (a delay counts from the transaction's now()), a dedup policy and a group. */
+export interface OutboxEnqueueOptions extends TaskOptions {
+  /** Default 'reject'; 'once' for ids that are never reused (order timeouts). */
+  dedup?: OutboxDedup;
+  /** The task's group key: 1 to 64 ASCII letters, digits and `- _ . : @ /`; priority 0 only. */
+  group?: string;
+}
+
+/**
+ * Task operations of one queue written to the delayq outbox table in the caller's transaction (docs/outbox.md):
+ * they reach Redis through the relay if and only if that transaction commits. Never sends BEGIN, COMMIT or
+ * ROLLBACK; bad input rejects with InvalidInputException before anything is sent.
+ */
+export declare class Outbox {
+  /** `maxPayloadBytes`: the relay's (default 65536). */
+  constructor(queue: string, options?: { maxPayloadBytes?: number });
+  readonly queue: string;
+  readonly maxPayloadBytes: number;
+  enqueue(client: OutboxClient, id: string, options?: OutboxEnqueueOptions): Promise<void>;
+  cancel(client: OutboxClient, id: string): Promise<void>;
+  reschedule(client: OutboxClient, id: string, when?: { delay?: number; dueAt?: Date | number }): Promise<void>;
+}
+
 export declare function decodeRecord(stored: string | null): TaskRecord;
 export declare function shardOf(id: string, shards: number): number;
 export declare function bucketOf(id: string): number;

@@ -17,4 +17,5 @@ module.exports = {
   scripts: SCRIPTS,
   protocol,
   Layout: require('./layout').Layout,
+  Outbox: require('./outbox').Outbox,
 };

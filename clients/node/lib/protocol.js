@@ -23,6 +23,8 @@ const MIN_EPOCH_MILLIS = 946684800000; // 2000-01-01: an earlier "epoch ms" is a
 const MAX_ATTEMPTS = 1000;
 const MAX_BACKOFF_MS = 30 * 24 * 3600 * 1000;
 const MAX_TRACESTATE = 512;
+const MAX_GROUP_BYTES = 64;
+const GROUP_CHAR = /^[A-Za-z0-9\-_.:@/]$/;
 /** The record's option fields, in the order core writes them. */
 const OPTION_FIELDS = ['expiresAt', 'onExpiry', 'maxAttempts', 'backoffMs', 'backoffMaxMs', 'backoffMultiplier', 'traceparent', 'tracestate'];
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-[\s\S]*)?$/;
@@ -80,14 +82,34 @@ function requirePriority(level) {
   return level;
 }
 
-function requirePayload(payload, maxBytes) {
+function requirePayload(payload, maxBytes, limit = "the client's maxPayloadBytes") {
   if (payload === undefined || payload === null) return null;
   if (typeof payload !== 'string') throw new InvalidInputException('payload', `must be text (a string), got ${typeof payload}`);
   const bytes = utf8Length(payload, 'payload');
   if (bytes > maxBytes) {
-    throw new InvalidInputException('payload', `must be at most ${maxBytes} bytes of UTF-8 (the client's maxPayloadBytes), got ${bytes}`);
+    throw new InvalidInputException('payload', `must be at most ${maxBytes} bytes of UTF-8 (${limit}), got ${bytes}`);
   }
   return payload;
+}
+
+/** A task's group key (core's TaskGroup): 1 to 64 ASCII letters, digits and `- _ . : @ /`; null: no group. */
+function requireGroup(group) {
+  if (group === undefined || group === null) return null;
+  if (typeof group !== 'string') throw new InvalidInputException('group', `must be a string, got ${typeof group}`);
+  const bytes = utf8Length(group, 'group');
+  const shown = `"${group.length > 40 ? `${group.slice(0, 40)}...` : group}"`;
+  if (bytes === 0) {
+    throw new InvalidInputException('group', `must be 1 to ${MAX_GROUP_BYTES} characters (ASCII letters, digits and - _ . : @ /), got an empty string`);
+  }
+  if (bytes > MAX_GROUP_BYTES) throw new InvalidInputException('group', `must be at most ${MAX_GROUP_BYTES} bytes, got ${bytes} (${shown})`);
+  for (let i = 0; i < group.length; i++) {
+    const c = group.charCodeAt(i);
+    if (!GROUP_CHAR.test(group[i])) {
+      const what = c < 0x20 || c > 0x7e ? `U+${c.toString(16).toUpperCase().padStart(4, '0')}` : `'${group[i]}'`;
+      throw new InvalidInputException('group', `may hold only ASCII letters, digits and - _ . : @ /, got ${what} at offset ${i} of ${shown}`);
+    }
+  }
+  return group;
 }
 
 function requirePolicy(policy) {
@@ -481,7 +503,8 @@ function queueStats(queue, shards) {
 module.exports = {
   PROTOCOL_VERSION, MAX_PER_CALL, MAX_SHARDS, MAX_ID_BYTES, RECORD_BUCKETS, MAX_EPOCH_MILLIS, DEFAULT_MAX_PAYLOAD_BYTES,
   DuplicatePolicy, Priority,
-  requireQueue, requireShards, requireId, requirePriority, requirePayload, requirePolicy, schedule, dueAtMillis,
+  requireQueue, requireShards, requireId, requirePriority, requirePayload, requirePolicy, requireGroup, schedule, dueAtMillis,
+  taskOptions, currentTrace,
   crc32, shardOf, bucketOf, metaKey, shardKeys, recordKey, encodeRecord, decodeRecord, requireOptions, OPTION_FIELDS,
   prepare, group, chunks, enqueueArgs, placed, enqueueResult, parseEnqueue, statusOf, parseCancel, parseReschedule, parseInspect, parseProgress, parseStats, queueStats,
 };

@@ -1,6 +1,6 @@
 // Compiled by test/types.test.js with `tsc --noEmit --strict`: the README's example and every result type,
 // so that index.d.ts cannot drift from what the library answers without a test failing.
-import { DelayQueue, DuplicatePolicy, LayoutChangedException, Priority, ShardCountMismatchException, type EnqueueResult, type Layout, type TaskInfo } from 'delayq';
+import { DelayQueue, DuplicatePolicy, LayoutChangedException, Outbox, Priority, ShardCountMismatchException, type EnqueueResult, type Layout, type TaskInfo } from 'delayq';
 
 async function example(): Promise<void> {
   const orders = await DelayQueue.connect('redis://localhost:6379', { queue: 'orders', shards: 16 });
@@ -28,4 +28,18 @@ async function example(): Promise<void> {
   }
 }
 
+/** The outbox helpers on a node-postgres client (structurally typed: the library needs no driver). */
+async function outboxExample(client: { query(text: string, values?: unknown[]): Promise<unknown> }): Promise<void> {
+  const orders = new Outbox('orders', { maxPayloadBytes: 65536 });
+  await client.query('BEGIN');
+  await client.query("INSERT INTO orders (id, status) VALUES ($1, 'unpaid')", [8812]);
+  await orders.enqueue(client, 'order-8812-timeout', { delay: 30 * 60_000, payload: '{"action":"cancel-if-unpaid"}', dedup: 'once' });
+  await orders.enqueue(client, 'report-T-1', { dueAt: new Date('2027-01-01T00:00:00Z'), group: 'tenant-1', maxAttempts: 3 });
+  await orders.reschedule(client, 'order-8812-timeout', { delay: 45 * 60_000 });
+  await orders.cancel(client, 'order-8812-timeout');
+  await client.query('COMMIT');
+  console.log(orders.queue);
+}
+
 void example;
+void outboxExample;

@@ -37,6 +37,7 @@ MIN_EPOCH_MILLIS = 946_684_800_000
 MAX_ATTEMPTS = 1000
 MAX_BACKOFF_MS = 30 * 24 * 3600 * 1000
 MAX_TRACESTATE = 512
+MAX_GROUP_BYTES = 64
 #: the record's option fields, in the order core writes them
 OPTION_FIELDS = ("expiresAt", "onExpiry", "maxAttempts", "backoffMs", "backoffMaxMs", "backoffMultiplier",
                  "traceparent", "tracestate")
@@ -88,16 +89,36 @@ def require_priority(level: Any) -> int:
     return int(level)
 
 
-def require_payload(payload: Any, max_bytes: int) -> Optional[str]:
+def require_payload(payload: Any, max_bytes: int, limit: str = "the client's maxPayloadBytes") -> Optional[str]:
     if payload is None:
         return None
     if not isinstance(payload, str):
         raise InvalidInputException("payload", f"must be text (str), got {type(payload).__name__}")
     size = len(_utf8(payload, "payload"))
     if size > max_bytes:
-        raise InvalidInputException(
-            "payload", f"must be at most {max_bytes} bytes of UTF-8 (the client's maxPayloadBytes), got {size}")
+        raise InvalidInputException("payload", f"must be at most {max_bytes} bytes of UTF-8 ({limit}), got {size}")
     return payload
+
+
+def require_group(group: Any) -> Optional[str]:
+    """A task's group key (core's TaskGroup): 1 to 64 ASCII letters, digits and ``- _ . : @ /``; None: no group."""
+    if group is None:
+        return None
+    if not isinstance(group, str):
+        raise InvalidInputException("group", f"must be a string, got {type(group).__name__}")
+    size = len(_utf8(group, "group"))
+    shown = '"' + (group[:40] + "..." if len(group) > 40 else group) + '"'
+    if size == 0:
+        raise InvalidInputException("group", f"must be 1 to {MAX_GROUP_BYTES} characters (ASCII letters, digits and "
+                                             "- _ . : @ /), got an empty string")
+    if size > MAX_GROUP_BYTES:
+        raise InvalidInputException("group", f"must be at most {MAX_GROUP_BYTES} bytes, got {size} ({shown})")
+    for i, c in enumerate(group):
+        if not (c.isascii() and (c.isalnum() or c in "-_.:@/")):
+            what = f"U+{ord(c):04X}" if not 0x20 <= ord(c) <= 0x7e else f"'{c}'"
+            raise InvalidInputException("group", f"may hold only ASCII letters, digits and - _ . : @ /, got {what} "
+                                                 f"at offset {i} of {shown}")
+    return group
 
 
 def require_policy(policy: Any) -> DuplicatePolicy:

@@ -2,7 +2,8 @@
 
 The first line configures the client: {"url", "queue", "shards", "options": {...}, "asyncio": bool};
 every later line is one operation ({"op": "enqueue" | "cancel" | "reschedule" | "inspect" | "stats" |
-"scripts", ...}). Each answer is {"ok": value} or {"error": {"type", "message", "field"}}, in the
+"scripts" | "outbox-driver" | "outbox", ...}). The outbox operations write rows with ``delayq.outbox`` through
+psycopg2 on the PostgreSQL the config's "postgres" names ({"host", "port", "user", "database"}). Each answer is {"ok": value} or {"error": {"type", "message", "field"}}, in the
 shapes the Java test compares across the Python, Node and Java clients.
 """
 import asyncio
@@ -74,7 +75,47 @@ async def answer(client, op):
         return info(await call(client.inspect(op["id"])))
     if kind == "stats":
         return stats(await call(client.stats()))
+    if kind == "outbox-driver":
+        import psycopg2
+        return psycopg2.__version__
+    if kind == "outbox":
+        return outbox(op)
     raise ValueError("unknown op " + kind)
+
+
+def outbox(op):
+    """Writes op["rows"] ({"action": "enqueue" | "cancel" | "reschedule", ...}) in one transaction of a connection of
+    its own, with a business row beside them, then commits it (op["commit"]) or rolls it back; answers the row count."""
+    import psycopg2
+    from delayq.outbox import Outbox
+
+    pg = CONFIG["postgres"]
+    conn = psycopg2.connect(host=pg["host"], port=pg["port"], user=pg["user"], dbname=pg["database"])
+    try:
+        box = Outbox(op["queue"])
+        with conn.cursor() as cur:
+            cur.execute("CREATE TABLE IF NOT EXISTS interop_orders (id text PRIMARY KEY)")
+            for row in op["rows"]:
+                cur.execute("INSERT INTO interop_orders VALUES (%s) ON CONFLICT DO NOTHING", (row["id"],))
+                action = row["action"]
+                if action == "enqueue":
+                    box.enqueue(cur, row["id"], delay=delay(row), due_at=due_at(row), payload=row.get("payload"),
+                                priority=row.get("priority", 0), dedup=row.get("dedup", "reject"), group=row.get("group"),
+                                expires_at=row.get("expiresAt"), max_attempts=row.get("maxAttempts"),
+                                backoff=millis(row, "backoffMs"), backoff_multiplier=row.get("backoffMultiplier"))
+                elif action == "cancel":
+                    box.cancel(cur, row["id"])
+                elif action == "reschedule":
+                    box.reschedule(cur, row["id"], delay=delay(row), due_at=due_at(row))
+                else:
+                    raise ValueError("unknown outbox action " + action)
+        if op.get("commit", True):
+            conn.commit()
+        else:
+            conn.rollback()
+        return len(op["rows"])
+    finally:
+        conn.close()
 
 
 def options(config):
@@ -98,8 +139,12 @@ def out(value):
     sys.stdout.flush()
 
 
+CONFIG = {}
+
+
 async def main():
     config = json.loads(sys.stdin.readline())
+    CONFIG.update(config)
     try:
         if config.get("asyncio"):
             client = await AsyncDelayQueue.connect(config["url"], queue=config["queue"], shards=config["shards"],

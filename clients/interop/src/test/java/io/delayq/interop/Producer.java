@@ -72,8 +72,14 @@ public record Producer(String name, List<String> command, Map<String, Object> co
 
     /** Starts the driver and connects the library; {@link ProducerProcess#connectError()} holds a refusal. */
     ProducerProcess connect(String url, String queue, int shards, Map<String, Object> options) {
+        return connect(url, queue, shards, options, Map.of());
+    }
+
+    /** As {@link #connect(String, String, int, Map)}, with more configuration for the driver (e.g. a database to use). */
+    ProducerProcess connect(String url, String queue, int shards, Map<String, Object> options, Map<String, Object> extras) {
         requireInstalled();
         Map<String, Object> config = new java.util.HashMap<>(configExtras);
+        config.putAll(extras);
         config.put("url", url);
         config.put("queue", queue);
         config.put("shards", shards);

@@ -150,6 +150,11 @@ public final class LocalPostgres implements AutoCloseable {
         return "jdbc:postgresql://127.0.0.1:" + port + "/" + DATABASE;
     }
 
+    /** The loopback port, for clients in other languages (host 127.0.0.1, user {@link #USER}, database {@link #DATABASE}). */
+    public int port() {
+        return port;
+    }
+
     public Properties credentials() {
         Properties p = new Properties();
         p.setProperty("user", USER);
