@@ -50,6 +50,8 @@ public final class OutboxBench {
     private static final long BATCH_PROBE_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final int BIG_TRANSACTION = 100;
     private static final long ARRIVAL_TIMEOUT_MS = 120_000;
+    /** The offered rate of the paced live row: half the relay's goal. */
+    private static final int PACED_RATE = 10_000;
 
     record Settings(int runs, int tasks, int samples, int producers, boolean durable, boolean docs) {
     }
@@ -166,6 +168,7 @@ public final class OutboxBench {
         try (Arrivals arrivals = new Arrivals(redis.url(), latencyClient.protocol().keys(0).due(0))) {
             latencies.addAll(latency(arrivals));
             flows.addAll(direct());
+            warmUpRelay();
             for (int perTransaction : new int[] {1, BIG_TRANSACTION}) {
                 // a single-row transaction commits (and with a durable PostgreSQL flushes its WAL) once per task: fewer tasks
                 int tasks = perTransaction == 1 ? settings.tasks() / 10 : settings.tasks();
@@ -176,9 +179,10 @@ public final class OutboxBench {
             flows.add(drainAfterFill(2));
             for (int perTransaction : new int[] {1, BIG_TRANSACTION}) {
                 for (int relays : new int[] {1, 2}) {
-                    flows.add(live(arrivals, perTransaction, relays));
+                    flows.add(live(arrivals, perTransaction, relays, 0));
                 }
             }
+            flows.add(live(arrivals, BIG_TRANSACTION, 1, PACED_RATE));
         }
         return new Run(latencies, flows, inserts, loadBefore, MeasuredOn.loadAverage());
     }
@@ -326,6 +330,14 @@ public final class OutboxBench {
         return insert;
     }
 
+    /** A relay's code compiled before anything of it is timed: a small backlog drained, untimed. */
+    private void warmUpRelay() throws Exception {
+        int tasks = Math.min(settings.tasks(), 50_000);
+        new Producers(pg.jdbcUrl(), pg.credentials(), THROUGHPUT_QUEUE).write(nextPrefix(), tasks, BIG_TRANSACTION, settings.producers());
+        drain(1, tasks, "warm-up");
+        reset();
+    }
+
     private Flow drainAfterFill(int relays) throws Exception {
         fill(BIG_TRANSACTION, settings.tasks());
         Flow flow = drain(relays, settings.tasks(), "outbox, backlog of 100-row transactions, relayed");
@@ -377,7 +389,7 @@ public final class OutboxBench {
      * Relays running while producers write as fast as they can and a probe commits one row every 5 ms into the latency
      * queue: tasks into Redis per second over the whole phase, and the probes' commit → Redis latency under that load.
      */
-    private Flow live(Arrivals arrivals, int perTransaction, int relays) throws Exception {
+    private Flow live(Arrivals arrivals, int perTransaction, int relays, int offeredRate) throws Exception {
         int tasks = perTransaction == 1 ? settings.tasks() / 10 : settings.tasks();
         Producers producers = new Producers(pg.jdbcUrl(), pg.credentials(), THROUGHPUT_QUEUE);
         List<OutboxRelay> running = new ArrayList<>();
@@ -411,7 +423,7 @@ public final class OutboxBench {
             }, "probe");
             start = System.nanoTime();
             probe.start();
-            producers.write(nextPrefix(), tasks, perTransaction, settings.producers());
+            producers.write(nextPrefix(), tasks, perTransaction, settings.producers(), offeredRate);
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ARRIVAL_TIMEOUT_MS * 5);
             while (dueCount() < tasks) {
                 if (System.nanoTime() > deadline) {
@@ -432,7 +444,8 @@ public final class OutboxBench {
         int probeCount = probeLatencies.get(0).length;
         double walPerTask = (double) (Wal.position(admin) - wal) / (tasks + probeCount);
         Percentiles p = Percentiles.of(probeLatencies.get(0));
-        String path = "outbox, live: producers in " + label(perTransaction) + " while relaying";
+        String path = "outbox, live: producers in " + label(perTransaction) + (offeredRate > 0
+                ? String.format(" at %,d tasks/s offered", offeredRate) : ", as fast as they go,") + " while relaying";
         System.out.printf("%-60s %d relay(s) %,10.0f tasks/s  %,6.0f WAL bytes/task  probes p50 %.1f ms p99 %.1f ms (%d)%n", path, relays,
                 rate, walPerTask, p.p50Ms(), p.p99Ms(), p.count());
         reset();

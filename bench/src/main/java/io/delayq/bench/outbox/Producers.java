@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -37,6 +38,15 @@ public final class Producers {
 
     /** Writes {@code tasks} rows named {@code prefix-n} with {@code threads} threads; returns the wall time in nanoseconds. */
     public long write(String prefix, int tasks, int perTransaction, int threads) throws InterruptedException {
+        return write(prefix, tasks, perTransaction, threads, 0);
+    }
+
+    /**
+     * As {@link #write(String, int, int, int)}, at most {@code tasksPerSecond} tasks a second over all threads (0: as
+     * fast as they go); a thread that falls behind its pace does not make up for it in a burst.
+     */
+    public long write(String prefix, int tasks, int perTransaction, int threads, int tasksPerSecond) throws InterruptedException {
+        long every = tasksPerSecond <= 0 ? 0 : TimeUnit.SECONDS.toNanos(1) * perTransaction * threads / tasksPerSecond;
         AtomicLong next = new AtomicLong();
         List<Thread> running = new ArrayList<>();
         List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -45,7 +55,15 @@ public final class Producers {
             Thread thread = new Thread(() -> {
                 try (Connection db = DriverManager.getConnection(jdbcUrl, credentials)) {
                     db.setAutoCommit(false);
+                    long slot = System.nanoTime();
                     while (true) {
+                        if (every > 0) {
+                            long wait = slot - System.nanoTime();
+                            if (wait > 0) {
+                                TimeUnit.NANOSECONDS.sleep(wait);
+                            }
+                            slot = Math.max(slot + every, System.nanoTime());
+                        }
                         long first = next.getAndAdd(perTransaction);
                         if (first >= tasks) {
                             return;
@@ -58,6 +76,8 @@ public final class Producers {
                     }
                 } catch (SQLException | RuntimeException e) {
                     failures.add(e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                 }
             }, "producer-" + t);
             thread.start();
