@@ -2,10 +2,10 @@ package io.delayq.interop;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.delayq.handler.Task;
+import io.delayq.localpostgres.LocalPostgres;
 import io.delayq.outbox.Outbox;
 import io.delayq.outbox.relay.OutboxRelay;
 import io.delayq.outbox.relay.RelayConfig;
-import io.delayq.outbox.testing.LocalPostgres;
 import io.delayq.outbox.testing.PostgresExtension;
 import io.delayq.task.DuplicatePolicy;
 import io.delayq.task.TaskInfo;

@@ -34,6 +34,7 @@ public final class OutboxRelay implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
     static final String CHANNEL = "delayq_outbox";
     private static final long WAIT_SLICE_MS = 250;
+    private static final long PENDING_EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final String CLAIM = "SELECT seq, op, queue, task_id, due_at, payload, priority, dedup, options, created_at "
             + "FROM delayq_outbox o WHERE NOT EXISTS (SELECT 1 FROM delayq_outbox p "
             + "WHERE p.queue = o.queue AND p.task_id = o.task_id AND p.seq < o.seq) "
@@ -50,6 +51,7 @@ public final class OutboxRelay implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private volatile boolean listening;
+    private long pendingReadAt = System.nanoTime() - PENDING_EVERY_NANOS;
     private Connection claimant;
     private Connection listener;
     private RedisEndpoint redis;
@@ -103,7 +105,11 @@ public final class OutboxRelay implements AutoCloseable {
                 log.warn("outbox relay: Redis unavailable, rows stay for the next round: {}", e.getMessage());
                 closeRedis();
             }
-            refreshPendingQuietly();
+            // a count of the whole table: once a second while rows stream through, at once when idle or failing
+            if (failed || handled == 0 || System.nanoTime() - pendingReadAt >= PENDING_EVERY_NANOS) {
+                refreshPendingQuietly();
+                pendingReadAt = System.nanoTime();
+            }
             if (!running) {
                 break;
             }

@@ -2,6 +2,7 @@ package io.delayq.outbox.relay;
 
 import io.delayq.outbox.Outbox;
 import io.delayq.outbox.testing.PostgresExtension;
+import io.delayq.task.DuplicatePolicy;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
@@ -243,6 +244,29 @@ class OutboxRelayTest {
                 "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'") == 1);
         commit(TaskSpec.of("order-5-timeout").after(Duration.ofHours(1)));
         await().atMost(WAIT).until(() -> state("order-5-timeout") == TaskInfo.State.SCHEDULED);
+    }
+
+    @Test
+    void everyRowOfABatchGetsItsOwnAnswerFromRedisWhateverItsDuplicatePolicy() throws Exception {
+        queue.client().enqueue(TaskSpec.of("t-1").after(Duration.ofHours(2)));
+        queue.client().enqueue(TaskSpec.of("t-2").after(Duration.ofHours(2)));
+        try (Connection db = pg.connect()) {
+            db.setAutoCommit(false);
+            orders.enqueue(db, TaskSpec.of("t-1").after(Duration.ofHours(1)));   // REJECT, and t-1 is there
+            orders.enqueue(db, TaskSpec.of("t-2").after(Duration.ofHours(1)), DuplicatePolicy.REPLACE);
+            orders.enqueue(db, TaskSpec.of("t-3").after(Duration.ofHours(1)), DuplicatePolicy.REPLACE);
+            orders.enqueue(db, TaskSpec.of("t-4").after(Duration.ofHours(1)));
+            db.commit();
+        }
+        OutboxRelay relay = relays.start();
+
+        await().atMost(WAIT).until(() -> outboxRows() == 0);
+        assertThat(relay.metrics().relayed("enqueue", "duplicate")).isEqualTo(1);
+        assertThat(relay.metrics().relayed("enqueue", "replaced")).isEqualTo(1);
+        assertThat(relay.metrics().relayed("enqueue", "added")).isEqualTo(2);
+        Instant inAnHour = Instant.now().plus(Duration.ofHours(1));
+        assertThat(Instant.ofEpochMilli(queue.client().inspect("t-1").score())).isAfter(inAnHour.plus(Duration.ofMinutes(30)));
+        assertThat(Instant.ofEpochMilli(queue.client().inspect("t-2").score())).isBefore(inAnHour.plus(Duration.ofMinutes(1)));
     }
 
     @Test

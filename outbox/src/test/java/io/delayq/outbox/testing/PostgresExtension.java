@@ -1,6 +1,8 @@
 package io.delayq.outbox.testing;
 
+import io.delayq.localpostgres.LocalPostgres;
 import io.delayq.outbox.migration.OutboxMigrations;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -13,13 +15,20 @@ import java.sql.Statement;
 
 /**
  * One real PostgreSQL per test class ({@link LocalPostgres}) with the outbox tables migrated; the outbox and
- * quarantine tables are emptied before every test.
+ * quarantine tables are emptied before every test. Without PostgreSQL installed the tests are skipped, or fail when
+ * {@code CI=true}.
  */
 public final class PostgresExtension implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
     private LocalPostgres server;
 
     @Override
     public void beforeAll(ExtensionContext context) throws SQLException {
+        if (!LocalPostgres.installed()) {
+            if ("true".equals(System.getenv("CI"))) {
+                throw new IllegalStateException(LocalPostgres.NOT_INSTALLED);
+            }
+            Assumptions.abort(LocalPostgres.NOT_INSTALLED);
+        }
         server = LocalPostgres.start();
         try (Connection c = server.connect()) {
             OutboxMigrations.migrate(c);

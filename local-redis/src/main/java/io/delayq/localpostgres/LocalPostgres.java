@@ -1,7 +1,6 @@
-package io.delayq.outbox.testing;
+package io.delayq.localpostgres;
 
 import io.delayq.localredis.LocalRedisServer;
-import org.junit.jupiter.api.Assumptions;
 
 import java.io.File;
 import java.io.IOException;
@@ -12,34 +11,46 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A real PostgreSQL server for a test: {@code initdb} in a temporary directory and {@code postgres} on a free
- * loopback port, trust authentication for the user {@code delayq}. The binaries come from PATH or Debian's
- * {@code /usr/lib/postgresql/15/bin} (.ci/install-postgresql.sh installs them). Without them a test is skipped,
- * or fails when {@code CI=true}. As root (PostgreSQL refuses to run as root) the server runs as the
- * {@code postgres} user the Debian package creates.
+ * A real PostgreSQL server for tests and benchmarks: {@code initdb} in a temporary directory and {@code postgres} on a
+ * free loopback port, trust authentication for the user {@code delayq}. The binaries come from PATH or Debian's
+ * {@code /usr/lib/postgresql/15/bin} (.ci/install-postgresql.sh installs them); {@link #installed()} says whether they
+ * are there. As root (PostgreSQL refuses to run as root) the server runs as the {@code postgres} user the Debian
+ * package creates. Connecting needs PostgreSQL's JDBC driver on the caller's classpath.
  */
 public final class LocalPostgres implements AutoCloseable {
     private static final Path DEBIAN_BIN = Path.of("/usr/lib/postgresql/15/bin");
     public static final String USER = "delayq";
     public static final String DATABASE = "postgres";
 
+    /** Durability traded for speed, as a test wants it; {@link #start(Map)} overrides any of them. */
+    public static final Map<String, String> TEST_SETTINGS = Map.of("fsync", "off", "synchronous_commit", "off", "full_page_writes", "off");
+
     private final Path bin;
     private final Path dir;
     private final int port;
     private final List<String> runAs;
+    private final Map<String, String> settings;
     private Process process;
 
-    private LocalPostgres(Path bin, Path dir, int port, List<String> runAs) {
+    private LocalPostgres(Path bin, Path dir, int port, List<String> runAs, Map<String, String> settings) {
         this.bin = bin;
         this.dir = dir;
         this.port = port;
         this.runAs = runAs;
+        this.settings = settings;
+    }
+
+    /** Whether {@code initdb} and {@code postgres} were found (else {@link #start()} throws). */
+    public static boolean installed() {
+        return findBinaries() != null;
     }
 
     /**
@@ -47,6 +58,9 @@ public final class LocalPostgres implements AutoCloseable {
      * {@code initdb} on PATH (a link on PATH, as /usr/local/bin or CI's PATH shim has, would make initdb look for
      * {@code postgres} beside the link).
      */
+    public static final String NOT_INSTALLED = "PostgreSQL is not installed (no initdb on PATH or in " + DEBIAN_BIN
+            + "; run .ci/install-postgresql.sh)";
+
     static Path findBinaries() {
         if (Files.isExecutable(DEBIAN_BIN.resolve("initdb")) && Files.isExecutable(DEBIAN_BIN.resolve("postgres"))) {
             return DEBIAN_BIN;
@@ -71,16 +85,22 @@ public final class LocalPostgres implements AutoCloseable {
         return null;
     }
 
-    /** Initializes and starts a cluster; skips the test (fails under CI=true) when PostgreSQL is not installed. */
+    /** Initializes and starts a cluster with {@link #TEST_SETTINGS}. */
     public static LocalPostgres start() {
+        return start(Map.of());
+    }
+
+    /**
+     * Initializes and starts a cluster with {@link #TEST_SETTINGS}, then {@code overrides} (server settings by name, as
+     * {@code postgres -c name=value} takes them).
+     */
+    public static LocalPostgres start(Map<String, String> overrides) {
         Path bin = findBinaries();
         if (bin == null) {
-            String why = "PostgreSQL is not installed (no initdb on PATH or in " + DEBIAN_BIN + "; run .ci/install-postgresql.sh)";
-            if ("true".equals(System.getenv("CI"))) {
-                throw new IllegalStateException(why);
-            }
-            Assumptions.abort(why);
+            throw new IllegalStateException(NOT_INSTALLED);
         }
+        Map<String, String> settings = new LinkedHashMap<>(TEST_SETTINGS);
+        settings.putAll(overrides);
         try {
             List<String> runAs = "root".equals(System.getProperty("user.name"))
                     ? List.of("setpriv", "--reuid=postgres", "--regid=postgres", "--clear-groups", "--")
@@ -89,7 +109,7 @@ public final class LocalPostgres implements AutoCloseable {
             if (!runAs.isEmpty()) {
                 exec(List.of("chown", "postgres:postgres", dir.toString()));
             }
-            LocalPostgres pg = new LocalPostgres(bin, dir, LocalRedisServer.freePort(), runAs);
+            LocalPostgres pg = new LocalPostgres(bin, dir, LocalRedisServer.freePort(), runAs, Map.copyOf(settings));
             pg.initdb();
             pg.launch();
             return pg;
@@ -108,8 +128,8 @@ public final class LocalPostgres implements AutoCloseable {
     private void launch() throws IOException {
         List<String> cmd = new ArrayList<>(runAs);
         cmd.addAll(List.of(bin.resolve("postgres").toString(), "-D", dir.resolve("data").toString(), "-p", String.valueOf(port),
-                "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=" + dir, "-c", "fsync=off",
-                "-c", "synchronous_commit=off", "-c", "full_page_writes=off"));
+                "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=" + dir));
+        settings.forEach((name, value) -> cmd.addAll(List.of("-c", name + "=" + value)));
         process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("postgres.log").toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         SQLException last = null;
@@ -159,6 +179,11 @@ public final class LocalPostgres implements AutoCloseable {
         Properties p = new Properties();
         p.setProperty("user", USER);
         return p;
+    }
+
+    /** The server's log file (postgres' own output). */
+    public Path log() {
+        return dir.resolve("postgres.log");
     }
 
     public Connection connect() throws SQLException {
