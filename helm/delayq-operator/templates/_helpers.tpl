@@ -67,6 +67,12 @@ app.kubernetes.io/name: delayq-worker
 app.kubernetes.io/managed-by: delayq-operator
 {{- end }}
 
+{{/* The labels operator/.../WorkerLabels puts on the pods of an outbox relay's own Deployment. */}}
+{{- define "delayq.outboxRelaySelector" -}}
+app.kubernetes.io/name: delayq-outbox-relay
+app.kubernetes.io/managed-by: delayq-operator
+{{- end }}
+
 {{/* Where the worker monitors look: the watched namespaces, or all of them. */}}
 {{- define "delayq.workerNamespaceSelector" -}}
 {{- if .Values.watchNamespaces }}

@@ -3,6 +3,7 @@ package io.delayq.app;
 import io.delayq.settings.ConsoleVariables;
 import io.delayq.app.console.ConsoleCommand;
 import io.delayq.app.demo.DemoCommand;
+import io.delayq.app.relay.RelayCommand;
 import io.delayq.app.worker.WorkerCommand;
 import io.delayq.cli.Cli;
 import picocli.CommandLine;
@@ -13,7 +14,8 @@ import java.util.concurrent.Callable;
 
 /**
  * The {@code delayq} executable. With no arguments (the container's default) it runs a worker
- * configured by environment variables; {@code worker} does the same, {@code demo} runs the local
+ * configured by environment variables; {@code worker} does the same, {@code outbox-relay} runs only the outbox
+ * relay, {@code demo} runs the local
  * demonstration, and every other command is the admin CLI ({@code stats}, {@code inspect}, …).
  */
 public final class Main {
@@ -28,7 +30,7 @@ public final class Main {
         if (args.length == 0) {
             return WorkerCommand.run(System.getenv());
         }
-        boolean admin = !args[0].equals("worker") && !args[0].equals("demo") && !args[0].equals("console");
+        boolean admin = !java.util.Set.of("worker", "outbox-relay", "demo", "console").contains(args[0]);
         if (admin && System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
             // admin commands print their own one-line errors; Lettuce's logs would only add noise
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
@@ -39,6 +41,7 @@ public final class Main {
     static CommandLine commandLine() {
         CommandLine cmd = Cli.commandLine();
         cmd.addSubcommand(new WorkerSubcommand());
+        cmd.addSubcommand(new OutboxRelaySubcommand());
         cmd.addSubcommand(new DemoSubcommand());
         cmd.addSubcommand(new ConsoleSubcommand());
         return cmd;
@@ -51,6 +54,18 @@ public final class Main {
         @Override
         public Integer call() {
             return WorkerCommand.run(System.getenv());
+        }
+    }
+
+    @Command(name = "outbox-relay", mixinStandardHelpOptions = true,
+            description = {"Run only the outbox relay: copy committed rows of the PostgreSQL outbox (DELAYQ_OUTBOX_URL) into Redis,",
+                    "and the backstop when DELAYQ_OUTBOX_BACKSTOP_QUERY is set. The worker's DELAYQ_* variables (Redis, queue, shards,",
+                    "HTTP port for /metrics, /healthz, /readyz); see docs/outbox.md. SIGTERM stops it (exit 0); a bad configuration",
+                    "exits 2, an unreachable Redis 3."})
+    static final class OutboxRelaySubcommand implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            return RelayCommand.run(System.getenv());
         }
     }
 

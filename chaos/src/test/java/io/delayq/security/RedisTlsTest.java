@@ -151,4 +151,43 @@ class RedisTlsTest {
             assertThat(worker.exitValue()).as("graceful stop").isZero();
         }
     }
+
+    /**
+     * The outbox relay writes to the worker's {@code rediss://} Redis trusting the CA of the worker's
+     * {@code DELAYQ_REDIS_TLS_CA}, read from the same variables as the worker (no system property, no process
+     * environment), and refuses the server without it: a committed row reaches Redis over TLS only with the CA.
+     */
+    @Test
+    void theOutboxRelayTrustsTheCaOfTheWorkersVariables() throws Exception {
+        String url = "rediss://127.0.0.1:" + redis.port();
+        try (io.delayq.localpostgres.LocalPostgres pg = io.delayq.localpostgres.LocalPostgres.start()) {
+            try (java.sql.Connection db = pg.connect()) {
+                io.delayq.outbox.migration.OutboxMigrations.migrate(db);
+                db.setAutoCommit(false);
+                io.delayq.outbox.Outbox.forQueue("tls-outbox").enqueue(db, TaskSpec.of("renew-1").after(Duration.ofHours(1)));
+                db.commit();
+            }
+            Map<String, String> env = new HashMap<>(Map.of(
+                    io.delayq.settings.WorkerSettings.OUTBOX_URL.name(), pg.jdbcUrl(),
+                    io.delayq.settings.WorkerSettings.OUTBOX_USER.name(), pg.credentials().getProperty("user"),
+                    io.delayq.settings.WorkerSettings.OUTBOX_POLL_INTERVAL.name(), "100ms",
+                    io.delayq.settings.WorkerSettings.OUTBOX_RETRY_DELAY.name(), "100ms"));
+
+            var withoutCa = io.delayq.outbox.relay.OutboxSettings.fromEnv(env, url, "tls-outbox", 2).orElseThrow();
+            try (var relay = io.delayq.outbox.relay.OutboxRelay.start(withoutCa, new io.micrometer.core.instrument.simple.SimpleMeterRegistry())) {
+                await().atMost(Duration.ofSeconds(30)).until(() -> relay.metrics().errors("redis") > 0);
+                assertThat(relay.metrics().relayedTotal()).as("nothing reaches a Redis the relay does not trust").isZero();
+            }
+
+            env.put(io.delayq.settings.WorkerSettings.REDIS_TLS_CA.name(), certs.resolve("ca.crt").toString());
+            var withCa = io.delayq.outbox.relay.OutboxSettings.fromEnv(env, url, "tls-outbox", 2).orElseThrow();
+            try (var relay = io.delayq.outbox.relay.OutboxRelay.start(withCa, new io.micrometer.core.instrument.simple.SimpleMeterRegistry())) {
+                await().atMost(Duration.ofSeconds(30)).until(() -> relay.metrics().relayedTotal() == 1);
+            }
+            try (RedisEndpoint endpoint = RedisEndpoint.connect(url, null, Duration.ofSeconds(5), certs.resolve("ca.crt"));
+                 DelayQueueClient client = DelayQueueClient.builder().redis(endpoint).queue("tls-outbox").shards(2).build()) {
+                assertThat(client.stats().scheduled()).as("the row, in Redis").isEqualTo(1);
+            }
+        }
+    }
 }

@@ -37,7 +37,7 @@ class OptInObjectsTest {
     static Stream<Arguments> eachOptIn() {
         return Stream.of(
                 Arguments.of(Map.of("serviceMonitor", Map.of("enabled", true)), "ServiceMonitor", 2),
-                Arguments.of(Map.of("podMonitor", Map.of("enabled", true)), "PodMonitor", 2),
+                Arguments.of(Map.of("podMonitor", Map.of("enabled", true)), "PodMonitor", 3),
                 Arguments.of(Map.of("prometheusRule", Map.of("enabled", true)), "PrometheusRule", 1),
                 Arguments.of(Map.of("grafanaDashboard", Map.of("enabled", true)), "ConfigMap", 1),
                 Arguments.of(Map.of("keda", Map.of("enabled", true, "scaledObjects", List.of(Map.of("name", "orders")))), "ScaledObject", 1));
@@ -162,6 +162,14 @@ class OptInObjectsTest {
             assertThat(sm.at("/spec/endpoints/0/port").asText()).isEqualTo("http-metrics");
             assertThat(pm.at("/spec/podMetricsEndpoints/0/relabelings").toString())
                     .contains("delayqueue").contains("shard_range");
+        }
+        for (Manifests m : List.of(all, limited)) {
+            // the labels of an outbox relay's own Deployment (WorkerLabels.forOutboxRelay)
+            JsonNode relays = m.get("PodMonitor", "delayq-delayq-operator-outbox-relays");
+            assertThat(relays.at("/spec/selector/matchLabels/app.kubernetes.io~1name").asText()).isEqualTo("delayq-outbox-relay");
+            assertThat(relays.at("/spec/selector/matchLabels/app.kubernetes.io~1managed-by").asText()).isEqualTo("delayq-operator");
+            assertThat(relays.at("/spec/podMetricsEndpoints/0/port").asText()).isEqualTo("http");
+            assertThat(relays.at("/spec/namespaceSelector")).isEqualTo(m.get("PodMonitor", "delayq-delayq-operator-workers").at("/spec/namespaceSelector"));
         }
         assertThat(all.get("PodMonitor", "delayq-delayq-operator-workers").at("/spec/namespaceSelector/any").asBoolean()).isTrue();
         assertThat(limited.get("PodMonitor", "delayq-delayq-operator-workers").at("/spec/namespaceSelector/matchNames").toString())

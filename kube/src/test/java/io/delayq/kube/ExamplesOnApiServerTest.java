@@ -132,6 +132,51 @@ class ExamplesOnApiServerTest {
         }
     }
 
+    /**
+     * spec.outbox.relay.mode Deployment: the relay's own Deployment, stored and owned as the operator wrote it, running the
+     * workers' image as {@code delayq outbox-relay} with the database credentials by reference; its workers carry no outbox
+     * variable. An outbox in mode Workers (the default) is in every worker Deployment and has no relay Deployment.
+     */
+    @Test
+    void anOutboxRelayRunsInItsOwnDeploymentOrInTheWorkersAsTheExampleSays() {
+        List<DelayQueue> withOutbox = applied.stream().filter(dq -> dq.getSpec().getOutbox() != null).toList();
+        List<DelayQueue> ownDeployment = withOutbox.stream()
+                .filter(dq -> io.delayq.operator.resource.OutboxRelaySpec.ownDeployment(dq.getSpec().getOutbox())).toList();
+        assertThat(ownDeployment).as("examples whose relay runs in a Deployment of its own").isNotEmpty();
+        assertThat(withOutbox).as("examples whose workers run the relay").hasSizeGreaterThan(ownDeployment.size());
+        for (DelayQueue dq : withOutbox) {
+            String ns = dq.getMetadata().getNamespace();
+            String name = dq.getMetadata().getName();
+            boolean own = ownDeployment.contains(dq);
+            await(name + "'s relay").atMost(Duration.ofSeconds(90)).ignoreExceptions().untilAsserted(() -> {
+                Deployment relay = admin.apps().deployments().inNamespace(ns).withName(WorkerNames.outboxRelay(name)).get();
+                for (ShardRange range : ShardPlan.ranges(dq.getSpec().getShards(), dq.getSpec().getShardsPerWorker())) {
+                    Deployment worker = admin.apps().deployments().inNamespace(ns).withName(WorkerNames.deployment(name, range)).get();
+                    assertThat(worker.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()).extracting(EnvVar::getName)
+                            .as("%s's workers", name).matches(vars -> vars.contains(WorkerSettings.OUTBOX_URL.name()) != own);
+                }
+                if (!own) {
+                    assertThat(relay).as("no relay Deployment for %s", name).isNull();
+                    return;
+                }
+                assertThat(relay).as(WorkerNames.outboxRelay(name)).isNotNull();
+                assertThat(relay.getMetadata().getOwnerReferences()).singleElement()
+                        .satisfies(o -> assertThat(o.getUid()).isEqualTo(dq.getMetadata().getUid()));
+                assertThat(relay.getSpec().getReplicas()).isEqualTo(dq.getSpec().getOutbox().getRelay().getReplicas());
+                var container = relay.getSpec().getTemplate().getSpec().getContainers().get(0);
+                assertThat(container.getArgs()).containsExactly("outbox-relay");
+                assertThat(container.getResources()).isEqualTo(dq.getSpec().getOutbox().getRelay().getResources());
+                Map<String, EnvVar> env = container.getEnv().stream().collect(Collectors.toMap(EnvVar::getName, e -> e, (a, b) -> b));
+                assertThat(env.get(WorkerSettings.OUTBOX_URL.name()).getValue()).isEqualTo(dq.getSpec().getOutbox().getJdbcUrl());
+                assertThat(env.get(WorkerSettings.OUTBOX_PASSWORD.name()).getValueFrom().getSecretKeyRef().getName())
+                        .isEqualTo(dq.getSpec().getOutbox().getCredentialsSecret().getName());
+                assertThat(env.get(WorkerSettings.QUEUE.name()).getValue()).isEqualTo(dq.queueName());
+                assertThat(admin.apps().replicaSets().inNamespace(ns).withLabel("app.kubernetes.io/name", "delayq-outbox-relay")
+                        .withLabel("app.kubernetes.io/instance", name).list().getItems()).as("the controller manager's ReplicaSet").isNotEmpty();
+            });
+        }
+    }
+
     @Test
     void statusShowsTheBacklogReadFromRedisAndTheConditions() {
         DelayQueue orders = applied.stream().filter(d -> d.getMetadata().getName().equals("order-timeout")).findFirst().orElseThrow();

@@ -2,6 +2,7 @@ package io.delayq.app.worker;
 
 import io.delayq.DelayQueueException;
 import io.delayq.DurationText;
+import io.delayq.app.relay.OutboxBackstop;
 import io.delayq.lifecycle.StopSignal;
 import io.delayq.outbox.backstop.BackstopQuery;
 import io.delayq.outbox.relay.OutboxRelay;
@@ -95,7 +96,7 @@ public final class WorkerCommand {
         }).orElse(null);
         OutboxBackstop backstop;
         try {
-            backstop = relay == null ? null : backstopQuery.map(q -> OutboxBackstop.start(q, outbox.get(), config,
+            backstop = relay == null ? null : backstopQuery.map(q -> OutboxBackstop.start(q, outbox.get(), config.shards(),
                     relayMeters.registry())).orElse(null);
         } catch (DelayQueueException | io.lettuce.core.RedisException e) {
             System.err.println("delayq worker: cannot start the outbox backstop: " + e.getMessage());
@@ -124,7 +125,7 @@ public final class WorkerCommand {
     }
 
     /** Blocks until SIGTERM or SIGINT. */
-    static void awaitSignal() {
+    public static void awaitSignal() {
         StopSignal stop = StopSignal.install();
         try {
             stop.await();

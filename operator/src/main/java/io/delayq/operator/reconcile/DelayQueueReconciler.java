@@ -30,6 +30,7 @@ import io.delayq.operator.schedules.ScheduleStatuses;
 import io.delayq.operator.schedules.ScheduleSync;
 import io.delayq.schedule.ScheduleStatus;
 import io.delayq.operator.workers.DesiredWorkers;
+import io.delayq.operator.workers.OutboxRelayDeployment;
 import io.delayq.operator.workers.WorkerLabels;
 import io.delayq.operator.workers.WorkerNames;
 import io.delayq.shard.ShardRange;
@@ -182,7 +183,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         Map<String, Deployment> actual = context.getSecondaryResourcesAsStream(Deployment.class)
                 .collect(Collectors.toMap(d -> d.getMetadata().getName(), d -> d, (a, b) -> a, LinkedHashMap::new));
         DesiredWorkers desired = DesiredWorkers.computeFor(dq, plan.workers(), look, fleet, actual, secrets.versions(), workerImage, now);
-        DesiredStateHolder.put(context, desired);
+        DesiredStateHolder.put(context, desired, OutboxRelayDeployment.desired(dq, secrets.versions(), workerImage));
         deployments.reconcile(dq, context);
         metricsService.reconcile(dq, context);
         if (apis.disruptionBudgets()) {

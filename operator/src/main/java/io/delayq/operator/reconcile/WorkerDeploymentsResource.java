@@ -19,9 +19,11 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The worker Deployments of a DelayQueue, one per shard range, as a JOSDK bulk dependent resource:
- * it creates the missing ones, updates the changed ones and deletes the ones whose range no longer
- * exists (a new shardsPerWorker). Owner references make Kubernetes delete them with the DelayQueue.
+ * The Deployments of a DelayQueue as a JOSDK bulk dependent resource: the workers, one per shard range, and the
+ * outbox relay's in mode Deployment. It creates the missing ones, updates the changed ones and deletes the ones
+ * no longer desired (a range gone with a new shardsPerWorker, the relay's after a switch to mode Workers). One
+ * resource for all of them: a second dependent of the same kind would take the other's Deployments for strays.
+ * Owner references make Kubernetes delete them with the DelayQueue.
  */
 public class WorkerDeploymentsResource extends KubernetesDependentResource<Deployment, DelayQueue>
         implements CRUDKubernetesBulkDependentResource<Deployment, DelayQueue>,
@@ -35,6 +37,7 @@ public class WorkerDeploymentsResource extends KubernetesDependentResource<Deplo
     public Map<ResourceID, Deployment> desiredResources(DelayQueue primary, Context<DelayQueue> context) {
         Map<ResourceID, Deployment> desired = new LinkedHashMap<>();
         DesiredStateHolder.get(context).deployments().values().forEach(d -> desired.put(ResourceID.fromResource(d), d));
+        DesiredStateHolder.outboxRelay(context).ifPresent(d -> desired.put(ResourceID.fromResource(d), d));
         return desired;
     }
 

@@ -16,8 +16,9 @@ import static io.delayq.settings.WorkerSettings.DEFAULT_OUTBOX_RETRY_DELAY;
 import static io.delayq.settings.WorkerSettings.MAX_OUTBOX_BATCH_SIZE;
 
 /**
- * The PostgreSQL outbox whose rows the workers copy into this queue's Redis (docs/outbox.md). Every worker replica
- * runs a relay: they take disjoint batches ({@code FOR UPDATE SKIP LOCKED}), so more replicas never apply a row twice.
+ * The PostgreSQL outbox whose rows a relay copies into this queue's Redis (docs/outbox.md). By default every worker
+ * replica runs a relay; {@link OutboxRelaySpec} moves it into a Deployment of its own. Relays take disjoint batches
+ * ({@code FOR UPDATE SKIP LOCKED}), so more of them never apply a row twice.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class OutboxSpec {
@@ -29,7 +30,7 @@ public class OutboxSpec {
             message = "spec.outbox.jdbcUrl must not carry a password: name a Secret in spec.outbox.credentialsSecret")
     private String jdbcUrl;
 
-    @JsonPropertyDescription("Secret holding the database user name and password; passed to workers by secretKeyRef.")
+    @JsonPropertyDescription("Secret holding the database user name and password; passed to the relay by secretKeyRef.")
     private BasicAuthSecretRef credentialsSecret;
 
     @JsonPropertyDescription("Rows a relay claims per round (1-10000).")
@@ -50,6 +51,9 @@ public class OutboxSpec {
 
     @JsonPropertyDescription("A query of the application's own that names the tasks that should exist; each one Redis lacks is enqueued.")
     private OutboxBackstopSpec backstop;
+
+    @JsonPropertyDescription("Where the relay runs: inside every worker replica (mode Workers, the default) or in a Deployment of its own.")
+    private OutboxRelaySpec relay;
 
     public String getJdbcUrl() {
         return jdbcUrl;
@@ -97,5 +101,13 @@ public class OutboxSpec {
 
     public void setBackstop(OutboxBackstopSpec backstop) {
         this.backstop = backstop;
+    }
+
+    public OutboxRelaySpec getRelay() {
+        return relay;
+    }
+
+    public void setRelay(OutboxRelaySpec relay) {
+        this.relay = relay;
     }
 }

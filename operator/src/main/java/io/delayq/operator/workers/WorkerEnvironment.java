@@ -8,6 +8,7 @@ import io.delayq.operator.resource.DelayQueueSpec;
 import io.delayq.operator.resource.DeliverySpec;
 import io.delayq.operator.resource.DeliveryType;
 import io.delayq.operator.resource.KafkaSpec;
+import io.delayq.operator.resource.OutboxRelaySpec;
 import io.delayq.operator.resource.OutboxSpec;
 import io.delayq.operator.resource.RateLimitSpec;
 import io.delayq.operator.resource.RetrySpec;
@@ -45,18 +46,7 @@ public final class WorkerEnvironment {
     public static List<EnvVar> of(DelayQueue dq, ShardRange range, int shards) {
         DelayQueueSpec spec = dq.getSpec();
         List<EnvVar> env = new ArrayList<>();
-        add(env, REDIS_URL, spec.getRedis().getUrl());
-        CredentialsSecretRef credentials = spec.getRedis().getCredentialsSecret();
-        if (credentials != null) {
-            if (credentials.getUsernameKey() != null) {
-                env.add(fromSecret(REDIS_USERNAME, credentials.getName(), credentials.getUsernameKey()));
-            }
-            env.add(fromSecret(REDIS_PASSWORD, credentials.getName(),
-                    Objects.requireNonNullElse(credentials.getPasswordKey(), "password")));
-        }
-        if (RedisTlsCa.of(dq).isPresent()) {
-            add(env, REDIS_TLS_CA, RedisTlsCa.FILE);
-        }
+        redisEnv(env, dq);
         add(env, QUEUE, dq.queueName());
         add(env, SHARDS, shards);
         add(env, SHARD_FROM, range.from());
@@ -104,7 +94,7 @@ public final class WorkerEnvironment {
             add(env, SCHEDULE_HORIZON, planner.getHorizon());
             add(env, SCHEDULE_MISFIRE_THRESHOLD, planner.getMisfireThreshold());
         }
-        if (spec.getOutbox() != null) {
+        if (spec.getOutbox() != null && !OutboxRelaySpec.ownDeployment(spec.getOutbox())) {
             outboxEnv(env, spec.getOutbox());
         }
 
@@ -183,8 +173,27 @@ public final class WorkerEnvironment {
         }
     }
 
-    /** The relay of every worker replica; they share the table through SKIP LOCKED (docs/outbox.md). */
-    private static void outboxEnv(List<EnvVar> env, OutboxSpec outbox) {
+    /** The Redis of the queue: its URL, the credentials by secretKeyRef, the mounted CA file. */
+    static void redisEnv(List<EnvVar> env, DelayQueue dq) {
+        add(env, REDIS_URL, dq.getSpec().getRedis().getUrl());
+        CredentialsSecretRef credentials = dq.getSpec().getRedis().getCredentialsSecret();
+        if (credentials != null) {
+            if (credentials.getUsernameKey() != null) {
+                env.add(fromSecret(REDIS_USERNAME, credentials.getName(), credentials.getUsernameKey()));
+            }
+            env.add(fromSecret(REDIS_PASSWORD, credentials.getName(),
+                    Objects.requireNonNullElse(credentials.getPasswordKey(), "password")));
+        }
+        if (RedisTlsCa.of(dq).isPresent()) {
+            add(env, REDIS_TLS_CA, RedisTlsCa.FILE);
+        }
+    }
+
+    /**
+     * The relay's settings, in every worker replica (mode Workers) or in the relay's own pods: relays share the table
+     * through SKIP LOCKED (docs/outbox.md).
+     */
+    static void outboxEnv(List<EnvVar> env, OutboxSpec outbox) {
         add(env, OUTBOX_URL, outbox.getJdbcUrl());
         BasicAuthSecretRef credentials = outbox.getCredentialsSecret();
         if (credentials != null) {
@@ -208,7 +217,7 @@ public final class WorkerEnvironment {
         return Objects.requireNonNullElse(ref.getPasswordKey(), BasicAuthSecretRef.DEFAULT_PASSWORD_KEY);
     }
 
-    private static void add(List<EnvVar> env, Setting setting, Object value) {
+    static void add(List<EnvVar> env, Setting setting, Object value) {
         if (value != null) {
             env.add(new EnvVarBuilder().withName(setting.name()).withValue(String.valueOf(value)).build());
         }

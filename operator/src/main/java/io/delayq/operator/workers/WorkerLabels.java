@@ -17,6 +17,8 @@ public final class WorkerLabels {
     public static final String SHARD_RANGE = "delayq.io/shard-range";
 
     public static final String WORKER_NAME = "delayq-worker";
+    /** The outbox relay's pods: not worker pods, so the workers' Service, budget and scale selector leave them out. */
+    public static final String OUTBOX_RELAY_NAME = "delayq-outbox-relay";
     public static final String OPERATOR_NAME = "delayq-operator";
     /** What the operator's informers select on, so they cache only objects it manages. */
     public static final String MANAGED_SELECTOR = MANAGED_BY + "=" + OPERATOR_NAME;
@@ -40,6 +42,22 @@ public final class WorkerLabels {
     public static Map<String, String> forRange(String delayQueue, String queue, ShardRange range) {
         Map<String, String> labels = common(delayQueue, queue);
         labels.put(SHARD_RANGE, range.from() + "-" + range.to());
+        return labels;
+    }
+
+    /** Labels of the outbox relay's Deployment and pods. */
+    public static Map<String, String> forOutboxRelay(String delayQueue, String queue) {
+        Map<String, String> labels = common(delayQueue, queue);
+        labels.put(NAME, OUTBOX_RELAY_NAME);
+        labels.put(COMPONENT, "outbox-relay");
+        return labels;
+    }
+
+    /** Selects the outbox relay's pods; immutable once the Deployment exists. */
+    public static Map<String, String> outboxRelaySelector(String delayQueue) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(NAME, OUTBOX_RELAY_NAME);
+        labels.put(INSTANCE, delayQueue);
         return labels;
     }
 

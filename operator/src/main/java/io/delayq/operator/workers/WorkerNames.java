@@ -16,6 +16,11 @@ public final class WorkerNames {
         return delayQueue + "-worker-" + range.from() + "-" + range.to();
     }
 
+    /** The Deployment of the outbox relay in mode Deployment (spec.outbox.relay). */
+    public static String outboxRelay(String delayQueue) {
+        return delayQueue + "-outbox-relay";
+    }
+
     public static String metricsService(String delayQueue) {
         return delayQueue + "-worker-metrics";
     }

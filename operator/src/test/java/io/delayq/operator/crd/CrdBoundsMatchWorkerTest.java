@@ -113,7 +113,8 @@ class CrdBoundsMatchWorkerTest {
             "shardsPerWorker", "the operator's shard plan",
             "autoscaling", "the operator's autoscaler",
             "schedules", "written into Redis as recurring tasks, not into the workers' environment",
-            "worker", "the pod's own settings (Kubernetes types)");
+            "worker", "the pod's own settings (Kubernetes types)",
+            "outbox.relay", "where the relay runs: the relay Deployment's replica count and resources");
 
     @BeforeAll
     static void load() throws IOException {

@@ -420,6 +420,70 @@ class MockClusterOperatorTest {
     }
 
     @Test
+    void anOutboxRelayInItsOwnDeploymentReplacesTheWorkersRelaysAndSwitchingModesRemovesTheOtherForm() {
+        secret("shop-db", Map.of("login", "relay", "secret", "db-pw"));
+        DelayQueue dq = DelayQueues.of("shop", 2, null, redis.url());
+        dq.getSpec().setDelivery(streamDelivery());
+        dq.getSpec().setOutbox(io.delayq.operator.testing.Deliveries.outboxInItsOwnDeployment());
+        create(dq);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> deploymentNames().equals(List.of("shop-outbox-relay", "shop-worker-0-1")));
+        Deployment relay = deployment("shop-outbox-relay");
+        var container = relay.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(container.getArgs()).containsExactly("outbox-relay");
+        assertThat(container.getImage()).isEqualTo(deployment("shop-worker-0-1").getSpec().getTemplate().getSpec().getContainers().get(0).getImage());
+        assertThat(relay.getSpec().getReplicas()).isEqualTo(2);
+        assertThat(relay.getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(o -> assertThat(o.getUid()).isEqualTo(fetch("shop").getMetadata().getUid()));
+        assertThat(container.getEnv()).anySatisfy(e -> {
+            assertThat(e.getName()).isEqualTo("DELAYQ_OUTBOX_PASSWORD");
+            assertThat(e.getValueFrom().getSecretKeyRef().getName() + "/" + e.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("shop-db/secret");
+        });
+        assertThat(outboxVariables("shop-worker-0-1")).as("the workers run no relay").isEmpty();
+        await().atMost(Duration.ofSeconds(30)).until(() -> status("shop").map(st -> st.getWorkerDeployments() != null
+                && st.getWorkerDeployments().size() == 1).orElse(false));
+        assertThat(status("shop").orElseThrow().getWorkerDeployments()).extracting(w -> w.getName()).containsExactly("shop-worker-0-1");
+
+        // a new database password rolls the relay
+        String relayHash = podHash(relay);
+        client.secrets().inNamespace(namespace).withName("shop-db").edit(sec -> {
+            sec.getData().put("secret", java.util.Base64.getEncoder().encodeToString("db-pw-2".getBytes(StandardCharsets.UTF_8)));
+            return sec;
+        });
+        await().atMost(Duration.ofSeconds(30)).until(() -> !podHash(deployment("shop-outbox-relay")).equals(relayHash));
+
+        edit("shop", q -> {
+            q.getSpec().getOutbox().getRelay().setMode(io.delayq.operator.resource.OutboxRelayMode.Workers);
+            q.getSpec().getOutbox().getRelay().setReplicas(1);
+            q.getSpec().getOutbox().getRelay().setResources(null);
+        });
+        await().atMost(Duration.ofSeconds(30)).until(() -> deploymentNames().equals(List.of("shop-worker-0-1")));
+        await().atMost(Duration.ofSeconds(30)).until(() -> outboxVariables("shop-worker-0-1").contains("DELAYQ_OUTBOX_URL"));
+
+        edit("shop", q -> q.getSpec().getOutbox().getRelay().setMode(io.delayq.operator.resource.OutboxRelayMode.Deployment));
+        await().atMost(Duration.ofSeconds(30)).until(() -> deploymentNames().equals(List.of("shop-outbox-relay", "shop-worker-0-1")));
+        await().atMost(Duration.ofSeconds(30)).until(() -> outboxVariables("shop-worker-0-1").isEmpty());
+    }
+
+    private Deployment deployment(String name) {
+        return client.apps().deployments().inNamespace(namespace).withName(name).get();
+    }
+
+    private List<String> outboxVariables(String deployment) {
+        return deployment(deployment).getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
+                .map(e -> e.getName()).filter(n -> n.startsWith("DELAYQ_OUTBOX_")).toList();
+    }
+
+    private static io.delayq.operator.resource.DeliverySpec streamDelivery() {
+        io.delayq.operator.resource.DeliverySpec delivery = new io.delayq.operator.resource.DeliverySpec();
+        delivery.setType(io.delayq.operator.resource.DeliveryType.Stream);
+        io.delayq.operator.resource.StreamSpec stream = new io.delayq.operator.resource.StreamSpec();
+        stream.setKey("shop:ready");
+        delivery.setStream(stream);
+        return delivery;
+    }
+
+    @Test
     void aSecretValueNeverAppearsInDeploymentsStatusEventsOrLogs() throws Exception {
         String password = "pw-" + java.util.UUID.randomUUID();
         ByteArrayOutputStream logs = new ByteArrayOutputStream();

@@ -78,4 +78,17 @@ public final class Deliveries {
         outbox.setBackstop(backstop);
         return outbox;
     }
+
+    /** {@link #outboxWithEverything()} with its relay in a Deployment of its own: 2 replicas, given resources. */
+    public static OutboxSpec outboxInItsOwnDeployment() {
+        OutboxSpec outbox = outboxWithEverything();
+        io.delayq.operator.resource.OutboxRelaySpec relay = new io.delayq.operator.resource.OutboxRelaySpec();
+        relay.setMode(io.delayq.operator.resource.OutboxRelayMode.Deployment);
+        relay.setReplicas(2);
+        relay.setResources(new io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder()
+                .addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("20m"))
+                .addToLimits("memory", new io.fabric8.kubernetes.api.model.Quantity("300Mi")).build());
+        outbox.setRelay(relay);
+        return outbox;
+    }
 }

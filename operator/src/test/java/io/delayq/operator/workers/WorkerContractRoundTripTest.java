@@ -298,6 +298,32 @@ class WorkerContractRoundTripTest {
     }
 
     @Test
+    void theRelayDeploymentGetsTheRelaySettingsTheWorkersWouldHaveHadAndTheWorkersNone() {
+        DelayQueue inWorkers = everyFieldSet(stream());
+        inWorkers.getSpec().setOutbox(Deliveries.outboxWithEverything());
+        Map<String, String> workerEnv = podEnvironment(WorkerEnvironment.of(inWorkers, RANGE));
+        WorkerConfig worker = WorkerConfig.fromEnv(workerEnv);
+        RelayConfig relayInWorkers = OutboxSettings.fromEnv(workerEnv, worker.redisUrl(), worker.queue(), worker.shards()).orElseThrow();
+
+        DelayQueue ownDeployment = everyFieldSet(stream());
+        ownDeployment.getSpec().setOutbox(Deliveries.outboxInItsOwnDeployment());
+        Map<String, String> relayEnv = podEnvironment(OutboxRelayEnvironment.of(ownDeployment));
+        String redisUrl = WorkerConfig.redisUrl(io.delayq.settings.Settings.from(relayEnv));
+        RelayConfig relayAlone = OutboxSettings.fromEnv(relayEnv, redisUrl, relayEnv.get(WorkerSettings.QUEUE.name()),
+                Integer.parseInt(relayEnv.get(WorkerSettings.SHARDS.name()))).orElseThrow();
+        assertThat(relayAlone).as("the same relay, wherever it runs").isEqualTo(relayInWorkers);
+        assertThat(relayAlone.redisTlsCa()).as("the mounted CA of spec.redis.tlsCaSecret").hasToString(RedisTlsCa.FILE);
+        assertThat(OutboxSettings.backstop(relayEnv, "payouts-eu")).isEqualTo(OutboxSettings.backstop(workerEnv, "payouts-eu"));
+        assertThat(relayEnv).containsEntry(WorkerSettings.HTTP_PORT.name(), String.valueOf(WorkerEnvironment.HTTP_PORT))
+                .doesNotContainKeys(WorkerSettings.DELIVERY.name(), WorkerSettings.STREAM_KEY.name());
+
+        Map<String, String> plainWorkers = podEnvironment(WorkerEnvironment.of(ownDeployment, RANGE));
+        assertThat(plainWorkers.keySet()).as("workers without outbox settings")
+                .doesNotContainAnyElementsOf(WorkerSettings.OUTBOX.stream().map(io.delayq.settings.Setting::name).toList());
+        assertThat(OutboxSettings.fromEnv(plainWorkers, worker.redisUrl(), worker.queue(), worker.shards())).isEmpty();
+    }
+
+    @Test
     void theOutboxDefaultsAreTheRelaysDefaults() {
         DelayQueue dq = DelayQueues.of("orders", 8, null, "redis://redis.shop.svc:6379/0");
         dq.getSpec().setDelivery(stream());

@@ -292,7 +292,7 @@ public final class OutboxRelay implements AutoCloseable {
 
     private QueueClients clients() {
         if (clients == null) {
-            redis = RedisEndpoint.connect(config.redisUrl());
+            redis = RedisEndpoint.connect(config.redisUrl(), null, RedisEndpoint.DEFAULT_COMMAND_TIMEOUT, config.redisTlsCa());
             clients = new QueueClients(redis, config);
         }
         return clients;

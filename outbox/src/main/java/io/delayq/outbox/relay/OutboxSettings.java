@@ -7,6 +7,7 @@ import io.delayq.settings.Setting;
 import io.delayq.settings.Settings;
 import io.delayq.settings.WorkerSettings;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,7 +15,7 @@ import java.util.Optional;
 /**
  * The {@code DELAYQ_OUTBOX_*} variables with which a worker process also runs a relay: set
  * {@code DELAYQ_OUTBOX_URL} and the relay copies the outbox of that database into the worker's Redis. The relay
- * writes to the worker's Redis ({@code DELAYQ_REDIS_URL} with its credentials) and may create the worker's queue
+ * writes to the worker's Redis ({@code DELAYQ_REDIS_URL} with its credentials, trusting {@code DELAYQ_REDIS_TLS_CA}) and may create the worker's queue
  * with the worker's shard count. Errors name the variable, as the worker's own settings do.
  */
 public final class OutboxSettings {
@@ -70,7 +71,8 @@ public final class OutboxSettings {
         }
         try {
             return Optional.of(RelayConfig.builder().jdbcUrl(url).user(s.string(USER)).password(s.string(PASSWORD))
-                    .redisUrl(redisUrl).batchSize(s.getInt(BATCH_SIZE)).pollInterval(s.get(POLL_INTERVAL))
+                    .redisUrl(redisUrl).redisTlsCa(s.has(WorkerSettings.REDIS_TLS_CA) ? Path.of(s.string(WorkerSettings.REDIS_TLS_CA)) : null)
+                    .batchSize(s.getInt(BATCH_SIZE)).pollInterval(s.get(POLL_INTERVAL))
                     .retryDelay(s.get(RETRY_DELAY)).newQueueShards(queue, shards).build());
         } catch (ConfigException e) {
             throw e;

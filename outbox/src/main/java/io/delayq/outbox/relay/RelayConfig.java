@@ -5,6 +5,7 @@ import io.delayq.client.DelayQueueClient;
 import io.delayq.queue.QueueName;
 import io.delayq.shard.Sharding;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -13,10 +14,13 @@ import java.util.Properties;
 /**
  * Where the relay reads (a PostgreSQL JDBC URL and credentials) and writes (a Redis URL), and how:
  * rows per claimed batch, the polling fallback behind LISTEN/NOTIFY, the pause after a failed round.
+ * {@code redisTlsCa} is the PEM CA bundle a {@code rediss://} Redis is trusted by (the worker's
+ * {@code DELAYQ_REDIS_TLS_CA}), or null for the process-wide trust.
  * {@link Builder#build()} rejects a bad value naming the setting.
  */
 public record RelayConfig(String jdbcUrl, Properties jdbcProperties, String redisUrl, int batchSize, Duration pollInterval,
-                          Duration retryDelay, Map<String, Integer> newQueueShards, int maxPayloadBytes, Duration redisTimeout) {
+                          Duration retryDelay, Map<String, Integer> newQueueShards, int maxPayloadBytes, Duration redisTimeout,
+                          Path redisTlsCa) {
     public static final int DEFAULT_BATCH_SIZE = 500;
     public static final int MAX_BATCH_SIZE = 10_000;
     public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
@@ -41,6 +45,7 @@ public record RelayConfig(String jdbcUrl, Properties jdbcProperties, String redi
         private final Map<String, Integer> newQueueShards = new HashMap<>();
         private int maxPayloadBytes = DelayQueueClient.DEFAULT_MAX_PAYLOAD_BYTES;
         private Duration redisTimeout = Duration.ofSeconds(5);
+        private Path redisTlsCa;
 
         /** {@code jdbc:postgresql://host:port/database}. */
         public Builder jdbcUrl(String url) {
@@ -64,6 +69,12 @@ public record RelayConfig(String jdbcUrl, Properties jdbcProperties, String redi
 
         public Builder redisUrl(String url) {
             this.redisUrl = url;
+            return this;
+        }
+
+        /** The CA bundle to trust for a {@code rediss://} URL; null: the process-wide trust. */
+        public Builder redisTlsCa(Path caFile) {
+            this.redisTlsCa = caFile;
             return this;
         }
 
@@ -119,7 +130,7 @@ public record RelayConfig(String jdbcUrl, Properties jdbcProperties, String redi
                 throw new InvalidInputException("maxPayloadBytes", "must be at least 1, got " + maxPayloadBytes);
             }
             return new RelayConfig(jdbcUrl, jdbcProperties, redisUrl, batchSize, pollInterval, retryDelay, newQueueShards,
-                    maxPayloadBytes, redisTimeout);
+                    maxPayloadBytes, redisTimeout, redisTlsCa);
         }
 
         private static void requirePositive(String field, Duration d) {

@@ -49,6 +49,15 @@ class OutboxSettingsTest {
     }
 
     @Test
+    void theRelayTrustsTheWorkersRedisCa() {
+        RelayConfig c = OutboxSettings.fromEnv(Map.of("DELAYQ_OUTBOX_URL", "jdbc:postgresql://db:5432/shop",
+                "DELAYQ_REDIS_TLS_CA", "/etc/delayq/redis-ca/ca.crt"), "rediss://redis:6380", "orders", 4).orElseThrow();
+        assertThat(c.redisTlsCa()).isEqualTo(java.nio.file.Path.of("/etc/delayq/redis-ca/ca.crt"));
+        assertThat(OutboxSettings.fromEnv(Map.of("DELAYQ_OUTBOX_URL", "jdbc:postgresql://db:5432/shop"), REDIS, "orders", 4)
+                .orElseThrow().redisTlsCa()).isNull();
+    }
+
+    @Test
     void aBadValueNamesItsVariable() {
         assertThatThrownBy(() -> OutboxSettings.fromEnv(Map.of("DELAYQ_OUTBOX_URL", "postgres://db/shop"), REDIS, "orders", 4))
                 .isInstanceOf(ConfigException.class).hasMessageStartingWith("DELAYQ_OUTBOX_URL: must be a PostgreSQL JDBC URL");

@@ -80,19 +80,7 @@ public record WorkerConfig(
 
     private static WorkerConfig read(Map<String, String> env, int defaultHttpPort) {
         Settings s = Settings.from(env);
-        String url = s.string(REDIS_URL.name(), s.string(REDIS_URL_FALLBACK));
-        if (url == null) {
-            throw new ConfigException(REDIS_URL.name(), "is required (e.g. redis://redis:6379)");
-        }
-        if (!url.matches("(redis|rediss|redis-sentinel|rediss-sentinel|redis-cluster|rediss-cluster)://.+")) {
-            throw new ConfigException(REDIS_URL.name(), "must start with redis://, rediss://, redis-sentinel:// or redis-cluster:// "
-                    + "(e.g. redis://redis:6379), got '" + RedisEndpoint.redact(url) + "'");
-        }
-        if (s.has(REDIS_USERNAME) && !s.has(REDIS_PASSWORD)) {
-            // Lettuce would read a user-info without ':' as a password: a user alone cannot be expressed
-            throw new ConfigException(REDIS_USERNAME.name(), "needs " + REDIS_PASSWORD.name() + " too (Redis authenticates a user by its password)");
-        }
-        url = RedisUrls.withCredentials(url, s.string(REDIS_USERNAME), s.string(REDIS_PASSWORD));
+        String url = redisUrl(s);
         String queue;
         try {
             queue = QueueName.require(s.required(QUEUE.name(), "the queue name"));
@@ -171,6 +159,26 @@ public record WorkerConfig(
                 s.has(REDIS_TLS_CA) ? Path.of(s.string(REDIS_TLS_CA)) : null,
                 claimAhead(s, lease), null);
         return provider == null ? config : config.with(provider.configure(s, config));
+    }
+
+    /**
+     * {@code DELAYQ_REDIS_URL} (or {@code REDIS_URL}) with {@code DELAYQ_REDIS_USERNAME} / {@code DELAYQ_REDIS_PASSWORD} in it:
+     * the Redis a worker process uses, and the outbox relay process with it.
+     */
+    public static String redisUrl(Settings s) {
+        String url = s.string(REDIS_URL.name(), s.string(REDIS_URL_FALLBACK));
+        if (url == null) {
+            throw new ConfigException(REDIS_URL.name(), "is required (e.g. redis://redis:6379)");
+        }
+        if (!url.matches("(redis|rediss|redis-sentinel|rediss-sentinel|redis-cluster|rediss-cluster)://.+")) {
+            throw new ConfigException(REDIS_URL.name(), "must start with redis://, rediss://, redis-sentinel:// or redis-cluster:// "
+                    + "(e.g. redis://redis:6379), got '" + RedisEndpoint.redact(url) + "'");
+        }
+        if (s.has(REDIS_USERNAME) && !s.has(REDIS_PASSWORD)) {
+            // Lettuce would read a user-info without ':' as a password: a user alone cannot be expressed
+            throw new ConfigException(REDIS_USERNAME.name(), "needs " + REDIS_PASSWORD.name() + " too (Redis authenticates a user by its password)");
+        }
+        return RedisUrls.withCredentials(url, s.string(REDIS_USERNAME), s.string(REDIS_PASSWORD));
     }
 
     /**
