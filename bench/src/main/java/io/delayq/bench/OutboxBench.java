@@ -568,8 +568,9 @@ public final class OutboxBench {
             timed between 10 % and 90 % of the tasks in Redis. A round (500 rows by default) is one claim, the enqueues grouped \
             by queue and duplicate policy into one `enqueueAll` (a script call per shard, pipelined), one `DELETE … = ANY(seqs)` \
             and a commit. *Live* rows run producers and relays at once on the same 2 cores with PostgreSQL and Redis: with \
-            1-row transactions the producers' commits (one WAL flush each) are the limit, not the relay, and a probe's own \
-            `commit()` waits its turn among theirs (last column) besides the relay's rounds, each with a commit of its own; \
+            1-row transactions the producers' commits (one WAL flush each) are the limit, not the relay; a probe's tail there is \
+            mostly the relay's side (its own `commit()` is the last column): thousands of commits a second each wake it for a \
+            small round, with a claim, a delete and a WAL-flushed commit of its own, on cores the producers' backends keep busy; \
             with 100-row transactions as fast as the producers go, they outrun one relay (they and PostgreSQL take most of the \
             2 cores), and a probe then waits behind the backlog, since rows leave in `seq` order. At an offered rate the \
             relay keeps up with (the paced row), a probe waits for no backlog. Two relays in one JVM add a second \
