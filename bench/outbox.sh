@@ -4,7 +4,7 @@
 # drained, and live while producers write), and PostgreSQL's cost (rows/s, WAL bytes per task), side by side on a
 # redis-server and a PostgreSQL 15 the harness starts itself. Writes docs/bench.md (the bench:outbox section); no
 # pass or fail.
-#   ./bench/outbox.sh                                   2 runs (about 5 minutes on 2 cores)
+#   ./bench/outbox.sh                                   2 runs (about 10 minutes on 2 cores)
 #   ./bench/outbox.sh --runs 1 --tasks 50000 --no-docs  a quick look
 #   ./bench/outbox.sh --fast-pg                         PostgreSQL with fsync, synchronous_commit, full_page_writes off
 set -euo pipefail
