@@ -91,6 +91,21 @@ public record BulkAction(Kind kind, long millis, String reason) {
         return new BulkAction(Kind.SHIFT, ms, "");
     }
 
+    /** A shift written as "+2h", "-30m" or "2h" (a duration with an optional sign, as {@link DurationText} reads it). */
+    public static BulkAction shift(String text) {
+        String t = text == null ? "" : text.trim();
+        boolean negative = t.startsWith("-");
+        String body = t.startsWith("-") || t.startsWith("+") ? t.substring(1) : t;
+        Duration d = DurationText.parse(body);
+        if (d == null) {
+            throw new InvalidInputException("shift", "must be a duration with an optional sign, like +2h, -30m or 1d12h, got '" + text + "'");
+        }
+        if (d.equals(DurationText.TOO_LONG)) {
+            throw new InvalidInputException("shift", "overflows: at most 9999-12-31T23:59:59.999Z's epoch ms either way, got '" + text + "'");
+        }
+        return shift(negative ? d.negated() : d);
+    }
+
     public static BulkAction runNow() {
         return new BulkAction(Kind.RUN_NOW, 0, "");
     }

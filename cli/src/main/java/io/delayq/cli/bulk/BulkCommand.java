@@ -1,7 +1,5 @@
 package io.delayq.cli.bulk;
 
-import io.delayq.DurationText;
-import io.delayq.InvalidInputException;
 import io.delayq.bulk.BulkAction;
 import io.delayq.bulk.BulkActions;
 import io.delayq.bulk.BulkFilter;
@@ -113,28 +111,13 @@ public class BulkCommand extends QueueCommand {
                 if (shift == null) {
                     throw CliException.usage("shift: --action shift needs --shift [+|-]DURATION, e.g. +2h or -30m");
                 }
-                yield BulkAction.shift(signed(shift));
+                yield BulkAction.shift(shift);
             }
         };
         new BulkRun(batch, pause, null, null);
         if (yes && dryRun) {
             throw CliException.usage("yes: --yes and --dry-run contradict each other; pick one");
         }
-    }
-
-    /** "+2h", "-30m" or "2h": a duration with an optional sign. */
-    static Duration signed(String text) {
-        String t = text.trim();
-        boolean negative = t.startsWith("-");
-        String body = t.startsWith("-") || t.startsWith("+") ? t.substring(1) : t;
-        Duration d = DurationText.parse(body);
-        if (d == null) {
-            throw new InvalidInputException("shift", "must be a duration with an optional sign, like +2h, -30m or 1d12h, got '" + text + "'");
-        }
-        if (d.equals(DurationText.TOO_LONG)) {
-            throw new InvalidInputException("shift", "overflows: at most 9999-12-31T23:59:59.999Z's epoch ms either way, got '" + text + "'");
-        }
-        return negative ? d.negated() : d;
     }
 
     @Override
