@@ -1,5 +1,5 @@
 -- bulk_preview: count one shard's waiting tasks that a bulk filter matches, and answer a sample, changing
--- nothing. Bounded: reads at most ARGV[9] entries (capped at 2000); the caller calls again from the answered
+-- nothing. Bounded: reads at most ARGV[9] entries (capped at 500); the caller calls again from the answered
 -- cursor until it reads "end".
 -- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
 -- ARGV[1..9]: the filter and the walk (see include/bulk_scan.lua)

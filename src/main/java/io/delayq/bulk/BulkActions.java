@@ -31,7 +31,7 @@ public final class BulkActions {
     /** Matches a preview answers. */
     public static final int SAMPLE = 20;
     /** Entries one script call reads at most (bulk_scan.lua caps it at the same number). */
-    static final int READ_BUDGET = 2000;
+    static final int READ_BUDGET = 500;
     private static final SecureRandom IDS = new SecureRandom();
 
     private final QueueScope scope;

@@ -9,7 +9,7 @@ import java.util.function.Consumer;
  * get Redis between batches), a stop asked for between two batches, and who hears of the progress.
  */
 public record BulkRun(int batch, Duration pause, BooleanSupplier stop, Consumer<BulkJob> progress, Consumer<java.util.List<String>> acted) {
-    public static final int DEFAULT_BATCH = 200;
+    public static final int DEFAULT_BATCH = 100;
     public static final int MAX_BATCH = 1000;
 
     public BulkRun {

@@ -11,7 +11,7 @@
 -- A cursor is "<set> <score> <id>": the last entry handled in set number <set> (1..3 the priority levels'
 -- due sets, 4 every grouped task, 5 the one group asked for); "<set>" alone: that set from its start; "end" once
 -- the shard was walked through; '' (none yet): from the start.
-local BULK_MAX_READ = 2000
+local BULK_MAX_READ = 500
 local BULK_CHUNK = 100
 local bulk_now = server_now()
 local bulk_state, bulk_prefix = ARGV[2], ARGV[3]
