@@ -88,7 +88,10 @@ final class BulkJobStore {
 
     /** The newest jobs first, at most {@code limit}. */
     List<BulkJob> list(int limit) {
-        List<String> ids = Replies.await(redis.zrevrange(BulkKeys.jobs(queue), 0, limit - 1), timeout);
+        // ZCARD and ZRANGE, not ZREVRANGE: the console's documented ACL user has these (docs/security.md)
+        long count = Replies.await(redis.zcard(BulkKeys.jobs(queue)), timeout);
+        List<String> ids = new ArrayList<>(Replies.await(redis.zrange(BulkKeys.jobs(queue), Math.max(0, count - limit), -1), timeout));
+        java.util.Collections.reverse(ids);
         List<BulkJob> jobs = new ArrayList<>();
         for (String id : ids) {
             try {
