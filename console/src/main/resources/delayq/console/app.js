@@ -310,6 +310,7 @@ async function queuePage(name) {
       : h('button', { type: 'button', id: 'pause', disabled: !canAct(), onclick: () => act(name, 'pause', {}) }, 'Pause queue'),
     h('button', { type: 'button', id: 'replay-all', disabled: !canAct() || q.dead === 0, onclick: () => act(name, 'dead-replay', { all: true }) }, 'Replay all dead letters'),
     h('button', { type: 'button', id: 'purge-all', class: 'danger', disabled: !canAct() || q.dead === 0, onclick: () => act(name, 'dead-purge', { all: true }) }, 'Purge all dead letters'),
+    h('a', { href: '#/q/' + enc(name) + '/bulk', id: 'bulk-link' }, 'Bulk actions on waiting tasks…'),
     canAct() ? null : h('span', { class: 'muted' }, state.session.readOnly ? 'read-only console' : 'sign in to act'));
   const shardRows = q.shardTable.map(r => h('tr', { 'data-shard': r.shard },
     h('td', { class: 'num' }, q.reshard && r.shard >= q.reshard.from ? h('span', { class: 'badge resharding', 'data-col': 'new', title: `added by the reshard to ${q.reshard.to} shards` }, 'new') : null,
@@ -542,6 +543,7 @@ async function route() {
     else if (parts[0] === 'q' && parts.length === 2) { await queuePage(parts[1]); state.timer = setInterval(() => refresh(() => queuePage(parts[1])), 30000); }
     else if (parts[0] === 'q' && parts[2] === 'tasks') await tasksPage(parts[1], params);
     else if (parts[0] === 'q' && parts[2] === 'task' && parts.length === 4) await taskPage(parts[1], parts[3]);
+    else if (parts[0] === 'q' && parts[2] === 'bulk' && parts.length === 3) await bulkPage(parts[1]);
     else throw new ApiError(404, 'page', 'no page at ' + hash);
     document.title = (parts[1] ? parts[1] + ' · ' : '') + 'delayq console';
   } catch (e) {

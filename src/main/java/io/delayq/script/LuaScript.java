@@ -47,7 +47,9 @@ public enum LuaScript {
     MOVE_OUT("move_out", ScriptOutputType.MULTI),
     MOVE_IN("move_in", ScriptOutputType.MULTI),
     MOVE_DONE("move_done", ScriptOutputType.INTEGER),
-    RESHARD_LEASE("reshard_lease", ScriptOutputType.MULTI);
+    RESHARD_LEASE("reshard_lease", ScriptOutputType.MULTI),
+    BULK_PREVIEW("bulk_preview", ScriptOutputType.MULTI),
+    BULK_APPLY("bulk_apply", ScriptOutputType.MULTI);
 
     private static final Pattern INCLUDE = Pattern.compile("(?m)^--@include (\\S+)$");
 

@@ -99,6 +99,14 @@ class ConsoleAclTest {
                 JsonNode done = JSON.readTree(r.body());
                 assertThat(done.get("touched").asLong()).as(a.getKey()).isPositive();
             }
+            // a bulk action: preview, then a job run to its end, as the console user
+            String bulk = "{\"filter\":{\"prefix\":\"order-1\"},\"action\":{\"kind\":\"shift\",\"shift\":\"+1m\"}}";
+            assertThat(post(base + "queues/" + Q + "/bulk", bulk, cookie, csrf).statusCode()).as("bulk preview").isEqualTo(200);
+            HttpResponse<String> job = post(base + "queues/" + Q + "/bulk", bulk.replaceFirst("\\{", "{\"confirm\":true,"), cookie, csrf);
+            assertThat(job.statusCode()).as(job.body()).isEqualTo(200);
+            String jobUrl = base + "queues/" + Q + "/bulk/" + JSON.readTree(job.body()).get("id").asText();
+            await().atMost(Duration.ofSeconds(10)).until(() -> JSON.readTree(get(jobUrl).body()).get("status").asText().equals("done"));
+            assertThat(get(base + "queues/" + Q + "/bulk").statusCode()).isEqualTo(200);
             // a couple more history samples taken as the console user
             int samples = historyPoints(base);
             await().atMost(Duration.ofSeconds(10)).until(() -> historyPoints(base) >= samples + 2);

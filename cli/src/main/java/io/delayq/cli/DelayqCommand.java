@@ -31,7 +31,7 @@ import java.util.concurrent.Callable;
                         + "shards: read from Redis (--shards or $DELAYQ_SHARDS only to create a queue). These options work before or after the command."},
         subcommands = {EnqueueCommand.class, CancelCommand.class, RescheduleCommand.class, InspectCommand.class,
                 StatsCommand.class, io.delayq.cli.reshard.ReshardCommand.class, TopCommand.class, ListCommand.class, PauseCommand.class, ResumeCommand.class,
-                DeadCommand.class, BackfillCommand.class, CheckCommand.class, ScheduleCommand.class,
+                DeadCommand.class, BackfillCommand.class, CheckCommand.class, ScheduleCommand.class, io.delayq.cli.bulk.TasksCommand.class,
                 CommandLine.HelpCommand.class},
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.L_OK, "1:not found, or nothing done (duplicate id, task in flight, no dead letter matched)",

@@ -55,6 +55,7 @@ public final class Console implements AutoCloseable {
             TaskViews taskViews = new TaskViews(queues, settings.traceUrl());
             ScheduleViews scheduleViews = new ScheduleViews(queues);
             Actions actions = new Actions(queues, log);
+            io.delayq.console.bulk.BulkViews bulk = new io.delayq.console.bulk.BulkViews(queues, log, TIMEOUT);
             ConsoleHttp http = new ConsoleHttp(settings.host(), settings.port(), settings.allowedHosts(), settings.basePath());
             String cookiePath = "; Path=" + settings.basePath();
             http.hideInErrors(secrets(settings));
@@ -93,6 +94,10 @@ public final class Console implements AutoCloseable {
                         Sessions.Session s = sessions.requireAction(r);
                         return actions.run(r.segment(1), r.segment(3), r.json(), s.user() + "@" + r.remoteAddress());
                     })
+                    .route("GET", "queues/[^/]+/bulk", r -> bulk.jobs(r.segment(1)))
+                    .route("GET", "queues/[^/]+/bulk/[^/]+", r -> bulk.job(r.segment(1), r.segment(3)))
+                    .route("POST", "queues/[^/]+/bulk", r -> bulk.submit(r.segment(1), r.json(), sessions.requireAction(r).user() + "@" + r.remoteAddress()))
+                    .route("POST", "queues/[^/]+/bulk/[^/]+/resume", r -> bulk.resume(r.segment(1), r.segment(3), sessions.requireAction(r).user() + "@" + r.remoteAddress()))
                     .route("GET", "audit", r -> Map.of("actions", log.recent()))
                     // probes: alive = the server answers; ready = Redis answers too
                     .route("GET", "healthz", r -> Map.of("status", "ok"))
