@@ -17,4 +17,7 @@ module.exports = {
   scripts: SCRIPTS,
   protocol,
   Layout: require('./layout').Layout,
+  Calendar: require('./calendar').Calendar,
+  afterBusinessDays: require('./calendar').afterBusinessDays,
+  rollForward: require('./calendar').rollForward,
 };
