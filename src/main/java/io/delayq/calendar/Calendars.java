@@ -4,6 +4,8 @@ import io.delayq.InvalidInputException;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.redis.Replies;
+import io.delayq.schedule.ScheduleCalendars;
+import io.delayq.schedule.ScheduleStore;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -27,11 +29,13 @@ import java.util.TreeMap;
  */
 public final class Calendars {
     private final RedisEndpoint redis;
+    private final String queue;
     private final String key;
     private final Duration timeout;
 
     public Calendars(RedisEndpoint redis, String queue, Duration timeout) {
         this.redis = redis;
+        this.queue = queue;
         this.key = key(queue);
         this.timeout = timeout;
     }
@@ -45,9 +49,14 @@ public final class Calendars {
         return "dq:{" + queue + "}:calendars";
     }
 
-    /** Creates or replaces a calendar; true when it was new. */
+    /**
+     * Creates or replaces a calendar; true when it was new. The schedules that keep to it get the new copy
+     * ({@link ScheduleCalendars}): their occurrences not fired yet are planned again on the new days.
+     */
     public boolean put(BusinessCalendar calendar) {
-        return Replies.await(redis.commands().hset(key, calendar.name(), calendar.toJson()), timeout);
+        boolean created = Replies.await(redis.commands().hset(key, calendar.name(), calendar.toJson()), timeout);
+        new ScheduleCalendars(new ScheduleStore(redis, queue, timeout)).refresh(calendar);
+        return created;
     }
 
     public Optional<BusinessCalendar> get(String name) {
