@@ -99,4 +99,30 @@ class CalendarCommandTest {
         assertThat(rolled.exitCode()).as(rolled.toString()).isZero();
         assertThat(Instant.ofEpochMilli(queue.client().inspect("report-1").score())).isEqualTo(Instant.parse("2026-12-27T23:00:00Z"));
     }
+
+    @Test
+    void aScheduleKeepsToACalendar() throws Exception {
+        assertThat(delayq("calendar", "put", "de-bank", "--time-zone", "Europe/Berlin", "--holidays", "2026-12-25").exitCode()).isZero();
+        CliRun add = delayq("schedule", "add", "settle", "--cron", "0 10 * * *", "--time-zone", "Europe/Berlin", "--calendar", "de-bank",
+                "--calendar-rule", "roll");
+        assertThat(add.exitCode()).as(add.toString()).isZero();
+        var stored = io.delayq.schedule.Schedules.of(queue.client()).get("settle").orElseThrow().definition();
+        assertThat(stored.calendar()).isEqualTo(Calendars.of(queue.client()).require("de-bank"));
+        assertThat(stored.calendarRule()).isEqualTo(io.delayq.schedule.CalendarRule.ROLL);
+        assertThat(delayq("schedule", "list").out()).contains("Europe/Berlin (roll de-bank)");
+        JsonNode json = new ObjectMapper().readTree(delayq("schedule", "list", "--output", "json").out());
+        assertThat(json.get("schedules").get(0).get("calendar").asText()).isEqualTo("de-bank");
+
+        assertUsage(delayq("schedule", "add", "x", "--cron", "0 10 * * *", "--calendar-rule", "roll"), "--calendar-rule: needs --calendar");
+        assertUsage(delayq("schedule", "add", "x", "--cron", "0 10 * * *", "--calendar", "de-bank", "--calendar-rule", "later"),
+                "--calendar-rule: must be skip or roll, got later");
+        assertUsage(delayq("schedule", "add", "x", "--cron", "0 10 * * *", "--calendar", "nope"),
+                "calendar: no calendar named \"nope\" in dq:{payouts}:calendars");
+
+        // a new holiday reaches the schedule: a new revision with the new copy
+        delayq("calendar", "put", "de-bank", "--time-zone", "Europe/Berlin", "--holidays", "2026-12-25,2026-12-28");
+        var after = io.delayq.schedule.Schedules.of(queue.client()).get("settle").orElseThrow();
+        assertThat(after.revision()).isEqualTo(2);
+        assertThat(after.definition().calendar().holidays()).hasSize(2);
+    }
 }
