@@ -88,4 +88,13 @@ class BusinessTimeVectorsTest {
         assertThatThrownBy(() -> BusinessTime.time("25:00")).hasMessage("time: must be a local time HH:MM or HH:MM:SS (24-hour), got \"25:00\"");
         assertThatThrownBy(() -> BusinessTime.time("9:00")).isInstanceOf(InvalidInputException.class);
     }
+
+    @Test
+    void aTaskSpecTakesItsDueTimeFromTheCalendar() {
+        BusinessCalendar cal = BusinessCalendar.weekdays("de-bank", "Europe/Berlin").holidays(java.util.List.of(LocalDate.parse("2026-12-24")));
+        var spec = io.delayq.task.TaskSpec.of("payout-1").afterBusinessDays(cal, Instant.parse("2026-12-23T12:00:00Z"), 1, java.time.LocalTime.of(10, 0));
+        assertThat(spec.schedule()).isEqualTo(io.delayq.task.Schedule.at(Instant.parse("2026-12-25T09:00:00Z")));
+        var rolled = io.delayq.task.TaskSpec.of("report-1").atNextBusinessMoment(cal, Instant.parse("2026-12-26T08:00:00Z"));
+        assertThat(rolled.schedule()).isEqualTo(io.delayq.task.Schedule.at(Instant.parse("2026-12-27T23:00:00Z")));
+    }
 }
