@@ -34,6 +34,7 @@ public record BusinessCalendar(String name, ZoneId zone, Set<DayOfWeek> weekdays
     public static final LocalDate FIRST_DATE = LocalDate.of(1970, 1, 1);
     public static final LocalDate LAST_DATE = LocalDate.of(9999, 12, 31);
     public static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    private static final Pattern REGION = Pattern.compile("[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*");
     private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
     private static final List<String> DAY_NAMES = List.of("MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN");
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -42,6 +43,10 @@ public record BusinessCalendar(String name, ZoneId zone, Set<DayOfWeek> weekdays
         requireName(name);
         if (zone == null) {
             throw new InvalidInputException("timeZone", "must not be empty (an IANA zone such as Europe/Berlin, or UTC)");
+        }
+        // offsets (+02:00, UTC+1) are no IANA zone: the Python, Node and Go libraries could not read them
+        if (zone instanceof java.time.ZoneOffset || !REGION.matcher(zone.getId()).matches()) {
+            throw new InvalidInputException("timeZone", "must be an IANA time zone such as Europe/Berlin or UTC, got \"" + zone.getId() + "\"");
         }
         if (weekdays == null || weekdays.isEmpty()) {
             throw new InvalidInputException("weekdays", "must name at least one working weekday (MON … SUN)");

@@ -81,6 +81,14 @@ class BusinessTimeVectorsTest {
     }
 
     @Test
+    void anOffsetIsNoTimeZoneOfACalendar() {
+        for (String offset : java.util.List.of("+02:00", "Z", "UTC+01:00")) {
+            assertThatThrownBy(() -> BusinessCalendar.weekdays("x", offset))
+                    .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.field()).isEqualTo("timeZone"));
+        }
+    }
+
+    @Test
     void badCountsAndTimesNameTheirField() {
         BusinessCalendar cal = BusinessCalendar.weekdays("x", "UTC");
         assertThatThrownBy(() -> BusinessTime.afterBusinessDays(cal, Instant.EPOCH, -1, BusinessTime.time("10:00")))

@@ -52,7 +52,7 @@ class CalendarScheduleTest {
     }
 
     private static BusinessCalendar everyDayBut(LocalDate... holidays) {
-        return new BusinessCalendar("ops", ZoneOffset.UTC, EnumSet.allOf(DayOfWeek.class), new java.util.TreeSet<>(List.of(holidays)));
+        return new BusinessCalendar("ops", java.time.ZoneId.of("UTC"), EnumSet.allOf(DayOfWeek.class), new java.util.TreeSet<>(List.of(holidays)));
     }
 
     /** The schedule's window ends with the day after tomorrow, so that the turn plans two days. */
