@@ -144,6 +144,8 @@ export declare class DelayQueue {
   readonly layout: Layout;
   readonly redis: Redis | Cluster;
   shardOf(id: string): number;
+  /** The queue's business calendar of that name (dq:{q}:calendars), or null. */
+  calendar(name: string): Promise<Calendar | null>;
   enqueue(id: string, task?: TaskOptions, options?: { onDuplicate?: DuplicatePolicy }): Promise<EnqueueResult>;
   enqueueMany(tasks: Task[], options?: { onDuplicate?: DuplicatePolicy }): Promise<EnqueueResult[]>;
   cancel(id: string): Promise<CancelResult>;
@@ -234,3 +236,22 @@ export declare function decodeRecord(stored: string | null): TaskRecord;
 export declare function shardOf(id: string, shards: number): number;
 export declare function bucketOf(id: string): number;
 export declare const scripts: Readonly<Record<string, { name: string; source: string; sha: string }>>;
+
+/** A business calendar: working weekdays (0 = Monday … 6 = Sunday) in a time zone, minus holidays (docs/business-days.md). */
+export declare class Calendar {
+  readonly name: string;
+  readonly timeZone: string;
+  readonly weekdays: readonly number[];
+  /** Days since 1970-01-01, sorted. */
+  readonly holidays: readonly number[];
+  /** weekdays: 'MON' … 'SUN' (default Monday to Friday); holidays: 'YYYY-MM-DD'. */
+  static of(name: string, timeZone: string, weekdays?: string[], holidays?: string[]): Calendar;
+  static fromJson(text: string): Calendar;
+  /** The canonical JSON stored in dq:{q}:calendars. */
+  toJson(): string;
+  isBusinessDay(daysSinceEpoch: number): boolean;
+}
+/** At `time` ('HH:MM' or 'HH:MM:SS') on the `days`-th business day after `from`'s day. */
+export declare function afterBusinessDays(calendar: Calendar, from: Date | number, days: number, time: string): Date;
+/** `at` if it falls on a business day, else the start of the next business day. */
+export declare function rollForward(calendar: Calendar, at: Date | number): Date;

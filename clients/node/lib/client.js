@@ -2,6 +2,7 @@
 const protocol = require('./protocol');
 const connection = require('./connection');
 const { Routing } = require('./routing');
+const calendar = require('./calendar');
 const { SCRIPTS } = require('./scripts');
 const { DelayQueueException, InvalidInputException, ReplicaAckException } = require('./errors');
 
@@ -109,6 +110,12 @@ class DelayQueue {
 
   shardOf(id) {
     return protocol.shardOf(protocol.requireId(id), this.shards);
+  }
+
+  /** The queue's business calendar of that name (dq:{q}:calendars), or null; for afterBusinessDays and rollForward. */
+  async calendar(name) {
+    const raw = await this.redis.hget(calendar.calendarsKey(this.queue), calendar.requireName(name));
+    return raw === null ? null : calendar.Calendar.fromJson(raw);
   }
 
   /** Schedules one task after `delay` ms (on the Redis clock) or at `dueAt`; neither: due now. */

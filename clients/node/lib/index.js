@@ -18,4 +18,7 @@ module.exports = {
   protocol,
   Layout: require('./layout').Layout,
   Outbox: require('./outbox').Outbox,
+  Calendar: require('./calendar').Calendar,
+  afterBusinessDays: require('./calendar').afterBusinessDays,
+  rollForward: require('./calendar').rollForward,
 };

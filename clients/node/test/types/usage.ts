@@ -43,3 +43,20 @@ async function outboxExample(client: { query(text: string, values?: unknown[]): 
 
 void example;
 void outboxExample;
+
+import { Calendar, afterBusinessDays, rollForward } from 'delayq';
+
+async function businessDays(): Promise<void> {
+  const payouts = await DelayQueue.connect('redis://localhost:6379', { queue: 'payouts', shards: 16 });
+  try {
+    const cal: Calendar | null = await payouts.calendar('de-bank');
+    const fallback = Calendar.of('de-bank', 'Europe/Berlin', ['MON', 'TUE', 'WED', 'THU', 'FRI'], ['2026-12-25']);
+    const due: Date = afterBusinessDays(cal ?? fallback, new Date(), 3, '10:00');
+    await payouts.enqueue('payout-W-17', { dueAt: due });
+    await payouts.enqueue('payout-W-18', { dueAt: rollForward(fallback, Date.now()) });
+  } finally {
+    await payouts.close();
+  }
+}
+
+void businessDays;

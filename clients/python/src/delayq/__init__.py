@@ -7,6 +7,7 @@
 
 ``delayq.aio.AsyncDelayQueue`` is the asyncio twin.
 """
+from .calendar import Calendar, after_business_days, roll_forward
 from .client import DelayQueue
 from .errors import (DelayQueueException, InvalidInputException, ProtocolVersionMismatchException,
                      ReplicaAckException, ShardCountMismatchException)
@@ -21,5 +22,6 @@ __all__ = [
     "DuplicatePolicy", "EnqueueResult", "EnqueueStatus", "Priority", "QueueStats", "RescheduleResult",
     "RescheduleStatus", "ShardStats", "Task", "TaskInfo", "TaskProgress", "TaskRecord", "TaskState", "PROTOCOL_VERSION",
     "Layout", "LayoutChangedException",
+    "Calendar", "after_business_days", "roll_forward",
 ]
 __version__ = "0.1.0"

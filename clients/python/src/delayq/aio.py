@@ -12,6 +12,7 @@ from redis.exceptions import ConnectionError, NoScriptError, ResponseError
 
 from . import acks as acks_
 from . import connection, protocol, routing
+from .calendar import Calendar, calendars_key, require_name
 from .layout import Layout
 from .errors import DelayQueueException
 from .model import (CancelResult, DueAt, DuplicatePolicy, EnqueueResult, QueueStats, RescheduleResult, Task,
@@ -81,6 +82,11 @@ class AsyncDelayQueue:
     @property
     def layout(self) -> Layout:
         return self._routing.layout
+
+    async def calendar(self, name: str) -> Optional[Calendar]:
+        """The queue's business calendar of that name (``dq:{q}:calendars``)."""
+        raw = await self._redis.hget(calendars_key(self.queue), require_name(name))
+        return None if raw is None else Calendar.from_json(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
 
     def shard_of(self, task_id: str) -> int:
         return protocol.shard_of(protocol.require_id(task_id), self.shards)

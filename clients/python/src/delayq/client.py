@@ -10,6 +10,7 @@ from redis.exceptions import NoScriptError, ResponseError
 
 from . import acks as acks_
 from . import connection, protocol, routing
+from .calendar import Calendar, business_calendar
 from .layout import Layout
 from .model import (CancelResult, DueAt, DuplicatePolicy, EnqueueResult, QueueStats, RescheduleResult, Task,
                     TaskInfo)
@@ -74,6 +75,10 @@ class DelayQueue:
     @property
     def redis(self) -> Any:
         return self._redis
+
+    def calendar(self, name: str) -> Optional[Calendar]:
+        """The queue's business calendar of that name (``dq:{q}:calendars``), for ``after_business_days`` and ``roll_forward``."""
+        return business_calendar(self._redis, self.queue, name)
 
     def shard_of(self, task_id: str) -> int:
         return protocol.shard_of(protocol.require_id(task_id), self.shards)

@@ -298,9 +298,45 @@ function schedulesSection(name, list, now) {
     h('tbody', {}, rows)));
 }
 
+// ---- business calendars: listed with today's standing; added or replaced whole through the confirm-then-act actions ----
+function calendarsSection(name, list) {
+  const field = (id, label, attrs) => h('label', { for: id }, label, ' ', h(attrs.rows ? 'textarea' : 'input', Object.assign({ id, name: id }, attrs)));
+  const form = h('form', { id: 'calendar-form', class: 'calendar-form', onsubmit: (e) => {
+      e.preventDefault();
+      const v = id => document.getElementById(id).value.trim();
+      const list = text => text.split(/[\s,]+/).filter(x => x);
+      act(name, 'calendar-put', { calendar: { name: v('cal-name'), timeZone: v('cal-zone'), weekdays: list(v('cal-weekdays').toUpperCase()), holidays: list(v('cal-holidays')) } });
+    } },
+    field('cal-name', 'name', { placeholder: 'de-bank', autocomplete: 'off', required: true }),
+    field('cal-zone', 'time zone', { placeholder: 'Europe/Berlin', autocomplete: 'off', required: true }),
+    field('cal-weekdays', 'working weekdays', { value: 'MON,TUE,WED,THU,FRI', autocomplete: 'off' }),
+    field('cal-holidays', 'holidays (YYYY-MM-DD, one a line or comma-separated)', { rows: 3, placeholder: '2026-12-24\n2026-12-25' }),
+    h('button', { type: 'submit', id: 'calendar-save', disabled: !canAct() }, 'Save calendar'));
+  const edit = c => {
+    document.getElementById('cal-name').value = c.name;
+    document.getElementById('cal-zone').value = c.timeZone;
+    document.getElementById('cal-weekdays').value = c.weekdays.join(',');
+    document.getElementById('cal-holidays').value = c.holidays.join('\n');
+    document.getElementById('cal-name').focus();
+  };
+  const table = !list.length ? h('p', { class: 'muted', id: 'no-calendars' }, 'No business calendar in this queue (add one below, or delayq calendar put).')
+    : h('div', { class: 'scroll' }, h('table', { id: 'calendars' },
+      h('thead', {}, h('tr', {}, h('th', {}, 'calendar'), h('th', {}, 'zone'), h('th', {}, 'weekdays'), h('th', { class: 'num' }, 'holidays'),
+        h('th', {}, 'today'), h('th', {}, 'next business day'), h('th', {}, ''))),
+      h('tbody', {}, list.map(c => h('tr', { 'data-calendar': c.name },
+        h('td', { class: 'mono' }, c.name), h('td', {}, c.timeZone), h('td', {}, c.weekdays.join(',')),
+        h('td', { class: 'num', title: c.holidays.join(', ') }, fmt(c.holidays.length)),
+        h('td', {}, c.today + ' ', c.businessToday ? h('span', { class: 'badge running' }, 'business') : h('span', { class: 'badge paused' }, 'closed')),
+        h('td', {}, c.nextBusinessDay),
+        h('td', {}, h('button', { type: 'button', id: 'calendar-edit-' + c.name, onclick: () => edit(c) }, 'Edit'), ' ',
+          h('button', { type: 'button', class: 'danger', id: 'calendar-delete-' + c.name, disabled: !canAct(),
+            onclick: () => act(name, 'calendar-delete', { name: c.name }) }, 'Delete')))))));
+  return h('div', { id: 'calendars-section' }, table, form);
+}
+
 async function queuePage(name) {
   crumbs({ text: name });
-  const [q, sch] = await Promise.all([api('queues/' + enc(name)), api('queues/' + enc(name) + '/schedules')]);
+  const [q, sch, cals] = await Promise.all([api('queues/' + enc(name)), api('queues/' + enc(name) + '/schedules'), api('queues/' + enc(name) + '/calendars')]);
   const now = q.serverTime;
   const m = main();
   const tasksLink = st => '#/q/' + enc(name) + '/tasks?state=' + st;
@@ -349,6 +385,8 @@ async function queuePage(name) {
     workersSection(q.workers, now),
     h('h2', {}, 'Recurring schedules'),
     schedulesSection(name, sch.schedules, now),
+    h('h2', { id: 'calendars-title' }, 'Business calendars'),
+    calendarsSection(name, cals.calendars),
     h('p', { class: 'muted' }, 'Workers: those whose heartbeat (every 5 s, TTL 15 s) is current in the queue\'s presence registry; a task in flight names its holder on its page. ' +
       'Rate tokens: the shard\'s token bucket in Redis when the workers run with DELAYQ_RATE_LIMIT ("off" when none was ever used).'));
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.delayq.InvalidInputException;
+import io.delayq.calendar.BusinessCalendar;
 import io.delayq.task.Priority;
 
 import java.nio.charset.StandardCharsets;
@@ -21,9 +22,13 @@ import java.util.regex.Pattern;
  * @param misfireLimit for {@link MisfirePolicy#FIRE_ALL_MISSED}: at most this many missed occurrences fire
  * @param managedBy    who owns the definition: {@code "operator"} for those declared in a DelayQueue
  *                     resource (the operator removes them when the resource drops them), else null
+ * @param calendar     the business calendar its occurrences keep to, as stored in {@code dq:{q}:calendars} when the
+ *                     schedule was put (a copy: a changed calendar is a changed definition, see {@link ScheduleCalendars}), or null
+ * @param calendarRule what an occurrence off the calendar's business days does (null without a calendar)
  */
 public record CronSchedule(String name, String cron, String timeZone, String payload, int priority, Instant start, Instant end,
-                           MisfirePolicy misfirePolicy, int misfireLimit, boolean paused, String managedBy) {
+                           MisfirePolicy misfirePolicy, int misfireLimit, boolean paused, String managedBy,
+                           BusinessCalendar calendar, CalendarRule calendarRule) {
     public static final int MAX_NAME_LENGTH = 63;
     public static final int DEFAULT_MISFIRE_LIMIT = 10;
     public static final int MAX_MISFIRE_LIMIT = 1000;
@@ -55,6 +60,17 @@ public record CronSchedule(String name, String cron, String timeZone, String pay
         if (misfireLimit < 1 || misfireLimit > MAX_MISFIRE_LIMIT) {
             throw new InvalidInputException("misfireLimit", "must be between 1 and " + MAX_MISFIRE_LIMIT + ", got " + misfireLimit);
         }
+        if (calendar == null && calendarRule != null) {
+            throw new InvalidInputException("calendarRule", "needs a calendar");
+        }
+        if (calendar != null && calendarRule == null) {
+            calendarRule = CalendarRule.SKIP;
+        }
+    }
+
+    public CronSchedule(String name, String cron, String timeZone, String payload, int priority, Instant start, Instant end,
+                        MisfirePolicy misfirePolicy, int misfireLimit, boolean paused, String managedBy) {
+        this(name, cron, timeZone, payload, priority, start, end, misfirePolicy, misfireLimit, paused, managedBy, null, null);
     }
 
     /** A schedule in UTC with the defaults: normal priority, no payload, fire-once-now on misfire. */
@@ -74,35 +90,42 @@ public record CronSchedule(String name, String cron, String timeZone, String pay
     }
 
     public CronSchedule timeZone(String zone) {
-        return new CronSchedule(name, cron, zone, payload, priority, start, end, misfirePolicy, misfireLimit, paused, managedBy);
+        return new CronSchedule(name, cron, zone, payload, priority, start, end, misfirePolicy, misfireLimit, paused, managedBy, calendar, calendarRule);
     }
 
     public CronSchedule payload(String text) {
-        return new CronSchedule(name, cron, timeZone, text, priority, start, end, misfirePolicy, misfireLimit, paused, managedBy);
+        return new CronSchedule(name, cron, timeZone, text, priority, start, end, misfirePolicy, misfireLimit, paused, managedBy, calendar, calendarRule);
     }
 
     public CronSchedule priority(int level) {
-        return new CronSchedule(name, cron, timeZone, payload, level, start, end, misfirePolicy, misfireLimit, paused, managedBy);
+        return new CronSchedule(name, cron, timeZone, payload, level, start, end, misfirePolicy, misfireLimit, paused, managedBy, calendar, calendarRule);
     }
 
     public CronSchedule window(Instant from, Instant until) {
-        return new CronSchedule(name, cron, timeZone, payload, priority, from, until, misfirePolicy, misfireLimit, paused, managedBy);
+        return new CronSchedule(name, cron, timeZone, payload, priority, from, until, misfirePolicy, misfireLimit, paused, managedBy, calendar, calendarRule);
     }
 
     public CronSchedule misfire(MisfirePolicy policy, int limit) {
-        return new CronSchedule(name, cron, timeZone, payload, priority, start, end, policy, limit, paused, managedBy);
+        return new CronSchedule(name, cron, timeZone, payload, priority, start, end, policy, limit, paused, managedBy, calendar, calendarRule);
     }
 
     public CronSchedule paused(boolean value) {
-        return new CronSchedule(name, cron, timeZone, payload, priority, start, end, misfirePolicy, misfireLimit, value, managedBy);
+        return new CronSchedule(name, cron, timeZone, payload, priority, start, end, misfirePolicy, misfireLimit, value, managedBy, calendar, calendarRule);
     }
 
     public CronSchedule managedBy(String owner) {
-        return new CronSchedule(name, cron, timeZone, payload, priority, start, end, misfirePolicy, misfireLimit, paused, owner);
+        return new CronSchedule(name, cron, timeZone, payload, priority, start, end, misfirePolicy, misfireLimit, paused, owner, calendar, calendarRule);
+    }
+
+    /** Keeps to a business calendar: occurrences off its business days are skipped or rolled ({@link CalendarRule}). */
+    public CronSchedule calendar(BusinessCalendar businessCalendar, CalendarRule rule) {
+        return new CronSchedule(name, cron, timeZone, payload, priority, start, end, misfirePolicy, misfireLimit, paused, managedBy,
+                businessCalendar, businessCalendar == null ? null : rule);
     }
 
     public CronTimes times() {
-        return CronTimes.of(cron, timeZone);
+        CronTimes times = CronTimes.of(cron, timeZone);
+        return calendar == null ? times : times.on(calendar, calendarRule);
     }
 
     /** The canonical JSON stored in Redis: equal definitions give equal strings (an unchanged put is a no-op). */
@@ -127,6 +150,14 @@ public record CronSchedule(String name, String cron, String timeZone, String pay
         if (managedBy != null) {
             o.put("managedBy", managedBy);
         }
+        if (calendar != null) {
+            try {
+                o.set("calendar", JSON.readTree(calendar.toJson()));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+            o.put("calendarRule", calendarRule.wire());
+        }
         return o.toString();
     }
 
@@ -143,7 +174,9 @@ public record CronSchedule(String name, String cron, String timeZone, String pay
         return new CronSchedule(text(o, "name"), text(o, "cron"), text(o, "timeZone"), text(o, "payload"),
                 o.path("priority").asInt(0), instant(o, "start"), instant(o, "end"),
                 o.hasNonNull("misfirePolicy") ? MisfirePolicy.fromWire(text(o, "misfirePolicy")) : null,
-                o.path("misfireLimit").asInt(0), o.path("paused").asBoolean(false), text(o, "managedBy"));
+                o.path("misfireLimit").asInt(0), o.path("paused").asBoolean(false), text(o, "managedBy"),
+                o.hasNonNull("calendar") ? BusinessCalendar.fromJson(o.get("calendar").toString()) : null,
+                o.hasNonNull("calendarRule") ? CalendarRule.fromWire(text(o, "calendarRule")) : null);
     }
 
     private static String text(JsonNode o, String field) {

@@ -6,8 +6,11 @@ import com.cronutils.model.definition.CronDefinitionBuilder;
 import com.cronutils.model.time.ExecutionTime;
 import com.cronutils.parser.CronParser;
 import io.delayq.InvalidInputException;
+import io.delayq.calendar.BusinessCalendar;
+import io.delayq.calendar.BusinessTime;
 
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -42,14 +45,26 @@ public final class CronTimes {
 
     private final ExecutionTime times;
     private final ZoneId zone;
+    private final BusinessCalendar calendar;
+    private final CalendarRule rule;
 
-    private CronTimes(ExecutionTime times, ZoneId zone) {
+    private CronTimes(ExecutionTime times, ZoneId zone, BusinessCalendar calendar, CalendarRule rule) {
         this.times = times;
         this.zone = zone;
+        this.calendar = calendar;
+        this.rule = rule;
+    }
+
+    /**
+     * These occurrences on a business calendar: those not on a business day are skipped or rolled to the
+     * start of the next business day ({@link CalendarRule}).
+     */
+    public CronTimes on(BusinessCalendar businessCalendar, CalendarRule calendarRule) {
+        return new CronTimes(times, zone, businessCalendar, calendarRule == null ? CalendarRule.SKIP : calendarRule);
     }
 
     public static CronTimes of(String cron, String timeZone) {
-        return new CronTimes(ExecutionTime.forCron(parse(cron)), zone(timeZone));
+        return new CronTimes(ExecutionTime.forCron(parse(cron)), zone(timeZone), null, null);
     }
 
     public static Cron parse(String cron) {
@@ -91,6 +106,40 @@ public final class CronTimes {
 
     /** The first occurrence strictly after {@code after}, if any. */
     public Optional<Instant> next(Instant after) {
+        Optional<Instant> t = cronNext(after);
+        if (calendar == null) {
+            return t;
+        }
+        if (rule == CalendarRule.ROLL) {
+            // rolling never moves earlier, so the rolled instant is after {@code after} too; the occurrences of
+            // one closed stretch all roll to the same instant, and the next call starts after it
+            return t.map(this::rolled);
+        }
+        for (int i = 0; i < MAX_STEPS && t.isPresent(); i++) {
+            if (isBusiness(t.get())) {
+                return t;
+            }
+            // jump over the closed stretch at once: an every-minute cron would otherwise walk it minute by minute
+            t = cronNext(rolled(t.get()).minusMillis(1));
+        }
+        return Optional.empty();
+    }
+
+    private boolean isBusiness(Instant t) {
+        return calendar.isBusinessDay(LocalDate.ofInstant(t, calendar.zone()));
+    }
+
+    private Instant rolled(Instant t) {
+        return BusinessTime.rollForward(calendar, t);
+    }
+
+    /** The last instant before the closed stretch {@code t} falls in, or empty when no business day precedes it. */
+    private Optional<Instant> beforeStretch(Instant t) {
+        return BusinessTime.previousBusinessDay(calendar, LocalDate.ofInstant(t, calendar.zone()))
+                .map(d -> BusinessTime.startOf(calendar, d.plusDays(1)).minusMillis(1));
+    }
+
+    private Optional<Instant> cronNext(Instant after) {
         // cron has whole seconds; cron-utils would carry the bound's fraction into its answers
         LocalDateTime local = LocalDateTime.ofInstant(after, zone).truncatedTo(ChronoUnit.SECONDS);
         for (int i = 0; i < MAX_STEPS; i++) {
@@ -121,6 +170,31 @@ public final class CronTimes {
 
     /** The latest occurrence at or before {@code atOrBefore}, if any. */
     public Optional<Instant> previous(Instant atOrBefore) {
+        Optional<Instant> p = cronPrevious(atOrBefore);
+        if (calendar == null) {
+            return p;
+        }
+        for (int i = 0; i < MAX_STEPS && p.isPresent(); i++) {
+            if (isBusiness(p.get())) {
+                return p;
+            }
+            if (rule == CalendarRule.ROLL && !rolled(p.get()).isAfter(atOrBefore)) {
+                return Optional.of(rolled(p.get()));
+            }
+            // the occurrences of this closed stretch are skipped, or roll past the bound: look before it
+            Optional<Instant> bound = beforeStretch(p.get());
+            if (bound.isEmpty()) {
+                return Optional.empty();
+            }
+            p = cronPrevious(bound.get());
+            if (rule == CalendarRule.ROLL) {
+                return p.map(this::rolled);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Optional<Instant> cronPrevious(Instant atOrBefore) {
         LocalDateTime local = LocalDateTime.ofInstant(atOrBefore, zone).truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
         for (int i = 0; i < MAX_STEPS; i++) {
             Optional<ZonedDateTime> p = times.lastExecution(local.atZone(ZoneOffset.UTC));

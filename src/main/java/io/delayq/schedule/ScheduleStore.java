@@ -38,6 +38,11 @@ public final class ScheduleStore {
         return keys;
     }
 
+    /** The queue's business calendars, on the same connection (schedules keep a copy of the one they name). */
+    public io.delayq.calendar.Calendars calendars() {
+        return new io.delayq.calendar.Calendars(redis, keys.queue(), timeout);
+    }
+
     /** @param expectedRevision null: any; 0: the schedule must not exist yet */
     public PutResult put(CronSchedule schedule, Long expectedRevision) {
         List<Object> reply = Replies.await(scripts.<List<Object>>run(LuaScript.SCHEDULE_PUT, keys.all(),

@@ -45,6 +45,20 @@ public record TaskSpec(String id, Schedule schedule, String payload, int priorit
         return new TaskSpec(id, Schedule.after(delay), payload, priority, options);
     }
 
+    /**
+     * Due at {@code time} (in the calendar's zone) on the {@code days}-th business day after {@code from}: the day
+     * {@code from} falls on is day 0 when it is a business day, else the next business day is
+     * ({@link io.delayq.calendar.BusinessTime#afterBusinessDays}). {@code Calendars.of(client)} reads calendars and Redis' clock.
+     */
+    public TaskSpec afterBusinessDays(io.delayq.calendar.BusinessCalendar calendar, Instant from, int days, java.time.LocalTime time) {
+        return at(io.delayq.calendar.BusinessTime.afterBusinessDays(calendar, from, days, time));
+    }
+
+    /** Due at {@code due}, or at the start of the next business day when {@code due} is not on one. */
+    public TaskSpec atNextBusinessMoment(io.delayq.calendar.BusinessCalendar calendar, Instant due) {
+        return at(io.delayq.calendar.BusinessTime.rollForward(calendar, due));
+    }
+
     public TaskSpec payload(String text) {
         return new TaskSpec(id, schedule, text, priority, options);
     }

@@ -32,6 +32,7 @@ import java.util.concurrent.Callable;
         subcommands = {EnqueueCommand.class, CancelCommand.class, RescheduleCommand.class, InspectCommand.class,
                 StatsCommand.class, io.delayq.cli.reshard.ReshardCommand.class, TopCommand.class, ListCommand.class, PauseCommand.class, ResumeCommand.class,
                 DeadCommand.class, BackfillCommand.class, CheckCommand.class, ScheduleCommand.class, io.delayq.cli.bulk.TasksCommand.class,
+                io.delayq.cli.calendar.CalendarCommand.class,
                 CommandLine.HelpCommand.class},
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.L_OK, "1:not found, or nothing done (duplicate id, task in flight, no dead letter matched)",

@@ -54,6 +54,7 @@ public final class Console implements AutoCloseable {
             QueueViews queueViews = new QueueViews(queues, history, TIMEOUT);
             TaskViews taskViews = new TaskViews(queues, settings.traceUrl());
             ScheduleViews scheduleViews = new ScheduleViews(queues);
+            io.delayq.console.calendars.CalendarViews calendarViews = new io.delayq.console.calendars.CalendarViews(queues);
             Actions actions = new Actions(queues, log);
             io.delayq.console.bulk.BulkViews bulk = new io.delayq.console.bulk.BulkViews(queues, log, TIMEOUT);
             ConsoleHttp http = new ConsoleHttp(settings.host(), settings.port(), settings.allowedHosts(), settings.basePath());
@@ -88,6 +89,7 @@ public final class Console implements AutoCloseable {
                     })
                     .route("GET", "queues/[^/]+", r -> queueViews.queue(r.segment(1)))
                     .route("GET", "queues/[^/]+/schedules", r -> scheduleViews.list(r.segment(1)))
+                    .route("GET", "queues/[^/]+/calendars", r -> calendarViews.list(r.segment(1)))
                     .route("GET", "queues/[^/]+/tasks", r -> taskViews.browse(r.segment(1), TaskViews.query(r)))
                     .route("GET", "queues/[^/]+/tasks/[^/]+", r -> taskViews.task(r.segment(1), r.segment(3)))
                     .route("POST", "queues/[^/]+/actions/[^/]+", r -> {

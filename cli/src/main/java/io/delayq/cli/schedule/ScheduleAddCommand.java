@@ -5,6 +5,9 @@ import io.delayq.cli.ExitCodes;
 import io.delayq.cli.QueueCommand;
 import io.delayq.cli.QueueConnection;
 import io.delayq.cli.text.Instants;
+import io.delayq.calendar.BusinessCalendar;
+import io.delayq.calendar.Calendars;
+import io.delayq.schedule.CalendarRule;
 import io.delayq.schedule.CronSchedule;
 import io.delayq.schedule.MisfirePolicy;
 import io.delayq.schedule.PutResult;
@@ -25,11 +28,12 @@ import java.util.Map;
         footer = {"%nExamples:",
                 "  delayq schedule add close-books --cron '5 0 * * *' --time-zone Asia/Shanghai",
                 "  delayq schedule add tick --cron '*/15 * * * * *' --end 2027-01-02T00:00:00Z",
-                "  delayq schedule add nightly --cron @daily --misfire-policy fireAllMissed --misfire-limit 3"})
+                "  delayq schedule add nightly --cron @daily --misfire-policy fireAllMissed --misfire-limit 3",
+                "  delayq schedule add settle --cron '0 10 * * *' --calendar de-bank --calendar-rule roll"})
 public class ScheduleAddCommand extends QueueCommand {
     private static final Map<String, String> OPTION_OF = Map.of("name", "NAME", "cron", "--cron", "timeZone", "--time-zone",
             "payload", "--payload", "priority", "--priority", "end", "--end", "misfireLimit", "--misfire-limit",
-            "misfirePolicy", "--misfire-policy");
+            "misfirePolicy", "--misfire-policy", "calendarRule", "--calendar-rule", "calendar", "--calendar");
 
     @Parameters(index = "0", paramLabel = "NAME", description = "Schedule name: a DNS label (a-z, 0-9, '-'), at most 63 characters.")
     String name;
@@ -65,7 +69,16 @@ public class ScheduleAddCommand extends QueueCommand {
     @Option(names = "--paused", description = "Add it paused (resume it with 'delayq schedule resume').")
     boolean paused;
 
+    @Option(names = "--calendar", paramLabel = "NAME", description = "Keep to this business calendar of the queue ('delayq calendar list'): "
+            + "occurrences off its business days are skipped or rolled (--calendar-rule).")
+    String calendar;
+
+    @Option(names = "--calendar-rule", paramLabel = "RULE", description = "With --calendar: skip (default; such occurrences do not happen) "
+            + "or roll (they fire once at the start of the next business day).")
+    String calendarRule;
+
     private CronSchedule schedule;
+    private CalendarRule rule;
 
     @Override
     protected boolean createsQueue() {
@@ -79,6 +92,13 @@ public class ScheduleAddCommand extends QueueCommand {
             Instant until = end == null ? null : Instants.parse("--end", end);
             schedule = new CronSchedule(name, cron, timeZone, payload, priority, from, until, MisfirePolicy.fromWire(misfirePolicy),
                     misfireLimit, paused, null);
+            if (calendarRule != null && calendar == null) {
+                throw new InvalidInputException("calendarRule", "needs --calendar");
+            }
+            rule = calendarRule == null ? CalendarRule.SKIP : CalendarRule.fromWire(calendarRule);
+            if (calendar != null) {
+                BusinessCalendar.requireName(calendar);
+            }
         } catch (InvalidInputException e) {
             String option = OPTION_OF.get(e.field());
             if (option == null) {
@@ -90,6 +110,9 @@ public class ScheduleAddCommand extends QueueCommand {
 
     @Override
     protected int run(QueueConnection queue) {
+        if (calendar != null) {
+            schedule = schedule.calendar(Calendars.of(queue.client()).require(calendar), rule);
+        }
         PutResult r = io.delayq.schedule.Schedules.of(queue.client()).put(schedule);
         ScheduleStatus s = io.delayq.schedule.Schedules.of(queue.client()).get(name).orElseThrow();
         String next = s.nextFire() == null ? (schedule.paused() ? "paused" : "no further occurrence")

@@ -26,7 +26,8 @@ public class ScheduleListCommand extends QueueCommand {
 
     /** One schedule in {@code --output json}. */
     public record Entry(String name, String cron, String timeZone, long revision, boolean paused, String managedBy, String nextFire,
-                        String lastFired, String lastTaskId, String lastOutcome, long missed, long late) {
+                        String lastFired, String lastTaskId, String lastOutcome, long missed, long late,
+                        String calendar, String calendarRule) {
     }
 
     public record ListJson(String queue, List<Entry> schedules) {
@@ -38,13 +39,17 @@ public class ScheduleListCommand extends QueueCommand {
         if (output == OutputFormat.JSON) {
             Json.print(out(), new ListJson(queue.queue(), all.stream().map(s -> new Entry(s.name(), s.definition().cron(),
                     s.definition().timeZone(), s.revision(), s.definition().paused(), s.definition().managedBy(), text(s.nextFire()),
-                    text(s.lastFired()), s.lastTaskId(), s.lastOutcome().wire(), s.missed(), s.late())).toList()));
+                    text(s.lastFired()), s.lastTaskId(), s.lastOutcome().wire(), s.missed(), s.late(),
+                    s.definition().calendar() == null ? null : s.definition().calendar().name(),
+                    s.definition().calendarRule() == null ? null : s.definition().calendarRule().wire())).toList()));
             return ExitCodes.OK;
         }
         Table t = new Table(List.of("NAME", "CRON", "ZONE", "STATE", "NEXT", "LAST FIRED", "LAST OUTCOME", "MISSED"),
                 false, false, false, false, false, false, false, true);
         for (ScheduleStatus s : all) {
-            t.row(s.name(), s.definition().cron(), s.definition().timeZone(), s.definition().paused() ? "paused" : "active",
+            String zone = s.definition().calendar() == null ? s.definition().timeZone()
+                    : s.definition().timeZone() + " (" + s.definition().calendarRule().wire() + " " + s.definition().calendar().name() + ")";
+            t.row(s.name(), s.definition().cron(), zone, s.definition().paused() ? "paused" : "active",
                     s.nextFire() == null ? "-" : Instants.local(s.nextFire().toEpochMilli(), environment().zone()),
                     s.lastFired() == null ? "-" : Instants.local(s.lastFired().toEpochMilli(), environment().zone()),
                     s.lastOutcome().wire(), s.missed());

@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 import java.time.Duration;
 import java.time.Instant;
 
-/** {@code --delay DURATION | --at INSTANT}: exactly one, as an exclusive argument group. */
+/** {@code --delay DURATION | --at INSTANT | --business-days N}: exactly one, as an exclusive argument group. */
 public class DueTime {
     @Option(names = "--delay", paramLabel = "DURATION", converter = DurationConverter.class, required = true,
             description = "Due after this delay, measured on the Redis server's clock: 500ms, 30s, 5m, 2h, 14d or ISO-8601 (PT30S).")
@@ -20,8 +20,13 @@ public class DueTime {
             description = "Due at this instant, ISO-8601 with a zone: 2026-12-01T10:00:00Z or 2026-12-01T11:00:00+01:00.")
     Instant at;
 
+    @Option(names = "--business-days", paramLabel = "N", required = true,
+            description = "Due at --time on the N-th business day of --calendar from now (0: the next business moment at --time).")
+    Integer businessDays;
+
+    /** Before the calendar is read: a business-day due time is computed once connected ({@link BusinessDue}). */
     Schedule schedule() {
-        return at != null ? Schedule.at(at) : Schedule.after(delay);
+        return at != null ? Schedule.at(at) : businessDays != null ? Schedule.now() : Schedule.after(delay);
     }
 
     /**

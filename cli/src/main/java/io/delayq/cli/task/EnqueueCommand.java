@@ -31,7 +31,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 @Command(name = "enqueue", mixinStandardHelpOptions = true,
-        description = "Schedule a task: due after a delay or at an instant, with an optional payload.",
+        description = "Schedule a task: due after a delay, at an instant, or after N business days of a calendar, with an optional payload.",
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {"0:the task was added, replaced, or moved to an earlier due time",
                 "1:nothing changed: the id exists (reject), was already due earlier (keep-earlier), is in flight or dead",
@@ -42,7 +42,9 @@ import java.time.Instant;
                 "  delayq enqueue coupon-C9 --at 2026-12-31T23:59:00+01:00 --on-duplicate keep-earlier",
                 "  delayq enqueue first-task --delay 0s --shards 16    # creates the queue",
                 "  delayq enqueue coupon-C10 --delay 1h --expires-in 2h --on-expiry discard",
-                "  delayq enqueue capture-P1 --delay 0s --max-attempts 10 --backoff 2s --backoff-max 10m"})
+                "  delayq enqueue capture-P1 --delay 0s --max-attempts 10 --backoff 2s --backoff-max 10m",
+                "  delayq enqueue payout-W18 --calendar de-bank --business-days 3 --time 10:00",
+                "  delayq enqueue report-R4 --at 2026-12-26T09:00:00+01:00 --calendar de-bank --roll-forward"})
 public class EnqueueCommand extends QueueCommand {
     @Parameters(index = "0", paramLabel = "ID", description = "Task id: the business key (order id), at most 256 bytes; it is the idempotency key.")
     String id;
@@ -52,6 +54,9 @@ public class EnqueueCommand extends QueueCommand {
 
     @ArgGroup(exclusive = true)
     PayloadSource payload;
+
+    @picocli.CommandLine.Mixin
+    BusinessDue businessDue;
 
     @Option(names = "--priority", paramLabel = "0..2", defaultValue = "0",
             description = "0 normal (default), 1 high, 2 highest: claimed first when tasks pile up; never fires early.")
@@ -154,6 +159,7 @@ public class EnqueueCommand extends QueueCommand {
         if (tracestate != null && traceparent == null) {
             throw new InvalidInputException("tracestate", "needs --traceparent");
         }
+        businessDue.validate(due);
         TaskOptions options = new TaskOptions(expiry == null ? null : expiry.millis(System.currentTimeMillis()),
                 onExpiry == null ? null : ExpiryAction.fromWire(onExpiry), maxAttempts,
                 backoff == null ? null : backoff.toMillis(), backoffMax == null ? null : backoffMax.toMillis(), backoffMultiplier,
@@ -168,7 +174,8 @@ public class EnqueueCommand extends QueueCommand {
 
     @Override
     protected int run(QueueConnection queue) {
-        String past = due.pastNotice(queue);
+        String past = businessDue.calendar == null ? due.pastNotice(queue) : null;
+        task = businessDue.apply(task, due, queue);
         EnqueueResult r = queue.client().enqueue(task, onDuplicate);
         int shard = queue.client().protocol().shardOf(id);
         String when = "due " + Instants.both(r.dueAt(), environment().zone());

@@ -56,8 +56,11 @@ public final class Actions {
             case "resume" -> pause(c, confirm, who, false);
             case "schedule-pause" -> schedule(c, required(body, "name"), confirm, who, true);
             case "schedule-resume" -> schedule(c, required(body, "name"), confirm, who, false);
+            case "calendar-put" -> new io.delayq.console.calendars.CalendarActions(log).put(c, body, confirm, who);
+            case "calendar-delete" -> new io.delayq.console.calendars.CalendarActions(log).delete(c, required(body, "name"), confirm, who);
             default -> throw ApiException.notFound("action", "no action '" + action
-                    + "' (cancel, reschedule, run-now, dead-replay, dead-purge, pause, resume, schedule-pause, schedule-resume)");
+                    + "' (cancel, reschedule, run-now, dead-replay, dead-purge, pause, resume, schedule-pause, schedule-resume, "
+                    + "calendar-put, calendar-delete)");
         };
     }
 

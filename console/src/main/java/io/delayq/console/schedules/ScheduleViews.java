@@ -50,6 +50,8 @@ public final class ScheduleViews {
         m.put("planned", s.planned());
         m.put("misfirePolicy", d.misfirePolicy().wire());
         m.put("managedBy", d.managedBy());
+        m.put("calendar", d.calendar() == null ? null : d.calendar().name());
+        m.put("calendarRule", d.calendarRule() == null ? null : d.calendarRule().wire());
         return m;
     }
 

@@ -250,7 +250,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
             return null;
         }
         try {
-            return ScheduleSync.apply(schedules.get(), wanted);
+            return ScheduleSync.apply(schedules.get(), wanted, problems);
         } catch (RuntimeException e) {
             problems.add(new Problem(Reason.REDIS_UNAVAILABLE, "cannot write the schedules to Redis: " + e.getMessage()));
             return null;

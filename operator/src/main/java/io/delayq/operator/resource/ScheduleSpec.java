@@ -76,6 +76,30 @@ public class ScheduleSpec {
     @Default("false")
     private boolean suspend;
 
+    @JsonPropertyDescription("A business calendar of the queue (delayq calendar put; docs/business-days.md) the occurrences keep to. It must exist in Redis: the operator writes a copy of it into the schedule.")
+    @Pattern(Patterns.DNS_LABEL)
+    @Size(max = 63)
+    private String calendar;
+
+    @JsonPropertyDescription("With calendar: skip (default) drops an occurrence off the calendar's business days, roll fires it once at the start of the next business day.")
+    private ScheduleCalendarRule calendarRule;
+
+    public String getCalendar() {
+        return calendar;
+    }
+
+    public void setCalendar(String calendar) {
+        this.calendar = calendar;
+    }
+
+    public ScheduleCalendarRule getCalendarRule() {
+        return calendarRule;
+    }
+
+    public void setCalendarRule(ScheduleCalendarRule calendarRule) {
+        this.calendarRule = calendarRule;
+    }
+
     public String getName() {
         return name;
     }

@@ -1,5 +1,7 @@
 package io.delayq.operator.schedules;
 
+import io.delayq.operator.problem.Problem;
+import io.delayq.operator.problem.Reason;
 import io.delayq.schedule.CronSchedule;
 import io.delayq.schedule.ScheduleStatus;
 import io.delayq.schedule.Schedules;
@@ -20,7 +22,26 @@ public final class ScheduleSync {
 
     /** @return every schedule of the queue that the resource declares, as Redis has it after the sync */
     public static List<ScheduleStatus> apply(Schedules schedules, DesiredSchedules desired) {
+        return apply(schedules, desired, new java.util.ArrayList<>());
+    }
+
+    /**
+     * As {@link #apply(Schedules, DesiredSchedules)}; a schedule whose calendar is not in Redis is not written (its previous
+     * definition stays) and becomes a problem naming it.
+     */
+    public static List<ScheduleStatus> apply(Schedules schedules, DesiredSchedules desired, List<Problem> problems) {
         for (CronSchedule s : desired.schedules()) {
+            DesiredSchedules.CalendarChoice choice = desired.calendars().get(s.name());
+            if (choice != null) {
+                var calendar = schedules.store().calendars().get(choice.calendar());
+                if (calendar.isEmpty()) {
+                    problems.add(new Problem(Reason.INVALID_SCHEDULE, "spec.schedules[" + s.name() + "].calendar: no calendar named \""
+                            + choice.calendar() + "\" in Redis (create it with delayq calendar put " + choice.calendar()
+                            + " --time-zone …); the schedule is not applied (Redis keeps its previous definition, if any)"));
+                    continue;
+                }
+                s = s.calendar(calendar.get(), choice.rule());
+            }
             schedules.put(s);
         }
         Set<String> declared = Set.copyOf(desired.declared());
