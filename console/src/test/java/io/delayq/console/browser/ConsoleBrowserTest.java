@@ -324,16 +324,16 @@ class ConsoleBrowserTest {
         assertThat(browser.text("#no-completions")).startsWith("No completion kept");
 
         f.completed("refund-9", "refund r-9 issued");
-        browser.open(page("#/q/" + Q));
-        assertThat(browser.all("#completions tbody tr")).extracting(r -> r.getAttribute("data-task")).containsExactly("refund-9");
-        assertThat(browser.text("#completions [data-col=result]")).isEqualTo("refund r-9 issued");
-        assertThat(browser.text("#completions [data-col=worker]")).isEqualTo(ConsoleFixture.WORKER_LOW);
-
         browser.open(page("#/q/" + Q + "/task/refund-9"));
         assertThat(browser.text("#task-state")).isEqualTo("succeeded");
         assertThat(browser.text("#task-completion")).contains("after 1 attempt, by worker " + ConsoleFixture.WORKER_LOW);
         assertThat(browser.text("#task-result")).isEqualTo("refund r-9 issued");
         assertThat(browser.all("#cancel")).as("nothing waits to be cancelled").isEmpty();
+
+        browser.open(page("#/q/" + Q));
+        assertThat(browser.all("#completions tbody tr")).extracting(r -> r.getAttribute("data-task")).containsExactly("refund-9");
+        assertThat(browser.text("#completions [data-col=result]")).isEqualTo("refund r-9 issued");
+        assertThat(browser.text("#completions [data-col=worker]")).isEqualTo(ConsoleFixture.WORKER_LOW);
     }
 
     @Test
