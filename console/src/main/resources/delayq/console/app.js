@@ -446,6 +446,7 @@ async function taskPage(name, id) {
   const row = (k, v, attrs) => [h('dt', {}, k), h('dd', attrs || {}, v)];
   const scoreLabel = { scheduled: 'due', due: 'due', inflight: 'lease expires', dead: 'died', succeeded: 'finished' }[t.state];
   const c = t.completion;
+  const live = t.state !== 'succeeded';
   const at = h('input', { id: 'reschedule-at', 'aria-label': 'new due time (ISO-8601)', placeholder: '2026-12-01T10:00:00Z', value: utc(Math.max(now, t.score) + 3600000) });
   const waiting = t.state === 'scheduled' || t.state === 'due';
   const back = () => { location.hash = '#/q/' + enc(name); };
@@ -461,10 +462,11 @@ async function taskPage(name, id) {
     h('div', { class: 'card' }, h('dl', { class: 'record', id: 'record' },
       row('state', h('span', { class: 'badge ' + (t.state === 'dead' ? 'paused' : 'running'), id: 'task-state' }, t.state)),
       row('queue / shard', `${t.queue}, shard ${t.shard} of ${t.shards}`),
-      row(scoreLabel, `${utc(t.score)} (${rel(t.score, now)})`, { id: 'task-score', 'data-ms': t.score }),
-      row('priority', t.priority),
+      // a succeeded task is its completion record alone: its record, payload and options went with its ack
+      live ? row(scoreLabel, `${utc(t.score)} (${rel(t.score, now)})`, { id: 'task-score', 'data-ms': t.score }) : [],
+      live ? row('priority', t.priority) : [],
       row('attempts', t.attempts, { id: 'task-attempts' }),
-      row('last error', t.lastError || '–', { id: 'task-error' }),
+      live ? row('last error', t.lastError || '–', { id: 'task-error' }) : [],
       // the server's answer, which the CLI's inspect prints too (there with the lease's expiry, shown above here)
       t.lease ? row('holder', t.lease.who, { id: 'task-holder' }) : [],
       // what the running handler last reported (written at most once a second); gone when the task settles
@@ -476,11 +478,11 @@ async function taskPage(name, id) {
       c ? row(t.state === 'succeeded' ? 'succeeded' : 'last success', `${utc(c.finishedAt)} (${rel(c.finishedAt, now)}) after ${c.attempts} ${plural(c.attempts, 'attempt', 'attempts')}`
         + (c.worker ? `, by worker ${c.worker}` : '') + ` (handler ${human(c.handlerMillis)})`, { id: 'task-completion' }) : [],
       c ? row('result', h('pre', { id: 'task-result' }, (c.result || '(none)') + (c.resultTruncated ? ' … (cut at 1 KiB)' : ''))) : [],
-      row('enqueued', t.enqueuedAt ? utc(t.enqueuedAt) : '–'),
-      row('payload', h('pre', { id: 'task-payload' }, t.payload === null || t.payload === undefined ? '(none)' : t.payload)),
-      row('record', h('pre', { class: 'muted' }, t.record === null ? '(no record: a bare ZADD task)' : t.record)),
-      t.recordProblem ? row('record problem', t.recordProblem) : [])),
-    optionsCard(t.options, now, t),
+      live ? row('enqueued', t.enqueuedAt ? utc(t.enqueuedAt) : '–') : [],
+      live ? row('payload', h('pre', { id: 'task-payload' }, t.payload === null || t.payload === undefined ? '(none)' : t.payload)) : [],
+      live ? row('record', h('pre', { class: 'muted' }, t.record === null ? '(no record: a bare ZADD task)' : t.record)) : [],
+      live && t.recordProblem ? row('record problem', t.recordProblem) : [])),
+    live ? optionsCard(t.options, now, t) : null,
     actions);
 }
 

@@ -328,12 +328,17 @@ class ConsoleBrowserTest {
         assertThat(browser.text("#task-state")).isEqualTo("succeeded");
         assertThat(browser.text("#task-completion")).contains("after 1 attempt, by worker " + ConsoleFixture.WORKER_LOW);
         assertThat(browser.text("#task-result")).isEqualTo("refund r-9 issued");
+        assertThat(browser.all("#task-payload")).as("its record went with its ack").isEmpty();
         assertThat(browser.all("#cancel")).as("nothing waits to be cancelled").isEmpty();
+        browser.fitPage(1280);
+        browser.screenshot(SHOTS.resolve("console-task-succeeded.png"));
 
         browser.open(page("#/q/" + Q));
         assertThat(browser.all("#completions tbody tr")).extracting(r -> r.getAttribute("data-task")).containsExactly("refund-9");
         assertThat(browser.text("#completions [data-col=result]")).isEqualTo("refund r-9 issued");
         assertThat(browser.text("#completions [data-col=worker]")).isEqualTo(ConsoleFixture.WORKER_LOW);
+        browser.fitPage(1280);
+        browser.screenshot(SHOTS.resolve("console-queue-completions.png"));
     }
 
     @Test
