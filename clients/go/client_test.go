@@ -180,6 +180,43 @@ func TestEveryOperationOnARealRedis(t *testing.T) {
 	}
 }
 
+func TestInspectShowsASucceededTasksCompletionRecord(t *testing.T) {
+	r := startRedis(t)
+	ctx := context.Background()
+	name := unique("refunds")
+	q := connect(t, r, name, 4)
+	now, err := redis.Int64s(r.admin.Do("TIME"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := now[0]*1000 + now[1]/1000
+	// the record as core's ack.lua keeps it while the queue keeps results
+	prefix := fmt.Sprintf("dq:{%s:%d}:", name, ShardOf("refund-7", 4))
+	if _, err := r.admin.Do("HSET", prefix+"done", "refund-7", fmt.Sprintf("%d|2|35|0|worker-a1b2c3|refund r-91 | issued ✓", ms)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.admin.Do("ZADD", prefix+"done:at", ms, "refund-7"); err != nil {
+		t.Fatal(err)
+	}
+	info, err := q.Inspect(ctx, "refund-7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Completion{FinishedAt: ms, Attempts: 2, HandlerMs: 35, Worker: "worker-a1b2c3", Result: "refund r-91 | issued ✓"}
+	if info.State != StateSucceeded || info.Score != ms || info.Attempts != 2 || info.Completion == nil || *info.Completion != want {
+		t.Errorf("succeeded task: %+v, completion %+v", info, info.Completion)
+	}
+	if _, err := q.Enqueue(ctx, Task{ID: "refund-7", Delay: time.Hour}, Reject); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := q.Inspect(ctx, "refund-7"); again.State != Scheduled || again.Completion == nil || again.Completion.Result != want.Result {
+		t.Errorf("enqueued again: %+v", again)
+	}
+	if none, _ := q.Inspect(ctx, "never-seen"); none.State != StateUnknown || none.Completion != nil {
+		t.Errorf("unknown: %+v", none)
+	}
+}
+
 func TestAQueueOfAnotherShardCountOrProtocolIsRefused(t *testing.T) {
 	r := startRedis(t)
 	name, legacy := unique("counted"), unique("legacy")

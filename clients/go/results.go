@@ -2,6 +2,8 @@ package delayq
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -61,8 +63,22 @@ const (
 	Scheduled     TaskState = "SCHEDULED"
 	StateInFlight TaskState = "IN_FLIGHT"
 	StateDead     TaskState = "DEAD"
-	StateUnknown  TaskState = "UNKNOWN"
+	// StateSucceeded: no task of the id waits, runs or is dead, but its completion record is kept (DELAYQ_RESULTS_KEEP).
+	StateSucceeded TaskState = "SUCCEEDED"
+	StateUnknown   TaskState = "UNKNOWN"
 )
+
+// Completion is what is kept of a task after its ack while the queue keeps results: when it finished (epoch ms,
+// Redis clock), after how many attempts, by which worker, how long its handler ran, and a short result (at most
+// 1 KiB; Truncated when it was cut).
+type Completion struct {
+	FinishedAt int64
+	Attempts   int64
+	HandlerMs  int64
+	Worker     string
+	Result     string
+	Truncated  bool
+}
 
 // TaskInfo is what inspect answers: the task's state, its score (due time, lease expiry or time of death, epoch ms),
 // priority, attempts so far, last error, the shard that holds it and its stored record.
@@ -78,6 +94,9 @@ type TaskInfo struct {
 	RawRecord *string
 	Record    *Record
 	ServerNow int64
+	// Completion is the completion record kept after an ack: the task's own when SUCCEEDED, an earlier run's beside a
+	// task of the same id enqueued again; nil when none is kept.
+	Completion *Completion
 }
 
 // ShardStats are one shard's counts.
@@ -162,13 +181,34 @@ func parseReschedule(reply []any) RescheduleResult {
 }
 
 func parseInspect(reply []any, id string, shard int) TaskInfo {
-	state := map[string]TaskState{"scheduled": Scheduled, "inflight": StateInFlight, "dead": StateDead}[text(at(reply, 1))]
+	state := map[string]TaskState{"scheduled": Scheduled, "inflight": StateInFlight, "dead": StateDead, "succeeded": StateSucceeded}[text(at(reply, 1))]
 	if state == "" {
 		state = StateUnknown
 	}
 	return TaskInfo{ID: id, Shard: shard, State: state, Score: integer(at(reply, 2)), Priority: Priority(integer(at(reply, 3))),
 		Attempts: integer(at(reply, 4)), LastError: nullableText(at(reply, 5)), RawRecord: nullableText(at(reply, 6)),
-		ServerNow: integer(at(reply, 0))}
+		ServerNow: integer(at(reply, 0)), Completion: parseCompletion(nullableText(at(reply, 8)))}
+}
+
+// parseCompletion reads a completion record as ack.lua keeps it,
+// "<finished ms>|<attempts>|<handler ms>|<truncated 0/1>|<worker>|<result>"; nil for none (or a foreign form).
+func parseCompletion(stored *string) *Completion {
+	if stored == nil {
+		return nil
+	}
+	parts := strings.SplitN(*stored, "|", 6)
+	if len(parts) != 6 {
+		return nil
+	}
+	var n [3]int64
+	for i := 0; i < 3; i++ {
+		v, err := strconv.ParseInt(parts[i], 10, 64)
+		if err != nil {
+			return nil
+		}
+		n[i] = v
+	}
+	return &Completion{FinishedAt: n[0], Attempts: n[1], HandlerMs: n[2], Worker: parts[4], Result: parts[5], Truncated: parts[3] == "1"}
 }
 
 func parseStats(reply []any, shard int) ShardStats {

@@ -48,7 +48,7 @@ export interface Task extends TaskOptions {
 export type EnqueueStatus = 'ADDED' | 'DUPLICATE' | 'REPLACED' | 'EARLIER' | 'KEPT' | 'INFLIGHT' | 'DEAD';
 export type CancelResult = 'CANCELLED' | 'IN_FLIGHT' | 'UNKNOWN';
 export type RescheduleStatus = 'RESCHEDULED' | 'IN_FLIGHT' | 'DEAD' | 'UNKNOWN';
-export type TaskState = 'SCHEDULED' | 'IN_FLIGHT' | 'DEAD' | 'UNKNOWN';
+export type TaskState = 'SCHEDULED' | 'IN_FLIGHT' | 'DEAD' | 'SUCCEEDED' | 'UNKNOWN';
 
 export interface EnqueueResult {
   id: string;
@@ -72,7 +72,7 @@ export interface TaskInfo {
   id: string;
   shard: number;
   state: TaskState;
-  /** Due time when SCHEDULED, lease expiry when IN_FLIGHT, time of death when DEAD; -1 when UNKNOWN. */
+  /** Due time when SCHEDULED, lease expiry when IN_FLIGHT, time of death when DEAD, finish time when SUCCEEDED; -1 when UNKNOWN. */
   score: number;
   priority: Priority;
   attempts: number;
@@ -82,6 +82,26 @@ export interface TaskInfo {
   serverNow: number;
   /** What the handler of an IN_FLIGHT task last reported; null when it reported nothing, and in every other state. */
   progress: TaskProgress | null;
+  /**
+   * The completion record kept after an ack while the queue keeps results (DELAYQ_RESULTS_KEEP): the task's own when
+   * SUCCEEDED, an earlier run's beside a task of the same id enqueued again; null when none is kept.
+   */
+  completion: TaskCompletion | null;
+}
+
+/** What is kept of a task after its ack while the queue keeps results. */
+export interface TaskCompletion {
+  /** When it finished (epoch ms, Redis clock). */
+  finishedAt: number;
+  attempts: number;
+  /** How long its handler ran. */
+  handlerMs: number;
+  /** The worker that acked it. */
+  worker: string;
+  /** At most 1 KiB of what the handler set, a webhook answered or the stream entry's id. */
+  result: string;
+  /** The result was longer and is its first bytes. */
+  truncated: boolean;
 }
 
 /** How far a running task has got, as its handler last reported it. */

@@ -463,12 +463,32 @@ function parseProgress(stored) {
   return { percent, note: stored.slice(second + 1), at };
 }
 
+/**
+ * A completion record as core's ack.lua keeps it while the queue keeps results,
+ * `<finished ms>|<attempts>|<handler ms>|<truncated 0/1>|<worker>|<result>`: {finishedAt, attempts, handlerMs, worker,
+ * result, truncated}, or null for none (or a foreign form).
+ */
+function parseCompletion(stored) {
+  if (typeof stored !== 'string') return null;
+  const parts = [];
+  let from = 0;
+  for (let i = 0; i < 5; i++) {
+    const bar = stored.indexOf('|', from);
+    if (bar < 0) return null;
+    parts.push(stored.slice(from, bar));
+    from = bar + 1;
+  }
+  const [finishedAt, attempts, handlerMs] = parts.slice(0, 3).map(Number);
+  if (![finishedAt, attempts, handlerMs].every(Number.isFinite)) return null;
+  return { finishedAt, attempts, handlerMs, worker: parts[4], result: stored.slice(from), truncated: parts[3] === '1' };
+}
+
 function parseInspect(reply, id, shard) {
   const rawRecord = reply[6] === null || reply[6] === undefined ? null : reply[6];
   return {
     id,
     shard,
-    state: { scheduled: 'SCHEDULED', inflight: 'IN_FLIGHT', dead: 'DEAD' }[reply[1]] || 'UNKNOWN',
+    state: { scheduled: 'SCHEDULED', inflight: 'IN_FLIGHT', dead: 'DEAD', succeeded: 'SUCCEEDED' }[reply[1]] || 'UNKNOWN',
     score: int(reply[2]),
     priority: int(reply[3]),
     attempts: int(reply[4]),
@@ -476,6 +496,7 @@ function parseInspect(reply, id, shard) {
     rawRecord,
     serverNow: int(reply[0]),
     progress: parseProgress(reply[7]),
+    completion: parseCompletion(reply[8]),
   };
 }
 
@@ -506,5 +527,5 @@ module.exports = {
   requireQueue, requireShards, requireId, requirePriority, requirePayload, requirePolicy, requireGroup, schedule, dueAtMillis,
   taskOptions, currentTrace,
   crc32, shardOf, bucketOf, metaKey, shardKeys, recordKey, encodeRecord, decodeRecord, requireOptions, OPTION_FIELDS,
-  prepare, group, chunks, enqueueArgs, placed, enqueueResult, parseEnqueue, statusOf, parseCancel, parseReschedule, parseInspect, parseProgress, parseStats, queueStats,
+  prepare, group, chunks, enqueueArgs, placed, enqueueResult, parseEnqueue, statusOf, parseCancel, parseReschedule, parseInspect, parseProgress, parseCompletion, parseStats, queueStats,
 };

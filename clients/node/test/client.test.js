@@ -74,6 +74,24 @@ test('against a real Redis', async (t) => {
     assert.equal((await q.inspect('export-7')).progress, null);
   });
 
+  await t.test('inspect shows a succeeded task\'s completion record', async () => {
+    // the record as core's ack.lua keeps it while the queue keeps results
+    const now = await serverNow();
+    const prefix = `dq:{orders:${protocol.shardOf('refund-7', 4)}}:`;
+    await admin.hset(prefix + 'done', 'refund-7', `${now}|2|35|1|worker-a1b2c3|refund r-91 | issued ✓`);
+    await admin.zadd(prefix + 'done:at', now, 'refund-7');
+    const info = await q.inspect('refund-7');
+    assert.equal(info.state, 'SUCCEEDED');
+    assert.equal(info.score, now);
+    assert.equal(info.attempts, 2);
+    assert.deepEqual(info.completion, { finishedAt: now, attempts: 2, handlerMs: 35, worker: 'worker-a1b2c3', result: 'refund r-91 | issued ✓', truncated: true });
+    await q.enqueue('refund-7', { delay: 3600000 });
+    const again = await q.inspect('refund-7');
+    assert.equal(again.state, 'SCHEDULED');
+    assert.equal(again.completion.result, 'refund r-91 | issued ✓');
+    assert.equal((await q.inspect('never-seen')).completion, null);
+  });
+
   await t.test('duplicate policies', async () => {
     const now = await serverNow();
     assert.equal((await q.enqueue('a', { dueAt: now + 10000 })).status, 'ADDED');

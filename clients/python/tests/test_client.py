@@ -7,7 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from delayq import (InvalidInputException, CancelResult, DelayQueue, DuplicatePolicy, EnqueueStatus, Priority, ProtocolVersionMismatchException,
-                    ReplicaAckException, RescheduleStatus, ShardCountMismatchException, Task, TaskProgress, TaskState, protocol)
+                    ReplicaAckException, RescheduleStatus, ShardCountMismatchException, Task, TaskCompletion, TaskProgress, TaskState, protocol)
 from delayq._lua import assemble
 from delayq.aio import AsyncDelayQueue
 from delayq.scripts import SCRIPTS
@@ -101,6 +101,23 @@ class ClientTest(WithRedis, unittest.TestCase):
         self.assertEqual(info.progress, TaskProgress(40.0, "4,000 of 10,000 rows — ünïcödé | ✓", now))
         self.admin.hdel(prefix + "progress", "export-7")
         self.assertIsNone(self.q.inspect("export-7").progress)
+
+    def test_inspect_shows_a_succeeded_tasks_completion_record(self):
+        """The completion record as core's ack.lua keeps it while results are kept, beside a new task of the same id too."""
+        now = server_now(self.admin)
+        shard = protocol.shard_of("refund-7", 4)
+        prefix = f"dq:{{orders:{shard}}}:"
+        self.admin.hset(prefix + "done", "refund-7", f"{now}|2|35|0|worker-a1b2c3|refund r-91 | issued ✓")
+        self.admin.zadd(prefix + "done:at", {"refund-7": now})
+        info = self.q.inspect("refund-7")
+        self.assertEqual(info.state, TaskState.SUCCEEDED)
+        self.assertEqual((info.score, info.attempts), (now, 2))
+        self.assertEqual(info.completion, TaskCompletion(now, 2, 35, "worker-a1b2c3", "refund r-91 | issued ✓", False))
+        self.q.enqueue("refund-7", delay=timedelta(hours=1))
+        again = self.q.inspect("refund-7")
+        self.assertEqual(again.state, TaskState.SCHEDULED)
+        self.assertEqual(again.completion.result, "refund r-91 | issued ✓")
+        self.assertIsNone(self.q.inspect("never-seen").completion)
 
     def test_duplicate_policies(self):
         now = server_now(self.admin)

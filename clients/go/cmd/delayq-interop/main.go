@@ -134,6 +134,11 @@ func answer(ctx context.Context, q *delayq.Queue, op operation) (any, error) {
 			info["payload"] = i.Record.Payload
 			info["enqueuedAt"] = i.Record.EnqueuedAt
 		}
+		info["completion"] = nil
+		if c := i.Completion; c != nil {
+			info["completion"] = map[string]any{"finishedAt": c.FinishedAt, "attempts": c.Attempts, "handlerMs": c.HandlerMs,
+				"worker": c.Worker, "result": c.Result, "truncated": c.Truncated}
+		}
 		return info, nil
 	case "stats":
 		s, err := q.Stats(ctx)

@@ -14,7 +14,7 @@ async function example(): Promise<void> {
       expiresAt: new Date('2027-01-01T00:00:00Z'), onExpiry: 'discard', traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' });
     console.log(many.length, (await orders.reschedule('order-8812', { delay: 45 * 60_000 })).status);
     const info: TaskInfo = await orders.inspect('payout-W-17');
-    console.log(info.state, info.score, info.record?.payload, info.progress?.percent, info.progress?.note, (await orders.cancel('order-8812')) === 'CANCELLED');
+    console.log(info.state, info.score, info.record?.payload, info.progress?.percent, info.progress?.note, info.completion?.result, info.completion?.finishedAt, (await orders.cancel('order-8812')) === 'CANCELLED');
     const stats = await orders.stats();
     console.log(stats.due, stats.shards[0].oldestOverdueMillis);
     const layout: Layout = orders.layout;

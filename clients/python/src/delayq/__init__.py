@@ -12,7 +12,7 @@ from .client import DelayQueue
 from .errors import (DelayQueueException, InvalidInputException, ProtocolVersionMismatchException,
                      ReplicaAckException, ShardCountMismatchException)
 from .model import (CancelResult, DuplicatePolicy, EnqueueResult, EnqueueStatus, Priority, QueueStats,
-                    RescheduleResult, RescheduleStatus, ShardStats, Task, TaskInfo, TaskProgress, TaskRecord, TaskState)
+                    RescheduleResult, RescheduleStatus, ShardStats, Task, TaskCompletion, TaskInfo, TaskProgress, TaskRecord, TaskState)
 from .layout import Layout, LayoutChangedException
 from .protocol import PROTOCOL_VERSION, MalformedRecordException
 
@@ -20,7 +20,7 @@ __all__ = [
     "DelayQueue", "DelayQueueException", "InvalidInputException", "ProtocolVersionMismatchException",
     "ReplicaAckException", "ShardCountMismatchException", "MalformedRecordException", "CancelResult",
     "DuplicatePolicy", "EnqueueResult", "EnqueueStatus", "Priority", "QueueStats", "RescheduleResult",
-    "RescheduleStatus", "ShardStats", "Task", "TaskInfo", "TaskProgress", "TaskRecord", "TaskState", "PROTOCOL_VERSION",
+    "RescheduleStatus", "ShardStats", "Task", "TaskCompletion", "TaskInfo", "TaskProgress", "TaskRecord", "TaskState", "PROTOCOL_VERSION",
     "Layout", "LayoutChangedException",
     "Calendar", "after_business_days", "roll_forward",
 ]

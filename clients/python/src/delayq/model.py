@@ -51,6 +51,7 @@ class TaskState(enum.Enum):
     SCHEDULED = "scheduled"
     IN_FLIGHT = "inflight"
     DEAD = "dead"
+    SUCCEEDED = "succeeded"
     UNKNOWN = "unknown"
 
 
@@ -115,10 +116,25 @@ class TaskProgress:
 
 
 @dataclass(frozen=True)
+class TaskCompletion:
+    """What is kept of a task after its ack while the queue keeps results (DELAYQ_RESULTS_KEEP): when it
+    finished (``finished_at``, epoch ms, Redis clock), after how many ``attempts``, by which ``worker``, how
+    long its handler ran (``handler_ms``), and a short ``result`` (at most 1 KiB; ``truncated`` when cut)."""
+    finished_at: int
+    attempts: int
+    handler_ms: int
+    worker: str
+    result: str
+    truncated: bool
+
+
+@dataclass(frozen=True)
 class TaskInfo:
     """Everything known about one task; ``score`` is the due time when SCHEDULED, the lease expiry when
-    IN_FLIGHT and the time of death when DEAD. ``progress`` is what the handler of an IN_FLIGHT task last
-    reported (None when it reported nothing, and in every other state)."""
+    IN_FLIGHT, the time of death when DEAD and the time it finished when SUCCEEDED. ``progress`` is what the
+    handler of an IN_FLIGHT task last reported (None when it reported nothing, and in every other state).
+    ``completion`` is the completion record kept after an ack: the task's own when SUCCEEDED, an earlier
+    run's beside a task of the same id enqueued again, None when none is kept."""
     id: str
     shard: int
     state: TaskState
@@ -129,6 +145,7 @@ class TaskInfo:
     raw_record: Optional[str]
     server_now: int
     progress: Optional[TaskProgress] = None
+    completion: Optional[TaskCompletion] = None
 
     @property
     def overdue(self) -> bool:

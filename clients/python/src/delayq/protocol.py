@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 from .errors import DelayQueueException, InvalidInputException
 from .model import (CancelResult, DuplicatePolicy, EnqueueResult, EnqueueStatus, RescheduleResult, RescheduleStatus,
-                    ShardStats, Task, TaskInfo, TaskProgress, TaskRecord, TaskState)
+                    ShardStats, Task, TaskCompletion, TaskInfo, TaskProgress, TaskRecord, TaskState)
 
 #: 2: records in bucketed hashes (tasks:<b>) and the compact record form
 PROTOCOL_VERSION = 2
@@ -473,9 +473,24 @@ def parse_reschedule(reply: Sequence[Any]) -> RescheduleResult:
 
 def parse_inspect(reply: Sequence[Any], task_id: str, shard: int) -> TaskInfo:
     text = _text(reply[1])
-    state = TaskState(text) if text in ("scheduled", "inflight", "dead") else TaskState.UNKNOWN
+    state = TaskState(text) if text in ("scheduled", "inflight", "dead", "succeeded") else TaskState.UNKNOWN
     return TaskInfo(task_id, shard, state, _int(reply[2]), _int(reply[3]), _int(reply[4]), _text(reply[5]),
-                    _text(reply[6]), _int(reply[0]), parse_progress(_text(reply[7]) if len(reply) > 7 else None))
+                    _text(reply[6]), _int(reply[0]), parse_progress(_text(reply[7]) if len(reply) > 7 else None),
+                    parse_completion(_text(reply[8]) if len(reply) > 8 else None))
+
+
+def parse_completion(stored: Optional[str]) -> Optional[TaskCompletion]:
+    """A completion record as ack.lua writes it, ``<finished ms>|<attempts>|<handler ms>|<truncated 0/1>|<worker>|<result>``;
+    None for none (or a foreign form)."""
+    if not stored:
+        return None
+    parts = stored.split("|", 5)
+    if len(parts) != 6:
+        return None
+    try:
+        return TaskCompletion(int(parts[0]), int(parts[1]), int(parts[2]), parts[4], parts[5], parts[3] == "1")
+    except ValueError:
+        return None
 
 
 def parse_progress(stored: Optional[str]) -> Optional[TaskProgress]:

@@ -12,7 +12,9 @@
 -- KEYS[11]: dq:{queue:shard}:moving (HASH id -> state JSON), KEYS[12]: dq:{queue:shard}:moveseq (batch counter,
 --          advanced with GET/SET rather than INCR so that the worker's ACL user, which runs the stray sweep, suffices)
 -- ARGV[1]: the new shard count, ARGV[2]: this shard's index, ARGV[3]: set: "0" | "1" | "2" (due levels) |
---          "g" (grouped tasks, through dq:{q:i}:due:g; include/groups.lua) | "dead" | "inflight", ARGV[4]: offset, ARGV[5]: budget (entries looked at), ARGV[6]: window ms
+--          "g" (grouped tasks, through dq:{q:i}:due:g; include/groups.lua) | "dead" | "inflight" | "done" (completion
+--          records, through DONE_AT: only the record moves, state {s = "done", z = finished ms, c = record, x = the
+--          records' time to live in ms, t}; a task of the same id is moved by its own set's pass), ARGV[4]: offset, ARGV[5]: budget (entries looked at), ARGV[6]: window ms
 -- Returns: {pending (1: the batch answered is one taken earlier), next offset (-1: end of the set reached),
 --           skipped (due too soon), misplaced in flight, seq, entries looked at, n, id_1, state_1, ..., id_n, state_n,
 --           to}: `to` is the shard count the batch was taken for (field `t` of every state), which is what its
@@ -43,7 +45,7 @@ end
 
 local key
 if set == 'dead' then key = DEAD elseif set == 'inflight' then key = INFLIGHT elseif set == 'g' then key = GROUP_ALL
-else key = DUE[tonumber(set) + 1] end
+elseif set == 'done' then key = DONE_AT else key = DUE[tonumber(set) + 1] end
 local entries = redis.call('ZRANGE', key, offset, offset + budget - 1, 'WITHSCORES')
 local soon = server_now() + window
 local skipped, misplaced, seq = 0, 0, 0
@@ -55,6 +57,22 @@ for k = 1, #entries, 2 do
   elseif set == 'inflight' then
     misplaced = misplaced + 1
     offset = offset + 1
+  elseif set == 'done' then
+    local completion = redis.call('HGET', DONE, id)
+    if utf8_problem(id) or (completion and utf8_problem(completion)) then
+      offset = offset + 1
+    else
+      if seq == 0 then
+        seq = (tonumber(redis.call('GET', SEQ)) or 0) + 1
+        redis.call('SET', SEQ, seq)
+      end
+      local state = cjson.encode({ s = set, z = score, c = completion or nil, x = redis.call('PTTL', DONE), t = to })
+      redis.call('ZREM', DONE_AT, id)
+      if completion then redis.call('HDEL', DONE, id) end
+      redis.call('HSET', MOVING, id, state)
+      moved[#moved + 1] = id
+      moved[#moved + 1] = state
+    end
   elseif set ~= 'dead' and tonumber(score) <= soon then
     skipped = skipped + 1
     offset = offset + 1

@@ -74,6 +74,7 @@ async function answer(client, op) {
       return {
         id: i.id, shard: i.shard, state: i.state, score: i.score, priority: i.priority, attempts: i.attempts, lastError: i.lastError,
         rawRecord: i.rawRecord, payload: i.record ? i.record.payload : null, enqueuedAt: i.record ? i.record.enqueuedAt : null,
+        completion: i.completion,
       };
     }
     case 'stats': {

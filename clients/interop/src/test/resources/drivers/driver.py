@@ -47,7 +47,13 @@ def info(i):
     record = i.record if i.raw_record is not None else None
     return {"id": i.id, "shard": i.shard, "state": i.state.name, "score": i.score, "priority": i.priority,
             "attempts": i.attempts, "lastError": i.last_error, "rawRecord": i.raw_record,
-            "payload": record.payload if record else None, "enqueuedAt": record.enqueued_at if record else None}
+            "payload": record.payload if record else None, "enqueuedAt": record.enqueued_at if record else None,
+            "completion": completion(i.completion)}
+
+
+def completion(c):
+    return None if c is None else {"finishedAt": c.finished_at, "attempts": c.attempts, "handlerMs": c.handler_ms,
+                                   "worker": c.worker, "result": c.result, "truncated": c.truncated}
 
 
 def stats(s):

@@ -334,9 +334,25 @@ function calendarsSection(name, list) {
   return h('div', { id: 'calendars-section' }, table, form);
 }
 
+// the newest completion records (kept after acks while the queue keeps results: DELAYQ_RESULTS_KEEP)
+function completionsSection(name, list, now) {
+  if (!list.length) return h('p', { class: 'muted', id: 'no-completions' }, 'No completion kept: tasks leave nothing behind when acked unless the workers keep results (DELAYQ_RESULTS_KEEP, spec.results.keep of its DelayQueue).');
+  return h('div', { class: 'scroll' }, h('table', { id: 'completions' },
+    h('thead', {}, h('tr', {}, h('th', {}, 'task'), h('th', {}, 'finished'), h('th', { class: 'num' }, 'attempts'), h('th', { class: 'hide-narrow' }, 'worker'),
+      h('th', { class: 'num' }, 'handler'), h('th', {}, 'result'))),
+    h('tbody', {}, list.map(c => h('tr', { 'data-task': c.id },
+      h('td', { class: 'mono' }, h('a', { href: '#/q/' + enc(name) + '/task/' + enc(c.id) }, c.id)),
+      h('td', { title: utc(c.finishedAt), 'data-col': 'finished' }, rel(c.finishedAt, now)),
+      h('td', { class: 'num', 'data-col': 'attempts' }, fmt(c.attempts)),
+      h('td', { class: 'hide-narrow mono', 'data-col': 'worker' }, c.worker || '–'),
+      h('td', { class: 'num' }, human(c.handlerMillis)),
+      h('td', { class: 'mono', 'data-col': 'result', title: c.result }, (c.result.length > 80 ? c.result.slice(0, 80) + '…' : c.result) || '–'))))));
+}
+
 async function queuePage(name) {
   crumbs({ text: name });
-  const [q, sch, cals] = await Promise.all([api('queues/' + enc(name)), api('queues/' + enc(name) + '/schedules'), api('queues/' + enc(name) + '/calendars')]);
+  const [q, sch, cals, done] = await Promise.all([api('queues/' + enc(name)), api('queues/' + enc(name) + '/schedules'),
+    api('queues/' + enc(name) + '/calendars'), api('queues/' + enc(name) + '/completions?limit=20')]);
   const now = q.serverTime;
   const m = main();
   const tasksLink = st => '#/q/' + enc(name) + '/tasks?state=' + st;
@@ -387,6 +403,8 @@ async function queuePage(name) {
     schedulesSection(name, sch.schedules, now),
     h('h2', { id: 'calendars-title' }, 'Business calendars'),
     calendarsSection(name, cals.calendars),
+    h('h2', {}, 'Recent completions'),
+    completionsSection(name, done.completions, now),
     h('p', { class: 'muted' }, 'Workers: those whose heartbeat (every 5 s, TTL 15 s) is current in the queue\'s presence registry; a task in flight names its holder on its page. ' +
       'Rate tokens: the shard\'s token bucket in Redis when the workers run with DELAYQ_RATE_LIMIT ("off" when none was ever used).'));
 }
@@ -465,7 +483,9 @@ async function taskPage(name, id) {
   const t = await api('queues/' + enc(name) + '/tasks/' + enc(id));
   const now = t.serverTime;
   const row = (k, v, attrs) => [h('dt', {}, k), h('dd', attrs || {}, v)];
-  const scoreLabel = { scheduled: 'due', due: 'due', inflight: 'lease expires', dead: 'died' }[t.state];
+  const scoreLabel = { scheduled: 'due', due: 'due', inflight: 'lease expires', dead: 'died', succeeded: 'finished' }[t.state];
+  const c = t.completion;
+  const live = t.state !== 'succeeded';
   const at = h('input', { id: 'reschedule-at', 'aria-label': 'new due time (ISO-8601)', placeholder: '2026-12-01T10:00:00Z', value: utc(Math.max(now, t.score) + 3600000) });
   const waiting = t.state === 'scheduled' || t.state === 'due';
   const back = () => { location.hash = '#/q/' + enc(name); };
@@ -473,7 +493,7 @@ async function taskPage(name, id) {
     waiting ? h('button', { type: 'button', id: 'run-now', disabled: !canAct(), onclick: () => act(name, 'run-now', { id }, () => route()) }, 'Run now') : null,
     waiting ? h('label', {}, 'new due time (UTC)', at) : null,
     waiting ? h('button', { type: 'button', id: 'reschedule', disabled: !canAct(), onclick: () => act(name, 'reschedule', { id, at: at.value.trim() }, () => route()) }, 'Reschedule') : null,
-    t.state !== 'inflight' && t.state !== 'dead' ? h('button', { type: 'button', id: 'cancel', class: 'danger', disabled: !canAct(), onclick: () => act(name, 'cancel', { id }, back) }, 'Cancel task') : null,
+    waiting ? h('button', { type: 'button', id: 'cancel', class: 'danger', disabled: !canAct(), onclick: () => act(name, 'cancel', { id }, back) }, 'Cancel task') : null,
     t.state === 'dead' ? h('button', { type: 'button', id: 'replay', class: 'primary', disabled: !canAct(), onclick: () => act(name, 'dead-replay', { id }, () => route()) }, 'Replay') : null,
     t.state === 'dead' ? h('button', { type: 'button', id: 'purge', class: 'danger', disabled: !canAct(), onclick: () => act(name, 'dead-purge', { id }, back) }, 'Purge') : null,
     t.state === 'inflight' ? h('span', { class: 'muted' }, 'A task in flight is running: it is acked, retried or re-delivered after its lease; it cannot be changed from here.') : null);
@@ -481,10 +501,11 @@ async function taskPage(name, id) {
     h('div', { class: 'card' }, h('dl', { class: 'record', id: 'record' },
       row('state', h('span', { class: 'badge ' + (t.state === 'dead' ? 'paused' : 'running'), id: 'task-state' }, t.state)),
       row('queue / shard', `${t.queue}, shard ${t.shard} of ${t.shards}`),
-      row(scoreLabel, `${utc(t.score)} (${rel(t.score, now)})`, { id: 'task-score', 'data-ms': t.score }),
-      row('priority', t.priority),
+      // a succeeded task is its completion record alone: its record, payload and options went with its ack
+      live ? row(scoreLabel, `${utc(t.score)} (${rel(t.score, now)})`, { id: 'task-score', 'data-ms': t.score }) : [],
+      live ? row('priority', t.priority) : [],
       row('attempts', t.attempts, { id: 'task-attempts' }),
-      row('last error', t.lastError || '–', { id: 'task-error' }),
+      live ? row('last error', t.lastError || '–', { id: 'task-error' }) : [],
       // the server's answer, which the CLI's inspect prints too (there with the lease's expiry, shown above here)
       t.lease ? row('holder', t.lease.who, { id: 'task-holder' }) : [],
       // what the running handler last reported (written at most once a second); gone when the task settles
@@ -492,11 +513,15 @@ async function taskPage(name, id) {
         ? h('span', { id: 'task-progress' }, h('progress', { max: 100, value: t.progress.percent, 'aria-label': 'progress' }),
           ` ${t.progress.percent} %` + (t.progress.note ? ` — ${t.progress.note}` : '') + ` (reported ${human(Math.max(0, now - t.progress.at))} ago)`)
         : h('span', { id: 'task-progress', class: 'muted' }, 'none reported by the handler')) : [],
-      row('enqueued', t.enqueuedAt ? utc(t.enqueuedAt) : '–'),
-      row('payload', h('pre', { id: 'task-payload' }, t.payload === null || t.payload === undefined ? '(none)' : t.payload)),
-      row('record', h('pre', { class: 'muted' }, t.record === null ? '(no record: a bare ZADD task)' : t.record)),
-      t.recordProblem ? row('record problem', t.recordProblem) : [])),
-    optionsCard(t.options, now, t),
+      // kept after the ack while the queue keeps results: this task's, or an earlier run's beside a task of the same id
+      c ? row(t.state === 'succeeded' ? 'succeeded' : 'last success', `${utc(c.finishedAt)} (${rel(c.finishedAt, now)}) after ${c.attempts} ${plural(c.attempts, 'attempt', 'attempts')}`
+        + (c.worker ? `, by worker ${c.worker}` : '') + ` (handler ${human(c.handlerMillis)})`, { id: 'task-completion' }) : [],
+      c ? row('result', h('pre', { id: 'task-result' }, (c.result || '(none)') + (c.resultTruncated ? ' … (cut at 1 KiB)' : ''))) : [],
+      live ? row('enqueued', t.enqueuedAt ? utc(t.enqueuedAt) : '–') : [],
+      live ? row('payload', h('pre', { id: 'task-payload' }, t.payload === null || t.payload === undefined ? '(none)' : t.payload)) : [],
+      live ? row('record', h('pre', { class: 'muted' }, t.record === null ? '(no record: a bare ZADD task)' : t.record)) : [],
+      live && t.recordProblem ? row('record problem', t.recordProblem) : [])),
+    live ? optionsCard(t.options, now, t) : null,
     actions);
 }
 

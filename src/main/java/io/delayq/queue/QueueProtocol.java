@@ -3,6 +3,8 @@ package io.delayq.queue;
 import io.delayq.claim.ClaimAhead;
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
+import io.delayq.completion.Finished;
+import io.delayq.completion.ResultRetention;
 import io.delayq.claim.RateLimit;
 import io.delayq.claim.RefusedTask;
 import io.delayq.deadletter.DeadLetterPolicy;
@@ -240,6 +242,16 @@ public final class QueueProtocol {
      * (tasks that reported none cost the script nothing).
      */
     public CompletionStage<List<Boolean>> ack(int shard, List<ClaimedTask> tasks, Set<String> reportedProgress) {
+        return ack(shard, tasks, reportedProgress, ResultRetention.OFF, "", List.of());
+    }
+
+    /**
+     * Acks tasks of one shard and, while {@code retention} is on, keeps a completion record of each acked one that
+     * {@code finished} (index for index with {@code tasks}) says ran: finished on the Redis clock, its attempt, its
+     * handler's time and result, {@code workerId} ({@link io.delayq.completion.CompletionRecord}).
+     */
+    public CompletionStage<List<Boolean>> ack(int shard, List<ClaimedTask> tasks, Set<String> reportedProgress,
+                                             ResultRetention retention, String workerId, List<Finished> finished) {
         int n = tasks.size();
         // each task's record bucket goes with it, the tasks ordered by bucket: the script then hashes no id and
         // deletes the records of one bucket with one HDEL (ack.lua); the answer comes back in this order
@@ -291,6 +303,24 @@ public final class QueueProtocol {
             }
             args.add(String.valueOf(reported.size()));
             args.addAll(reported);
+        } else if (retention.on()) {
+            args.add("0");
+        }
+        if (retention.on()) {
+            args.add(String.valueOf(retention.keep().toMillis()));
+            args.add(String.valueOf(retention.maxPerShard()));
+            args.add(workerId.replace('|', '_'));
+            for (int k = 0; k < n; k++) {
+                int i = (int) byBucket[k];
+                Finished f = i < finished.size() ? finished.get(i) : Finished.NO_RECORD;
+                if (f.recorded()) {
+                    args.add(tasks.get(i).attempt() + "|" + f.handlerMillis() + "|" + (f.result().truncated() ? "1" : "0"));
+                    args.add(f.result().text());
+                } else {
+                    args.add("");
+                    args.add("");
+                }
+            }
         }
         return scripts.<List<Object>>run(LuaScript.ACK, keys(shard).scriptKeys(), args).thenApply(reply -> {
             Boolean[] acked = new Boolean[n];

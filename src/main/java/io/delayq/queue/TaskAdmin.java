@@ -1,5 +1,6 @@
 package io.delayq.queue;
 
+import io.delayq.completion.CompletionRecord;
 import io.delayq.deadletter.DeadLetter;
 import io.delayq.deadletter.DeadLetterPage;
 import io.delayq.script.LuaScript;
@@ -60,11 +61,13 @@ public final class TaskAdmin {
                 case "scheduled" -> TaskInfo.State.SCHEDULED;
                 case "inflight" -> TaskInfo.State.IN_FLIGHT;
                 case "dead" -> TaskInfo.State.DEAD;
+                case "succeeded" -> TaskInfo.State.SUCCEEDED;
                 default -> TaskInfo.State.UNKNOWN;
             };
             return new Found<>(new TaskInfo(id, shard, state, asLong(reply.get(2)), (int) asLong(reply.get(3)), (int) asLong(reply.get(4)),
                     (String) reply.get(5), (String) reply.get(6), asLong(reply.get(0)),
-                    reply.size() > 7 ? TaskProgress.parse((String) reply.get(7)) : null), wire.equals("unknown"), wire.equals("moving"));
+                    reply.size() > 7 ? TaskProgress.parse((String) reply.get(7)) : null,
+                    reply.size() > 8 ? CompletionRecord.parse((String) reply.get(8)) : null), wire.equals("unknown"), wire.equals("moving"));
         });
     }
 

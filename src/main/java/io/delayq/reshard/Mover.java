@@ -118,8 +118,11 @@ public final class Mover {
     public record Result(boolean resumed, int from, int to, long moved, int passes, long epoch, boolean alreadyThere) {
     }
 
-    /** move_out.lua's sets; "g": every group's waiting tasks (through {@code due:g}). */
-    private static final String[] SETS = {"0", "1", "2", "g", "dead", "inflight"};
+    /**
+     * move_out.lua's sets; "g": every group's waiting tasks (through {@code due:g}); "done": the completion records kept
+     * after acks (through {@code done:at}), which go to their id's new shard like its task.
+     */
+    private static final String[] SETS = {"0", "1", "2", "g", "dead", "done", "inflight"};
 
     private final Params p;
     private final QueueProtocol protocol;

@@ -123,7 +123,7 @@ public final class Schedules {
             case SCHEDULED -> info.attempts() > 0 ? ScheduleStatus.Outcome.RETRYING : ScheduleStatus.Outcome.PENDING;
             case IN_FLIGHT -> ScheduleStatus.Outcome.RUNNING;
             case DEAD -> ScheduleStatus.Outcome.DEAD;
-            case UNKNOWN -> ScheduleStatus.Outcome.SUCCEEDED;
+            case SUCCEEDED, UNKNOWN -> ScheduleStatus.Outcome.SUCCEEDED;
         };
     }
 

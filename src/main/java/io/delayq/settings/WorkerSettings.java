@@ -68,6 +68,10 @@ public final class WorkerSettings {
     public static final double DEFAULT_JITTER = 0.2;
     public static final String DEFAULT_DEAD_LETTER_MAX_AGE = "14d";
     public static final long DEFAULT_DEAD_LETTER_MAX_COUNT = 100_000;
+    /** Completion records are off by default: the ack then does what it did before (docs/bench.md, "Completion records"). */
+    public static final String DEFAULT_RESULTS_KEEP = "0s";
+    public static final long DEFAULT_RESULTS_MAX_PER_SHARD = 10_000;
+    public static final long MAX_RESULTS_PER_SHARD = 1_000_000;
     /** Tasks per second, across the fleet or of one group. */
     public static final double MAX_RATE = 1_000_000;
     public static final int MAX_RATE_BURST = 10_000_000;
@@ -139,6 +143,15 @@ public final class WorkerSettings {
 
     public static final Setting.Whole DEAD_LETTER_MAX_COUNT = new Setting.Whole("DELAYQ_DEAD_LETTER_MAX_COUNT", DEFAULT_DEAD_LETTER_MAX_COUNT, 0, Long.MAX_VALUE);
     public static final Setting.Span DEAD_LETTER_MAX_AGE = Setting.Span.of("DELAYQ_DEAD_LETTER_MAX_AGE", DEFAULT_DEAD_LETTER_MAX_AGE, "0s", "3650d");
+
+    /**
+     * How long a completion record (when, after how many attempts, by which worker, a short result) is kept after a
+     * task's ack, for {@code inspect}; {@code 0s} (default) keeps none (docs/protocol.md, "Completion records").
+     */
+    public static final Setting.Span RESULTS_KEEP = Setting.Span.of("DELAYQ_RESULTS_KEEP", DEFAULT_RESULTS_KEEP, "0s", "30d");
+    /** The most completion records one shard keeps; the oldest go first. */
+    public static final Setting.Whole RESULTS_MAX_PER_SHARD =
+            new Setting.Whole("DELAYQ_RESULTS_MAX_PER_SHARD", DEFAULT_RESULTS_MAX_PER_SHARD, 1, MAX_RESULTS_PER_SHARD);
 
     /** Tasks per second across the fleet; 0 = no limit. */
     public static final Setting.Decimal RATE_LIMIT = new Setting.Decimal("DELAYQ_RATE_LIMIT", 0, 0, MAX_RATE);
@@ -235,7 +248,7 @@ public final class WorkerSettings {
             List.of(CONFIG_FILE, REDIS_URL, REDIS_URL_FALLBACK, REDIS_USERNAME, REDIS_PASSWORD, REDIS_TLS_CA,
                     QUEUE, SHARDS, SHARD_FROM, SHARD_TO, BATCH_SIZE, POLL_INTERVAL, LEASE, CLAIM_AHEAD, CONCURRENCY, HANDLER_TIMEOUT, SHUTDOWN_GRACE,
                     RETRY_MAX_ATTEMPTS, RETRY_BACKOFF_INITIAL, RETRY_BACKOFF_MAX, RETRY_BACKOFF_MULTIPLIER, RETRY_JITTER,
-                    DEAD_LETTER_MAX_COUNT, DEAD_LETTER_MAX_AGE, RATE_LIMIT, RATE_BURST, GROUP_RATE_LIMIT, GROUP_RATE_BURST,
+                    DEAD_LETTER_MAX_COUNT, DEAD_LETTER_MAX_AGE, RESULTS_KEEP, RESULTS_MAX_PER_SHARD, RATE_LIMIT, RATE_BURST, GROUP_RATE_LIMIT, GROUP_RATE_BURST,
                     DELIVERY, HANDLER, HANDLER_PATH, WEBHOOK_URL, WEBHOOK_TIMEOUT, WEBHOOK_SECRET, STREAM_KEY, STREAM_MAXLEN),
             KAFKA,
             List.of(HTTP_PORT, SCHEDULE_INTERVAL, SCHEDULE_HORIZON, SCHEDULE_MISFIRE_THRESHOLD),

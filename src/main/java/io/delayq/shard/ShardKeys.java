@@ -90,6 +90,19 @@ public record ShardKeys(String queue, int shard) {
         return key("grate");
     }
 
+    /**
+     * HASH id -> completion record {@code <finished ms>|<attempts>|<handler ms>|<truncated 0/1>|<worker>|<result>} of the
+     * tasks acked while results are kept (ack.lua; {@link io.delayq.completion.CompletionRecord}).
+     */
+    public String done() {
+        return key("done");
+    }
+
+    /** ZSET id -> finished ms of the records in {@link #done()}: the order they are trimmed in, newest last. */
+    public String doneAt() {
+        return key("done:at");
+    }
+
     /** The shard's pause flag (HASH, field {@code at} = server ms when paused): while it exists every claim hands out nothing. */
     public String paused() {
         return key("paused");

@@ -14,6 +14,11 @@ local RATE = KEYS[10]                      -- HASH token bucket (tokens, at) for
 -- in-flight tasks only; every script that ends a lease deletes its entry. Not among the KEYS: only a worker
 -- that reported progress (and reclaim) touches it, in the shard's slot like the record buckets.
 local PROGRESS = INFLIGHT and string.sub(INFLIGHT, 1, -9) .. 'progress' -- (scripts with keys of their own have no INFLIGHT)
+-- Completion records, kept after an ack only while the worker keeps results (ack.lua): HASH
+-- id -> "<finished ms>|<attempts>|<handler ms>|<truncated 0/1>|<worker>|<result>", and ZSET id -> finished ms,
+-- the order they are trimmed in. Derived like PROGRESS: a queue that keeps no results never has them.
+local DONE = INFLIGHT and string.sub(INFLIGHT, 1, -9) .. 'done'
+local DONE_AT = DONE and DONE .. ':at'
 
 -- Records live in TASK_BUCKETS small hashes per shard, not one big one: Redis keeps a hash of at most
 -- hash-max-listpack-entries (512) entries with values of at most hash-max-listpack-value (64) bytes as

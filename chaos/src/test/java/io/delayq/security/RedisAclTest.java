@@ -97,10 +97,12 @@ class RedisAclTest {
             env.put("DELAYQ_LEASE", "500ms");
             env.put("DELAYQ_RETRY_BACKOFF_INITIAL", "50ms");
             env.put("DELAYQ_RATE_LIMIT", "10000"); // the rate-limited claim path (token bucket hash)
+            env.put("DELAYQ_RESULTS_KEEP", "1h"); // completion records: the ack's TIME, HSET, ZADD, ZCARD, ZRANGE, PEXPIRE
             try (Worker worker = Worker.start(WorkerConfig.fromEnv(env), r -> new HandlerDelivery(handler))) {
                 await().atMost(Duration.ofSeconds(30)).until(() -> handled.size() == 53 && producer.stats().dead() == 2);
                 assertThat(worker.ready()).isTrue();
             }
+            assertThat(producer.inspect("order-7").state()).as("read back by the producer's user").isEqualTo(TaskInfo.State.SUCCEEDED);
             assertThat(attempts.get("fails-once")).isEqualTo(2);
             assertThat(producer.stats().inflight() + producer.stats().due() + producer.stats().scheduled()).isZero();
         }

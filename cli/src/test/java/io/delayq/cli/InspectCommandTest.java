@@ -95,6 +95,29 @@ class InspectCommandTest {
     }
 
     @Test
+    void succeededTask_showsWhenAfterHowManyAttemptsByWhichWorkerAndItsResult() {
+        ClaimedTask t = queue.inFlight(Duration.ofMinutes(5), "refund-7").get(0);
+        io.delayq.redis.Replies.await(queue.protocol().ack(t.shard(), List.of(t), java.util.Set.of(),
+                new io.delayq.completion.ResultRetention(Duration.ofHours(1), 100), "node-a-1f2e3d",
+                List.of(new io.delayq.completion.Finished(42, io.delayq.completion.BoundedResult.of("refund r-91 issued")))), Duration.ofSeconds(5));
+
+        CliRun text = delayq("inspect", "refund-7");
+        assertThat(text.exitCode()).as(text.toString()).isZero();
+        assertThat(text.out()).contains("state:        succeeded", "after 1 attempt, by worker node-a-1f2e3d (handler 42 ms)",
+                "result:       refund r-91 issued", "nothing to do");
+
+        JsonNode json = json(delayq("inspect", "refund-7", "--output", "json").out());
+        assertThat(json.get("state").asText()).isEqualTo("succeeded");
+        JsonNode c = json.get("completion");
+        assertThat(c.get("attempts").asInt()).isEqualTo(1);
+        assertThat(c.get("worker").asText()).isEqualTo("node-a-1f2e3d");
+        assertThat(c.get("handlerMillis").asLong()).isEqualTo(42);
+        assertThat(c.get("result").asText()).isEqualTo("refund r-91 issued");
+        assertThat(c.get("resultTruncated").asBoolean()).isFalse();
+        assertThat(Instant.parse(c.get("finishedAt").asText())).isBeforeOrEqualTo(Instant.parse(json.get("serverTime").asText()));
+    }
+
+    @Test
     void taskInFlight_namesTheWorkerThatReportedItsLease() {
         ClaimedTask t = queue.inFlight(Duration.ofMinutes(5), "running-2").get(0);
         PresenceRegistry workers = new PresenceRegistry(redis.admin(), "orders", Duration.ofSeconds(5));

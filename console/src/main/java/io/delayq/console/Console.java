@@ -92,6 +92,7 @@ public final class Console implements AutoCloseable {
                     .route("GET", "queues/[^/]+/calendars", r -> calendarViews.list(r.segment(1)))
                     .route("GET", "queues/[^/]+/tasks", r -> taskViews.browse(r.segment(1), TaskViews.query(r)))
                     .route("GET", "queues/[^/]+/tasks/[^/]+", r -> taskViews.task(r.segment(1), r.segment(3)))
+                    .route("GET", "queues/[^/]+/completions", r -> taskViews.completions(r.segment(1), TaskViews.limit(r, 20)))
                     .route("POST", "queues/[^/]+/actions/[^/]+", r -> {
                         Sessions.Session s = sessions.requireAction(r);
                         return actions.run(r.segment(1), r.segment(3), r.json(), s.user() + "@" + r.remoteAddress());

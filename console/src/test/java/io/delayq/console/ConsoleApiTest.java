@@ -408,6 +408,30 @@ class ConsoleApiTest {
     }
 
     @Test
+    void aSucceededTaskShowsItsCompletionAndTheQueueListsTheNewestCompletions() throws Exception {
+        f = ConsoleFixture.start(redis, null);
+        assertThat(json(get("api/queues/shop-orders/completions")).get("completions")).isEmpty();
+        f.completed("refund-1", "refund r-1 issued");
+        f.completed("refund-2", "refund r-2 issued");
+
+        JsonNode task = json(get("api/queues/shop-orders/tasks/refund-2"));
+        assertThat(task.get("state").asText()).isEqualTo("succeeded");
+        JsonNode c = task.get("completion");
+        assertThat(c.get("attempts").asInt()).isEqualTo(1);
+        assertThat(c.get("worker").asText()).isEqualTo(ConsoleFixture.WORKER_LOW);
+        assertThat(c.get("handlerMillis").asLong()).isEqualTo(12);
+        assertThat(c.get("result").asText()).isEqualTo("refund r-2 issued");
+        assertThat(c.get("resultTruncated").asBoolean()).isFalse();
+        assertThat(c.get("finishedAt").asLong()).isEqualTo(task.get("score").asLong()).isLessThanOrEqualTo(task.get("serverTime").asLong());
+
+        JsonNode list = json(get("api/queues/shop-orders/completions?limit=5")).get("completions");
+        assertThat(list).hasSize(2);
+        assertThat(list.get(0).get("finishedAt").asLong()).isGreaterThanOrEqualTo(list.get(1).get("finishedAt").asLong());
+        assertThat(List.of(list.get(0).get("id").asText(), list.get(1).get("id").asText())).containsExactlyInAnyOrder("refund-1", "refund-2");
+        assertThat(json(get("api/queues/shop-orders/tasks/" + ConsoleFixture.HELD)).get("completion").isNull()).isTrue();
+    }
+
+    @Test
     void anInFlightTaskSaysWhoRunsItInTheWordsOfTheClisInspect() throws Exception {
         f = ConsoleFixture.start(redis, null);
         int heldShard = f.orders.protocol().shardOf(ConsoleFixture.HELD);

@@ -181,6 +181,22 @@ public final class ConsoleFixture implements AutoCloseable {
         }
     }
 
+    /**
+     * A task {@code id} that ran and was acked by a worker keeping results: put in flight, then acked with a completion
+     * record (attempt 1, handler 12 ms, by {@link #WORKER_LOW}, {@code result}).
+     */
+    public void completed(String id, String result) {
+        int shard = orders.protocol().shardOf(id);
+        long token = serverNow() + 60_000;
+        Replies.await(raw.commands().zadd(orders.protocol().keys(shard).inflight(), token, id), Duration.ofSeconds(5));
+        List<Boolean> acked = Replies.await(orders.protocol().ack(shard, List.of(new io.delayq.claim.ClaimedTask(shard, id, 0, 1, token, null)),
+                java.util.Set.of(), new io.delayq.completion.ResultRetention(Duration.ofHours(1), 100), WORKER_LOW,
+                List.of(new io.delayq.completion.Finished(12, io.delayq.completion.BoundedResult.of(result)))), Duration.ofSeconds(5));
+        if (!acked.get(0)) {
+            throw new AssertionError(id + " was not acked");
+        }
+    }
+
     public String lastError(String id) {
         return Replies.await(raw.commands().hget(orders.protocol().keys(orders.protocol().shardOf(id)).errors(), id), Duration.ofSeconds(5));
     }

@@ -247,8 +247,13 @@ public final class DelayqTestKit<H extends TaskHandler> implements BeforeAllCall
                 failIfDead(id, "acked");
                 return Optional.empty();
             }
-            return client().inspect(id).state() == TaskInfo.State.UNKNOWN ? Optional.of(new Acked(id, seen.size())) : Optional.empty();
+            return isGone(client().inspect(id).state()) ? Optional.of(new Acked(id, seen.size())) : Optional.empty();
         });
+    }
+
+    /** Acked: nothing of the task is left, or only its completion record (a worker keeping results, DELAYQ_RESULTS_KEEP). */
+    private static boolean isGone(TaskInfo.State state) {
+        return state == TaskInfo.State.UNKNOWN || state == TaskInfo.State.SUCCEEDED;
     }
 
     /** Waits until attempt {@code attempt} of {@code id} failed and the worker scheduled the task again. */

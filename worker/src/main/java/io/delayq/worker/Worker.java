@@ -112,6 +112,8 @@ public final class Worker implements AutoCloseable {
     private final Thread claimThread;
     private final List<MarkerWatcher> watchers = new ArrayList<>();
     private volatile PresenceHeartbeat presence;
+    /** This process's id: in the presence registry, and in the completion records of the tasks it acks. */
+    private final String workerId = PresenceHeartbeat.newId(PresenceHeartbeat.hostName());
     private final ScheduledExecutorService timers;
     private final ScheduledExecutorService planningTimer;
     private final ProbeServer ops;
@@ -155,7 +157,8 @@ public final class Worker implements AutoCloseable {
         FunctionCounter.builder("delayq.redis.failures", health, RedisHealth::failures)
                 .description("Redis calls that failed without an answer (time-outs, lost connections)").tag("queue", config.queue())
                 .register(registry);
-        this.settler = new Settler(protocol, inflight, metrics, config.retry(), config.deadLetters(), config.lease(), failures);
+        this.settler = new Settler(protocol, inflight, metrics, config.retry(), config.deadLetters(), config.lease(), failures,
+                config.results(), workerId);
         this.progress = new ProgressWrites(protocol, ProgressWrites.INTERVAL);
         for (boolean accepted : new boolean[] {true, false}) {
             FunctionCounter.builder("delayq.progress.writes", progress, accepted ? ProgressWrites::written : ProgressWrites::refused)
@@ -260,7 +263,7 @@ public final class Worker implements AutoCloseable {
                 TimeUnit.MILLISECONDS);
         String host = PresenceHeartbeat.hostName();
         presence = new PresenceHeartbeat(new PresenceHeartbeat.Params(new PresenceRegistry(redis, config.queue(), REDIS_TIMEOUT),
-                PresenceHeartbeat.newId(host), config.range(), io.delayq.ProductVersion.version(), host, inflight, PresenceHeartbeat.INTERVAL,
+                workerId, config.range(), io.delayq.ProductVersion.version(), host, inflight, PresenceHeartbeat.INTERVAL,
                 metrics::settledCount));
         timers.scheduleWithFixedDelay(guard(presence), 0, PresenceHeartbeat.INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     }

@@ -88,6 +88,8 @@ public final class DemoCommand {
         cfg.put(WorkerSettings.RETRY_BACKOFF_INITIAL.name(), "1s");
         cfg.put(WorkerSettings.RETRY_BACKOFF_MAX.name(), "4s");
         cfg.put(WorkerSettings.POLL_INTERVAL.name(), "5s");
+        // completion records: 'delayq inspect' of a fired order answers when it succeeded and what the handler did
+        cfg.put(WorkerSettings.RESULTS_KEEP.name(), "1h");
         cfg.put(WorkerSettings.HTTP_PORT.name(), String.valueOf(FreePort.preferredOrAny(8080)));
         return cfg;
     }

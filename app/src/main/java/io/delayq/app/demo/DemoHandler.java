@@ -51,6 +51,7 @@ final class DemoHandler implements TaskHandler {
             throw new PermanentFailure("order does not exist");
         }
         out.println(head + " -> unpaid order cancelled, stock released");
+        task.result().set("unpaid order cancelled, stock released");
         if (seen.add(task.id())) {
             settled.accept(task.id());
         }

@@ -210,7 +210,7 @@ public class EnqueueCommand extends QueueCommand {
             case SCHEDULED -> "due " + Instants.both(r.dueAt(), environment().zone());
             case IN_FLIGHT -> "in flight";
             case DEAD -> "dead";
-            case UNKNOWN -> "gone meanwhile";
+            case SUCCEEDED, UNKNOWN -> "gone meanwhile";
         };
     }
 }

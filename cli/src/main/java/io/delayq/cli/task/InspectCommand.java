@@ -17,12 +17,12 @@ import picocli.CommandLine.Parameters;
 import java.io.PrintWriter;
 
 @Command(name = "inspect", mixinStandardHelpOptions = true,
-        description = {"Everything known about one task, read atomically: state (scheduled, in flight, dead, unknown), "
+        description = {"Everything known about one task, read atomically: state (scheduled, in flight, dead, succeeded, unknown), "
                 + "due time in local time and UTC, attempts, last error, lease expiry, the progress its handler reported while in flight, "
-                + "shard, payload, and what to do next.",
+                + "shard, payload, when it succeeded, by which worker and its result (kept while the queue keeps results), and what to do next.",
                 "This is the 'why did my task not fire?' checklist (ZSCORE, ZCARD, LRANGE by hand) in one answer."},
         exitCodeListHeading = ExitCodes.HEADING,
-        exitCodeList = {"0:the task exists (scheduled, in flight or dead)", "1:no task with this id in the queue (state unknown)",
+        exitCodeList = {"0:the task exists (scheduled, in flight or dead) or its completion is kept (succeeded)", "1:no task with this id in the queue (state unknown)",
                 ExitCodes.L_USAGE, ExitCodes.L_REDIS, ExitCodes.L_INTERNAL},
         footer = {"%nExamples:",
                 "  delayq inspect order-8812",
@@ -68,7 +68,12 @@ public class InspectCommand extends QueueCommand {
         if (r.diedAt() != null) {
             line(out, "died at", r.diedAtLocal() + " (" + r.diedAt() + ")");
         }
-        if (r.attempts() != null) {
+        if (r.completion() != null) {
+            TaskReport.Completion c = r.completion();
+            line(out, r.state().equals("succeeded") ? "succeeded" : "last success", c.line());
+            line(out, "result", (c.result().isEmpty() ? "-" : c.result()) + (c.resultTruncated() ? " … (cut at 1 KiB)" : ""));
+        }
+        if (r.priority() != null) {
             line(out, "priority", String.valueOf(r.priority()));
             line(out, "attempts", String.valueOf(r.attempts()));
             line(out, "last error", r.lastError() == null ? "-" : r.lastError());

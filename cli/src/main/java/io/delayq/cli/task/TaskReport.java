@@ -3,6 +3,7 @@ package io.delayq.cli.task;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.delayq.DurationText;
 import io.delayq.cli.text.Instants;
+import io.delayq.completion.CompletionRecord;
 import io.delayq.presence.InFlightLease;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskProgress;
@@ -21,7 +22,7 @@ public record TaskReport(String id, String queue, int shard, int shards, String 
                          String dueAt, String dueAtLocal, Long overdueMillis,
                          String leaseExpiresAt, String leaseExpiresAtLocal, Boolean leaseExpired,
                          String diedAt, String diedAtLocal,
-                         String leaseHolder, Progress progress, Integer priority, Integer attempts, String lastError, String payload, String record,
+                         String leaseHolder, Progress progress, Completion completion, Integer priority, Integer attempts, String lastError, String payload, String record,
                          List<String> hints) {
 
     /**
@@ -37,6 +38,26 @@ public record TaskReport(String id, String queue, int shard, int shards, String 
         /** {@code 40 % — 4,000 of 10,000 rows (reported 3s ago)} */
         String line() {
             return TaskProgress.percentText(percent) + " %" + (note.isEmpty() ? "" : " — " + note) + " (reported " + reportedAgo + ")";
+        }
+    }
+
+    /**
+     * The completion record kept after the task's ack while the queue keeps results (its own when the state is
+     * succeeded, an earlier run's beside a task enqueued again): when it finished (UTC and local), after how many
+     * attempts, by which worker, how long its handler ran, its result and whether that was cut at 1 KiB.
+     */
+    public record Completion(String finishedAt, String finishedAtLocal, int attempts, String worker, long handlerMillis,
+                             String result, boolean resultTruncated) {
+        static Completion of(CompletionRecord c, ZoneId zone) {
+            return c == null ? null : new Completion(Instants.utc(c.finishedAt().toEpochMilli()),
+                    Instants.local(c.finishedAt().toEpochMilli(), zone), c.attempts(), c.workerId(), c.handlerTime().toMillis(),
+                    c.result(), c.truncated());
+        }
+
+        /** {@code 2026-12-03 10:00:00 CET (2026-12-03T09:00:00Z) after 2 attempts, by worker w-1 (handler 35 ms)} */
+        String line() {
+            return finishedAtLocal + " (" + finishedAt + ") after " + attempts + (attempts == 1 ? " attempt" : " attempts")
+                    + (worker.isEmpty() ? "" : ", by worker " + worker) + " (handler " + handlerMillis + " ms)";
         }
     }
 
@@ -72,11 +93,12 @@ public record TaskReport(String id, String queue, int shard, int shards, String 
                 hints.add("dead since " + DurationText.human(now - t.score()) + " after " + t.attempts() + " attempt(s): fix the cause, then "
                         + "'delayq dead replay " + t.id() + "' (or 'delayq dead purge " + t.id() + "' to drop it)");
             }
+            case SUCCEEDED -> hints.add("succeeded " + DurationText.human(Math.max(0, now - t.score())) + " ago; nothing to do");
             case UNKNOWN -> hints.add("no task '" + t.id() + "' in queue '" + queue + "' (shard " + t.shard() + " of " + shards
                     + "): it was acked after it fired, cancelled, purged or trimmed from the dead letters, or never enqueued; "
-                    + "check the id and --queue (finished tasks are not kept)");
+                    + "check the id and --queue (a finished task is kept only while the queue keeps results: DELAYQ_RESULTS_KEEP)");
         }
-        boolean known = t.state() != TaskInfo.State.UNKNOWN;
+        boolean known = t.state() != TaskInfo.State.UNKNOWN && t.state() != TaskInfo.State.SUCCEEDED;
         String payload = null;
         if (known) {
             try {
@@ -90,7 +112,8 @@ public record TaskReport(String id, String queue, int shard, int shards, String 
         }
         return new TaskReport(t.id(), queue, t.shard(), shards, stateName(t.state()), Instants.utc(now),
                 dueAt, dueLocal, overdue, leaseAt, leaseLocal, leaseExpired, diedAt, diedLocal,
-                lease == null || lease.holder() == null ? null : lease.holder().id(), Progress.of(t.progress(), now), known ? t.priority() : null, known ? t.attempts() : null,
+                lease == null || lease.holder() == null ? null : lease.holder().id(), Progress.of(t.progress(), now), Completion.of(t.completion(), zone),
+                known ? t.priority() : null, known || t.state() == TaskInfo.State.SUCCEEDED ? t.attempts() : null,
                 known ? t.lastError() : null, payload, known ? t.rawRecord() : null, hints);
     }
 
@@ -99,6 +122,7 @@ public record TaskReport(String id, String queue, int shard, int shards, String 
             case SCHEDULED -> "scheduled";
             case IN_FLIGHT -> "in_flight";
             case DEAD -> "dead";
+            case SUCCEEDED -> "succeeded";
             case UNKNOWN -> "unknown";
         };
     }

@@ -201,6 +201,33 @@ class ProducerInteropTest {
         assertThat(stats.get("dead").asLong()).isEqualTo(0);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("producers")
+    void theProducerSeesATaskJavaAckedWithResultsKeptAsSucceededWithItsCompletion(Producer p) {
+        String queue = "results-" + p.name();
+        TestQueue q = java(queue);
+        q.client().enqueue(TaskSpec.of("refund-7"));
+        ClaimedTask t = claim(q, "refund-7");
+        assertThat(TestQueue.sync(q.protocol().ack(t.shard(), List.of(t), java.util.Set.of(),
+                new io.delayq.completion.ResultRetention(Duration.ofHours(1), 100), "worker-a1b2c3",
+                List.of(new io.delayq.completion.Finished(35, io.delayq.completion.BoundedResult.of("refund r-91 | issued ✓")))))).containsExactly(true);
+        io.delayq.completion.CompletionRecord kept = q.client().inspect("refund-7").completion();
+        ProducerProcess producer = producer(p, queue);
+
+        JsonNode info = producer.ok(op("inspect", "id", "refund-7"));
+        assertThat(info.get("state").asText()).isEqualTo("SUCCEEDED");
+        assertThat(info.get("score").asLong()).isEqualTo(kept.finishedAt().toEpochMilli());
+        assertThat(info.get("attempts").asInt()).isEqualTo(1);
+        JsonNode c = info.get("completion");
+        assertThat(c.get("finishedAt").asLong()).isEqualTo(kept.finishedAt().toEpochMilli());
+        assertThat(c.get("attempts").asInt()).isEqualTo(1);
+        assertThat(c.get("handlerMs").asLong()).isEqualTo(35);
+        assertThat(c.get("worker").asText()).isEqualTo("worker-a1b2c3");
+        assertThat(c.get("result").asText()).isEqualTo("refund r-91 | issued ✓");
+        assertThat(c.get("truncated").asBoolean()).isFalse();
+        assertThat(producer.ok(op("inspect", "id", "never-seen")).get("completion").isNull()).isTrue();
+    }
+
     /**
      * The same steps (enqueues under each policy, with claims and a death in between) on two queues, one
      * produced by the Java client, one by the library: every answer is the same, and so is every due time

@@ -257,8 +257,10 @@ public final class Actions {
     }
 
     private static void requireKnown(DelayQueueClient c, TaskInfo info) {
-        if (info.state() == TaskInfo.State.UNKNOWN) {
-            throw ApiException.notFound("id", "no task '" + info.id() + "' in queue '" + c.protocol().queue() + "'");
+        if (info.state() == TaskInfo.State.UNKNOWN || info.state() == TaskInfo.State.SUCCEEDED) {
+            // a succeeded task's completion record is kept for reading: nothing waits to be acted on
+            throw ApiException.notFound("id", "no task '" + info.id() + "' in queue '" + c.protocol().queue() + "'"
+                    + (info.state() == TaskInfo.State.SUCCEEDED ? " (it succeeded at " + info.completion().finishedAt() + ")" : ""));
         }
     }
 
@@ -267,6 +269,7 @@ public final class Actions {
             case SCHEDULED -> info.overdue() ? "due" : "scheduled";
             case IN_FLIGHT -> "in flight";
             case DEAD -> "dead";
+            case SUCCEEDED -> "succeeded";
             case UNKNOWN -> "unknown";
         };
     }

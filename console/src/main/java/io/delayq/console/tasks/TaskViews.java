@@ -1,5 +1,7 @@
 package io.delayq.console.tasks;
 
+import io.delayq.completion.CompletionRecord;
+import io.delayq.completion.RecentCompletions;
 import io.delayq.InvalidInputException;
 import io.delayq.browse.BrowsePage;
 import io.delayq.browse.BrowseQuery;
@@ -37,6 +39,19 @@ public final class TaskViews {
     public TaskViews(QueueDirectory queues, String traceUrl) {
         this.queues = queues;
         this.traceUrl = traceUrl;
+    }
+
+    /** The request's {@code limit} parameter, {@code fallback} when absent. */
+    public static int limit(Request r, int fallback) {
+        String limit = r.param("limit");
+        if (limit == null) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(limit);
+        } catch (NumberFormatException e) {
+            throw new InvalidInputException("limit", "must be a whole number between 1 and 100, got '" + limit + "'");
+        }
     }
 
     /** The browse query the request's parameters describe: state, prefix, from, to, limit, cursor. */
@@ -105,7 +120,8 @@ public final class TaskViews {
         DelayQueueClient c = queues.client(queue);
         TaskInfo info = c.inspect(id);
         if (info.state() == TaskInfo.State.UNKNOWN) {
-            throw ApiException.notFound("id", "no task '" + id + "' in queue '" + queue + "' (never enqueued, or already done, cancelled or purged)");
+            throw ApiException.notFound("id", "no task '" + id + "' in queue '" + queue + "' (never enqueued, or already done, cancelled or purged; "
+                    + "a finished task is kept only while the queue keeps results: DELAYQ_RESULTS_KEEP)");
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("queue", queue);
@@ -116,6 +132,7 @@ public final class TaskViews {
             case SCHEDULED -> info.overdue() ? "due" : "scheduled";
             case IN_FLIGHT -> "inflight";
             case DEAD -> "dead";
+            case SUCCEEDED -> "succeeded";
             case UNKNOWN -> "unknown";
         });
         out.put("score", info.score());
@@ -137,7 +154,44 @@ public final class TaskViews {
             out.put("lease", holder(queue, info));
             out.put("progress", progress(info.progress()));
         }
+        out.put("completion", completion(info.completion()));
         out.put("serverTime", info.serverNow());
+        return out;
+    }
+
+    /** The newest completion records of a queue (at most {@code limit}, 1 to 100), newest first: the queue page's list. */
+    public Map<String, Object> completions(String queue, int limit) {
+        if (limit < 1 || limit > 100) {
+            throw new InvalidInputException("limit", "must be 1 to 100, got " + limit);
+        }
+        DelayQueueClient c = queues.client(queue);
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (RecentCompletions.Entry e : io.delayq.redis.Replies.await(
+                new RecentCompletions(c.protocol().scope()).newest(c.protocol().shards(), limit), java.time.Duration.ofSeconds(5))) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", e.id());
+            m.put("shard", e.shard());
+            m.putAll(completion(e.record()));
+            list.add(m);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("queue", queue);
+        out.put("completions", list);
+        return out;
+    }
+
+    /** A completion record as the API shows it ({@code finishedAt}: Redis clock, ms), or null. */
+    private static Map<String, Object> completion(CompletionRecord c) {
+        if (c == null) {
+            return null;
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("finishedAt", c.finishedAt().toEpochMilli());
+        out.put("attempts", c.attempts());
+        out.put("worker", c.workerId());
+        out.put("handlerMillis", c.handlerTime().toMillis());
+        out.put("result", c.result());
+        out.put("resultTruncated", c.truncated());
         return out;
     }
 

@@ -319,6 +319,29 @@ class ConsoleBrowserTest {
     }
 
     @Test
+    void aSucceededTaskShowsItsCompletionAndTheQueuePageListsRecentCompletions() throws Exception {
+        browser.open(page("#/q/" + Q));
+        assertThat(browser.text("#no-completions")).startsWith("No completion kept");
+
+        f.completed("refund-9", "refund r-9 issued");
+        browser.open(page("#/q/" + Q + "/task/refund-9"));
+        assertThat(browser.text("#task-state")).isEqualTo("succeeded");
+        assertThat(browser.text("#task-completion")).contains("after 1 attempt, by worker " + ConsoleFixture.WORKER_LOW);
+        assertThat(browser.text("#task-result")).isEqualTo("refund r-9 issued");
+        assertThat(browser.all("#task-payload")).as("its record went with its ack").isEmpty();
+        assertThat(browser.all("#cancel")).as("nothing waits to be cancelled").isEmpty();
+        browser.fitPage(1280);
+        browser.screenshot(SHOTS.resolve("console-task-succeeded.png"));
+
+        browser.open(page("#/q/" + Q));
+        assertThat(browser.all("#completions tbody tr")).extracting(r -> r.getAttribute("data-task")).containsExactly("refund-9");
+        assertThat(browser.text("#completions [data-col=result]")).isEqualTo("refund r-9 issued");
+        assertThat(browser.text("#completions [data-col=worker]")).isEqualTo(ConsoleFixture.WORKER_LOW);
+        browser.fitPage(1280);
+        browser.screenshot(SHOTS.resolve("console-queue-completions.png"));
+    }
+
+    @Test
     void theTaskPageShowsPerTaskOptionsAsLabelledFields() throws Exception {
         io.delayq.task.TaskOptions sent = f.filled().withOptions().stream().filter(t -> t.id().equals(SampleQueue.CAPTURE))
                 .findFirst().orElseThrow().options();

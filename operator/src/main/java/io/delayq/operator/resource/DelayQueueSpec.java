@@ -117,6 +117,9 @@ public class DelayQueueSpec {
     @JsonPropertyDescription("Bounds of the dead-letter set.")
     private DeadLetterSpec deadLetter = new DeadLetterSpec();
 
+    @JsonPropertyDescription("Completion records kept after each ack, for inspect (off by default).")
+    private ResultsSpec results;
+
     @JsonPropertyDescription("Fleet-wide delivery rate limit.")
     private RateLimitSpec rateLimit;
 
@@ -270,6 +273,14 @@ public class DelayQueueSpec {
 
     public void setRetry(RetrySpec retry) {
         this.retry = retry;
+    }
+
+    public ResultsSpec getResults() {
+        return results;
+    }
+
+    public void setResults(ResultsSpec results) {
+        this.results = results;
     }
 
     public DeadLetterSpec getDeadLetter() {

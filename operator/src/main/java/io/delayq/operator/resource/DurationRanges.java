@@ -17,6 +17,7 @@ import static io.delayq.settings.WorkerSettings.OUTBOX_BACKSTOP_INTERVAL;
 import static io.delayq.settings.WorkerSettings.OUTBOX_POLL_INTERVAL;
 import static io.delayq.settings.WorkerSettings.OUTBOX_RETRY_DELAY;
 import static io.delayq.settings.WorkerSettings.POLL_INTERVAL;
+import static io.delayq.settings.WorkerSettings.RESULTS_KEEP;
 import static io.delayq.settings.WorkerSettings.RETRY_BACKOFF_INITIAL;
 import static io.delayq.settings.WorkerSettings.RETRY_BACKOFF_MAX;
 import static io.delayq.settings.WorkerSettings.SCHEDULE_HORIZON;
@@ -45,6 +46,7 @@ public final class DurationRanges {
             new Field("spec.retry.initialBackoff", RETRY_BACKOFF_INITIAL, s -> s.getRetry() == null ? null : s.getRetry().getInitialBackoff()),
             new Field("spec.retry.maxBackoff", RETRY_BACKOFF_MAX, s -> s.getRetry() == null ? null : s.getRetry().getMaxBackoff()),
             new Field("spec.deadLetter.maxAge", DEAD_LETTER_MAX_AGE, s -> s.getDeadLetter() == null ? null : s.getDeadLetter().getMaxAge()),
+            new Field("spec.results.keep", RESULTS_KEEP, s -> s.getResults() == null ? null : s.getResults().getKeep()),
             new Field("spec.delivery.webhook.timeout", WEBHOOK_TIMEOUT,
                     s -> s.getDelivery() == null || s.getDelivery().getWebhook() == null ? null : s.getDelivery().getWebhook().getTimeout()),
             new Field("spec.delivery.kafka.timeout", KAFKA_TIMEOUT,

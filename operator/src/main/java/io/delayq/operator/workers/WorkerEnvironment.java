@@ -11,6 +11,7 @@ import io.delayq.operator.resource.KafkaSpec;
 import io.delayq.operator.resource.OutboxRelaySpec;
 import io.delayq.operator.resource.OutboxSpec;
 import io.delayq.operator.resource.RateLimitSpec;
+import io.delayq.operator.resource.ResultsSpec;
 import io.delayq.operator.resource.RetrySpec;
 import io.delayq.operator.resource.SchedulePlannerSpec;
 import io.delayq.settings.Setting;
@@ -70,6 +71,12 @@ public final class WorkerEnvironment {
         DeadLetterSpec dead = Objects.requireNonNullElseGet(spec.getDeadLetter(), DeadLetterSpec::new);
         add(env, DEAD_LETTER_MAX_COUNT, dead.getMaxCount());
         add(env, DEAD_LETTER_MAX_AGE, dead.getMaxAge());
+
+        ResultsSpec results = spec.getResults();
+        if (results != null) {
+            add(env, RESULTS_KEEP, results.getKeep());
+            add(env, RESULTS_MAX_PER_SHARD, results.getMaxPerShard());
+        }
 
         RateLimitSpec rate = spec.getRateLimit();
         if (rate != null && rate.getPerSecond() != null) {

@@ -86,6 +86,8 @@ class CrdBoundsMatchWorkerTest {
             leastInTheCrd("deadLetter.maxCount", DEAD_LETTER_MAX_COUNT, 1,
                     "a DelayQueue's dead-letter set is always bounded by count; 0 (unbounded) is for a worker run by hand"),
             field("deadLetter.maxAge", DEAD_LETTER_MAX_AGE),
+            field("results.keep", RESULTS_KEEP),
+            field("results.maxPerShard", RESULTS_MAX_PER_SHARD),
             field("rateLimit.perSecond", RATE_LIMIT),
             leastInTheCrd("rateLimit.burst", RATE_BURST, 1, UNSET_BY_OMISSION),
             field("rateLimit.perGroupPerSecond", GROUP_RATE_LIMIT),

@@ -140,6 +140,10 @@ class WorkerContractRoundTripTest {
         dead.setMaxCount(5000);
         dead.setMaxAge("3d");
         spec.setDeadLetter(dead);
+        io.delayq.operator.resource.ResultsSpec results = new io.delayq.operator.resource.ResultsSpec();
+        results.setKeep("6h");
+        results.setMaxPerShard(2500);
+        spec.setResults(results);
         RateLimitSpec rate = new RateLimitSpec();
         rate.setPerSecond(120.5);
         rate.setBurst(300);
@@ -213,6 +217,7 @@ class WorkerContractRoundTripTest {
         assertThat(c.retry().jitter()).isEqualTo(0.05);
         assertThat(c.deadLetters().maxCount()).isEqualTo(5000);
         assertThat(c.deadLetters().maxAge()).isEqualTo(Duration.ofDays(3));
+        assertThat(c.results()).isEqualTo(new io.delayq.completion.ResultRetention(Duration.ofHours(6), 2500));
         assertThat(c.rateLimit()).isEqualTo(new RateLimit(120.5, 300, 7.5, 20));
         assertThat(c.scheduleInterval()).isEqualTo(Duration.ofSeconds(10));
         assertThat(c.scheduleRules().horizon()).isEqualTo(Duration.ofMinutes(5));

@@ -45,7 +45,17 @@ class WorkerEnvironmentTest {
         // unset optional fields write nothing, so the worker's own defaults apply and an operator upgrade rolls no pod
         // (DELAYQ_CONCURRENCY too: the worker's default depends on the delivery type)
         assertThat(env).doesNotContainKeys("DELAYQ_CONCURRENCY", "DELAYQ_RATE_LIMIT", "DELAYQ_REDIS_PASSWORD", "DELAYQ_WEBHOOK_URL", "DELAYQ_HANDLER_PATH",
-                "DELAYQ_SCHEDULE_INTERVAL", "DELAYQ_SCHEDULE_HORIZON", "DELAYQ_SCHEDULE_MISFIRE_THRESHOLD");
+                "DELAYQ_SCHEDULE_INTERVAL", "DELAYQ_SCHEDULE_HORIZON", "DELAYQ_SCHEDULE_MISFIRE_THRESHOLD",
+                "DELAYQ_RESULTS_KEEP", "DELAYQ_RESULTS_MAX_PER_SHARD");
+    }
+
+    @Test
+    void resultsBecomeTheCompletionRecordVariables() {
+        DelayQueue dq = DelayQueues.orders();
+        io.delayq.operator.resource.ResultsSpec results = new io.delayq.operator.resource.ResultsSpec();
+        results.setKeep("2h");
+        dq.getSpec().setResults(results);
+        assertThat(values(dq)).containsEntry("DELAYQ_RESULTS_KEEP", "2h").containsEntry("DELAYQ_RESULTS_MAX_PER_SHARD", "10000");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.delayq.worker.config;
 
 import io.delayq.DurationText;
 import io.delayq.claim.RateLimit;
+import io.delayq.completion.ResultRetention;
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.queue.QueueName;
 import io.delayq.redis.RedisEndpoint;
@@ -30,6 +31,7 @@ import static io.delayq.settings.WorkerSettings.*;
  * bounds are the worker contract's ({@link WorkerSettings}); the rules between variables are here.
  * {@code redisTlsCa} is null when unset: {@code RedisEndpoint} then falls back to the JVM's trust.
  * {@code provided} is the checked settings of a delivery module ({@link DeliveryKind#PROVIDED}), null otherwise.
+ * {@code results}: whether and how long the ack keeps a completion record of each task ({@link ResultRetention#OFF}: none).
  */
 public record WorkerConfig(
         String redisUrl,
@@ -58,7 +60,8 @@ public record WorkerConfig(
         PlanRules scheduleRules,
         Path redisTlsCa,
         Duration claimAhead,
-        ProvidedDelivery provided) {
+        ProvidedDelivery provided,
+        ResultRetention results) {
 
     /** {@link #httpPort()} of a worker that serves no HTTP endpoint (an embedded worker's default). */
     public static final int NO_HTTP = -1;
@@ -157,7 +160,8 @@ public record WorkerConfig(
                 s.get(SCHEDULE_INTERVAL),
                 scheduleRules(s),
                 s.has(REDIS_TLS_CA) ? Path.of(s.string(REDIS_TLS_CA)) : null,
-                claimAhead(s, lease), null);
+                claimAhead(s, lease), null,
+                new ResultRetention(s.get(RESULTS_KEEP), s.get(RESULTS_MAX_PER_SHARD)));
         return provider == null ? config : config.with(provider.configure(s, config));
     }
 
@@ -201,7 +205,7 @@ public record WorkerConfig(
     private WorkerConfig with(ProvidedDelivery p) {
         return new WorkerConfig(redisUrl, queue, shards, range, batchSize, pollInterval, lease, concurrency, retry, deadLetters, rateLimit,
                 delivery, handlerClass, webhookUrl, webhookTimeout, webhookSecret, streamKey, streamMaxLen, httpPort, shutdownGrace,
-                handlerTimeout, handlerPath, scheduleInterval, scheduleRules, redisTlsCa, claimAhead, p);
+                handlerTimeout, handlerPath, scheduleInterval, scheduleRules, redisTlsCa, claimAhead, p, results);
     }
 
     /** At most {@link WorkerSettings#maxClaimAhead} of the lease. Not set: the default, shortened to that for a short lease. */

@@ -24,7 +24,7 @@ public final class Deliveries {
             return redis -> HandlerDelivery.started(handler, context(c));
         }
         return switch (c.delivery()) {
-            case WEBHOOK -> redis -> new WebhookDelivery(c.webhookUrl(), c.webhookTimeout(), c.webhookSecret());
+            case WEBHOOK -> redis -> new WebhookDelivery(c.webhookUrl(), c.webhookTimeout(), c.webhookSecret(), c.results().on());
             case STREAM -> redis -> new StreamDelivery(redis.commands(), c.streamKey(), c.streamMaxLen(), Duration.ofSeconds(5));
             case PROVIDED -> c.provided()::open;
             case HANDLER -> throw new IllegalStateException("handled above");

@@ -3,6 +3,7 @@ package io.delayq.worker.delivery;
 import io.delayq.handler.HandlerContext;
 import io.delayq.handler.Task;
 import io.delayq.handler.TaskHandler;
+import io.delayq.handler.TaskResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -115,8 +116,9 @@ public final class HandlerDelivery implements Delivery {
     public Outcome deliver(Task task) {
         ClassLoader previous = enter();
         try {
-            handler.handle(task);
-            return Outcome.DONE;
+            ResultSlot result = new ResultSlot();
+            handler.handle(task.withResult(result));
+            return Outcome.done(result.text);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Outcome.Retry("interrupted (worker shutting down)", null);
@@ -126,6 +128,16 @@ public final class HandlerDelivery implements Delivery {
             return Outcome.of(e);
         } finally {
             leave(previous);
+        }
+    }
+
+    /** Where a handler's {@code task.result().set(…)} goes: the latest value wins (bounded when the ack keeps it). */
+    private static final class ResultSlot implements TaskResult {
+        private volatile String text;
+
+        @Override
+        public void set(String text) {
+            this.text = text;
         }
     }
 

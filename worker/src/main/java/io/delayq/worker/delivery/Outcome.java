@@ -6,7 +6,8 @@ import java.time.Duration;
 
 /** What became of one delivery. */
 public sealed interface Outcome {
-    record Done() implements Outcome {
+    /** Done; {@code result} (null: none) is kept in the task's completion record while the queue keeps results. */
+    record Done(String result) implements Outcome {
     }
 
     /** Retry; {@code after} is null to use the backoff policy. */
@@ -20,7 +21,12 @@ public sealed interface Outcome {
     record Expired(String reason, boolean discard) implements Outcome {
     }
 
-    Outcome DONE = new Done();
+    Outcome DONE = new Done(null);
+
+    /** Done with a short result (a handler's {@code task.result()}, a webhook's response body, a stream entry's id). */
+    static Outcome done(String result) {
+        return result == null ? DONE : new Done(result);
+    }
 
     /** The outcome a handler's exception stands for. */
     static Outcome of(Throwable failure) {

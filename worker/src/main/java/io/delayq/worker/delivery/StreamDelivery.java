@@ -49,8 +49,8 @@ public final class StreamDelivery implements Delivery {
             args.maxlen(maxLen).approximateTrimming();
         }
         try {
-            Replies.await(redis.xadd(stream, args, fields), timeout);
-            return Outcome.DONE;
+            // the entry's id is the task's result: where to find what was handed on
+            return Outcome.done(Replies.await(redis.xadd(stream, args, fields), timeout));
         } catch (RuntimeException e) {
             return new Outcome.Retry("XADD to stream " + stream + " failed: " + Outcome.describe(e), null);
         }

@@ -1,5 +1,6 @@
 package io.delayq.worker.delivery;
 
+import io.delayq.completion.CompletionRecord;
 import io.delayq.handler.Task;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
@@ -34,8 +35,19 @@ public final class WebhookDelivery implements Delivery {
     private final Duration timeout;
     private final String secret;
     private final HttpClient http;
+    private final boolean keepBody;
 
     public WebhookDelivery(URI url, Duration timeout, String secret) {
+        this(url, timeout, secret, false);
+    }
+
+    /**
+     * @param keepBody read the start of a 2xx response's body (at most {@link CompletionRecord#RESULT_MAX_BYTES} + 1
+     *                 bytes, within the time-out) as the task's result, for its completion record; otherwise the body is
+     *                 not read at all
+     */
+    public WebhookDelivery(URI url, Duration timeout, String secret, boolean keepBody) {
+        this.keepBody = keepBody;
         this.url = url;
         this.timeout = timeout;
         this.secret = secret;
@@ -103,6 +115,9 @@ public final class WebhookDelivery implements Delivery {
         }
         int status = response.statusCode();
         if (status >= 200 && status < 300) {
+            if (keepBody) {
+                return Outcome.done(resultOf(response.body()));
+            }
             discard(response.body());
             return Outcome.DONE;
         }
@@ -153,6 +168,28 @@ public final class WebhookDelivery implements Delivery {
             read.cancel(true);
             closeQuietly(in);
             return "(body not received within the time-out)";
+        }
+    }
+
+    /**
+     * The start of a successful response's body as text: one byte more than a result keeps, so that a longer body is
+     * marked truncated; a body that does not arrive within the time-out, or none, is no result (the task is done all the same).
+     */
+    private String resultOf(InputStream in) {
+        CompletableFuture<byte[]> read = CompletableFuture.supplyAsync(() -> {
+            try (in) {
+                return in.readNBytes(CompletionRecord.RESULT_MAX_BYTES + 1);
+            } catch (IOException e) {
+                return new byte[0];
+            }
+        });
+        try {
+            byte[] bytes = read.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return bytes.length == 0 ? null : new String(bytes, StandardCharsets.UTF_8);
+        } catch (Exception e) {
+            read.cancel(true);
+            closeQuietly(in);
+            return null;
         }
     }
 

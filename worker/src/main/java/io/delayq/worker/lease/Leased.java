@@ -29,10 +29,14 @@ public final class Leased {
     private boolean settleRequested;
     private Thread runner;
     private volatile long runningSinceNanos;
+    /** How long the handler ran, once it returned; -1 before (and for a task that never ran). */
+    private volatile long ranNanos = -1;
     private volatile long lastRenewedNanos;
     private volatile boolean lost;
     /** A progress write was sent under this lease: the settle deletes the progress entry (written under the lock). */
     private volatile boolean reportedProgress;
+    /** What the ack keeps of this task while the queue keeps results; set when the outcome is done. */
+    private volatile io.delayq.completion.Finished finished = io.delayq.completion.Finished.NO_RECORD;
 
     public Leased(ClaimedTask task) {
         this(task, null);
@@ -90,6 +94,15 @@ public final class Leased {
         return true;
     }
 
+    /** The task ran to a done outcome: what its completion record keeps. */
+    public void finished(io.delayq.completion.Finished finished) {
+        this.finished = finished;
+    }
+
+    public io.delayq.completion.Finished finished() {
+        return finished;
+    }
+
     /** Whether a progress write went out under this lease, so that the ack or retry deletes the progress entry. */
     public boolean reportedProgress() {
         return reportedProgress;
@@ -131,8 +144,17 @@ public final class Leased {
 
     /** The handler returned: from now on nothing interrupts its thread on this task's behalf. */
     public synchronized void endRun() {
+        if (runningSinceNanos != 0) {
+            ranNanos = System.nanoTime() - runningSinceNanos;
+        }
         runner = null;
         runningSinceNanos = 0;
+    }
+
+    /** How long the handler ran, in ms, once it returned; -1 when it did not (yet). */
+    public long handlerMillis() {
+        long n = ranNanos;
+        return n < 0 ? -1 : java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(n);
     }
 
     /** When the handler started (System.nanoTime), or 0 when it is not running. */

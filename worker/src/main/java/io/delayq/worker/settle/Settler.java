@@ -1,6 +1,9 @@
 package io.delayq.worker.settle;
 
 import io.delayq.claim.ClaimedTask;
+import io.delayq.completion.BoundedResult;
+import io.delayq.completion.Finished;
+import io.delayq.completion.ResultRetention;
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.lease.RetryResult;
 import io.delayq.queue.QueueProtocol;
@@ -65,9 +68,19 @@ public final class Settler implements AutoCloseable {
     private final AtomicInteger outstanding = new AtomicInteger();
     private final Thread acker;
     private final long lingerNanos;
+    private final ResultRetention results;
+    private final String workerId;
 
     public Settler(QueueProtocol protocol, InflightRegistry registry, WorkerMetrics metrics, RetryPolicy retry, DeadLetterPolicy deadLetters,
                    Duration lease, FailureLog failures) {
+        this(protocol, registry, metrics, retry, deadLetters, lease, failures, ResultRetention.OFF, "");
+    }
+
+    /** @param results whether the acks keep completion records, naming {@code workerId} as the worker */
+    public Settler(QueueProtocol protocol, InflightRegistry registry, WorkerMetrics metrics, RetryPolicy retry, DeadLetterPolicy deadLetters,
+                   Duration lease, FailureLog failures, ResultRetention results, String workerId) {
+        this.results = results;
+        this.workerId = workerId;
         this.failures = failures;
         this.lingerNanos = ackLinger(lease).toNanos();
         this.protocol = protocol;
@@ -110,7 +123,10 @@ public final class Settler implements AutoCloseable {
 
     private Runnable action(Leased leased, Outcome outcome) {
         return () -> {
-            if (outcome instanceof Outcome.Done) {
+            if (outcome instanceof Outcome.Done done) {
+                if (results.on()) {
+                    leased.finished(new Finished(Math.max(0, leased.handlerMillis()), BoundedResult.of(done.result())));
+                }
                 toAck.add(leased);
             } else if (outcome instanceof Outcome.Retry r) {
                 RetryPolicy policy = policyOf(leased.task());
@@ -221,7 +237,11 @@ public final class Settler implements AutoCloseable {
         for (ShardChunk<Leased> shardChunk : ShardChunk.of(round, l -> l.task().shard())) {
             int shard = shardChunk.shard();
             List<Leased> chunk = shardChunk.items();
-            calls.add(protocol.ack(shard, chunk.stream().map(Leased::task).toList(), reportedProgress(chunk)).<Void>handle((acked, e) -> {
+            List<ClaimedTask> tasks = chunk.stream().map(Leased::task).toList();
+            var ack = results.on()
+                    ? protocol.ack(shard, tasks, reportedProgress(chunk), results, workerId, chunk.stream().map(Leased::finished).toList())
+                    : protocol.ack(shard, tasks, reportedProgress(chunk));
+            calls.add(ack.<Void>handle((acked, e) -> {
                 if (e != null) {
                     LOG.warn("ack of {} task(s) on shard {} failed, they will be re-delivered after their lease: {}",
                             chunk.size(), shard, e.toString());
