@@ -49,6 +49,13 @@ elseif set == 'done' then key = DONE_AT else key = DUE[tonumber(set) + 1] end
 local entries = redis.call('ZRANGE', key, offset, offset + budget - 1, 'WITHSCORES')
 local soon = server_now() + window
 local skipped, misplaced, seq = 0, 0, 0
+-- the batch's number, drawn from the shard's counter when the batch takes its first task (a batch that takes none uses none)
+local function take_seq()
+  if seq == 0 then
+    seq = (tonumber(redis.call('GET', SEQ)) or 0) + 1
+    redis.call('SET', SEQ, seq)
+  end
+end
 local moved = {}
 for k = 1, #entries, 2 do
   local id, score = entries[k], entries[k + 1]
@@ -62,10 +69,7 @@ for k = 1, #entries, 2 do
     if utf8_problem(id) or (completion and utf8_problem(completion)) then
       offset = offset + 1
     else
-      if seq == 0 then
-        seq = (tonumber(redis.call('GET', SEQ)) or 0) + 1
-        redis.call('SET', SEQ, seq)
-      end
+      take_seq()
       local state = cjson.encode({ s = set, z = score, c = completion or nil, x = redis.call('PTTL', DONE), t = to })
       redis.call('ZREM', DONE_AT, id)
       if completion then redis.call('HDEL', DONE, id) end
@@ -83,10 +87,7 @@ for k = 1, #entries, 2 do
     if utf8_problem(id) or (record and utf8_problem(record)) or (err and utf8_problem(err)) then
       offset = offset + 1
     else
-      if seq == 0 then
-        seq = (tonumber(redis.call('GET', SEQ)) or 0) + 1
-        redis.call('SET', SEQ, seq)
-      end
+      take_seq()
       local state = cjson.encode({ s = set, z = score, r = record or nil, a = redis.call('HGET', ATTEMPTS, id) or nil, e = err or nil, t = to })
       redis.call('ZREM', key, id)
       -- >>> groups: a grouped task also leaves its group's set (the state's record names the group) <<<

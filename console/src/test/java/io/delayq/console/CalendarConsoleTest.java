@@ -11,9 +11,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,7 +23,6 @@ class CalendarConsoleTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PUT = "api/queues/shop-orders/actions/calendar-put";
     private static final String DELETE = "api/queues/shop-orders/actions/calendar-delete";
-    private final HttpClient http = HttpClient.newHttpClient();
     private ConsoleFixture f;
 
     @AfterEach
@@ -37,16 +33,11 @@ class CalendarConsoleTest {
     }
 
     private HttpResponse<String> get(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(f.url() + path)).build(), HttpResponse.BodyHandlers.ofString());
+        return f.get(path);
     }
 
     private HttpResponse<String> post(String path, String body, String... headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(f.url() + path)).POST(HttpRequest.BodyPublishers.ofString(body))
-                .header("Content-Type", "application/json");
-        for (int i = 0; i < headers.length; i += 2) {
-            b.header(headers[i], headers[i + 1]);
-        }
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return f.post(path, body, headers);
     }
 
     private static JsonNode json(HttpResponse<String> r) throws Exception {

@@ -33,16 +33,11 @@ class ConsoleApiTest {
     }
 
     private HttpResponse<String> get(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(f.url() + path)).build(), HttpResponse.BodyHandlers.ofString());
+        return f.get(path);
     }
 
     private HttpResponse<String> post(String path, String body, String... headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(f.url() + path)).POST(HttpRequest.BodyPublishers.ofString(body))
-                .header("Content-Type", "application/json");
-        for (int i = 0; i < headers.length; i += 2) {
-            b.header(headers[i], headers[i + 1]);
-        }
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return f.post(path, body, headers);
     }
 
     private static JsonNode json(HttpResponse<String> r) throws Exception {

@@ -8,6 +8,10 @@ import io.delayq.shard.ShardKeys;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +21,7 @@ import java.util.List;
  * 300 scheduled, 40 due, 2 in flight, 24 dead) and a small second queue {@code coupons}.
  */
 public final class ConsoleFixture implements AutoCloseable {
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
     public static final String TOKEN = "test-token-0123456789";
     static final int SCHEDULED = 300;
     /** Tasks of the second queue, {@code coupons} (2 shards), all scheduled hours ahead. */
@@ -94,6 +99,21 @@ public final class ConsoleFixture implements AutoCloseable {
 
     public String url() {
         return "http://127.0.0.1:" + console.port() + console.settings().basePath();
+    }
+
+    /** A GET of the console's {@code path} (relative to {@link #url()}). */
+    public HttpResponse<String> get(String path) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url() + path)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A POST of a JSON body to the console's {@code path}, with headers given as name, value, name, value… */
+    public HttpResponse<String> post(String path, String body, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url() + path)).POST(HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json");
+        for (int i = 0; i < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** The counts the sample queue was filled with, which the pages must show. */

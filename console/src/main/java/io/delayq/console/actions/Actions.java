@@ -19,7 +19,6 @@ import io.delayq.task.TaskInfo;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -71,11 +70,11 @@ public final class Actions {
             throw new ApiException(409, "id", "task '" + id + "' is in flight: a running task cannot be cancelled (it finishes or its lease expires)");
         }
         if (!confirm) {
-            return preview("cancel", "Cancel " + describe(info) + "? Its record, attempts and last error are deleted.", 1, List.of(id));
+            return ActionAnswer.preview("cancel", "Cancel " + describe(info) + "? Its record, attempts and last error are deleted.", 1, List.of(id));
         }
         CancelResult r = c.cancel(id);
         log.record(who, c.protocol().queue(), "cancel", id, r.name());
-        return done("cancel", r == CancelResult.CANCELLED ? "Cancelled " + id + "." : "Not cancelled: " + r.name(), r == CancelResult.CANCELLED ? 1 : 0);
+        return ActionAnswer.done("cancel", r == CancelResult.CANCELLED ? "Cancelled " + id + "." : "Not cancelled: " + r.name(), r == CancelResult.CANCELLED ? 1 : 0);
     }
 
     private Map<String, Object> reschedule(DelayQueueClient c, String id, Instant at, boolean confirm, String who, String name) {
@@ -90,12 +89,12 @@ public final class Actions {
         String past = at != null && PastDueTime.isPast(at.toEpochMilli(), info.serverNow())
                 ? " Note: " + PastDueTime.notice(at.toEpochMilli(), info.serverNow()) + "." : "";
         if (!confirm) {
-            return preview(name, "Move " + describe(info) + " to " + when + "?" + past, 1, List.of(id));
+            return ActionAnswer.preview(name, "Move " + describe(info) + " to " + when + "?" + past, 1, List.of(id));
         }
         RescheduleResult r = at == null ? c.reschedule(id, Duration.ZERO) : c.reschedule(id, at);
         log.record(who, c.protocol().queue(), name, id + (at == null ? "" : " -> " + at), r.status().name());
         boolean ok = r.status() == RescheduleResult.Status.RESCHEDULED;
-        return done(name, ok ? "Moved " + id + " to " + Instant.ofEpochMilli(r.dueAt()) + "." + past : "Not moved: " + r.status().name(), ok ? 1 : 0);
+        return ActionAnswer.done(name, ok ? "Moved " + id + " to " + Instant.ofEpochMilli(r.dueAt()) + "." + past : "Not moved: " + r.status().name(), ok ? 1 : 0);
     }
 
     private Map<String, Object> dead(DelayQueueClient c, JsonNode body, boolean confirm, String who, boolean replay) {
@@ -108,7 +107,7 @@ public final class Actions {
         String digest = digest(sel.ids);
         if (!confirm) {
             String effect = replay ? "They become due now with their attempts reset." : "They are deleted for good, with their records.";
-            Map<String, Object> out = preview(name, verb + " " + sel.ids.size() + (sel.capped ? "+" : "") + " dead letter" + (sel.ids.size() == 1 ? "" : "s")
+            Map<String, Object> out = ActionAnswer.preview(name, verb + " " + sel.ids.size() + (sel.capped ? "+" : "") + " dead letter" + (sel.ids.size() == 1 ? "" : "s")
                     + " (" + sel.description + ")? " + effect, sel.ids.size(), sel.ids.stream().limit(SAMPLE).toList());
             out.put("selection", digest);
             return out;
@@ -125,7 +124,7 @@ public final class Actions {
         }
         long n = replay ? c.replayDead(sel.ids) : c.purgeDead(sel.ids);
         log.record(who, c.protocol().queue(), name, sel.description + " (" + sel.ids.size() + " ids)", n + " touched");
-        return done(name, (replay ? "Replayed " : "Purged ") + n + " dead letter" + (n == 1 ? "" : "s") + ".", n);
+        return ActionAnswer.done(name, (replay ? "Replayed " : "Purged ") + n + " dead letter" + (n == 1 ? "" : "s") + ".", n);
     }
 
     private record Selection(List<String> ids, String description, boolean capped, boolean byFilter) {
@@ -208,7 +207,7 @@ public final class Actions {
         String q = c.protocol().queue();
         int shards = c.protocol().shards();
         if (!confirm) {
-            return preview(pause ? "pause" : "resume", pause
+            return ActionAnswer.preview(pause ? "pause" : "resume", pause
                     ? "Pause queue '" + q + "' (" + shards + " shards)? Claims hand out nothing until resumed; due times are kept, "
                     + "running tasks finish, the backlog keeps being reported."
                     : "Resume queue '" + q + "' (" + shards + " shards)? Overdue tasks fire at once.", shards, List.of());
@@ -217,10 +216,10 @@ public final class Actions {
         log.record(who, q, pause ? "pause" : "resume", "queue " + q, s.paused() ? "paused" : "running");
         if (s.paused() != pause) {
             // someone else's later call won (pause epochs): say what the queue is now, not what was asked
-            return done(pause ? "pause" : "resume", "Queue '" + q + "' is " + (s.paused() ? "paused (by " + s.by() + ")" : "running")
+            return ActionAnswer.done(pause ? "pause" : "resume", "Queue '" + q + "' is " + (s.paused() ? "paused (by " + s.by() + ")" : "running")
                     + ": a later " + (pause ? "resume" : "pause") + " by someone else overtook this one.", 0);
         }
-        return done(pause ? "pause" : "resume", (pause ? "Paused" : "Resumed") + " queue '" + q + "'.", shards);
+        return ActionAnswer.done(pause ? "pause" : "resume", (pause ? "Paused" : "Resumed") + " queue '" + q + "'.", shards);
     }
 
     /** Pauses or resumes one recurring schedule, through core's Schedules (a revision-checked put of its definition). */
@@ -240,7 +239,7 @@ public final class Actions {
         }
         String what = "schedule '" + name + "' (" + d.cron() + ", " + d.timeZone() + ")";
         if (!confirm) {
-            return preview(action, pause
+            return ActionAnswer.preview(action, pause
                     ? "Pause " + what + "? No occurrence fires until it is resumed: the workers' next planning turn cancels the "
                     + "occurrences it had enqueued ahead (those not yet claimed); one already running finishes."
                     : "Resume " + what + "? What it missed while paused follows its misfire policy (" + d.misfirePolicy().wire() + ").", 1,
@@ -253,7 +252,7 @@ public final class Actions {
             throw new ApiException(409, "name", "schedule '" + name + "' kept changing while it was " + (pause ? "paused" : "resumed")
                     + "; nothing was written: try again");
         }
-        return done(action, (pause ? "Paused" : "Resumed") + " schedule '" + name + "'.", 1);
+        return ActionAnswer.done(action, (pause ? "Paused" : "Resumed") + " schedule '" + name + "'.", 1);
     }
 
     private static void requireKnown(DelayQueueClient c, TaskInfo info) {
@@ -290,24 +289,5 @@ public final class Actions {
             throw ApiException.badRequest(field, "is required");
         }
         return n.asText();
-    }
-
-    private static Map<String, Object> preview(String action, String message, long count, List<String> sample) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("action", action);
-        out.put("confirmed", false);
-        out.put("message", message);
-        out.put("count", count);
-        out.put("sample", sample);
-        return out;
-    }
-
-    private static Map<String, Object> done(String action, String message, long touched) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("action", action);
-        out.put("confirmed", true);
-        out.put("message", message);
-        out.put("touched", touched);
-        return out;
     }
 }

@@ -4,12 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.delayq.calendar.BusinessCalendar;
 import io.delayq.calendar.Calendars;
 import io.delayq.client.DelayQueueClient;
+import io.delayq.console.actions.ActionAnswer;
 import io.delayq.console.actions.ActionLog;
 import io.delayq.console.http.ApiException;
 import io.delayq.schedule.CronSchedule;
 import io.delayq.schedule.StoredSchedule;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,12 +42,12 @@ public final class CalendarActions {
         if (!confirm) {
             String effect = users.isEmpty() ? "" : " The schedules that keep to it are planned again on the new days: their occurrences "
                     + "planned and not fired yet are cancelled and planned anew.";
-            return preview("calendar-put", (old.isPresent() ? "Replace " : "Create ") + what + "? Tasks already enqueued keep their due time."
+            return ActionAnswer.preview("calendar-put", (old.isPresent() ? "Replace " : "Create ") + what + "? Tasks already enqueued keep their due time."
                     + effect, users.size(), users);
         }
         boolean created = calendars.put(cal);
         log.record(who, c.protocol().queue(), "calendar-put", "calendar " + cal.name(), created ? "created" : "replaced");
-        return done("calendar-put", (created ? "Created " : "Replaced ") + what + ".", 1);
+        return ActionAnswer.done("calendar-put", (created ? "Created " : "Replaced ") + what + ".", 1);
     }
 
     public Map<String, Object> delete(DelayQueueClient c, String name, boolean confirm, String who) {
@@ -57,12 +57,12 @@ public final class CalendarActions {
         }
         List<String> users = schedulesOn(c, name);
         if (!confirm) {
-            return preview("calendar-delete", "Delete calendar '" + name + "'? Tasks already enqueued keep their due time"
+            return ActionAnswer.preview("calendar-delete", "Delete calendar '" + name + "'? Tasks already enqueued keep their due time"
                     + (users.isEmpty() ? "." : "; the schedules that keep to it go on with their copy of it."), users.size(), users);
         }
         boolean deleted = calendars.delete(name);
         log.record(who, c.protocol().queue(), "calendar-delete", "calendar " + name, deleted ? "deleted" : "absent");
-        return done("calendar-delete", deleted ? "Deleted calendar '" + name + "'." : "Calendar '" + name + "' was already gone.", deleted ? 1 : 0);
+        return ActionAnswer.done("calendar-delete", deleted ? "Deleted calendar '" + name + "'." : "Calendar '" + name + "' was already gone.", deleted ? 1 : 0);
     }
 
     private static List<String> schedulesOn(DelayQueueClient c, String calendar) {
@@ -70,24 +70,5 @@ public final class CalendarActions {
                 .map(raw -> StoredSchedule.parse(raw).definition())
                 .filter(d -> d.calendar() != null && d.calendar().name().equals(calendar))
                 .map(CronSchedule::name).sorted().toList();
-    }
-
-    private static Map<String, Object> preview(String action, String message, long count, List<String> sample) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("action", action);
-        out.put("confirmed", false);
-        out.put("message", message);
-        out.put("count", count);
-        out.put("sample", sample);
-        return out;
-    }
-
-    private static Map<String, Object> done(String action, String message, long touched) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("action", action);
-        out.put("confirmed", true);
-        out.put("message", message);
-        out.put("touched", touched);
-        return out;
     }
 }

@@ -3,7 +3,6 @@ package io.delayq.console.browser;
 import io.delayq.console.ConsoleFixture;
 import io.delayq.console.sample.SampleQueue;
 import io.delayq.testing.RedisServerExtension;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -14,7 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The bulk page in a real browser: a filter, the preview that changes nothing, confirm, the job's progress to done, the jobs table. */
 class BulkPageBrowserTest {
@@ -27,38 +25,21 @@ class BulkPageBrowserTest {
     private ConsoleFixture f;
     private Browser browser;
 
-    @BeforeEach
-    void start() throws Exception {
-        String missing = Browser.missing();
-        if (missing != null && Boolean.getBoolean("delayq.requireBrowser")) {
-            throw new IllegalStateException("delayq.requireBrowser is set but " + missing);
-        }
-        assumeTrue(missing == null, () -> "browser tests skipped: " + missing);
-        f = ConsoleFixture.start(redis, ConsoleFixture.TOKEN);
-        browser = Browser.start(1280, 900);
-    }
+    @RegisterExtension
+    final ConsoleInBrowser console = new ConsoleInBrowser(redis);
 
-    @AfterEach
-    void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (f != null) {
-            f.close();
-        }
+    @BeforeEach
+    void start() {
+        f = console.fixture();
+        browser = console.browser();
     }
 
     @Test
     void aPreviewedBulkCancelRunsToDoneAfterTheConfirmation() throws Exception {
-        browser.open(f.url() + "#/");
-        browser.find("#user").sendKeys("alice");
-        browser.find("#token").sendKeys(ConsoleFixture.TOKEN);
-        String before = browser.readyMark();
-        browser.find("#sign-in button").click();
-        browser.waitRendered(before);
+        console.signIn();
 
         browser.open(f.url() + "#/q/" + Q);
-        before = browser.readyMark();
+        String before = browser.readyMark();
         browser.find("#bulk-link").click();
         browser.waitRendered(before);
         browser.find("#b-prefix").sendKeys("order-100");

@@ -5,7 +5,6 @@ import io.delayq.calendar.Calendars;
 import io.delayq.console.ConsoleFixture;
 import io.delayq.console.sample.SampleQueue;
 import io.delayq.testing.RedisServerExtension;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -14,7 +13,6 @@ import java.time.LocalDate;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The queue page's business calendars in a real browser: one is added through the form, edited, and deleted, each confirmed. */
 class CalendarBrowserTest {
@@ -26,34 +24,17 @@ class CalendarBrowserTest {
     private ConsoleFixture f;
     private Browser browser;
 
-    @BeforeEach
-    void start() throws Exception {
-        String missing = Browser.missing();
-        if (missing != null && Boolean.getBoolean("delayq.requireBrowser")) {
-            throw new IllegalStateException("delayq.requireBrowser is set but " + missing);
-        }
-        assumeTrue(missing == null, () -> "browser tests skipped: " + missing);
-        f = ConsoleFixture.start(redis, ConsoleFixture.TOKEN);
-        browser = Browser.start(1280, 900);
-    }
+    @RegisterExtension
+    final ConsoleInBrowser console = new ConsoleInBrowser(redis);
 
-    @AfterEach
-    void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (f != null) {
-            f.close();
-        }
+    @BeforeEach
+    void start() {
+        f = console.fixture();
+        browser = console.browser();
     }
 
     private void signIn() {
-        browser.open(f.url() + "#/");
-        browser.find("#user").sendKeys("alice");
-        browser.find("#token").sendKeys(ConsoleFixture.TOKEN);
-        String before = browser.readyMark();
-        browser.find("#sign-in button").click();
-        browser.waitRendered(before);
+        console.signIn();
     }
 
     @Test

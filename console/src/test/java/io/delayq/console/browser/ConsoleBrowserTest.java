@@ -7,7 +7,6 @@ import io.delayq.console.ConsoleFixture;
 import io.delayq.console.sample.SampleQueue;
 import io.delayq.shard.ShardKeys;
 import io.delayq.testing.RedisServerExtension;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -21,7 +20,6 @@ import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The console in a real browser (Debian's headless chromium) against a real Redis holding real tasks:
@@ -39,26 +37,13 @@ class ConsoleBrowserTest {
     private ConsoleFixture f;
     private Browser browser;
 
-    @BeforeEach
-    void start() throws Exception {
-        String missing = Browser.missing();
-        // CI's second pass installs the browser and sets delayq.requireBrowser: there a missing one is a failure
-        if (missing != null && Boolean.getBoolean("delayq.requireBrowser")) {
-            throw new IllegalStateException("delayq.requireBrowser is set but " + missing);
-        }
-        assumeTrue(missing == null, () -> "browser tests skipped: " + missing);
-        f = ConsoleFixture.start(redis, ConsoleFixture.TOKEN);
-        browser = Browser.start(1280, 900);
-    }
+    @RegisterExtension
+    final ConsoleInBrowser console = new ConsoleInBrowser(redis);
 
-    @AfterEach
-    void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (f != null) {
-            f.close();
-        }
+    @BeforeEach
+    void start() {
+        f = console.fixture();
+        browser = console.browser();
     }
 
     private String page(String hash) {
@@ -66,13 +51,7 @@ class ConsoleBrowserTest {
     }
 
     private void signIn() {
-        browser.open(page("#/"));
-        browser.find("#user").sendKeys("alice");
-        browser.find("#token").sendKeys(ConsoleFixture.TOKEN);
-        String before = browser.readyMark();
-        browser.find("#sign-in button").click();
-        browser.waitRendered(before);
-        assertThat(browser.text("#signed-in")).isEqualTo("signed in as alice");
+        console.signIn();
     }
 
     private long sum(java.util.function.IntToLongFunction perShard) {

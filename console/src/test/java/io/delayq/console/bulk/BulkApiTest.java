@@ -9,9 +9,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +22,6 @@ class BulkApiTest {
     static RedisServerExtension redis = new RedisServerExtension();
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final HttpClient http = HttpClient.newHttpClient();
     private ConsoleFixture f;
     private String session;
     private String csrf;
@@ -38,16 +34,11 @@ class BulkApiTest {
     }
 
     private HttpResponse<String> get(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(f.url() + path)).build(), HttpResponse.BodyHandlers.ofString());
+        return f.get(path);
     }
 
     private HttpResponse<String> post(String path, String body) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(f.url() + path)).POST(HttpRequest.BodyPublishers.ofString(body))
-                .header("Content-Type", "application/json");
-        if (session != null) {
-            b.header("Cookie", session).header("X-CSRF-Token", csrf);
-        }
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return session == null ? f.post(path, body) : f.post(path, body, "Cookie", session, "X-CSRF-Token", csrf);
     }
 
     private static JsonNode json(HttpResponse<String> r) throws Exception {

@@ -5,15 +5,9 @@ import io.delayq.operator.resource.OutboxRelaySpec;
 import io.delayq.operator.resource.OutboxSpec;
 import io.delayq.operator.resource.WorkerSpec;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
-import io.fabric8.kubernetes.api.model.Probe;
-import io.fabric8.kubernetes.api.model.ProbeBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.ResourceRequirements;
-import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 
@@ -92,67 +86,25 @@ public final class OutboxRelayDeployment {
     }
 
     private static PodTemplateSpec podTemplate(DelayQueue dq, OutboxRelaySpec relay, Map<String, String> labels, String defaultImage) {
+        // where the worker pods run, pull from and as whom: the relay runs the same image
         WorkerSpec worker = dq.getSpec().getWorker() == null ? new WorkerSpec() : dq.getSpec().getWorker();
         Map<String, String> annotations = new LinkedHashMap<>();
-        annotations.put("prometheus.io/scrape", "true");
-        annotations.put("prometheus.io/port", String.valueOf(WorkerEnvironment.HTTP_PORT));
-        annotations.put("prometheus.io/path", "/metrics");
-        // where the worker pods run, pull from and as whom: the relay runs the same image
+        DelayqProcess.addScrapeAnnotations(annotations);
         return new PodTemplateSpecBuilder()
                 .withNewMetadata().withLabels(labels).withAnnotations(annotations).endMetadata()
-                .withNewSpec()
-                    .withServiceAccountName(worker.getServiceAccountName())
-                    .withAutomountServiceAccountToken(false)
-                    .withPriorityClassName(worker.getPriorityClassName())
-                    .withNodeSelector(worker.getNodeSelector())
-                    .withTolerations(worker.getTolerations())
-                    .withImagePullSecrets(worker.getImagePullSecrets())
-                    .withTerminationGracePeriodSeconds(TERMINATION_GRACE_SECONDS)
-                    .withSecurityContext(PodSecurity.pod())
-                    .withContainers(container(dq, relay, worker, defaultImage))
-                    .addNewVolume().withName("tmp").withNewEmptyDir().withSizeLimit(new Quantity("64Mi")).endEmptyDir().endVolume()
-                    .addAllToVolumes(RedisTlsCa.of(dq).map(RedisTlsCa::volume).stream().toList())
-                .endSpec()
+                .withSpec(DelayqProcess.podSpec(worker, TERMINATION_GRACE_SECONDS, "64Mi")
+                        .withContainers(container(dq, relay, worker, defaultImage))
+                        .addAllToVolumes(RedisTlsCa.of(dq).map(RedisTlsCa::volume).stream().toList())
+                        .build())
                 .build();
     }
 
     private static Container container(DelayQueue dq, OutboxRelaySpec relay, WorkerSpec worker, String defaultImage) {
-        return new ContainerBuilder()
-                .withName(CONTAINER)
-                .withImage(worker.getImage() != null ? worker.getImage() : defaultImage)
-                .withImagePullPolicy(worker.getImagePullPolicy() == null ? null : worker.getImagePullPolicy().name())
+        return DelayqProcess.container(CONTAINER, worker, defaultImage)
                 .withArgs(COMMAND)
-                .addNewPort().withName("http").withContainerPort(WorkerEnvironment.HTTP_PORT).withProtocol("TCP").endPort()
                 .withEnv(OutboxRelayEnvironment.of(dq))
-                .withResources(resources(relay.getResources()))
-                .withStartupProbe(probe("/healthz", 2, 30))
-                .withLivenessProbe(probe("/healthz", 10, 3))
-                .withReadinessProbe(probe("/readyz", 5, 2))
-                .withSecurityContext(PodSecurity.container())
-                .withTerminationMessagePolicy("FallbackToLogsOnError")
-                .addNewVolumeMount().withName("tmp").withMountPath("/tmp").endVolumeMount()
+                .withResources(DelayqProcess.resources(relay.getResources(), "50m", "192Mi", "384Mi"))
                 .addAllToVolumeMounts(RedisTlsCa.of(dq).map(ref -> RedisTlsCa.mount()).stream().toList())
-                .build();
-    }
-
-    private static Probe probe(String path, int periodSeconds, int failureThreshold) {
-        return new ProbeBuilder()
-                .withNewHttpGet().withPath(path).withPort(new IntOrString("http")).endHttpGet()
-                .withPeriodSeconds(periodSeconds)
-                .withTimeoutSeconds(3)
-                .withFailureThreshold(failureThreshold)
-                .build();
-    }
-
-    static ResourceRequirements resources(ResourceRequirements given) {
-        if (given != null && (given.getRequests() != null && !given.getRequests().isEmpty()
-                || given.getLimits() != null && !given.getLimits().isEmpty())) {
-            return given;
-        }
-        return new ResourceRequirementsBuilder()
-                .addToRequests("cpu", new Quantity("50m"))
-                .addToRequests("memory", new Quantity("192Mi"))
-                .addToLimits("memory", new Quantity("384Mi"))
                 .build();
     }
 }

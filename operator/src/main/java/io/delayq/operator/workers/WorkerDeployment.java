@@ -7,17 +7,11 @@ import io.delayq.operator.resource.WorkerSpec;
 import io.delayq.operator.sharding.WorkerRange;
 import io.delayq.shard.ShardRange;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
-import io.fabric8.kubernetes.api.model.Probe;
-import io.fabric8.kubernetes.api.model.ProbeBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.ResourceRequirements;
-import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 
@@ -105,71 +99,25 @@ public final class WorkerDeployment {
         if (worker.getPodAnnotations() != null) {
             annotations.putAll(worker.getPodAnnotations());
         }
-        annotations.put("prometheus.io/scrape", "true");
-        annotations.put("prometheus.io/port", String.valueOf(WorkerEnvironment.HTTP_PORT));
-        annotations.put("prometheus.io/path", "/metrics");
+        DelayqProcess.addScrapeAnnotations(annotations);
 
         Duration grace = DurationText.require("spec.shutdownGrace", spec.getShutdownGrace());
         return new PodTemplateSpecBuilder()
                 .withNewMetadata().withLabels(labels).withAnnotations(annotations).endMetadata()
-                .withNewSpec()
-                    .withServiceAccountName(worker.getServiceAccountName())
-                    // Workers talk to Redis only; a mounted API token would be an unused credential.
-                    .withAutomountServiceAccountToken(false)
-                    .withPriorityClassName(worker.getPriorityClassName())
-                    .withNodeSelector(worker.getNodeSelector())
-                    .withTolerations(worker.getTolerations())
-                    .withImagePullSecrets(worker.getImagePullSecrets())
-                    .withTerminationGracePeriodSeconds(grace.toSeconds() + EXIT_MARGIN_SECONDS)
-                    .withSecurityContext(PodSecurity.pod())
-                    .withContainers(container(dq, range, shards, worker, defaultImage))
-                    .addNewVolume().withName("tmp").withNewEmptyDir().withSizeLimit(new Quantity("256Mi")).endEmptyDir().endVolume()
-                    .addAllToVolumes(RedisTlsCa.of(dq).map(RedisTlsCa::volume).stream().toList())
-                    .addAllToVolumes(KafkaTls.volumes(dq))
-                .endSpec()
+                .withSpec(DelayqProcess.podSpec(worker, grace.toSeconds() + EXIT_MARGIN_SECONDS, "256Mi")
+                        .withContainers(container(dq, range, shards, worker, defaultImage))
+                        .addAllToVolumes(RedisTlsCa.of(dq).map(RedisTlsCa::volume).stream().toList())
+                        .addAllToVolumes(KafkaTls.volumes(dq))
+                        .build())
                 .build();
     }
 
     private static Container container(DelayQueue dq, ShardRange range, int shards, WorkerSpec worker, String defaultImage) {
-        return new ContainerBuilder()
-                .withName(CONTAINER)
-                .withImage(worker.getImage() != null ? worker.getImage() : defaultImage)
-                .withImagePullPolicy(worker.getImagePullPolicy() == null ? null : worker.getImagePullPolicy().name())
-                .addNewPort().withName("http").withContainerPort(WorkerEnvironment.HTTP_PORT).withProtocol("TCP").endPort()
+        return DelayqProcess.container(CONTAINER, worker, defaultImage)
                 .withEnv(WorkerEnvironment.of(dq, range, shards))
-                .withResources(resources(worker.getResources()))
-                // Generous start-up budget for the JVM, then a quick liveness check.
-                .withStartupProbe(probe("/healthz", 2, 30))
-                .withLivenessProbe(probe("/healthz", 10, 3))
-                .withReadinessProbe(probe("/readyz", 5, 2))
-                .withSecurityContext(PodSecurity.container())
-                // A worker that cannot start says why in one line on stderr: as the termination message it reaches
-                // the pod's lastState, which the operator copies into the DelayQueue's Degraded condition.
-                .withTerminationMessagePolicy("FallbackToLogsOnError")
-                .addNewVolumeMount().withName("tmp").withMountPath("/tmp").endVolumeMount()
+                .withResources(DelayqProcess.resources(worker.getResources(), "100m", "256Mi", "512Mi"))
                 .addAllToVolumeMounts(RedisTlsCa.of(dq).map(ref -> RedisTlsCa.mount()).stream().toList())
                 .addAllToVolumeMounts(KafkaTls.mounts(dq))
-                .build();
-    }
-
-    private static Probe probe(String path, int periodSeconds, int failureThreshold) {
-        return new ProbeBuilder()
-                .withNewHttpGet().withPath(path).withPort(new IntOrString("http")).endHttpGet()
-                .withPeriodSeconds(periodSeconds)
-                .withTimeoutSeconds(2)
-                .withFailureThreshold(failureThreshold)
-                .build();
-    }
-
-    static ResourceRequirements resources(ResourceRequirements given) {
-        if (given != null && (given.getRequests() != null && !given.getRequests().isEmpty()
-                || given.getLimits() != null && !given.getLimits().isEmpty())) {
-            return given;
-        }
-        return new ResourceRequirementsBuilder()
-                .addToRequests("cpu", new Quantity("100m"))
-                .addToRequests("memory", new Quantity("256Mi"))
-                .addToLimits("memory", new Quantity("512Mi"))
                 .build();
     }
 }
