@@ -75,13 +75,14 @@ def b36(x):
 
 LUA_B36 = """
 local DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz'
-local function b36(x)
+local function b36(x, width)
   local out = ''
   repeat
     local d = x % 36
     out = string.sub(DIGITS, d + 1, d + 1) .. out
     x = (x - d) / 36
   until x == 0
+  if width and #out < width then out = string.rep('0', width - #out) .. out end
   return out
 end
 """
@@ -104,8 +105,19 @@ class Candidate:
             return "g%s/%s" % (group, win), "gidx:%s" % group
         return win, "idx"
 
-    def value(self, due, record):
-        return ("0" if self.attempts == "prefix" else "") + b36(due) + record
+    def width(self, coarse):
+        """Digits of a task's offset from its bucket's window start (fixed width, base 36)."""
+        span, w = (COARSE_MS if coarse else self.window) - 1, 1
+        while span >= 36 ** w:
+            w += 1
+        return w
+
+    def value(self, due, record, coarse):
+        """[attempt digit] offset of the due time from the window start, base 36, fixed width; then the record. An
+        offset, not the due time itself: 8 more bytes would push a 50-byte payload's value past the listpack's 64."""
+        window = COARSE_MS if coarse else self.window
+        off = b36(due % window).rjust(self.width(coarse), "0")
+        return ("0" if self.attempts == "prefix" else "") + off + record
 
     def ix(self, task_id):
         return id_hash(task_id) % self.ixb
@@ -322,18 +334,22 @@ end""", "")
         window, a new bucket every CAP tasks, the index entry of the bucket when it opens)."""
         coarse = "true" if self.two_tier else "false"
         return LUA_B36 + """
-local W, CAP, HORIZON, COARSE = %d, %d, %d, %d
-local function place(P, id, due, value, now)
-  local base, ix
-  if %s and due - now >= HORIZON then base, ix = 'c' .. b36(due - due %% COARSE), 'cidx'
-  else base, ix = b36(due - due %% W), 'idx' end
+local W, CAP, HORIZON, COARSE, FW, CW = %d, %d, %d, %d, %d, %d
+-- head: the attempt digit or ''; the value holds the due time's offset from the bucket's window start
+local function place(P, id, due, head, record, now)
+  local base, ix, value
+  if %s and due - now >= HORIZON then
+    base, ix, value = 'c' .. b36(due - due %% COARSE), 'cidx', head .. b36(due %% COARSE, CW) .. record
+  else
+    base, ix, value = b36(due - due %% W), 'idx', head .. b36(due %% W, FW) .. record
+  end
   local cnt = redis.call('HINCRBY', P .. 'open', base, 1)
   local name = base .. ':' .. math.floor((cnt - 1) / CAP)
   redis.call('HSET', P .. 'b:' .. name, id, value)
   if (cnt - 1) %% CAP == 0 then redis.call('ZADD', P .. ix, due - due %% (ix == 'cidx' and COARSE or W), name) end
   return name
 end
-""" % (self.window, self.cap, HORIZON_MS, COARSE_MS, coarse)
+""" % (self.window, self.cap, HORIZON_MS, COARSE_MS, self.width(False), self.width(True), coarse)
 
     def enqueue(self):
         """ARGV: n, then per task id, due, record. Rejects an id the index holds (duplicate policy `reject`)."""
@@ -346,7 +362,7 @@ for k = 0, n - 1 do
   local id, due, record = ARGV[2 + 3 * k], tonumber(ARGV[3 + 3 * k]), ARGV[4 + 3 * k]
   local ix = P .. 'ix:' .. (id_hash(id) %% %d)
   if redis.call('HEXISTS', ix, id) == 0 then
-    local name = place(P, id, due, %s b36(due) .. record, now)
+    local name = place(P, id, due, %s, record, now)
     redis.call('HSET', ix, id, name)
     added = added + 1
     if earliest == nil or due < earliest then earliest = due end
@@ -354,7 +370,7 @@ for k = 0, n - 1 do
 end
 if earliest then redis.call('ZADD', P .. 'marker', 'LT', earliest, 'next') end
 return added
-""" % (self.ixb, "'0' .." if self.attempts == "prefix" else "")
+""" % (self.ixb, "'0'" if self.attempts == "prefix" else "''")
         return lua
 
     def find(self):
@@ -403,9 +419,10 @@ redis.call('HDEL', bkey, id)
 unlist(P, name, bkey)
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
--- the value: [attempt digit] due in base 36 (8 digits until 2059) then the record
+-- the value: [attempt digit], the offset (CW digits in a coarse bucket, FW in a due window), the record
 local head = %s
-redis.call('HSET', ix, id, place(P, id, due, head .. b36(due) .. string.sub(value, %d + 8), now))
+local width = string.sub(name, 1, 1) == 'c' and CW or FW
+redis.call('HSET', ix, id, place(P, id, due, head, string.sub(value, %d + width), now))
 return 1
 """ % ("string.sub(value, 1, 1)" if self.attempts == "prefix" else "''", skip)
 
@@ -450,14 +467,16 @@ local skip = %d
 for _, name in ipairs(coarse) do
   local bkey = P .. 'b:' .. name
   local flat = redis.call('HGETALL', bkey)
+  local start = tonumber(string.match(name, '^c(%%w+):'), 36)
   local by_bucket, by_ix = {}, {}
   for j = 1, #flat, 2 do
     local id, value = flat[j], flat[j + 1]
-    local due = tonumber(string.sub(value, skip, skip + 7), 36)
+    local due = start + tonumber(string.sub(value, skip, skip + CW - 1), 36)
     local base = b36(due - due %% W)
     local g = by_bucket[base]
     if g == nil then g = {}; by_bucket[base] = g end
-    g[#g + 1] = id; g[#g + 1] = value
+    g[#g + 1] = id
+    g[#g + 1] = string.sub(value, 1, skip - 1) .. b36(due %% W, FW) .. string.sub(value, skip + CW)
   end
   for base, g in pairs(by_bucket) do
     local m = #g / 2
@@ -517,7 +536,7 @@ class Study:
             if (cnt - 1) % cand.cap == 0:
                 score = due - due % (COARSE_MS if ix == "cidx" else cand.window)
                 indexes.setdefault(ix, {})[name] = score
-            buckets.setdefault(name, {})[task_id] = cand.value(due, record)
+            buckets.setdefault(name, {})[task_id] = cand.value(due, record, ix == "cidx")
             if cand.ixb:
                 index.setdefault(cand.ix(task_id), {})[task_id] = name
         pending = 0
