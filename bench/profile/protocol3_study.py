@@ -291,9 +291,6 @@ end
             lua = lua.replace("LEASE", "")
         if self.ixb:
             lua += """
-local function somewhere(id)
-  local name = redis.call('HGET', P .. 'ix:' .. ARGV[0], id)
-end
 local ni = tonumber(ARGV[i])
 i = i + 1
 for g = 1, ni do
@@ -323,10 +320,6 @@ for g = 1, ni do
   i = i + 2 + c
 end
 """
-            lua = lua.replace("""
-local function somewhere(id)
-  local name = redis.call('HGET', P .. 'ix:' .. ARGV[0], id)
-end""", "")
         return lua + "return acked\n"
 
     def placement(self):
