@@ -331,7 +331,7 @@ func (q *Queue) Calendar(ctx context.Context, name string) (*Calendar, error) {
 	if err := requireCalendarName(name); err != nil {
 		return nil, err
 	}
-	conn, err := q.pool.GetContext(ctx)
+	conn, err := q.redis.conn(ctx, calendarsKey(q.queue))
 	if err != nil {
 		return nil, err
 	}

@@ -82,14 +82,14 @@ func checkOptions(o Options) (settings, error) {
 // Queue is the producer client of one queue; safe for concurrent use.
 type Queue struct {
 	settings
-	pool             *redis.Pool
+	redis            target
 	configuredShards int
 
 	mu     sync.Mutex
 	layout Layout
 }
 
-// Connect connects to a redis:// or rediss:// URL and checks the queue's shard count and protocol in
+// Connect connects to a redis://, rediss://, redis-cluster:// or rediss-cluster:// URL and checks the queue's shard count and protocol in
 // dq:{queue}:meta (recording them on first use): ShardCountMismatchError or ProtocolVersionMismatchError when
 // Redis holds others. Bad options fail with InvalidInputError before anything is sent.
 func Connect(ctx context.Context, url string, o Options) (*Queue, error) {
@@ -97,10 +97,11 @@ func Connect(ctx context.Context, url string, o Options) (*Queue, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkURL(url); err != nil {
+	e, err := parseURL(url)
+	if err != nil {
 		return nil, err
 	}
-	tlsConf, err := tlsConfig(url, o.TLSCA)
+	tlsConf, err := tlsConfig(e, o.TLSCA)
 	if err != nil {
 		return nil, err
 	}
@@ -113,16 +114,15 @@ func Connect(ctx context.Context, url string, o Options) (*Queue, error) {
 	if tlsConf != nil {
 		dialOptions = append(dialOptions, redis.DialTLSConfig(tlsConf))
 	}
-	pool := &redis.Pool{
-		MaxIdle:     16,
-		IdleTimeout: 5 * time.Minute,
-		DialContext: func(context.Context) (redis.Conn, error) {
-			return redis.DialURL(url, dialOptions...)
-		},
+	var servers target = newSingleServer(url, dialOptions)
+	if e.cluster {
+		if servers, err = newClusterServers(e, dialOptions, tlsConf); err != nil {
+			return nil, &Error{fmt.Sprintf("cannot use Redis at %s: %v", Redact(url), err)}
+		}
 	}
-	q := &Queue{settings: s, pool: pool, configuredShards: s.shards, layout: initialLayout(s.shards)}
+	q := &Queue{settings: s, redis: servers, configuredShards: s.shards, layout: initialLayout(s.shards)}
 	if err := q.verifyMeta(ctx); err != nil {
-		pool.Close()
+		servers.close()
 		if JavaName(err) == "" {
 			return nil, &Error{fmt.Sprintf("cannot use Redis at %s: %v", Redact(url), err)}
 		}
@@ -132,7 +132,7 @@ func Connect(ctx context.Context, url string, o Options) (*Queue, error) {
 }
 
 // Close closes the connections.
-func (q *Queue) Close() error { return q.pool.Close() }
+func (q *Queue) Close() error { return q.redis.close() }
 
 // Name is the queue's name.
 func (q *Queue) Name() string { return q.queue }
@@ -276,7 +276,7 @@ func (q *Queue) run(ctx context.Context, name string, keys, args []string) (any,
 	if !ok {
 		return nil, &Error{fmt.Sprintf("this delayq build holds no script %q: run go generate in clients/go", name)}
 	}
-	conn, err := q.pool.GetContext(ctx)
+	conn, err := q.redis.conn(ctx, keys[0])
 	if err != nil {
 		return nil, err
 	}
@@ -296,8 +296,20 @@ func (q *Queue) enqueueCall(ctx context.Context, shard int, batch []preparedTask
 		list, _ := reply.([]any)
 		return list, err
 	}
+	for redirections := 0; ; redirections++ {
+		list, err := q.enqueueAndWait(ctx, shard, batch, keys, args)
+		if !isRedirection(err) || redirections == redirectAttempts {
+			return list, err
+		}
+		q.redis.redirected()
+	}
+}
+
+// enqueueAndWait pipelines the enqueue and WAIT on one connection (on a Cluster, to the shard's primary as last
+// known: a redirection error means the script did not run there).
+func (q *Queue) enqueueAndWait(ctx context.Context, shard int, batch []preparedTask, keys, args []string) ([]any, error) {
 	s := scripts["enqueue"]
-	conn, err := q.pool.GetContext(ctx)
+	conn, err := q.redis.pipeline(ctx, keys[0])
 	if err != nil {
 		return nil, err
 	}

@@ -235,11 +235,25 @@ func TestABatchIsCheckedWholeAndSplitPerShardInCallsOfAtMost500InInputOrder(t *t
 }
 
 func TestTheURLSchemesAndBadURLsNameTheFieldWithoutThePassword(t *testing.T) {
-	if checkURL("redis://localhost:6379/2") != nil || checkURL("rediss://user:pw@redis.prod:6380") != nil {
-		t.Error("a documented URL refused")
+	for _, ok := range []string{"redis://localhost:6379/2", "rediss://user:pw@redis.prod:6380", "redis-cluster://10.0.0.1:7000,10.0.0.2:7000"} {
+		if _, err := parseURL(ok); err != nil {
+			t.Errorf("a documented URL refused: %v", err)
+		}
 	}
-	err := checkURL("http://app:secret@localhost")
-	refused(t, err, "redis", "redis: must start with redis:// or rediss://, got http://app:***@localhost")
+	_, err := parseURL("http://app:secret@localhost")
+	refused(t, err, "redis", "redis: must start with redis://, rediss://, redis-cluster:// or rediss-cluster://, got http://app:***@localhost")
+	_, err = parseURL("redis-cluster://app:secret@h1:7000,h2")
+	refused(t, err, "redis", "redis: a cluster node must be host:port, got 'h2' in redis-cluster://app:***@h1:7000,h2")
+	_, err = parseURL("redis-cluster://app:secret@")
+	refused(t, err, "redis", "redis: a cluster URL needs at least one host:port: redis-cluster://app:***@")
+	e, _ := parseURL("rediss-cluster://app:s%40cret@h1:7000,h2:7001/")
+	if !e.cluster || !e.tls || e.username != "app" || e.password != "s@cret" || strings.Join(e.nodes, ",") != "h1:7000,h2:7001" {
+		t.Errorf("rediss-cluster URL read as %+v", e)
+	}
+	e, _ = parseURL("redis-cluster://onlypassword@h1:7000")
+	if e.username != "" || e.password != "onlypassword" || e.tls {
+		t.Errorf("redis-cluster URL with a password only read as %+v", e)
+	}
 	if got := Redact("redis://app:secret@h:1"); got != "redis://app:***@h:1" {
 		t.Error(got)
 	}

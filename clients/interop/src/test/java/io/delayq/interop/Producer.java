@@ -51,9 +51,9 @@ public record Producer(String name, List<String> command, Map<String, Object> co
         return List.of(python(), pythonAsyncio(), node(), go());
     }
 
-    /** The libraries that speak Redis Cluster URLs (the Go library connects to one server or primary). */
+    /** The libraries that speak Redis Cluster URLs (all of them). */
     static List<Producer> withCluster() {
-        return List.of(python(), pythonAsyncio(), node());
+        return all();
     }
 
     /** Skips (locally) or fails (in CI) when the library is not installed. */

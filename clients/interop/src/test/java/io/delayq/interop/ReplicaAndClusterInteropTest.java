@@ -5,11 +5,16 @@ import io.delayq.client.DelayQueueClient;
 import io.delayq.client.ReplicaAckException;
 import io.delayq.localredis.LocalRedisServer;
 import io.delayq.redis.RedisEndpoint;
+import io.delayq.task.CancelResult;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskRecord;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.LocalRedisCluster;
 import io.delayq.testing.RedisServerExtension;
+import io.delayq.worker.Worker;
+import io.delayq.worker.config.WorkerConfig;
+import io.delayq.worker.delivery.HandlerDelivery;
+import io.delayq.handler.Task;
 import io.delayq.queue.QueueProtocol;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -18,8 +23,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static io.delayq.interop.Ops.enqueue;
 import static io.delayq.interop.Ops.op;
@@ -31,7 +38,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The libraries' optional replica acknowledgement (WAIT on the connection that wrote) against a real
- * replica, and their Redis Cluster URLs against a real three-node cluster, both beside the Java client.
+ * replica, and their Redis Cluster URLs against a real three-node cluster, both beside the Java client and
+ * the Java worker.
  */
 class ReplicaAndClusterInteropTest {
     @RegisterExtension
@@ -133,6 +141,45 @@ class ReplicaAndClusterInteropTest {
             assertThat(java.inspect("coupon-7").state()).isEqualTo(TaskInfo.State.UNKNOWN);
             assertThat(lib.ok(op("inspect", "id", "from-java")).get("payload").asText()).isEqualTo("java");
             assertThat(lib.ok(op("stats")).get("scheduled").asLong()).isEqualTo(java.stats().scheduled()).isEqualTo(60);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("clusterProducers")
+    void tasksTheProducerWritesToAClusterFireInTheJavaWorkerAndEachSideReadsTheOthers(Producer p) {
+        p.requireInstalled();
+        String queue = "fire-" + p.name();
+        Map<String, Task> fired = new ConcurrentHashMap<>();
+        Map<String, String> env = new HashMap<>(Map.of("DELAYQ_REDIS_URL", cluster().url(), "DELAYQ_QUEUE", queue,
+                "DELAYQ_SHARDS", "6", "DELAYQ_HTTP_PORT", "0", "DELAYQ_LEASE", "5s", "DELAYQ_POLL_INTERVAL", "200ms",
+                "DELAYQ_SHUTDOWN_GRACE", "2s"));
+        try (DelayQueueClient java = DelayQueueClient.builder().redis(cluster().url()).queue(queue).shards(6).build();
+             Worker worker = Worker.start(WorkerConfig.fromEnv(env), r -> new HandlerDelivery(t -> fired.put(t.id(), t)));
+             ProducerProcess lib = p.connect(cluster().url(), queue, 6).connected()) {
+            await().atMost(Duration.ofSeconds(20)).until(worker::ready);
+            List<Map<String, Object>> tasks = new ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                tasks.add(task("refund-" + i, "delayMs", 200 + 20 * i, "payload", "refund R-" + i, "priority", i % 3));
+            }
+            tasks.add(task("later", "delayMs", 3_600_000, "payload", "tomorrow"));
+            JsonNode results = lib.ok(enqueue("reject", tasks));
+            assertThat(results).allSatisfy(r -> assertThat(r.get("status").asText()).isEqualTo("ADDED"));
+            java.enqueue(TaskSpec.of("from-java").after(Duration.ofHours(1)).payload("java"));
+
+            await().atMost(Duration.ofSeconds(15)).until(() -> fired.size() == 12);
+            for (int i = 0; i < 12; i++) {
+                Task t = fired.get("refund-" + i);
+                assertThat(t.payload()).isEqualTo("refund R-" + i);
+                assertThat(t.priority()).isEqualTo(i % 3);
+                assertThat(t.dueAt()).isEqualTo(results.get(i).get("dueAt").asLong());
+                assertThat(t.shard()).isEqualTo(io.delayq.shard.Sharding.shardOf("refund-" + i, 6));
+            }
+            assertThat(java.inspect("later").state()).isEqualTo(TaskInfo.State.SCHEDULED);
+            assertThat(lib.ok(op("inspect", "id", "from-java")).get("payload").asText()).isEqualTo("java");
+            assertThat(lib.ok(op("reschedule", "id", "from-java", "delayMs", 7_200_000)).get("status").asText()).isEqualTo("RESCHEDULED");
+            assertThat(java.inspect("from-java").score()).isGreaterThan(System.currentTimeMillis() + 3_600_000);
+            assertThat(java.cancel("later")).isEqualTo(CancelResult.CANCELLED);
+            assertThat(lib.ok(op("inspect", "id", "later")).get("state").asText()).isEqualTo("UNKNOWN");
         }
     }
 
