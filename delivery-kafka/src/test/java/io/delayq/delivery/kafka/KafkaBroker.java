@@ -28,16 +28,24 @@ import static org.awaitility.Awaitility.await;
  * A real single-node Kafka broker in KRaft mode (broker and controller in one process), run in a JVM of its own from
  * the Kafka artifacts on the test class path, on free loopback ports. It can be stopped and started again on the same
  * ports and log folder, as a broker restarted by its operator. One per test class: a start takes seconds.
+ *
+ * <p>Besides PLAINTEXT it listens as a secured cluster would, one listener per way in: SASL PLAIN, TLS, TLS that
+ * requires a client certificate, and SASL SCRAM-SHA-512 over TLS. Its certificate comes from an authority made up
+ * at start ({@link TestAuthority}), whose certificate, and a client certificate it issued, are written as PEM files
+ * for the worker.
  */
 public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     private final String clusterId = Uuid.randomUuid().toString();
     private Path dir;
-    /** The one user of the SASL listener (PLAIN). */
+    /** The one user of the SASL listeners: PLAIN on {@link #saslBootstrapServers}, SCRAM-SHA-512 on {@link #scramBootstrapServers}. */
     public static final String USER = "delayq";
     public static final String PASSWORD = "kafka-pass-1";
 
     private int port;
     private int saslPort;
+    private int tlsPort;
+    private int mutualTlsPort;
+    private int scramPort;
     private int controllerPort;
     private Process process;
 
@@ -46,19 +54,40 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
         dir = Files.createTempDirectory("delayq-kafka");
         port = freePort();
         saslPort = freePort();
+        tlsPort = freePort();
+        mutualTlsPort = freePort();
+        scramPort = freePort();
         controllerPort = freePort();
+        TestAuthority ca = TestAuthority.named("delayq test CA");
+        TestAuthority.Issued broker = ca.server("kafka", List.of("127.0.0.1"), List.of("localhost"));
+        TestAuthority.Issued client = ca.client("delayq-worker");
+        Files.writeString(caFile(), ca.certificatePem());
+        Files.writeString(dir.resolve("broker.pem"), broker.keyPem() + broker.chainPem());
+        Files.writeString(clientCertificateFile(), client.chainPem());
+        Files.writeString(clientKeyFile(), client.keyPem());
+        String address = "://127.0.0.1:";
+        String advertised = "PLAINTEXT" + address + port + ",SASL_PLAINTEXT" + address + saslPort + ",SSL" + address + tlsPort
+                + ",MTLS" + address + mutualTlsPort + ",SASL_SSL" + address + scramPort;
         Files.writeString(dir.resolve("server.properties"), String.join("\n",
                 "process.roles=broker,controller",
                 "node.id=1",
                 "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
-                "listeners=PLAINTEXT://127.0.0.1:" + port + ",SASL_PLAINTEXT://127.0.0.1:" + saslPort + ",CONTROLLER://127.0.0.1:" + controllerPort,
-                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port + ",SASL_PLAINTEXT://127.0.0.1:" + saslPort,
+                "listeners=" + advertised + ",CONTROLLER" + address + controllerPort,
+                "advertised.listeners=" + advertised,
                 "controller.listener.names=CONTROLLER",
                 "inter.broker.listener.name=PLAINTEXT",
-                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL,MTLS:SSL,SASL_SSL:SASL_SSL,CONTROLLER:PLAINTEXT",
                 "sasl.enabled.mechanisms=PLAIN",
                 "listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required "
                         + "user_" + USER + "=\"" + PASSWORD + "\";",
+                // the SCRAM user is written into the metadata log when the log folder is formatted (KafkaBrokerMain)
+                "listener.name.sasl_ssl.sasl.enabled.mechanisms=SCRAM-SHA-512",
+                "listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;",
+                "ssl.keystore.type=PEM",
+                "ssl.keystore.location=" + dir.resolve("broker.pem"),
+                "ssl.truststore.type=PEM",
+                "ssl.truststore.location=" + caFile(),
+                "listener.name.mtls.ssl.client.auth=required",
                 "log.dirs=" + logs(),
                 "num.partitions=3",
                 "auto.create.topics.enable=false",
@@ -94,6 +123,36 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     /** The listener that wants SASL PLAIN ({@link #USER}, {@link #PASSWORD}). */
     public String saslBootstrapServers() {
         return "127.0.0.1:" + saslPort;
+    }
+
+    /** The listener that wants TLS: its certificate is issued by the authority in {@link #caFile}. */
+    public String tlsBootstrapServers() {
+        return "127.0.0.1:" + tlsPort;
+    }
+
+    /** The listener that wants TLS and a client certificate issued by the authority in {@link #caFile}. */
+    public String mutualTlsBootstrapServers() {
+        return "127.0.0.1:" + mutualTlsPort;
+    }
+
+    /** The listener that wants TLS, then SASL SCRAM-SHA-512 ({@link #USER}, {@link #PASSWORD}). */
+    public String scramBootstrapServers() {
+        return "127.0.0.1:" + scramPort;
+    }
+
+    /** PEM: the certificate of the authority that issued the broker's and the client's certificates. */
+    public Path caFile() {
+        return dir.resolve("ca.pem");
+    }
+
+    /** PEM: a client certificate (and its authority's) that the mutual TLS listener accepts. */
+    public Path clientCertificateFile() {
+        return dir.resolve("client.crt");
+    }
+
+    /** PEM: the unencrypted PKCS#8 key of {@link #clientCertificateFile}. */
+    public Path clientKeyFile() {
+        return dir.resolve("client.key");
     }
 
     /** Starts the broker (again) and returns once it answers on its port and lists its topics. */

@@ -25,7 +25,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The Kafka hand-off against a real KRaft broker, a real redis-server and a real worker started from its settings
  * (DELAYQ_DELIVERY=kafka, found through the worker's DeliveryProvider service): every due task reaches the topic keyed
- * by its id with its headers, and a task is acked only after the broker acknowledged its record.
+ * by its id with its headers, and a task is acked only after the broker acknowledged its record. The secured ways in
+ * are in KafkaSecuredDeliveryTest.
  */
 class KafkaDeliveryTest {
     @RegisterExtension
@@ -131,34 +132,6 @@ class KafkaDeliveryTest {
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(outcomes(w, "acked")).isEqualTo(1));
         assertThat(reader.byKey().get("order-77")).allSatisfy(r -> assertThat(Integer.parseInt(r.header(Headers.ATTEMPT))).isGreaterThan(1));
         assertThat(outcomes(w, "dead")).isZero();
-    }
-
-    @Test
-    void saslCredentialsAreSentAndAWrongPasswordIsRetriedNotAcked() throws Exception {
-        String topic = newTopic();
-        kafka.createTopic(topic, 1);
-        TopicReader reader = read(topic);
-        Map<String, String> sasl = Map.of(KAFKA_BOOTSTRAP_SERVERS.name(), kafka.saslBootstrapServers(),
-                KAFKA_SECURITY_PROTOCOL.name(), "sasl_plaintext", KAFKA_USERNAME.name(), KafkaBroker.USER);
-        Map<String, String> wrong = new java.util.HashMap<>(sasl);
-        wrong.put(KAFKA_PASSWORD.name(), "not-the-password");
-        Worker refused = worker(topic, wrong);
-        queue.client().enqueue(TaskSpec.of("refund-1").payload("r"));
-
-        await().atMost(Duration.ofSeconds(20)).until(() -> queue.client().inspect("refund-1"),
-                t -> t.attempts() >= 2 && t.lastError() != null);
-        assertThat(queue.client().inspect("refund-1").lastError()).contains("Authentication failed");
-        assertThat(outcomes(refused, "acked")).isZero();
-        assertThat(reader.keys()).isZero();
-        workers.close();
-
-        Map<String, String> right = new java.util.HashMap<>(sasl);
-        right.put(KAFKA_PASSWORD.name(), KafkaBroker.PASSWORD);
-        Worker w = worker(topic, right);
-        await().atMost(Duration.ofSeconds(30)).until(() -> reader.keys() == 1);
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(outcomes(w, "acked")).isEqualTo(1));
-        assertThat(reader.byKey().get("refund-1")).singleElement()
-                .satisfies(r -> assertThat(Integer.parseInt(r.header(Headers.ATTEMPT))).isGreaterThan(1));
     }
 
     @Test
