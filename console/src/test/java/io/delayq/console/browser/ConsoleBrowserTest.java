@@ -150,13 +150,13 @@ class ConsoleBrowserTest {
     @Test
     void theNextHourShowsEachTaskInTheBinItFallsDueIn() throws Exception {
         // queues made before the console starts, so that its list of queues has them at once
-        f.close();
+        console.closeFixture();
         redis.admin().commands().flushall().get();
         AheadQueue.Filled ahead = AheadQueue.fill(redis.admin());
         try (io.delayq.client.DelayQueueClient idle = io.delayq.client.DelayQueueClient.builder().redis(redis.admin()).queue("idle").shards(1).build()) {
             idle.enqueue(io.delayq.task.TaskSpec.of("late").at(Instant.ofEpochMilli(ahead.filledAt() - 5_000)));
         }
-        f = ConsoleFixture.start(redis, ConsoleFixture.TOKEN);
+        f = console.use(ConsoleFixture.start(redis, ConsoleFixture.TOKEN));
 
         browser.open(page("#/q/" + AheadQueue.QUEUE));
         List<WebElement> bars = browser.all("#forecast svg rect.bar");
@@ -504,10 +504,10 @@ class ConsoleBrowserTest {
     @Test
     void underAPathPrefixThePagesLinksAndActionsWork() throws Exception {
         // as behind an Ingress with path /ops/delayq/ (DELAYQ_CONSOLE_PATH, the chart's console.ingress.path)
-        f.close();
+        console.closeFixture();
         redis.admin().commands().flushall().get();
-        f = ConsoleFixture.start(redis, redis.url(), ConsoleFixture.TOKEN, new ConsoleFixture.Options(List.of(), "/ops/delayq/",
-                io.delayq.console.ConsoleSettings.DEFAULT_MAX_QUEUES));
+        f = console.use(ConsoleFixture.start(redis, redis.url(), ConsoleFixture.TOKEN, new ConsoleFixture.Options(List.of(), "/ops/delayq/",
+                io.delayq.console.ConsoleSettings.DEFAULT_MAX_QUEUES)));
         assertThat(f.url()).endsWith("/ops/delayq/");
         signIn();
         assertThat(browser.find("tr[data-queue='" + Q + "']").isDisplayed()).isTrue();

@@ -40,14 +40,26 @@ final class ConsoleInBrowser implements BeforeEachCallback, AfterEachCallback {
             browser.close();
             browser = null;
         }
+        closeFixture();
+    }
+
+    ConsoleFixture fixture() {
+        return fixture;
+    }
+
+    /** Closes the console started for the test, so that the test can start one of its own ({@link #use}). */
+    void closeFixture() {
         if (fixture != null) {
             fixture.close();
             fixture = null;
         }
     }
 
-    ConsoleFixture fixture() {
-        return fixture;
+    /** A console the test started itself: the one {@link #signIn()} signs in to, closed after the test. */
+    ConsoleFixture use(ConsoleFixture started) {
+        closeFixture();
+        fixture = started;
+        return started;
     }
 
     Browser browser() {
