@@ -108,6 +108,7 @@ public final class Worker implements AutoCloseable {
     /** A claimed task that waited this long for a handler thread makes the pool wake more threads. */
     private static final long HANDLER_RAMP_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private final HandlerPool handlers;
+    private final TaskRunner runner;
     private final ClaimLoop claimLoop;
     private final Thread claimThread;
     private final List<MarkerWatcher> watchers = new ArrayList<>();
@@ -165,13 +166,14 @@ public final class Worker implements AutoCloseable {
                     .description("Progress reports of handlers written to Redis (at most one per task per second), and those refused: the lease had moved on")
                     .tag("queue", config.queue()).tag("result", accepted ? "written" : "refused").register(registry);
         }
-        this.handlers = new HandlerPool(config.concurrency(), HANDLER_RAMP_AFTER_NANOS, named("delayq-handler", false));
         ServerClock clock = new ServerClock(wallClock, config.range());
+        this.runner = new TaskRunner(config.queue(), new DeliveryAttempt(config.queue(), delivery, clock, config.retry(),
+                new DeliveryTracing(otel, config.queue())), settler, metrics, clock, progress, config.concurrency());
+        this.handlers = new HandlerPool(handlerThreads(config.concurrency(), runner.asynchronous()), HANDLER_RAMP_AFTER_NANOS,
+                named("delayq-handler", false));
         WakeBoard board = new WakeBoard(config.range().from(), config.range().size());
         this.claimLoop = new ClaimLoop(new ClaimLoop.Params(protocol, config.range(), config.batchSize(), config.pollInterval(),
-                config.lease(), config.rateLimit(), config.concurrency(), handlers,
-                new TaskRunner(config.queue(), new DeliveryAttempt(config.queue(), delivery, clock, config.retry(), new DeliveryTracing(otel, config.queue())),
-                        settler, metrics, clock, progress), inflight, metrics, clock, board, health,
+                config.lease(), config.rateLimit(), config.concurrency(), handlers, runner, inflight, metrics, clock, board, health,
                 new ShardFaults(protocol, redis.commands(), metrics), REDIS_TIMEOUT, config.claimAhead()));
         Gauge.builder("delayq.tasks.held", claimLoop, ClaimLoop::heldCount)
                 .description("Tasks claimed ahead of their due time and held until due (DELAYQ_CLAIM_AHEAD); in flight, in no handler slot")
@@ -186,6 +188,15 @@ public final class Worker implements AutoCloseable {
             close();
             throw new UncheckedIOException("cannot listen on DELAYQ_HTTP_PORT " + config.httpPort() + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * A thread per concurrency slot for handlers, which hold theirs while they run; an asynchronous delivery's thread
+     * only starts the request (building and signing it, a few tens of microseconds) and moves on, so a thread per core
+     * starts them all and the concurrency bounds the requests in flight instead.
+     */
+    static int handlerThreads(int concurrency, boolean asynchronous) {
+        return asynchronous ? Math.min(concurrency, Math.max(2, Runtime.getRuntime().availableProcessors())) : concurrency;
     }
 
     /** Connects, checks the queue's meta, loads scripts and starts every loop. */
@@ -232,7 +243,8 @@ public final class Worker implements AutoCloseable {
         long keep = Math.max(10, keeper.interval().toMillis());
         timers.scheduleWithFixedDelay(guard(keeper), keep, keep, TimeUnit.MILLISECONDS);
         if (!config.handlerTimeout().isZero()) {
-            HandlerDeadline deadline = new HandlerDeadline(inflight, settler, metrics, config.handlerTimeout());
+            HandlerDeadline deadline = new HandlerDeadline(inflight, settler, metrics, config.handlerTimeout(),
+                    runner.asynchronous() ? "its request was cancelled" : "its thread was interrupted");
             long every = deadline.interval().toMillis();
             timers.scheduleWithFixedDelay(guard(deadline), every, every, TimeUnit.MILLISECONDS);
         }
@@ -396,6 +408,8 @@ public final class Worker implements AutoCloseable {
             Thread.currentThread().interrupt();
             finished = false;
         }
+        // a webhook's requests are still in flight once the threads that started them are done
+        finished = runner.awaitDeliveries(Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))) && finished;
         boolean settled = settler.drain(Duration.ofNanos(Math.max(TimeUnit.SECONDS.toNanos(2), deadline - System.nanoTime())));
         if (!finished || !settled) {
             LOG.warn("grace period over with {} task(s) unfinished: they are re-delivered after their lease", inflight.size());

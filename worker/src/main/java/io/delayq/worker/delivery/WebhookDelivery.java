@@ -9,9 +9,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
@@ -19,15 +19,18 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /**
  * POSTs each task as JSON (Cloud Tasks style). 2xx acks; 408, 429, 5xx, time-outs and connection
  * errors retry (honouring Retry-After); any other status dead-letters with the status and the start
- * of the body, because sending the same request again cannot succeed.
+ * of the body, because sending the same request again cannot succeed. Asynchronous: the JDK client's
+ * {@code sendAsync} and a body read as it arrives ({@link BoundedBody}), so no thread waits for a receiver.
  */
-public final class WebhookDelivery implements Delivery {
+public final class WebhookDelivery implements AsyncDelivery {
     static final int BODY_EXCERPT = 512;
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -44,7 +47,7 @@ public final class WebhookDelivery implements Delivery {
     /**
      * @param keepBody read the start of a 2xx response's body (at most {@link CompletionRecord#RESULT_MAX_BYTES} + 1
      *                 bytes, within the time-out) as the task's result, for its completion record; otherwise the body is
-     *                 not read at all
+     *                 dropped as it arrives (so that its connection is reused)
      */
     public WebhookDelivery(URI url, Duration timeout, String secret, boolean keepBody) {
         this.keepBody = keepBody;
@@ -86,7 +89,20 @@ public final class WebhookDelivery implements Delivery {
     }
 
     @Override
-    public Outcome deliver(Task task) {
+    public CompletableFuture<Outcome> deliverAsync(Task task) {
+        CompletableFuture<HttpResponse<BoundedBody>> sent = http.sendAsync(request(task), this::bodyOf);
+        CompletableFuture<Outcome> outcome = sent.handle((response, failure) -> failure != null
+                ? CompletableFuture.completedFuture(failed(failure)) : answered(response)).thenCompose(o -> o);
+        // abandoned (the handler deadline, a hard stop): the exchange is aborted, its connection closed
+        outcome.whenComplete((o, e) -> {
+            if (e instanceof CancellationException) {
+                sent.cancel(true);
+            }
+        });
+        return outcome;
+    }
+
+    private HttpRequest request(Task task) {
         byte[] body = body(task);
         HttpRequest.Builder request = HttpRequest.newBuilder(url)
                 .timeout(timeout)
@@ -102,37 +118,74 @@ public final class WebhookDelivery implements Delivery {
             request.header(WebhookSignature.TIMESTAMP_HEADER, String.valueOf(ts))
                     .header(WebhookSignature.SIGNATURE_HEADER, WebhookSignature.sign(secret, ts, body));
         }
-        HttpResponse<InputStream> response;
-        try {
-            response = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
-        } catch (HttpTimeoutException e) {
-            return new Outcome.Retry("webhook timed out after " + timeout.toMillis() + " ms", null);
-        } catch (IOException e) {
-            return new Outcome.Retry("webhook unreachable: " + Outcome.describe(e), null);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new Outcome.Retry("interrupted (worker shutting down)", null);
+        return request.build();
+    }
+
+    /** What of the body is read: a 2xx's result when results are kept (else nothing), an error's excerpt. */
+    private BoundedBody bodyOf(HttpResponse.ResponseInfo info) {
+        int status = info.statusCode();
+        if (status >= 200 && status < 300) {
+            return new BoundedBody(keepBody ? CompletionRecord.RESULT_MAX_BYTES + 1 : 0);
         }
+        return new BoundedBody(BODY_EXCERPT);
+    }
+
+    private Outcome failed(Throwable failure) {
+        Throwable e = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (e instanceof HttpTimeoutException) {
+            return new Outcome.Retry("webhook timed out after " + timeout.toMillis() + " ms", null);
+        }
+        if (e instanceof IOException) {
+            return new Outcome.Retry("webhook unreachable: " + Outcome.describe(e), null);
+        }
+        return Outcome.of(e);
+    }
+
+    /** The outcome the status decides; the body is read (within the time-out) only where it is part of the outcome. */
+    private CompletableFuture<Outcome> answered(HttpResponse<BoundedBody> response) {
         int status = response.statusCode();
+        BoundedBody body = response.body();
         if (status >= 200 && status < 300) {
             if (keepBody) {
-                return Outcome.done(resultOf(response.body()));
+                // a body that does not arrive within the time-out, or none, is no result (the task is done all the same)
+                return within(body).thenApply(bytes -> Outcome.done(bytes == null || bytes.length == 0 ? null : new String(bytes, StandardCharsets.UTF_8)));
             }
-            discard(response.body());
-            return Outcome.DONE;
+            within(body);
+            return CompletableFuture.completedFuture(Outcome.DONE);
         }
-        String excerpt = excerpt(response.body());
+        return within(body).thenApply(bytes -> {
+            String excerpt = bytes == null ? "(body not received within the time-out)"
+                    : new String(bytes, StandardCharsets.UTF_8).replaceAll("\\s+", " ").trim();
+            return failure(status, excerpt, response.headers());
+        });
+    }
+
+    private static Outcome failure(int status, String excerpt, HttpHeaders headers) {
         String error = "webhook answered HTTP " + status + (excerpt.isEmpty() ? "" : ": " + excerpt);
         if (status >= 300 && status < 400) {
             // a redirected POST may turn into a GET or lose its body on the way: never followed, and
             // retrying will not change the answer; the operator must fix the URL (replay the dead letters then)
-            error += " (redirect to " + response.headers().firstValue("Location").orElse("nowhere") + " not followed: "
+            error += " (redirect to " + headers.firstValue("Location").orElse("nowhere") + " not followed: "
                     + "set DELAYQ_WEBHOOK_URL to the final URL)";
         }
         if (status == 408 || status == 429 || status >= 500) {
-            return new Outcome.Retry(error, retryAfter(response.headers().firstValue("Retry-After").orElse(null)));
+            return new Outcome.Retry(error, retryAfter(headers.firstValue("Retry-After").orElse(null)));
         }
         return new Outcome.Dead(error);
+    }
+
+    /**
+     * The body's bytes as far as they arrive within the time-out, or null: past it the body is cancelled, so that a
+     * receiver that stalls after its headers holds no connection (and no thread ever waited for it).
+     */
+    private CompletableFuture<byte[]> within(BoundedBody body) {
+        return body.content().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).handle((bytes, late) -> {
+            if (late != null) {
+                body.cancel();
+                return null;
+            }
+            return bytes;
+        });
     }
 
     /** Retry-After in seconds or as an HTTP date; null when absent or unreadable. */
@@ -149,59 +202,6 @@ public final class WebhookDelivery implements Delivery {
             } catch (RuntimeException notADate) {
                 return null;
             }
-        }
-    }
-
-    /** Reads at most a short excerpt, within the time-out: a receiver that hangs after its headers must not hold a handler thread. */
-    private String excerpt(InputStream in) {
-        CompletableFuture<String> read = CompletableFuture.supplyAsync(() -> {
-            try (in) {
-                byte[] bytes = in.readNBytes(BODY_EXCERPT);
-                return new String(bytes, StandardCharsets.UTF_8).replaceAll("\\s+", " ").trim();
-            } catch (IOException e) {
-                return "";
-            }
-        });
-        try {
-            return read.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (Exception e) {
-            read.cancel(true);
-            closeQuietly(in);
-            return "(body not received within the time-out)";
-        }
-    }
-
-    /**
-     * The start of a successful response's body as text: one byte more than a result keeps, so that a longer body is
-     * marked truncated; a body that does not arrive within the time-out, or none, is no result (the task is done all the same).
-     */
-    private String resultOf(InputStream in) {
-        CompletableFuture<byte[]> read = CompletableFuture.supplyAsync(() -> {
-            try (in) {
-                return in.readNBytes(CompletionRecord.RESULT_MAX_BYTES + 1);
-            } catch (IOException e) {
-                return new byte[0];
-            }
-        });
-        try {
-            byte[] bytes = read.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return bytes.length == 0 ? null : new String(bytes, StandardCharsets.UTF_8);
-        } catch (Exception e) {
-            read.cancel(true);
-            closeQuietly(in);
-            return null;
-        }
-    }
-
-    private static void discard(InputStream in) {
-        closeQuietly(in);
-    }
-
-    private static void closeQuietly(InputStream in) {
-        try {
-            in.close();
-        } catch (IOException ignored) {
-            // the response is finished either way
         }
     }
 }

@@ -394,7 +394,9 @@ public final class ClaimLoop implements Runnable {
         return true;
     }
 
+    /** On a handler thread; the task's slot is free once its outcome went to the settler (for a webhook: its request completed). */
     private void run(Leased leased) {
+        CompletableFuture<Void> ran = null;
         try {
             if (startedTooLate(leased)) {
                 // a task that waited for a thread past half its lease (a Redis freeze stopped the renewals) may
@@ -405,11 +407,16 @@ public final class ClaimLoop implements Runnable {
                 LOG.debug("task {} of shard {} not started: half its lease passed before a handler was free", leased.id(), leased.task().shard());
                 return;
             }
-            runner.run(leased);
-            prefetch.finished();
+            ran = runner.run(leased);
         } finally {
-            release(1);
+            if (ran == null) {
+                release(1);
+            }
         }
+        ran.whenComplete((v, e) -> {
+            prefetch.finished();
+            release(1);
+        });
     }
 
     /** Less than half the lease left, by the local clock since the claim or renewal and by the server clock's token. */

@@ -27,7 +27,8 @@ public final class Leased {
     private State state = State.RUNNING;
     private Runnable pendingSettle;
     private boolean settleRequested;
-    private Thread runner;
+    /** What abandoning the running delivery does: interrupt its thread, or cancel its request; null when none runs. */
+    private Runnable runner;
     private volatile long runningSinceNanos;
     /** How long the handler ran, once it returned; -1 before (and for a task that never ran). */
     private volatile long ranNanos = -1;
@@ -137,8 +138,13 @@ public final class Leased {
     }
 
     /** The handler starts on {@code thread}. */
-    public synchronized void startRun(Thread thread) {
-        runner = thread;
+    public void startRun(Thread thread) {
+        startRun(thread::interrupt);
+    }
+
+    /** The delivery starts; {@code abandon} stops it (its thread's interrupt, or the cancel of its request in flight). */
+    public synchronized void startRun(Runnable abandon) {
+        runner = abandon;
         runningSinceNanos = System.nanoTime();
     }
 
@@ -163,7 +169,7 @@ public final class Leased {
     }
 
     /**
-     * The handler overran its deadline: interrupts it and settles with {@code action} in its place.
+     * The handler overran its deadline: interrupts it (cancels an asynchronous delivery) and settles with {@code action} in its place.
      * False when the handler already returned or the task is settling; whatever the handler
      * returns later is then ignored (see {@link #settle}).
      */
@@ -172,13 +178,15 @@ public final class Leased {
             if (settleRequested || runner == null) {
                 return false;
             }
-            // under the lock: endRun() cannot have run, so the thread is still inside this task's handler;
-            // and the settle is taken before the interrupt, so the handler's own (interrupted) result
-            // finds the task settled instead of racing this one
-            runner.interrupt();
+            // the settle is taken first, so the handler's own (interrupted) result, or the cancelled request's
+            // outcome (whose callbacks run inside cancel), finds the task settled instead of racing this one;
+            // under the lock: endRun() cannot have run, so the thread is still inside this task's handler
+            boolean now = takeSettle(action);
+            Runnable stop = runner;
             runner = null;
             runningSinceNanos = 0;
-            if (!takeSettle(action)) {
+            stop.run();
+            if (!now) {
                 return true;
             }
         }

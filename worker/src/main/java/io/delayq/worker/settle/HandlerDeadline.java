@@ -14,7 +14,8 @@ import java.time.Duration;
  * Without a deadline a hung handler keeps its task forever: the heartbeat renews the lease, so
  * no other worker can take it over. Past the deadline the task is retried (backoff and attempt
  * count as for any failure) and the handler's thread is interrupted; a handler that ignores the
- * interrupt keeps its thread and concurrency slot until it returns, and its result is ignored.
+ * interrupt keeps its thread and concurrency slot until it returns, and its result is ignored. An asynchronous
+ * delivery's request is cancelled instead (its connection closed), which frees its slot at once.
  */
 public final class HandlerDeadline implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(HandlerDeadline.class);
@@ -22,8 +23,11 @@ public final class HandlerDeadline implements Runnable {
     private final Settler settler;
     private final WorkerMetrics metrics;
     private final Duration timeout;
+    private final String abandoned;
 
-    public HandlerDeadline(InflightRegistry registry, Settler settler, WorkerMetrics metrics, Duration timeout) {
+    /** @param abandoned what abandoning a task's run does, for the error it is retried with */
+    public HandlerDeadline(InflightRegistry registry, Settler settler, WorkerMetrics metrics, Duration timeout, String abandoned) {
+        this.abandoned = abandoned;
         this.registry = registry;
         this.settler = settler;
         this.metrics = metrics;
@@ -41,7 +45,7 @@ public final class HandlerDeadline implements Runnable {
         for (Leased l : registry.all()) {
             long since = l.runningSinceNanos();
             if (since != 0 && now - since > timeout.toNanos()) {
-                String error = "handler did not finish within " + DurationText.format(timeout) + " (DELAYQ_HANDLER_TIMEOUT); its thread was interrupted";
+                String error = "handler did not finish within " + DurationText.format(timeout) + " (DELAYQ_HANDLER_TIMEOUT); " + abandoned;
                 if (settler.abandon(l, new Outcome.Retry(error, null))) {
                     metrics.handlerTimedOut();
                     LOG.warn("task {} on shard {}: {}", l.id(), l.task().shard(), error);

@@ -13,6 +13,7 @@ import io.opentelemetry.api.trace.TracerProvider;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
@@ -66,15 +67,7 @@ public final class DeliveryTracing {
                 return delivery.get();
             }
         }
-        Span span = tracer.spanBuilder(spanName).setSpanKind(SpanKind.CONSUMER).setParent(parent)
-                .setAttribute(SYSTEM, "delayq")
-                .setAttribute(OPERATION, "process")
-                .setAttribute(DESTINATION, queue)
-                .setAttribute(MESSAGE_ID, task.id())
-                .setAttribute(SHARD, (long) task.shard())
-                .setAttribute(ATTEMPT, (long) task.attempt())
-                .setAttribute(LAG_MS, Math.max(0, lagMillis))
-                .startSpan();
+        Span span = start(task, parent, lagMillis);
         Outcome outcome = null;
         try (Scope ignored = parent.with(span).makeCurrent()) {
             outcome = delivery.get();
@@ -86,6 +79,52 @@ public final class DeliveryTracing {
             record(span, outcome, task.attempt(), maxAttempts);
             span.end();
         }
+    }
+
+    /**
+     * As {@link #around}, for a delivery that completes later ({@link io.delayq.worker.delivery.AsyncDelivery}): the
+     * span is current while {@code delivery} starts (so that the request carries it) and ends when the outcome is known.
+     */
+    public CompletableFuture<Outcome> aroundAsync(ClaimedTask task, TaskOptions options, long lagMillis, int maxAttempts,
+                                                  Supplier<CompletableFuture<Outcome>> delivery) {
+        if (!enabled && options.trace() == null) {
+            return delivery.get();
+        }
+        Context parent = options.trace() == null ? Context.root() : options.trace().extract(Context.root());
+        if (!enabled) {
+            try (Scope ignored = parent.makeCurrent()) {
+                return delivery.get();
+            }
+        }
+        Span span = start(task, parent, lagMillis);
+        CompletableFuture<Outcome> outcome;
+        try (Scope ignored = parent.with(span).makeCurrent()) {
+            outcome = delivery.get();
+        } catch (RuntimeException | Error e) {
+            span.recordException(e);
+            record(span, null, task.attempt(), maxAttempts);
+            span.end();
+            throw e;
+        }
+        outcome.whenComplete((o, e) -> {
+            // cancelled: abandoned at the handler deadline, which retries the task
+            record(span, e instanceof java.util.concurrent.CancellationException
+                    ? new Outcome.Retry("abandoned at the handler deadline", null) : o, task.attempt(), maxAttempts);
+            span.end();
+        });
+        return outcome;
+    }
+
+    private Span start(ClaimedTask task, Context parent, long lagMillis) {
+        return tracer.spanBuilder(spanName).setSpanKind(SpanKind.CONSUMER).setParent(parent)
+                .setAttribute(SYSTEM, "delayq")
+                .setAttribute(OPERATION, "process")
+                .setAttribute(DESTINATION, queue)
+                .setAttribute(MESSAGE_ID, task.id())
+                .setAttribute(SHARD, (long) task.shard())
+                .setAttribute(ATTEMPT, (long) task.attempt())
+                .setAttribute(LAG_MS, Math.max(0, lagMillis))
+                .startSpan();
     }
 
     private static void record(Span span, Outcome outcome, int attempt, int maxAttempts) {
