@@ -7,7 +7,7 @@ import io.delayq.settings.WorkerSettings;
 import io.delayq.task.TaskSpec;
 import io.delayq.worker.Worker;
 import io.delayq.worker.config.WorkerConfig;
-import io.delayq.worker.delivery.Deliveries;
+import io.delayq.worker.delivery.WebhookDelivery;
 import io.delayq.worker.delivery.HandlerDelivery;
 
 import java.io.BufferedReader;
@@ -76,26 +76,36 @@ final class WorkerCosts {
     String webhook(int run) throws Exception {
         StringBuilder md = new StringBuilder("| settings | backlog of 20,000, receiver answers at once: deliveries / s | 5,000 tasks/s for 10 s, "
                 + "receiver answers in 20 ms: deliveries / s | lag p50 / p99 / max ms | lost |\n|---|---:|---:|---:|---:|\n");
-        List<Map.Entry<String, Map<Setting, Object>>> configs = List.of(
-                Map.entry("defaults (" + WorkerSettings.DELIVERY.name() + "=webhook, " + WorkerSettings.WEBHOOK_URL.name() + " only)", Map.of()),
-                Map.entry(WorkerSettings.CONCURRENCY.name() + "=1024", Map.of(WorkerSettings.CONCURRENCY, 1024)));
+        // the asynchronous path (what the worker runs where the JDK client's common pool has more than one thread) beside
+        // the blocking one (a handler thread waiting per request in flight: the worker's path on fewer than three cores,
+        // and before webhooks were asynchronous) as the same-run baseline
+        List<WebhookRow> configs = List.of(
+                new WebhookRow("defaults, asynchronous (" + WorkerSettings.DELIVERY.name() + "=webhook, " + WorkerSettings.WEBHOOK_URL.name() + " only)",
+                        Map.of(), true),
+                new WebhookRow("defaults, blocking (baseline: a handler thread per request in flight)", Map.of(), false),
+                new WebhookRow(WorkerSettings.CONCURRENCY.name() + "=1024, asynchronous", Map.of(WorkerSettings.CONCURRENCY, 1024), true));
         if (run == 1) {
             // unrecorded, as the in-JVM rows' warm-up: the first webhook worker of this JVM otherwise measures the JIT
             // compiler compiling the HTTP client (cold, the defaults' backlog rate reads about a third below the same row warm)
-            System.out.printf("  webhook warm-up: backlog %,.0f/s%n", webhookBacklog(Map.of()));
+            System.out.printf("  webhook warm-up: backlog %,.0f/s%n", webhookBacklog(new WebhookRow("warm-up", Map.of(), true)));
+            System.out.printf("  webhook warm-up, blocking: backlog %,.0f/s%n", webhookBacklog(new WebhookRow("warm-up", Map.of(), false)));
         }
-        for (Map.Entry<String, Map<Setting, Object>> config : configs) {
-            double backlog = webhookBacklog(config.getValue());
-            double[] steady = webhookSteady(config.getValue());
-            md.append(String.format("| %s | %,.0f | %,.0f | %.0f / %.0f / %.0f | %,.0f |%n", config.getKey(), backlog, steady[0], steady[1], steady[2],
+        for (WebhookRow config : configs) {
+            double backlog = webhookBacklog(config);
+            double[] steady = webhookSteady(config);
+            md.append(String.format("| %s | %,.0f | %,.0f | %.0f / %.0f / %.0f | %,.0f |%n", config.name(), backlog, steady[0], steady[1], steady[2],
                     steady[3], steady[4]));
-            System.out.printf("  webhook %s: backlog %,.0f/s; 5k/s at 20 ms: %,.0f/s, lag p99 %.0f ms, lost %.0f%n", config.getKey(), backlog,
-                    steady[0], steady[2], steady[4]);
+            System.out.printf("  webhook %s: backlog %,.0f/s; 5k/s at 20 ms: %,.0f/s, lag p50 %.0f p99 %.0f max %.0f ms, lost %.0f%n", config.name(),
+                    backlog, steady[0], steady[1], steady[2], steady[3], steady[4]);
         }
         return "### Run " + run + "\n\n" + md;
     }
 
-    private double webhookBacklog(Map<Setting, Object> extra) throws Exception {
+    /** One row of the webhook table: its settings, and whether the delivery runs asynchronously. */
+    private record WebhookRow(String name, Map<Setting, Object> extra, boolean async) {
+    }
+
+    private double webhookBacklog(WebhookRow row) throws Exception {
         int n = quick ? 5_000 : 20_000;
         bench.probe().flushAll();
         try (Receiver receiver = new Receiver(webhookScript, 0); DelayQueueClient client = client(16)) {
@@ -104,7 +114,7 @@ final class WorkerCosts {
                 tasks.add(TaskSpec.of(TaskIds.id(i)).payload("{\"order\":" + i + "}"));
             }
             client.enqueueAll(tasks);
-            Worker w = startWebhook(receiver, extra);
+            Worker w = startWebhook(receiver, row);
             try {
                 long t0 = System.nanoTime();
                 while (receiver.count() < n && System.nanoTime() - t0 < 120_000_000_000L) {
@@ -118,13 +128,13 @@ final class WorkerCosts {
     }
 
     /** {deliveries/s, p50, p99, max, lost}. */
-    private double[] webhookSteady(Map<Setting, Object> extra) throws Exception {
+    private double[] webhookSteady(WebhookRow row) throws Exception {
         int rate = 5_000;
         int seconds = quick ? 3 : 10;
         int n = rate * seconds;
         bench.probe().flushAll();
         try (Receiver receiver = new Receiver(webhookScript, 20); DelayQueueClient client = client(16)) {
-            Worker w = startWebhook(receiver, extra);
+            Worker w = startWebhook(receiver, row);
             try {
                 Pause.millis(500);
                 long t0 = System.nanoTime();
@@ -154,11 +164,12 @@ final class WorkerCosts {
         return DelayQueueClient.builder().redis(bench.redisUrl()).queue(QUEUE).shards(shards).build();
     }
 
-    private Worker startWebhook(Receiver receiver, Map<Setting, Object> extra) {
+    private Worker startWebhook(Receiver receiver, WebhookRow row) {
         WorkerEnv env = env(16).set(WorkerSettings.DELIVERY, "webhook").set(WorkerSettings.WEBHOOK_URL, receiver.url());
-        extra.forEach(env::set);
+        row.extra().forEach(env::set);
         WorkerConfig config = WorkerConfig.fromEnv(env.toMap());
-        return Worker.start(config, Deliveries.forConfig(config));
+        return Worker.start(config, redis -> new WebhookDelivery(config.webhookUrl(), config.webhookTimeout(), config.webhookSecret(),
+                config.results().on(), row.async()));
     }
 
     /** The worker as its own process (the packaged jar, defaults, stream delivery): start-up to /readyz, RSS idle and under W1. */

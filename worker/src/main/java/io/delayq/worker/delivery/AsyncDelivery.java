@@ -20,6 +20,14 @@ public interface AsyncDelivery extends Delivery {
      */
     CompletableFuture<Outcome> deliverAsync(Task task);
 
+    /**
+     * Whether the worker should use {@link #deliverAsync} here; false: it calls {@link #deliver} on a handler thread
+     * per delivery in flight, as for a handler (for a delivery whose asynchronous form costs more on this machine).
+     */
+    default boolean runsAsync() {
+        return true;
+    }
+
     /** For a caller with a thread to spend: waits for {@link #deliverAsync}; an interrupt abandons the delivery. */
     @Override
     default Outcome deliver(Task task) {

@@ -22,6 +22,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -39,6 +41,7 @@ public final class WebhookDelivery implements AsyncDelivery {
     private final String secret;
     private final HttpClient http;
     private final boolean keepBody;
+    private final boolean async;
 
     public WebhookDelivery(URI url, Duration timeout, String secret) {
         this(url, timeout, secret, false);
@@ -50,6 +53,12 @@ public final class WebhookDelivery implements AsyncDelivery {
      *                 dropped as it arrives (so that its connection is reused)
      */
     public WebhookDelivery(URI url, Duration timeout, String secret, boolean keepBody) {
+        this(url, timeout, secret, keepBody, ForkJoinPool.getCommonPoolParallelism() > 1);
+    }
+
+    /** @param async whether the worker runs it asynchronously ({@link #runsAsync}: by default where the common pool has threads to spare) */
+    public WebhookDelivery(URI url, Duration timeout, String secret, boolean keepBody, boolean async) {
+        this.async = async;
         this.keepBody = keepBody;
         this.url = url;
         this.timeout = timeout;
@@ -88,11 +97,51 @@ public final class WebhookDelivery implements AsyncDelivery {
         return "webhook POST " + url + (secret != null ? " (signed)" : "") + ", time-out " + io.delayq.DurationText.format(timeout);
     }
 
+    /**
+     * The JDK client completes the future of {@code sendAsync} on the common pool, always (even with nobody waiting on
+     * it); with a common pool of one thread (fewer than three cores, unless
+     * {@code -Djava.util.concurrent.ForkJoinPool.common.parallelism} says otherwise) that is a new thread started per
+     * request, which costs more than the parked handler thread it replaces (a third of the deliveries per second on two
+     * cores). There the worker runs {@link #deliver}, whose {@code send} hands nothing to the common pool.
+     */
+    @Override
+    public boolean runsAsync() {
+        return async;
+    }
+
+    /** On a handler thread: {@code send} waits for the headers, then the outcome for what of the body matters. */
+    @Override
+    public Outcome deliver(Task task) {
+        CompletableFuture<Outcome> outcome = new CompletableFuture<>();
+        try {
+            http.send(request(task), info -> answered(info, outcome));
+            return outcome.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Outcome.Retry("interrupted (worker shutting down)", null);
+        } catch (IOException e) {
+            return failed(e);
+        } catch (ExecutionException e) {
+            return Outcome.of(e.getCause());
+        }
+    }
+
+    /**
+     * The outcome is decided in the client's own callbacks: at the response's headers (the status), or once the part
+     * of the body that matters arrived. Not on the future {@code sendAsync} returns: the JDK client completes that one
+     * on the common pool, which with fewer than three cores is a new thread per request (a thread started per
+     * delivery cost more than the parked thread it replaced); that future only brings the failures (time-outs,
+     * connection errors).
+     */
     @Override
     public CompletableFuture<Outcome> deliverAsync(Task task) {
-        CompletableFuture<HttpResponse<BoundedBody>> sent = http.sendAsync(request(task), this::bodyOf);
-        CompletableFuture<Outcome> outcome = sent.handle((response, failure) -> failure != null
-                ? CompletableFuture.completedFuture(failed(failure)) : answered(response)).thenCompose(o -> o);
+        CompletableFuture<Outcome> outcome = new CompletableFuture<>();
+        CompletableFuture<HttpResponse<BoundedBody>> sent = http.sendAsync(request(task), info -> answered(info, outcome));
+        sent.whenComplete((response, failure) -> {
+            if (failure != null) {
+                outcome.complete(failed(failure));
+            }
+        });
         // abandoned (the handler deadline, a hard stop): the exchange is aborted, its connection closed
         outcome.whenComplete((o, e) -> {
             if (e instanceof CancellationException) {
@@ -121,15 +170,6 @@ public final class WebhookDelivery implements AsyncDelivery {
         return request.build();
     }
 
-    /** What of the body is read: a 2xx's result when results are kept (else nothing), an error's excerpt. */
-    private BoundedBody bodyOf(HttpResponse.ResponseInfo info) {
-        int status = info.statusCode();
-        if (status >= 200 && status < 300) {
-            return new BoundedBody(keepBody ? CompletionRecord.RESULT_MAX_BYTES + 1 : 0);
-        }
-        return new BoundedBody(BODY_EXCERPT);
-    }
-
     private Outcome failed(Throwable failure) {
         Throwable e = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         if (e instanceof HttpTimeoutException) {
@@ -141,23 +181,32 @@ public final class WebhookDelivery implements AsyncDelivery {
         return Outcome.of(e);
     }
 
-    /** The outcome the status decides; the body is read (within the time-out) only where it is part of the outcome. */
-    private CompletableFuture<Outcome> answered(HttpResponse<BoundedBody> response) {
-        int status = response.statusCode();
-        BoundedBody body = response.body();
+    /**
+     * The response's headers arrived: completes {@code outcome} as the status says, reading the body (within the
+     * time-out) only where it is part of the outcome: a 2xx's result when results are kept, an error's excerpt.
+     */
+    private BoundedBody answered(HttpResponse.ResponseInfo info, CompletableFuture<Outcome> outcome) {
+        int status = info.statusCode();
         if (status >= 200 && status < 300) {
-            if (keepBody) {
-                // a body that does not arrive within the time-out, or none, is no result (the task is done all the same)
-                return within(body).thenApply(bytes -> Outcome.done(bytes == null || bytes.length == 0 ? null : new String(bytes, StandardCharsets.UTF_8)));
+            if (!keepBody) {
+                BoundedBody dropped = new BoundedBody(0);
+                within(dropped);
+                outcome.complete(Outcome.DONE);
+                return dropped;
             }
-            within(body);
-            return CompletableFuture.completedFuture(Outcome.DONE);
+            BoundedBody result = new BoundedBody(CompletionRecord.RESULT_MAX_BYTES + 1);
+            // a body that does not arrive within the time-out, or none, is no result (the task is done all the same)
+            within(result).thenAccept(bytes -> outcome.complete(
+                    Outcome.done(bytes == null || bytes.length == 0 ? null : new String(bytes, StandardCharsets.UTF_8))));
+            return result;
         }
-        return within(body).thenApply(bytes -> {
+        BoundedBody error = new BoundedBody(BODY_EXCERPT);
+        within(error).thenAccept(bytes -> {
             String excerpt = bytes == null ? "(body not received within the time-out)"
                     : new String(bytes, StandardCharsets.UTF_8).replaceAll("\\s+", " ").trim();
-            return failure(status, excerpt, response.headers());
+            outcome.complete(failure(status, excerpt, info.headers()));
         });
+        return error;
     }
 
     private static Outcome failure(int status, String excerpt, HttpHeaders headers) {

@@ -33,7 +33,7 @@ public final class DeliveryAttempt {
 
     /** Whether the delivery waits on the network without a thread: then {@link #start} runs attempts, not {@link #run}. */
     public boolean asynchronous() {
-        return delivery instanceof AsyncDelivery;
+        return delivery instanceof AsyncDelivery async && async.runsAsync();
     }
 
     /** @throws TaskDecoder.MalformedTask when the record breaks the protocol (the caller dead-letters it) */

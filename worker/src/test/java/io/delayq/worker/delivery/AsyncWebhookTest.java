@@ -60,6 +60,15 @@ class AsyncWebhookTest {
         return env;
     }
 
+    /**
+     * A worker on the asynchronous path whatever the machine (a worker picks it by itself only where the JDK client's
+     * common pool has more than one thread, see {@link WebhookDelivery#runsAsync}).
+     */
+    private Worker start(Map<String, String> env) {
+        io.delayq.worker.config.WorkerConfig c = io.delayq.worker.config.WorkerConfig.fromEnv(env);
+        return workers.start(env, redis -> new WebhookDelivery(c.webhookUrl(), c.webhookTimeout(), c.webhookSecret(), false, true));
+    }
+
     private TaskInfo.State state(String id) {
         return queue.client().inspect(id).state();
     }
@@ -98,7 +107,7 @@ class AsyncWebhookTest {
         // room to spare: a worker whose free slots fall below a refill threshold claims no more until some free up
         env.put("DELAYQ_CONCURRENCY", String.valueOf(2 * n));
         env.put("DELAYQ_WEBHOOK_TIMEOUT", "30s");
-        Worker w = workers.startConfigured(env);
+        Worker w = start(env);
         List<String> ids = enqueue("wide-", n);
 
         await().atMost(Duration.ofSeconds(20)).until(() -> allInside.getCount() == 0);
@@ -129,7 +138,7 @@ class AsyncWebhookTest {
         });
         Map<String, String> env = env(r);
         env.put("DELAYQ_CONCURRENCY", String.valueOf(concurrency));
-        Worker w = workers.startConfigured(env);
+        Worker w = start(env);
         enqueue("bounded-", 100);
 
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(outcomes(w, "acked")).isEqualTo(100));
@@ -160,7 +169,7 @@ class AsyncWebhookTest {
         env.put("DELAYQ_CONCURRENCY", "50");
         env.put("DELAYQ_RETRY_BACKOFF_INITIAL", "100ms");
         env.put("DELAYQ_RETRY_BACKOFF_MAX", "100ms");
-        Worker w = workers.startConfigured(env);
+        Worker w = start(env);
         List<String> ok = enqueue("ok-", 40);
         List<String> gone = enqueue("gone-", 10);
         List<String> busy = enqueue("busy-", 10);
@@ -204,7 +213,7 @@ class AsyncWebhookTest {
         env.put("DELAYQ_CONCURRENCY", "1");
         env.put("DELAYQ_HANDLER_TIMEOUT", "300ms");
         env.put("DELAYQ_RETRY_BACKOFF_INITIAL", "100ms");
-        Worker w = workers.startConfigured(env);
+        Worker w = start(env);
         enqueue("hang-", 1);
         await().atMost(Duration.ofSeconds(10)).until(() -> !r.requestsFor("hang-0").isEmpty());
         List<String> others = enqueue("after-", 5);
@@ -233,7 +242,7 @@ class AsyncWebhookTest {
         Map<String, String> env = env(r);
         env.put("DELAYQ_CONCURRENCY", "8");
         env.put("DELAYQ_BATCH_SIZE", "4");
-        Worker w = workers.startConfigured(env);
+        Worker w = start(env);
         enqueue("stop-", 40);
         await().atMost(Duration.ofSeconds(10)).until(() -> inside.get() == 8);
 
@@ -275,7 +284,7 @@ class AsyncWebhookTest {
         env.put("DELAYQ_CONCURRENCY", "20");
         env.put("DELAYQ_RETRY_BACKOFF_INITIAL", "100ms");
         env.put("DELAYQ_RETRY_BACKOFF_MAX", "100ms");
-        Worker w = workers.startConfigured(env);
+        Worker w = start(env);
         List<String> ids = enqueue("drop-", 90);
 
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(outcomes(w, "acked")).isEqualTo(90));
