@@ -65,8 +65,15 @@ public final class WebhookDelivery implements AsyncDelivery {
         this.secret = secret;
         // HTTP/1.1: the client's default HTTP/2 first offers an h2c upgrade on every new plain-http connection; HTTP/1.1
         // connections are kept alive and reused from the client's pool, one per request in flight
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout)
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+        HttpClient.Builder client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout)
+                .followRedirects(HttpClient.Redirect.NEVER);
+        if (async) {
+            // the client's own steps run where they are: a request starts on the handler thread that sends it, and its
+            // answer is read and settled on the client's selector thread; with its default pool each request was
+            // handed to a pool thread to start and again to finish, as many hand-offs as the parked thread it replaces
+            client.executor(Runnable::run);
+        }
+        this.http = client.build();
     }
 
     static byte[] body(Task task) {
