@@ -16,7 +16,9 @@ if [ ! -d bench/bullmq/node_modules/bullmq ] || [ bench/bullmq/package-lock.json
 fi
 
 # DELAYQ_BENCH_PROFILE: the rows whose W1 drain is recorded with JFR for the report (empty: none)
-exec java -Xms1g -Xmx3g -XX:+UseParallelGC \
+# common pool of 2 threads: on 2 cores the worker otherwise delivers webhooks on the blocking path (docs/worker.md), and
+# the "Webhook delivery" section measures the asynchronous one beside it
+exec java -Xms1g -Xmx3g -XX:+UseParallelGC -Djava.util.concurrent.ForkJoinPool.common.parallelism=2 \
   -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dbench.profile="${DELAYQ_BENCH_PROFILE-defaults,1 worker}" \
   -cp "bench/target/delayq-bench.jar:bench/target/lib/*" \
   io.delayq.bench.Main --docs docs --bullmq bench/bullmq "$@"
