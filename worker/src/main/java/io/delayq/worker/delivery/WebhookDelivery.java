@@ -101,7 +101,9 @@ public final class WebhookDelivery implements AsyncDelivery {
 
     @Override
     public String target() {
-        return "webhook POST " + url + (secret != null ? " (signed)" : "") + ", time-out " + io.delayq.DurationText.format(timeout);
+        // which path the worker took by itself (runsAsync): an operator comparing two machines sees why they differ
+        return "webhook POST " + url + (secret != null ? " (signed)" : "") + ", time-out " + io.delayq.DurationText.format(timeout)
+                + (async ? ", asynchronous" : ", a thread per request in flight (the common pool has one thread)");
     }
 
     /**
