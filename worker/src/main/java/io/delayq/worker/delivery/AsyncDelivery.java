@@ -9,8 +9,9 @@ import java.util.concurrent.ExecutionException;
 /**
  * A delivery that waits on the network without holding a thread: {@link #deliverAsync} starts the delivery and
  * returns at once, and the worker settles the task when the future completes. A worker running one spends its
- * {@code DELAYQ_CONCURRENCY} on deliveries in flight, not on threads (a thread parked per request cost a park and
- * an unpark per delivery, the ceiling of a webhook worker on two cores).
+ * {@code DELAYQ_CONCURRENCY} on deliveries in flight, not on threads: a thread parked per request costs a thread
+ * (and its stack) per delivery in flight and a park and an unpark per delivery, which bounded a webhook worker on
+ * two cores.
  */
 public interface AsyncDelivery extends Delivery {
     /**

@@ -29,8 +29,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * POSTs each task as JSON (Cloud Tasks style). 2xx acks; 408, 429, 5xx, time-outs and connection
  * errors retry (honouring Retry-After); any other status dead-letters with the status and the start
- * of the body, because sending the same request again cannot succeed. Asynchronous: the JDK client's
- * {@code sendAsync} and a body read as it arrives ({@link BoundedBody}), so no thread waits for a receiver.
+ * of the body, because sending the same request again cannot succeed. Asynchronous where {@link #runsAsync}: the JDK
+ * client's {@code sendAsync} and a body read as it arrives ({@link BoundedBody}), so no thread waits for a receiver;
+ * otherwise {@code send} on a handler thread, the body read the same way.
  */
 public final class WebhookDelivery implements AsyncDelivery {
     static final int BODY_EXCERPT = 512;
