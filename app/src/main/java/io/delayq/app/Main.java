@@ -23,7 +23,21 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        commonPoolOfTwo();
         System.exit(run(args));
+    }
+
+    /**
+     * A common fork-join pool of at least two threads, set before anything starts it. The JDK HTTP client completes
+     * every asynchronous request on that pool, and with one thread (the JVM's choice on fewer than three cores) the
+     * pool starts a new thread per request: a webhook worker would then fall back to a thread per request in flight
+     * (docs/worker.md). A parallelism given on the command line wins.
+     */
+    static void commonPoolOfTwo() {
+        String parallelism = "java.util.concurrent.ForkJoinPool.common.parallelism";
+        if (System.getProperty(parallelism) == null && Runtime.getRuntime().availableProcessors() < 3) {
+            System.setProperty(parallelism, "2");
+        }
     }
 
     static int run(String[] args) {

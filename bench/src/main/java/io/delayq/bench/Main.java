@@ -167,8 +167,8 @@ public final class Main {
         StringBuilder hook = new StringBuilder("## Webhook delivery\n\nOne worker (16 shards) POSTing to a node `http` receiver with keep-alive on "
                 + "loopback (`bench/webhook/receiver.js`), in the harness' JVM after an unrecorded backlog of 20,000 (the JIT compiler's warm-up, once per path); lag = arrival at the receiver − due time. The asynchronous path (requests in "
                 + "flight without a thread each) beside the blocking one (a handler thread waiting per request, the same-run baseline); the "
-                + "harness' JVM runs with -Djava.util.concurrent.ForkJoinPool.common.parallelism=2 (bench/run.sh), without which a worker on "
-                + "2 cores picks the blocking path (docs/worker.md). Goal: the defaults keep up with 5,000 tasks/s of 20 ms webhooks.\n\n");
+                + "harness' JVM runs with -Djava.util.concurrent.ForkJoinPool.common.parallelism=2 (bench/run.sh), as the delayq executable sets it "
+                + "on fewer than 3 cores, without which a worker on 2 cores picks the blocking path (docs/worker.md). Goal: the defaults keep up with 5,000 tasks/s of 20 ms webhooks.\n\n");
         StringBuilder foot = new StringBuilder("## Worker footprint\n\nThe packaged worker (`java -jar app/target/delayq.jar`, "
                 + "default JVM flags, 16 shards, default settings, stream delivery) as its own process: time from process start to "
                 + "`/readyz` answering 200, RSS 5 s after that (idle), and the highest RSS sampled every 100 ms while it drains W1.\n\n"
