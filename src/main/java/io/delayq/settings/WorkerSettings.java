@@ -33,8 +33,8 @@ public final class WorkerSettings {
      * the network. 5,000 tasks/s of 20 ms webhooks need ~100 requests in flight on paper, but on a loaded machine the
      * receiver's answers come late: on 2 cores shared with Redis and the receiver, 256 slots fell behind in 2 runs of
      * 6 (lag p50 0.6-1.7 s) where 512 kept up, at a lower lag in 5 of 6. Past that the limit is CPU, not slots (512 and
-     * 1024 can both fall behind there; docs/bench.md, "Webhook delivery"). Threads are started only as the requests in
-     * flight need them.
+     * 1024 can both fall behind there; docs/bench.md, "Webhook delivery"). The slots are requests in flight: on the
+     * asynchronous path no thread waits on a request (on the blocking one, threads are started as the requests need them).
      */
     public static final int DEFAULT_WEBHOOK_CONCURRENCY = 512;
     public static final int MAX_CONCURRENCY = 4096;
