@@ -69,6 +69,11 @@ class WebhookDeliveryTest {
         return env;
     }
 
+    /** A worker as the process builds it: the path (asynchronous or blocking) follows the JVM's common pool. */
+    Worker start(Map<String, String> env) {
+        return workers.startConfigured(env);
+    }
+
     private TaskInfo inspect(String id) {
         return queue.client().inspect(id);
     }
@@ -93,7 +98,7 @@ class WebhookDeliveryTest {
             int status = payload.startsWith("2") ? Integer.parseInt(payload.substring(0, 3)) : 200;
             Receiver.reply(ex, status, status == 204 ? "" : "ok");
         });
-        Worker w = workers.startConfigured(env(r));
+        Worker w = start(env(r));
         long base = serverNow() - 1000;
         List<String> ids = List.of("order-200", "order-201", "order-202", "order-204", "order-json");
         List<String> payloads = List.of("200", "201 created", "202", "204", "{\"order\":8812,\"action\":\"cancel-if-unpaid\"}");
@@ -133,7 +138,7 @@ class WebhookDeliveryTest {
     @ValueSource(ints = {400, 404, 422})
     void clientErrorsDeadLetterAtOnceWithTheStatusAndABodyExcerpt(int status) {
         Receiver r = receiver((req, ex) -> Receiver.reply(ex, status, "order 8812 not found:\n  it was deleted"));
-        Worker w = workers.startConfigured(env(r));
+        Worker w = start(env(r));
         queue.client().enqueue(TaskSpec.of("order-8812").payload("cancel"));
 
         TaskInfo dead = awaitDead("order-8812");
@@ -154,7 +159,7 @@ class WebhookDeliveryTest {
     @ValueSource(ints = {301, 307, 308})
     void redirectsAreNotFollowedAndDeadLetterNamingWhereTheyPointed(int status) {
         Receiver r = receiver((req, ex) -> Receiver.reply(ex, status, "", "Location", "https://hooks.example/orders"));
-        workers.startConfigured(env(r));
+        start(env(r));
         queue.client().enqueue(TaskSpec.of("order-301").payload("cancel"));
 
         TaskInfo dead = awaitDead("order-301");
@@ -173,7 +178,7 @@ class WebhookDeliveryTest {
         env.put("DELAYQ_RETRY_BACKOFF_INITIAL", "150ms");
         env.put("DELAYQ_RETRY_BACKOFF_MULTIPLIER", "2");
         env.put("DELAYQ_RETRY_BACKOFF_MAX", "1s");
-        Worker w = workers.startConfigured(env);
+        Worker w = start(env);
         queue.client().enqueue(TaskSpec.of("payout-17"));
 
         TaskInfo dead = awaitDead("payout-17");
@@ -204,7 +209,7 @@ class WebhookDeliveryTest {
         // a backoff far from Retry-After, so the test tells which one was used
         env.put("DELAYQ_RETRY_BACKOFF_INITIAL", "30s");
         env.put("DELAYQ_RETRY_BACKOFF_MAX", "30s");
-        Worker w = workers.startConfigured(env);
+        Worker w = start(env);
         queue.client().enqueue(TaskSpec.of("coupon-9"));
 
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
@@ -237,7 +242,7 @@ class WebhookDeliveryTest {
         });
         Map<String, String> env = env(r);
         env.put("DELAYQ_WEBHOOK_TIMEOUT", "300ms");
-        Worker w = workers.startConfigured(env);
+        Worker w = start(env);
         queue.client().enqueue(TaskSpec.of("slow-1"));
         List<String> others = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
@@ -262,7 +267,7 @@ class WebhookDeliveryTest {
         env.put("DELAYQ_RETRY_MAX_ATTEMPTS", "100");
         env.put("DELAYQ_RETRY_BACKOFF_INITIAL", "100ms");
         env.put("DELAYQ_RETRY_BACKOFF_MAX", "200ms");
-        Worker w = workers.startConfigured(env);
+        Worker w = start(env);
         queue.client().enqueue(TaskSpec.of("order-1"));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> inspect("order-1"),
@@ -301,7 +306,7 @@ class WebhookDeliveryTest {
         env.put("DELAYQ_CONCURRENCY", "2");
         env.put("DELAYQ_WEBHOOK_TIMEOUT", "500ms");
         env.put("DELAYQ_RETRY_MAX_ATTEMPTS", "1");
-        Worker w = workers.startConfigured(env);
+        Worker w = start(env);
         List<String> ok = new ArrayList<>();
         for (String kind : List.of("huge-ok", "huge-error", "stall-ok", "stall-error")) {
             for (int i = 0; i < 3; i++) {
