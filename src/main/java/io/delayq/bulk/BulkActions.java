@@ -41,7 +41,7 @@ public final class BulkActions {
     public BulkActions(QueueScope scope, Duration timeout) {
         this.scope = scope;
         this.timeout = timeout;
-        this.jobs = new BulkJobStore(scope.commands(), scope.queue(), timeout);
+        this.jobs = new BulkJobStore(scope.commands(), scope.scripts(), scope.queue(), timeout);
     }
 
     /** Counts what the filter matches on every shard and answers the earliest-due matches; changes nothing. */
@@ -153,6 +153,10 @@ public final class BulkActions {
             // cancel, reschedule to a time, run now and dead-letter may meet a task twice without harm: walk the new layout afresh
             jobs.relayout(jobId, layout.epoch(), layout.shards());
             job = jobs.read(jobId);
+        }
+        if (job.status() != BulkJob.Status.RUNNING) {
+            // resumed: running again, so kept until it ends (a stopped job's record would expire)
+            jobs.progress(jobId, BulkJob.Status.RUNNING, job.done(), job.skipped(), System.currentTimeMillis(), "");
         }
         long[] doneBy = new long[job.shards()];
         long[] skippedBy = new long[job.shards()];
