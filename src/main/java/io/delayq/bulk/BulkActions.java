@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
 
 import static io.delayq.redis.Replies.asLong;
@@ -213,6 +214,13 @@ public final class BulkActions {
         }
         long at = System.currentTimeMillis();
         jobs.progress(jobId, BulkJob.Status.DONE, baseDone + sum(doneBy), baseSkipped + sum(skippedBy), at, "");
+        // the shards' cursors go with the record: a done job is never walked again, so they are only its history now
+        List<CompletableFuture<Boolean>> expiries = new ArrayList<>();
+        for (int shard = 0; shard < job.shards(); shard++) {
+            expiries.add(scope.commands().pexpire(BulkKeys.shardCursor(scope.queue(), shard, jobId, job.epoch()),
+                    BulkJobStore.DONE_KEPT.toMillis()).toCompletableFuture());
+        }
+        Replies.await(CompletableFuture.allOf(expiries.toArray(CompletableFuture[]::new)), timeout);
         BulkJob done = jobs.read(jobId);
         run.progress().accept(done);
         return done;

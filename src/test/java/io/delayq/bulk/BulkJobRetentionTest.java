@@ -63,6 +63,10 @@ class BulkJobRetentionTest {
         assertThat(done.status()).isEqualTo(BulkJob.Status.DONE);
         assertThat(ttlWhileRunning).isNotEmpty().containsOnly(-1L);
         assertThat(ttlMillis(job.id())).isBetween(BulkJobStore.DONE_KEPT.minusMinutes(1).toMillis(), BulkJobStore.DONE_KEPT.toMillis());
+        for (int shard = 0; shard < 4; shard++) {
+            assertThat(sync(q.redis().pttl(BulkKeys.shardCursor("bulkkept", shard, job.id(), done.epoch()))))
+                    .as("shard %d's cursor", shard).isBetween(BulkJobStore.DONE_KEPT.minusMinutes(1).toMillis(), BulkJobStore.DONE_KEPT.toMillis());
+        }
     }
 
     @Test
@@ -73,6 +77,8 @@ class BulkJobRetentionTest {
                 .stopWhen(() -> batches.get() >= 2).onProgress(p -> batches.incrementAndGet()));
         assertThat(stopped.status()).isEqualTo(BulkJob.Status.STOPPED);
         assertThat(ttlMillis(job.id())).isBetween(BulkJobStore.STOPPED_KEPT.minusMinutes(1).toMillis(), BulkJobStore.STOPPED_KEPT.toMillis());
+        assertThat(sync(q.redis().pttl(BulkKeys.shardCursor("bulkkept", 0, job.id(), stopped.epoch()))))
+                .as("a stopped job's cursors say where to resume: kept").isEqualTo(-1);
 
         List<Long> ttlResumed = new ArrayList<>();
         AtomicInteger resumedBatches = new AtomicInteger();
@@ -84,7 +90,7 @@ class BulkJobRetentionTest {
         assertThat(ttlResumed).as("resumed: running again, no expiry").first().isEqualTo(-1L);
         assertThat(stoppedAgain.status()).isEqualTo(BulkJob.Status.STOPPED);
 
-        // a resume that is refused nothing: the record of a job resumed to its end expires as a done one
+        // resumed to its end: the record expires as a done one
         BulkJob done = bulk.run(job.id(), BulkRun.defaults().batch(5).pause(Duration.ZERO));
         assertThat(done.status()).isEqualTo(BulkJob.Status.DONE);
         assertThat(ttlMillis(job.id())).isBetween(BulkJobStore.DONE_KEPT.minusMinutes(1).toMillis(), BulkJobStore.DONE_KEPT.toMillis());
