@@ -2,7 +2,9 @@
 # The delayq benchmark in one command. Builds the harness (Maven module bench/, not part of the
 # test suite), installs BullMQ's node packages into bench/bullmq/node_modules from the committed
 # package-lock.json, starts its own redis-server on a free loopback port, runs every system in
-# turn and writes docs/bench.md, docs/bench-results.csv and docs/bench.png.
+# turn and writes docs/bench.md, docs/bench-results.csv and docs/bench.png. Sections of docs/bench.md written by
+# other benchmarks, profile scripts or by hand sit between <!-- bench:NAME --> and <!-- /bench:NAME --> and are
+# kept word for word, after the generated section they followed (DocSectionsTest fails on one outside markers).
 #   ./bench/run.sh             the full workloads, twice (about 15-20 minutes on 2 cores)
 #   ./bench/run.sh --quick     small workloads for development (a few minutes)
 #   ./bench/run.sh --only delayq,bullmq --runs 1 --no-memory    a subset

@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
 
 import static io.delayq.redis.Replies.asLong;
@@ -41,7 +42,7 @@ public final class BulkActions {
     public BulkActions(QueueScope scope, Duration timeout) {
         this.scope = scope;
         this.timeout = timeout;
-        this.jobs = new BulkJobStore(scope.commands(), scope.queue(), timeout);
+        this.jobs = new BulkJobStore(scope.commands(), scope.scripts(), scope.queue(), timeout);
     }
 
     /** Counts what the filter matches on every shard and answers the earliest-due matches; changes nothing. */
@@ -154,6 +155,10 @@ public final class BulkActions {
             jobs.relayout(jobId, layout.epoch(), layout.shards());
             job = jobs.read(jobId);
         }
+        if (job.status() != BulkJob.Status.RUNNING) {
+            // resumed: running again, so kept until it ends (a stopped job's record would expire)
+            jobs.progress(jobId, BulkJob.Status.RUNNING, job.done(), job.skipped(), System.currentTimeMillis(), "");
+        }
         long[] doneBy = new long[job.shards()];
         long[] skippedBy = new long[job.shards()];
         boolean[] finished = new boolean[job.shards()];
@@ -209,6 +214,13 @@ public final class BulkActions {
         }
         long at = System.currentTimeMillis();
         jobs.progress(jobId, BulkJob.Status.DONE, baseDone + sum(doneBy), baseSkipped + sum(skippedBy), at, "");
+        // the shards' cursors go with the record: a done job is never walked again, so they are only its history now
+        List<CompletableFuture<Boolean>> expiries = new ArrayList<>();
+        for (int shard = 0; shard < job.shards(); shard++) {
+            expiries.add(scope.commands().pexpire(BulkKeys.shardCursor(scope.queue(), shard, jobId, job.epoch()),
+                    BulkJobStore.DONE_KEPT.toMillis()).toCompletableFuture());
+        }
+        Replies.await(CompletableFuture.allOf(expiries.toArray(CompletableFuture[]::new)), timeout);
         BulkJob done = jobs.read(jobId);
         run.progress().accept(done);
         return done;

@@ -49,7 +49,8 @@ public enum LuaScript {
     MOVE_DONE("move_done", ScriptOutputType.INTEGER),
     RESHARD_LEASE("reshard_lease", ScriptOutputType.MULTI),
     BULK_PREVIEW("bulk_preview", ScriptOutputType.MULTI),
-    BULK_APPLY("bulk_apply", ScriptOutputType.MULTI);
+    BULK_APPLY("bulk_apply", ScriptOutputType.MULTI),
+    BULK_JOB("bulk_job", ScriptOutputType.INTEGER);
 
     private static final Pattern INCLUDE = Pattern.compile("(?m)^--@include (\\S+)$");
 

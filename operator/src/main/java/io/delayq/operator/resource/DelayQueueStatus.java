@@ -47,6 +47,9 @@ public class DelayQueueStatus {
     @JsonPropertyDescription("One entry per worker Deployment.")
     private List<WorkerDeploymentStatus> workerDeployments = new ArrayList<>();
 
+    @JsonPropertyDescription("The outbox relay's own Deployment (spec.outbox.relay.mode Deployment): replicas, ready replicas; absent otherwise.")
+    private OutboxRelayStatus outboxRelay;
+
     @JsonPropertyDescription("What the operator found out about the Redis server.")
     private RedisStatus redis;
 
@@ -129,6 +132,14 @@ public class DelayQueueStatus {
 
     public void setRedis(RedisStatus redis) {
         this.redis = redis;
+    }
+
+    public OutboxRelayStatus getOutboxRelay() {
+        return outboxRelay;
+    }
+
+    public void setOutboxRelay(OutboxRelayStatus outboxRelay) {
+        this.outboxRelay = outboxRelay;
     }
 
     public String getLastScaleTime() {

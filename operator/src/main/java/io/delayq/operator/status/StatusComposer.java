@@ -14,6 +14,8 @@ import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.DelayQueueStatus;
 import io.delayq.operator.resource.ForecastStatus;
 import io.delayq.operator.resource.ForecastWindowStatus;
+import io.delayq.operator.resource.OutboxRelaySpec;
+import io.delayq.operator.resource.OutboxRelayStatus;
 import io.delayq.operator.resource.RedisStatus;
 import io.delayq.operator.resource.WorkerDeploymentStatus;
 import io.delayq.operator.workers.WorkerLabels;
@@ -89,6 +91,12 @@ public final class StatusComposer {
             }
         }
         status.setWorkerDeployments(workers);
+        OutboxRelayStatus relay = outboxRelay(dq, in);
+        status.setOutboxRelay(relay);
+        List<String> pending = new ArrayList<>(notRolledOut);
+        if (relay != null && !relay.isReady()) {
+            pending.add(relay.getName());
+        }
         status.setReplicas(largest);
         status.setWorkers(readyPods + "/" + desiredPods);
         status.setLastScaleTime(lastScale == null ? previous.getLastScaleTime() : lastScale.toString());
@@ -96,15 +104,15 @@ public final class StatusComposer {
         status.setForecast(backlogKnown ? forecast(in).orElse(null) : previous.getForecast());
         status.setRedis(redis(dq, in, previous));
         status.setResharding(Resharding.status(in.plan(), in.layout(), previous.getResharding()));
-        List<Condition> conditions = conditions(dq, in, previous.getConditions(), generation, notRolledOut, workers.size(), readyPods);
+        List<Condition> conditions = conditions(dq, in, previous.getConditions(), generation, notRolledOut, pending, relay, workers.size(), readyPods);
         conditions.add(Resharding.condition(in.plan(), status.getResharding(), in.job(), in.problems(), previous.getConditions(), generation, in.now()));
         status.setConditions(conditions);
-        status.setPhase(phase(dq, in, notRolledOut));
+        status.setPhase(phase(dq, in, pending));
         return status;
     }
 
     /** One word for kubectl get: a migration first, as it is what an on-call person must not miss. */
-    private static String phase(DelayQueue dq, StatusInput in, List<String> notRolledOut) {
+    private static String phase(DelayQueue dq, StatusInput in, List<String> pending) {
         if (in.plan() != null && in.plan().resharding()) {
             return "Resharding";
         }
@@ -114,11 +122,28 @@ public final class StatusComposer {
         if (!in.problems().isEmpty()) {
             return "Degraded";
         }
-        return notRolledOut.isEmpty() ? "Ready" : "Progressing";
+        return pending.isEmpty() ? "Ready" : "Progressing";
+    }
+
+    /** The relay's own Deployment (mode Deployment), as desired by the spec and as the cluster has it; null in mode Workers. */
+    static OutboxRelayStatus outboxRelay(DelayQueue dq, StatusInput in) {
+        if (!OutboxRelaySpec.ownDeployment(dq.getSpec().getOutbox())) {
+            return null;
+        }
+        String name = WorkerNames.outboxRelay(dq.getMetadata().getName());
+        Deployment actual = in.deployments().get(name);
+        int desired = dq.getSpec().getOutbox().getRelay().getReplicas();
+        OutboxRelayStatus r = new OutboxRelayStatus();
+        r.setName(name);
+        r.setReplicas(desired);
+        r.setReadyReplicas(readyReplicas(actual));
+        r.setReady(rolledOut(actual, desired));
+        return r;
     }
 
     private static List<Condition> conditions(DelayQueue dq, StatusInput in, List<Condition> before, long generation,
-                                              List<String> notRolledOut, int deployments, int readyPods) {
+                                              List<String> notRolledOut, List<String> pending, OutboxRelayStatus relay,
+                                              int deployments, int readyPods) {
         boolean suspended = dq.getSpec().isSuspend();
         List<Problem> problems = in.problems();
         Instant now = in.now();
@@ -134,14 +159,15 @@ public final class StatusComposer {
                 : Conditions.next(before, Conditions.PAUSED, false, "Running", "", generation, now);
 
         boolean resharding = in.plan() != null && in.plan().resharding();
-        Condition progressing = resharding && notRolledOut.isEmpty()
+        Condition progressing = resharding && pending.isEmpty()
                 ? Conditions.next(before, Conditions.PROGRESSING, true, "Resharding",
                         "moving tasks from " + in.plan().from() + " to " + in.plan().to() + " shards", generation, now)
-                : notRolledOut.isEmpty()
+                : pending.isEmpty()
                 ? Conditions.next(before, Conditions.PROGRESSING, false, "RolloutComplete",
-                        "every worker Deployment has its desired pods, updated and ready", generation, now)
+                        "every worker Deployment" + (relay == null ? "" : " and the outbox relay's") + " has its desired pods, updated and ready",
+                        generation, now)
                 : Conditions.next(before, Conditions.PROGRESSING, true, "RollingOut",
-                        "waiting for worker Deployments to roll out: " + String.join(", ", notRolledOut), generation, now);
+                        "waiting for Deployments to roll out: " + String.join(", ", pending), generation, now);
 
         Condition ready;
         if (suspended) {
@@ -151,9 +177,15 @@ public final class StatusComposer {
         } else if (!notRolledOut.isEmpty()) {
             ready = Conditions.next(before, Conditions.READY, false, "WorkersNotReady",
                     "worker Deployments not yet ready: " + String.join(", ", notRolledOut), generation, now);
+        } else if (relay != null && !relay.isReady()) {
+            ready = Conditions.next(before, Conditions.READY, false, "OutboxRelayNotReady",
+                    "the outbox relay Deployment " + relay.getName() + " is not yet ready: " + relay.getReadyReplicas() + " of "
+                            + relay.getReplicas() + " pod(s) ready; committed outbox rows wait in the database", generation, now);
         } else {
             ready = Conditions.next(before, Conditions.READY, true, "WorkersReady",
-                    deployments + " worker Deployment(s), " + readyPods + " pod(s) ready", generation, now);
+                    deployments + " worker Deployment(s), " + readyPods + " pod(s) ready"
+                            + (relay == null ? "" : "; outbox relay " + relay.getReadyReplicas() + "/" + relay.getReplicas() + " ready"),
+                    generation, now);
         }
         return Conditions.list(ready, progressing, degraded, paused);
     }

@@ -465,6 +465,42 @@ class MockClusterOperatorTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> outboxVariables("shop-worker-0-1").isEmpty());
     }
 
+    @Test
+    void theOutboxRelaysReadinessReachesTheStatusAndTheReadyCondition() {
+        secret("shop-db", Map.of("login", "relay", "secret", "db-pw"));
+        DelayQueue dq = DelayQueues.of("relayed", 2, null, redis.url());
+        dq.getSpec().setDelivery(streamDelivery());
+        dq.getSpec().setOutbox(io.delayq.operator.testing.Deliveries.outboxInItsOwnDeployment());
+        create(dq);
+        await().atMost(Duration.ofSeconds(30)).until(() -> deploymentNames().equals(List.of("relayed-outbox-relay", "relayed-worker-0-1")));
+        markReady(deployment("relayed-worker-0-1"), 1);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> condition("relayed", "Ready")
+                .map(c -> "OutboxRelayNotReady".equals(c.getReason())).orElse(false));
+        assertThat(status("relayed").orElseThrow().getOutboxRelay().getReadyReplicas()).isZero();
+        assertThat(status("relayed").orElseThrow().getOutboxRelay().getReplicas()).isEqualTo(2);
+
+        markReady(deployment("relayed-outbox-relay"), 2);
+        await().atMost(Duration.ofSeconds(30)).until(() -> condition("relayed", "Ready").map(c -> "True".equals(c.getStatus())).orElse(false));
+        assertThat(status("relayed").orElseThrow().getOutboxRelay().getReadyReplicas()).isEqualTo(2);
+        assertThat(status("relayed").orElseThrow().getOutboxRelay().isReady()).isTrue();
+
+        // one relay pod stops passing its readiness probe
+        markReady(deployment("relayed-outbox-relay"), 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> condition("relayed", "Ready")
+                .map(c -> "OutboxRelayNotReady".equals(c.getReason()) && c.getMessage().contains("1 of 2")).orElse(false));
+        assertThat(status("relayed").orElseThrow().getOutboxRelay().isReady()).isFalse();
+        assertThat(status("relayed").orElseThrow().getPhase()).isEqualTo("Progressing");
+    }
+
+    /** What the Deployment controller and kubelet would report with {@code ready} of its pods ready. */
+    private void markReady(Deployment d, int ready) {
+        int replicas = d.getSpec().getReplicas();
+        d.setStatus(new DeploymentStatusBuilder().withObservedGeneration(d.getMetadata().getGeneration())
+                .withReplicas(replicas).withUpdatedReplicas(replicas).withReadyReplicas(ready).withAvailableReplicas(ready).build());
+        client.resource(d).updateStatus();
+    }
+
     private Deployment deployment(String name) {
         return client.apps().deployments().inNamespace(namespace).withName(name).get();
     }

@@ -228,4 +228,76 @@ class StatusComposerTest {
         assertThat(remembered.tasksPerReplicaPerSecond()).hasValue(123.46);
         assertThat(StatusComposer.remembered(null, Duration.ofSeconds(10)).podStartup()).isEmpty();
     }
+
+    private static DelayQueue ordersWithOwnRelay() {
+        DelayQueue dq = DelayQueues.orders();
+        dq.getSpec().setOutbox(io.delayq.operator.testing.Deliveries.outboxInItsOwnDeployment());
+        return dq;
+    }
+
+    @Test
+    void anOutboxRelayDeploymentNotYetReadyKeepsTheQueueFromReadyAndSaysHowFarItIs() {
+        Map<String, Deployment> actual = deployments(2);
+        actual.put("orders-outbox-relay", deployment("orders-outbox-relay", 2, 1));
+
+        DelayQueueStatus s = compose(ordersWithOwnRelay(), actual, reading(3, 4), List.of());
+
+        assertThat(s.getOutboxRelay().getName()).isEqualTo("orders-outbox-relay");
+        assertThat(s.getOutboxRelay().getReplicas()).isEqualTo(2);
+        assertThat(s.getOutboxRelay().getReadyReplicas()).isEqualTo(1);
+        assertThat(s.getOutboxRelay().isReady()).isFalse();
+        assertThat(condition(s, "Ready").getStatus()).isEqualTo("False");
+        assertThat(condition(s, "Ready").getReason()).isEqualTo("OutboxRelayNotReady");
+        assertThat(condition(s, "Ready").getMessage()).contains("orders-outbox-relay", "1 of 2 pod(s) ready");
+        assertThat(condition(s, "Progressing").getStatus()).isEqualTo("True");
+        assertThat(condition(s, "Progressing").getMessage()).contains("orders-outbox-relay");
+        assertThat(s.getPhase()).isEqualTo("Progressing");
+        assertThat(s.getWorkers()).as("worker pods only").isEqualTo("4/4");
+    }
+
+    @Test
+    void anOutboxRelayDeploymentTheClusterHasNotCreatedYetIsNotReady() {
+        DelayQueueStatus s = compose(ordersWithOwnRelay(), deployments(2), reading(3, 4), List.of());
+
+        assertThat(s.getOutboxRelay().getReadyReplicas()).isZero();
+        assertThat(s.getOutboxRelay().isReady()).isFalse();
+        assertThat(condition(s, "Ready").getReason()).isEqualTo("OutboxRelayNotReady");
+    }
+
+    @Test
+    void aReadyOutboxRelayDeploymentLetsTheQueueBeReady() {
+        Map<String, Deployment> actual = deployments(2);
+        actual.put("orders-outbox-relay", deployment("orders-outbox-relay", 2, 2));
+
+        DelayQueueStatus s = compose(ordersWithOwnRelay(), actual, reading(3, 4), List.of());
+
+        assertThat(s.getOutboxRelay().isReady()).isTrue();
+        assertThat(s.getOutboxRelay().getReadyReplicas()).isEqualTo(2);
+        assertThat(condition(s, "Ready").getStatus()).isEqualTo("True");
+        assertThat(condition(s, "Ready").getMessage()).contains("outbox relay 2/2 ready");
+        assertThat(s.getPhase()).isEqualTo("Ready");
+    }
+
+    @Test
+    void workersNotReadyAreNamedBeforeTheRelay() {
+        Map<String, Deployment> actual = deployments(1);
+        actual.put("orders-outbox-relay", deployment("orders-outbox-relay", 2, 0));
+
+        DelayQueueStatus s = compose(ordersWithOwnRelay(), actual, reading(3, 4), List.of());
+
+        assertThat(condition(s, "Ready").getReason()).isEqualTo("WorkersNotReady");
+        assertThat(condition(s, "Progressing").getMessage()).contains("orders-worker-0-3", "orders-outbox-relay");
+    }
+
+    @Test
+    void withoutARelayDeploymentTheStatusHasNoRelay() {
+        DelayQueue dq = DelayQueues.orders();
+        dq.getSpec().setOutbox(io.delayq.operator.testing.Deliveries.outboxWithEverything());
+
+        DelayQueueStatus s = compose(dq, deployments(2), reading(3, 4), List.of());
+
+        assertThat(s.getOutboxRelay()).isNull();
+        assertThat(condition(s, "Ready").getStatus()).isEqualTo("True");
+        assertThat(condition(s, "Ready").getMessage()).doesNotContain("relay");
+    }
 }
