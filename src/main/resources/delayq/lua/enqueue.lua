@@ -180,12 +180,13 @@ local function deadline_of(stored)
 end
 
 -- A task just scheduled with this record: its window waits for its settle (a negative score: the length), and a
--- record without one that replaced one that had it leaves no window behind.
-local function note_window(id, record)
+-- record without one that replaced one that had it leaves no window behind. A new task without a window writes
+-- nothing (an ended window of its id is aged out later): so a producer's reject-mode enqueue needs no ZREM.
+local function note_window(id, record, replacing)
   local w = window_of(record)
   if w then
     redis.call('ZADD', DEDUP, -w, id)
-  elseif windows then
+  elseif windows and replacing then
     redis.call('ZREM', DEDUP, id)
   end
 end
@@ -216,7 +217,7 @@ local function settle(id, key, due, record, level)
       redis.call('HDEL', ERRORS, id)
     end
     schedule(id, key, due, with_deadline(record, deadline), level)
-    note_window(id, record)
+    note_window(id, record, state ~= nil)
     return state and 'replaced' or 'added', due
   elseif state == nil then
     schedule(id, key, due, record, level)
@@ -228,7 +229,7 @@ local function settle(id, key, due, record, level)
     redis.call('HDEL', ATTEMPTS, id)
     redis.call('HDEL', ERRORS, id)
     schedule(id, key, due, record, level)
-    note_window(id, record)
+    note_window(id, record, true)
     return 'replaced', due
   elseif mode == 'keep-earlier' then
     if state ~= 'due' then return state, score end

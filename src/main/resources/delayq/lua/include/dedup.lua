@@ -12,7 +12,8 @@ local DEDUP_MAX_MS = 30 * 86400000
 local function dedup_settle(ids, now)
   if #ids == 0 or redis.call('ZCARD', DEDUP) == 0 then return end
   now = now or server_now()
-  local scores = redis.call('ZMSCORE', DEDUP, unpack(ids))
+  -- one id (cancel, dead-lettering): ZSCORE, which the console's ACL user has (docs/security.md); a batch: ZMSCORE
+  local scores = #ids == 1 and { redis.call('ZSCORE', DEDUP, ids[1]) } or redis.call('ZMSCORE', DEDUP, unpack(ids))
   local starts = {}
   for i = 1, #ids do
     local s = tonumber(scores[i])
