@@ -113,7 +113,7 @@ public record TaskSpec(String id, Schedule schedule, String payload, int priorit
         if (window == null) {
             throw new InvalidInputException("dedupWindowMs", "must not be null");
         }
-        return new TaskSpec(id, schedule, payload, priority, options.withDedupWindow(millis(window, "dedupWindowMs")));
+        return new TaskSpec(id, schedule, payload, priority, options.withDedupWindow(windowMillis(window)));
     }
 
     /**
@@ -126,7 +126,7 @@ public record TaskSpec(String id, Schedule schedule, String payload, int priorit
             throw new InvalidInputException("debounceMaxWaitMs", "must not be null");
         }
         TaskSpec later = after(delay);
-        return new TaskSpec(id, later.schedule, payload, priority, options.withDebounce(millis(maxWait, "debounceMaxWaitMs")));
+        return new TaskSpec(id, later.schedule, payload, priority, options.withDebounce(windowMillis(maxWait)));
     }
 
     /** All per-task options at once (null: none), e.g. as a command line or a file row gives them. */
@@ -175,6 +175,15 @@ public record TaskSpec(String id, Schedule schedule, String payload, int priorit
 
     public TaskRecord record(long enqueuedAt) {
         return new TaskRecord(payload, enqueuedAt, priority == Priority.NORMAL ? null : priority, options);
+    }
+
+    /** A window's ms, negative ones too: TaskOptions refuses anything outside 1 ms .. 30 days with the window rule. */
+    private static long windowMillis(Duration d) {
+        try {
+            return d.toMillis();
+        } catch (ArithmeticException e) {
+            return d.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
     }
 
     private static long millis(Duration d, String field) {
