@@ -34,11 +34,17 @@ type recordOptions struct {
 	Traceparent       *string  `json:"traceparent"`
 	Tracestate        *string  `json:"tracestate"`
 	Group             *string  `json:"group"`
+	DedupWindowMs     *int64   `json:"dedupWindowMs"`
+	DebounceMaxWaitMs *int64   `json:"debounceMaxWaitMs"`
 }
+
+// maxWindowMs is the longest dedup window and debounce wait (core's TaskOptions.MAX_WINDOW_MS, 30 days).
+const maxWindowMs = 30 * 24 * 3600 * 1000
 
 func (o recordOptions) any() bool {
 	return o.ExpiresAt != nil || o.OnExpiry != nil || o.MaxAttempts != nil || o.BackoffMs != nil || o.BackoffMaxMs != nil ||
-		o.BackoffMultiplier != nil || o.Traceparent != nil || o.Tracestate != nil || o.Group != nil
+		o.BackoffMultiplier != nil || o.Traceparent != nil || o.Tracestate != nil || o.Group != nil ||
+		o.DedupWindowMs != nil || o.DebounceMaxWaitMs != nil
 }
 
 func traceparentProblem(value string) string {
@@ -82,6 +88,14 @@ func requireOptions(o recordOptions) (recordOptions, error) {
 	}{{"backoffMs", o.BackoffMs}, {"backoffMaxMs", o.BackoffMaxMs}} {
 		if f.ms != nil && (*f.ms < 0 || *f.ms > maxBackoffMs) {
 			return o, invalid(f.name, "must be 0 to %d ms (30 days), got %d", int64(maxBackoffMs), *f.ms)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		ms   *int64
+	}{{"dedupWindowMs", o.DedupWindowMs}, {"debounceMaxWaitMs", o.DebounceMaxWaitMs}} {
+		if f.ms != nil && (*f.ms < 1 || *f.ms > maxWindowMs) {
+			return o, invalid(f.name, "must be 1 to %d ms (30 days), got %d", int64(maxWindowMs), *f.ms)
 		}
 	}
 	if m := o.BackoffMultiplier; m != nil && !(*m >= 1 && *m <= 100) {
@@ -175,6 +189,8 @@ func encodeRecord(payload *string, enqueuedAt int64, priority Priority, o record
 	text("traceparent", o.Traceparent)
 	text("tracestate", o.Tracestate)
 	text("group", o.Group)
+	num("dedupWindowMs", o.DedupWindowMs)
+	num("debounceMaxWaitMs", o.DebounceMaxWaitMs)
 	b.WriteByte('}')
 	return b.String()
 }
@@ -318,6 +334,9 @@ type Task struct {
 	// Traceparent and Tracestate: the W3C trace context the worker's delivery span joins.
 	Traceparent string
 	Tracestate  string
+	// DedupWindow: after the task is acked, cancelled or dead-lettered, an enqueue of its id is refused (status
+	// "window") for this long, whatever the duplicate policy; 1 ms to 30 days (nil: none).
+	DedupWindow *time.Duration
 }
 
 // Ptr is a pointer to v, for the optional fields of Task.
@@ -381,6 +400,9 @@ func prepareTask(t Task, maxPayloadBytes int, nowMs int64) (preparedTask, error)
 	}
 	if o.BackoffMaxMs, err = durationOption(t.BackoffMax, "backoffMaxMs"); err != nil {
 		return p, err
+	}
+	if t.DedupWindow != nil {
+		o.DedupWindowMs = Ptr(t.DedupWindow.Milliseconds()) // requireOptions applies the window rule
 	}
 	o.BackoffMultiplier = t.BackoffMultiplier
 	if t.Traceparent != "" {

@@ -18,10 +18,11 @@ const (
 	Kept      EnqueueStatus = "KEPT"      // KeepEarlier: already due earlier
 	InFlight  EnqueueStatus = "INFLIGHT"  // Replace or KeepEarlier of a running task: refused
 	Dead      EnqueueStatus = "DEAD"      // KeepEarlier of a dead task: left alone
+	Window    EnqueueStatus = "WINDOW"    // any policy: the id's dedup window runs until DueAt; nothing written
 )
 
 var enqueueStatus = map[string]EnqueueStatus{"added": Added, "duplicate": Duplicate, "replaced": Replaced,
-	"earlier": Earlier, "kept": Kept, "inflight": InFlight, "dead": Dead}
+	"earlier": Earlier, "kept": Kept, "inflight": InFlight, "dead": Dead, "window": Window}
 
 // EnqueueResult is one task's answer: its status and the time it now has (the due time while scheduled; the lease
 // expiry of a running task, the time of death of a dead one).

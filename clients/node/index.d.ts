@@ -38,6 +38,10 @@ export interface TaskOptions {
    */
   traceparent?: string;
   tracestate?: string;
+  /** Dedup window in ms (1 ms to 30 days): after the task is acked, cancelled or dead-lettered, its id is refused (WINDOW) for this long. */
+  dedupWindow?: number;
+  /** With onDuplicate 'debounce': the longest (ms, 1 ms to 30 days) a burst of enqueues may push the due time from its first enqueue. */
+  debounceMaxWait?: number;
 }
 
 export interface Task extends TaskOptions {
@@ -45,7 +49,7 @@ export interface Task extends TaskOptions {
   id: string;
 }
 
-export type EnqueueStatus = 'ADDED' | 'DUPLICATE' | 'REPLACED' | 'EARLIER' | 'KEPT' | 'INFLIGHT' | 'DEAD';
+export type EnqueueStatus = 'ADDED' | 'DUPLICATE' | 'REPLACED' | 'EARLIER' | 'KEPT' | 'INFLIGHT' | 'DEAD' | 'WINDOW';
 export type CancelResult = 'CANCELLED' | 'IN_FLIGHT' | 'UNKNOWN';
 export type RescheduleStatus = 'RESCHEDULED' | 'IN_FLIGHT' | 'DEAD' | 'UNKNOWN';
 export type TaskState = 'SCHEDULED' | 'IN_FLIGHT' | 'DEAD' | 'SUCCEEDED' | 'UNKNOWN';

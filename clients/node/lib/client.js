@@ -128,6 +128,7 @@ class DelayQueue {
     const policy = protocol.requirePolicy(onDuplicate);
     const enqueuedAt = Date.now();
     const prepared = protocol.prepare(tasks, this.shards, this.settings.maxPayloadBytes, enqueuedAt);
+    protocol.requireDebounce(policy, prepared);
     return this.routing.enqueue(prepared, policy, enqueuedAt);
   }
 

@@ -26,13 +26,17 @@ const MAX_TRACESTATE = 512;
 const MAX_GROUP_BYTES = 64;
 const GROUP_CHAR = /^[A-Za-z0-9\-_.:@/]$/;
 /** The record's option fields, in the order core writes them. */
-const OPTION_FIELDS = ['expiresAt', 'onExpiry', 'maxAttempts', 'backoffMs', 'backoffMaxMs', 'backoffMultiplier', 'traceparent', 'tracestate'];
+const OPTION_FIELDS = ['expiresAt', 'onExpiry', 'maxAttempts', 'backoffMs', 'backoffMaxMs', 'backoffMultiplier', 'traceparent', 'tracestate',
+  'dedupWindowMs', 'debounceMaxWaitMs'];
+/** The longest dedup window and debounce wait (core's TaskOptions.MAX_WINDOW_MS, 30 days). */
+const MAX_WINDOW_MS = 30 * 24 * 3600 * 1000;
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-[\s\S]*)?$/;
 
-const DuplicatePolicy = Object.freeze({ REJECT: 'reject', REPLACE: 'replace', KEEP_EARLIER: 'keep-earlier' });
+const DuplicatePolicy = Object.freeze({ REJECT: 'reject', REPLACE: 'replace', KEEP_EARLIER: 'keep-earlier', DEBOUNCE: 'debounce' });
 const Priority = Object.freeze({ NORMAL: 0, HIGH: 1, HIGHEST: 2 });
 const ENQUEUE_STATUS = {
   added: 'ADDED', duplicate: 'DUPLICATE', replaced: 'REPLACED', earlier: 'EARLIER', kept: 'KEPT', inflight: 'INFLIGHT', dead: 'DEAD',
+  window: 'WINDOW',
 };
 
 // ---- validation (the Java client's rules and messages) ----
@@ -115,7 +119,7 @@ function requireGroup(group) {
 function requirePolicy(policy) {
   if (Object.values(DuplicatePolicy).includes(policy)) return policy;
   throw new InvalidInputException('duplicatePolicy',
-    `must be one of reject, replace, keep-earlier, got ${policy === undefined || policy === null ? 'null' : JSON.stringify(policy)}`);
+    `must be one of reject, replace, keep-earlier, debounce, got ${policy === undefined || policy === null ? 'null' : JSON.stringify(policy)}`);
 }
 
 function dueAtMillis(dueAt) {
@@ -196,6 +200,12 @@ function requireOptions(options) {
       throw new InvalidInputException(field, `must be 0 to ${MAX_BACKOFF_MS} ms (30 days), got ${ms}`);
     }
   }
+  for (const field of ['dedupWindowMs', 'debounceMaxWaitMs']) {
+    const ms = o[field];
+    if (ms !== undefined && (!isInt(ms) || ms < 1 || ms > MAX_WINDOW_MS)) {
+      throw new InvalidInputException(field, `must be 1 to ${MAX_WINDOW_MS} ms (30 days), got ${ms}`);
+    }
+  }
   const m = o.backoffMultiplier;
   if (m !== undefined && (typeof m !== 'number' || !(m >= 1 && m <= 100))) {
     throw new InvalidInputException('backoffMultiplier', `must be a number from 1 to 100, got ${typeof m === 'number' ? javaDouble(m) : m}`);
@@ -225,6 +235,26 @@ function requireOptions(options) {
     if (state === '') delete o.tracestate;
   }
   return o;
+}
+
+/** A window in ms; zero or negative ones are left to requireOptions, which names the window rule. */
+function windowOption(value, field) {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new InvalidInputException(field, `must be a number of milliseconds, got ${typeof value}`);
+  return Math.floor(value);
+}
+
+/** The DEBOUNCE policy and a task's debounce wait go together: one without the other is refused. */
+function requireDebounce(policy, prepared) {
+  for (const p of prepared) {
+    const waits = p.options.debounceMaxWaitMs !== undefined;
+    if (policy === DuplicatePolicy.DEBOUNCE && !waits) {
+      throw new InvalidInputException('debounceMaxWaitMs', `is required with the DEBOUNCE duplicate policy (task option debounceMaxWait), missing for task ${p.id}`);
+    }
+    if (policy !== DuplicatePolicy.DEBOUNCE && waits) {
+      throw new InvalidInputException('duplicatePolicy', `must be DEBOUNCE for a task with a debounce wait (task ${p.id}), got ${policy}`);
+    }
+  }
 }
 
 function millisOption(value, field) {
@@ -268,6 +298,7 @@ function taskOptions(t, timing, ms, nowMs, trace) {
     expiresAt, onExpiry: t.onExpiry, maxAttempts: t.maxAttempts, backoffMs: millisOption(t.backoff, 'backoffMs'),
     backoffMaxMs: millisOption(t.backoffMax, 'backoffMaxMs'), backoffMultiplier: t.backoffMultiplier,
     traceparent: explicit ? t.traceparent : trace.traceparent, tracestate: explicit ? t.tracestate : (t.tracestate ?? trace.tracestate),
+    dedupWindowMs: windowOption(t.dedupWindow, 'dedupWindowMs'), debounceMaxWaitMs: windowOption(t.debounceMaxWait, 'debounceMaxWaitMs'),
   });
   if (expiresAt !== undefined) {
     const [due, name] = timing === 'at' ? [ms, 'dueAt'] : [nowMs + ms, 'due time (now + delay)'];
@@ -525,7 +556,7 @@ module.exports = {
   PROTOCOL_VERSION, MAX_PER_CALL, MAX_SHARDS, MAX_ID_BYTES, RECORD_BUCKETS, MAX_EPOCH_MILLIS, DEFAULT_MAX_PAYLOAD_BYTES,
   DuplicatePolicy, Priority,
   requireQueue, requireShards, requireId, requirePriority, requirePayload, requirePolicy, requireGroup, schedule, dueAtMillis,
-  taskOptions, currentTrace,
+  taskOptions, currentTrace, requireDebounce, MAX_WINDOW_MS,
   crc32, shardOf, bucketOf, metaKey, shardKeys, recordKey, encodeRecord, decodeRecord, requireOptions, OPTION_FIELDS,
   prepare, group, chunks, enqueueArgs, placed, enqueueResult, parseEnqueue, statusOf, parseCancel, parseReschedule, parseInspect, parseProgress, parseCompletion, parseStats, queueStats,
 };

@@ -6,7 +6,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const {
-  DelayQueue, DuplicatePolicy, Priority, ShardCountMismatchException, ProtocolVersionMismatchException, ReplicaAckException, scripts, protocol,
+  DelayQueue, DuplicatePolicy, Priority, InvalidInputException, ShardCountMismatchException, ProtocolVersionMismatchException, ReplicaAckException, scripts, protocol,
 } = require('..');
 const { assemble } = require('../scripts/assemble-lua');
 const { startRedis } = require('./redis-server');
@@ -102,6 +102,30 @@ test('against a real Redis', async (t) => {
     assert.deepEqual(await q.enqueue('a', { dueAt: now + 20000, payload: 'new' }, { onDuplicate: DuplicatePolicy.REPLACE }),
       { id: 'a', status: 'REPLACED', dueAt: now + 20000 });
     assert.equal((await q.inspect('a')).record.payload, 'new');
+  });
+
+  await t.test('a dedup window refuses the id after a cancel, in every policy', async () => {
+    const now = await serverNow();
+    assert.equal((await q.enqueue('w', { dueAt: now + 60000, dedupWindow: 3600000 })).status, 'ADDED');
+    assert.equal(await q.cancel('w'), 'CANCELLED');
+    for (const onDuplicate of ['reject', 'replace', 'keep-earlier']) {
+      const r = await q.enqueue('w', { dueAt: now + 60000 }, { onDuplicate });
+      assert.equal(r.status, 'WINDOW');
+      assert.ok(r.dueAt >= now + 3600000);
+    }
+    await assert.rejects(q.enqueue('w', { dedupWindow: 0 }),
+      (e) => e instanceof InvalidInputException && e.message === 'dedupWindowMs: must be 1 to 2592000000 ms (30 days), got 0');
+  });
+
+  await t.test('debounce pushes the due time up to the burst\'s deadline', async () => {
+    const first = await q.enqueue('d', { delay: 60000, payload: 'v1', debounceMaxWait: 300000 }, { onDuplicate: 'debounce' });
+    assert.equal(first.status, 'ADDED');
+    const capped = await q.enqueue('d', { delay: 1200000, payload: 'v2', debounceMaxWait: 300000 }, { onDuplicate: DuplicatePolicy.DEBOUNCE });
+    assert.equal(capped.status, 'REPLACED');
+    assert.ok(capped.dueAt > first.dueAt && capped.dueAt < first.dueAt + 300000);
+    assert.equal((await q.inspect('d')).record.payload, 'v2');
+    await assert.rejects(q.enqueue('d', { delay: 60000 }, { onDuplicate: 'debounce' }),
+      (e) => e instanceof InvalidInputException && e.field === 'debounceMaxWaitMs');
   });
 
   await t.test('a batch answers in input order across shards and calls', async () => {

@@ -130,6 +130,32 @@ class ClientTest(WithRedis, unittest.TestCase):
         self.assertEqual((replaced.status, replaced.due_at), (EnqueueStatus.REPLACED, now + 20_000))
         self.assertEqual(self.q.inspect("a").record.payload, "new")
 
+    def test_a_dedup_window_refuses_the_id_after_a_cancel_in_every_policy(self):
+        now = server_now(self.admin)
+        self.assertEqual(self.q.enqueue("w", due_at=now + 60_000, dedup_window=timedelta(hours=1)).status, EnqueueStatus.ADDED)
+        self.assertEqual(self.q.cancel("w"), CancelResult.CANCELLED)
+        for policy in ("reject", "replace", "keep-earlier"):
+            r = self.q.enqueue("w", due_at=now + 60_000, on_duplicate=policy)
+            self.assertEqual(r.status, EnqueueStatus.WINDOW)
+            self.assertGreaterEqual(r.due_at, now + 3_600_000)
+        with self.assertRaises(InvalidInputException) as e:
+            self.q.enqueue("w", dedup_window=timedelta(0))
+        self.assertEqual(str(e.exception), "dedupWindowMs: must be 1 to 2592000000 ms (30 days), got 0")
+
+    def test_debounce_pushes_the_due_time_up_to_the_bursts_deadline(self):
+        first = self.q.enqueue("d", delay=timedelta(minutes=1), payload="v1", debounce_max_wait=timedelta(minutes=5),
+                               on_duplicate="debounce")
+        self.assertEqual(first.status, EnqueueStatus.ADDED)
+        capped = self.q.enqueue("d", delay=timedelta(minutes=20), payload="v2", debounce_max_wait=timedelta(minutes=5),
+                                on_duplicate=DuplicatePolicy.DEBOUNCE)
+        self.assertEqual(capped.status, EnqueueStatus.REPLACED)
+        self.assertLess(capped.due_at, first.due_at + 5 * 60_000)
+        self.assertGreater(capped.due_at, first.due_at)
+        self.assertEqual(self.q.inspect("d").record.payload, "v2")
+        with self.assertRaises(InvalidInputException) as e:
+            self.q.enqueue("d", delay=timedelta(minutes=1), on_duplicate="debounce")
+        self.assertEqual(e.exception.field, "debounceMaxWaitMs")
+
     def test_a_batch_answers_in_input_order_across_shards_and_calls(self):
         tasks = [Task(f"t-{i}", delay=timedelta(hours=1), payload=str(i)) for i in range(1300)] + [Task("t-5")]
         results = self.q.enqueue_many(tasks)

@@ -101,6 +101,7 @@ class AsyncDelayQueue:
         policy = protocol.require_policy(on_duplicate)
         enqueued_at = int(time.time() * 1000)
         prepared = protocol.prepare(tasks, self.shards, self._settings.max_payload_bytes, enqueued_at)
+        protocol.require_debounce(policy, prepared)
         return await routing.run_async(self._routing.enqueue(prepared, policy, enqueued_at), self._execute)
 
     async def cancel(self, task_id: str) -> CancelResult:

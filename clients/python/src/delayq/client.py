@@ -99,6 +99,7 @@ class DelayQueue:
         policy = protocol.require_policy(on_duplicate)
         enqueued_at = int(time.time() * 1000)
         prepared = protocol.prepare(tasks, self.shards, self._settings.max_payload_bytes, enqueued_at)
+        protocol.require_debounce(policy, prepared)
         return routing.run_sync(self._routing.enqueue(prepared, policy, enqueued_at), self._execute)
 
     def cancel(self, task_id: str) -> CancelResult:

@@ -22,6 +22,9 @@ class DuplicatePolicy(enum.Enum):
     REJECT = "reject"
     REPLACE = "replace"
     KEEP_EARLIER = "keep-earlier"
+    #: replace a waiting task and push its due time, never past the burst's first enqueue + ``debounce_max_wait``
+    #: (every task needs it); a task in flight answers INFLIGHT and nothing is written
+    DEBOUNCE = "debounce"
 
 
 class EnqueueStatus(enum.Enum):
@@ -32,6 +35,8 @@ class EnqueueStatus(enum.Enum):
     KEPT = "kept"
     INFLIGHT = "inflight"
     DEAD = "dead"
+    #: refused in every policy: the id's dedup window runs until ``due_at``
+    WINDOW = "window"
 
 
 class CancelResult(enum.Enum):
@@ -64,7 +69,8 @@ class Task:
     ``expires_at`` (datetime or epoch ms: not run if not started by then) with ``on_expiry``
     ("dead-letter", the default, or "discard"); ``max_attempts``, ``backoff``, ``backoff_max``,
     ``backoff_multiplier`` instead of the worker's retry settings; ``traceparent`` / ``tracestate``,
-    the W3C trace context the worker's delivery span joins."""
+    the W3C trace context the worker's delivery span joins; ``dedup_window``: after the task is acked, cancelled
+    or dead-lettered its id is refused (WINDOW) for this long; ``debounce_max_wait`` with the DEBOUNCE policy."""
     id: str
     delay: Optional[timedelta] = None
     due_at: Optional[DueAt] = None
@@ -78,6 +84,8 @@ class Task:
     backoff_multiplier: Optional[float] = None
     traceparent: Optional[str] = None
     tracestate: Optional[str] = None
+    dedup_window: Optional[timedelta] = None
+    debounce_max_wait: Optional[timedelta] = None
 
 
 @dataclass(frozen=True)

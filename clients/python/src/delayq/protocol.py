@@ -40,7 +40,9 @@ MAX_TRACESTATE = 512
 MAX_GROUP_BYTES = 64
 #: the record's option fields, in the order core writes them
 OPTION_FIELDS = ("expiresAt", "onExpiry", "maxAttempts", "backoffMs", "backoffMaxMs", "backoffMultiplier",
-                 "traceparent", "tracestate")
+                 "traceparent", "tracestate", "dedupWindowMs", "debounceMaxWaitMs")
+#: the longest dedup window and debounce wait (core's TaskOptions.MAX_WINDOW_MS)
+MAX_WINDOW_MS = 30 * 24 * 3600 * 1000
 _TRACEPARENT = re.compile(r"([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?", re.S)
 _COMPACT_RULE = ("task record must be JSON (starting with '{') or compact "
                  "'<priority 0-2><enqueuedAt in base 36>:<payload>'")
@@ -127,7 +129,7 @@ def require_policy(policy: Any) -> DuplicatePolicy:
     for p in DuplicatePolicy:
         if policy == p.value:
             return p
-    raise InvalidInputException("duplicatePolicy", "must be one of reject, replace, keep-earlier, got "
+    raise InvalidInputException("duplicatePolicy", "must be one of reject, replace, keep-earlier, debounce, got "
                                 + ("null" if policy is None else repr(policy)))
 
 
@@ -211,6 +213,10 @@ def require_options(options: Dict[str, Any]) -> Dict[str, Any]:
         ms = o.get(field)
         if ms is not None and (not _whole(ms) or ms < 0 or ms > MAX_BACKOFF_MS):
             raise InvalidInputException(field, f"must be 0 to {MAX_BACKOFF_MS} ms (30 days), got {ms}")
+    for field in ("dedupWindowMs", "debounceMaxWaitMs"):
+        ms = o.get(field)
+        if ms is not None and (not _whole(ms) or ms < 1 or ms > MAX_WINDOW_MS):
+            raise InvalidInputException(field, f"must be 1 to {MAX_WINDOW_MS} ms (30 days), got {ms}")
     m = o.get("backoffMultiplier")
     if m is not None:
         if isinstance(m, bool) or not isinstance(m, (int, float)) or not (1 <= m <= 100):
@@ -256,6 +262,27 @@ def _millis(d: Optional[timedelta], field: str) -> Optional[int]:
     return d // _MS
 
 
+def _window(d: Optional[timedelta], field: str) -> Optional[int]:
+    """A window's ms; a zero or negative one is refused with the window rule (not "must not be negative")."""
+    if d is None:
+        return None
+    if not isinstance(d, timedelta):
+        raise InvalidInputException(field, f"must be a datetime.timedelta, got {type(d).__name__}")
+    return d // _MS
+
+
+def require_debounce(policy: DuplicatePolicy, prepared: Sequence["Prepared"]) -> None:
+    """The DEBOUNCE policy and a task's debounce wait go together: one without the other is refused."""
+    for p in prepared:
+        waits = "debounceMaxWaitMs" in p.options
+        if policy is DuplicatePolicy.DEBOUNCE and not waits:
+            raise InvalidInputException("debounceMaxWaitMs", "is required with the DEBOUNCE duplicate policy "
+                                        f"(Task.debounce_max_wait), missing for task {p.id}")
+        if policy is not DuplicatePolicy.DEBOUNCE and waits:
+            raise InvalidInputException("duplicatePolicy", f"must be DEBOUNCE for a task with a debounce wait (task {p.id}), "
+                                        f"got {policy.name}")
+
+
 def task_options(t: Task, timing: str, ms: int, now_ms: int) -> Dict[str, Any]:
     """A Task's per-task options as record fields, validated; the expiry is judged against the due time."""
     expires = None
@@ -267,7 +294,8 @@ def task_options(t: Task, timing: str, ms: int, now_ms: int) -> Dict[str, Any]:
     o = require_options({"expiresAt": expires, "onExpiry": t.on_expiry, "maxAttempts": t.max_attempts,
                          "backoffMs": _millis(t.backoff, "backoffMs"), "backoffMaxMs": _millis(t.backoff_max, "backoffMaxMs"),
                          "backoffMultiplier": t.backoff_multiplier, "traceparent": t.traceparent,
-                         "tracestate": t.tracestate})
+                         "tracestate": t.tracestate, "dedupWindowMs": _window(t.dedup_window, "dedupWindowMs"),
+                         "debounceMaxWaitMs": _window(t.debounce_max_wait, "debounceMaxWaitMs")})
     if expires is not None:
         due, name = (ms, "dueAt") if timing == "at" else (now_ms + ms, "due time (now + delay)")
         if expires <= due:

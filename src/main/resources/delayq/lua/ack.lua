@@ -21,6 +21,7 @@
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua
+--@include dedup.lua
 
 -- the longest result a completion record keeps, in bytes (io.delayq.completion.CompletionRecord.RESULT_MAX_BYTES)
 local RESULT_MAX_BYTES = 1024
@@ -80,6 +81,8 @@ if p > 0 then
   end
   if #reported > 0 then redis.call('HDEL', PROGRESS, unpack(reported)) end
 end
+-- dedup windows of the acked tasks start now (include/dedup.lua; a queue without windows pays a ZCARD)
+dedup_settle(done)
 local at = 4 + 3 * n + m + p
 local keep = tonumber(ARGV[at])
 if not keep or keep <= 0 then return out end

@@ -18,6 +18,7 @@
 --@include groups.lua
 --@include common.lua
 --@include layout.lua
+--@include dedup.lua
 --@include dead.lua
 --@include bulk_scan.lua
 
@@ -69,7 +70,10 @@ local cursor, read = bulk_walk(state[1] or '', function(set, score, id)
   local ok
   if action == 'cancel' then
     ok = remove(set, id)
-    if ok then forget({ id }) end
+    if ok then
+      forget({ id })
+      dedup_settle({ id }, bulk_now)
+    end
   elseif action == 'dead' then
     ok = remove(set, id)
     if ok then kill(id, bulk_now, reason) end

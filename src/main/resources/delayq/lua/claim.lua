@@ -30,6 +30,7 @@
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua
+--@include dedup.lua
 --@include dead.lua
 --@include malformed.lua
 --@include group_claim.lua

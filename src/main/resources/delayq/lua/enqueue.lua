@@ -4,7 +4,10 @@
 -- ARGV[1]: duplicate mode: "reject" (default) | "replace" | "keep-earlier" | "future-only" (as reject,
 --          and a task not due after the server's now is not added: result "past") | "once" (as reject,
 --          and an id added in this mode before is a "duplicate" even after it was acked and is gone:
---          the recurring-task planner fires owed occurrences this way, so firing again is harmless)
+--          the recurring-task planner fires owed occurrences this way, so firing again is harmless) |
+--          "debounce" (every record carries debounceMaxWaitMs: a waiting task of the id is replaced and its due
+--          time moved to the new one, but never past the deadline its burst's first enqueue fixed, now +
+--          debounceMaxWaitMs, kept in the record as debounceDeadline; a task in flight is refused, "inflight")
 -- ARGV[2]: n, the number of tasks that follow
 -- ARGV[3 + 5k ..]: per task: id, timing ("at" = epoch ms | "in" = delay ms from server now),
 --                  ms, record (TaskRecord.encode: compact or JSON), priority level (0..2); a JSON record with a
@@ -13,7 +16,8 @@
 --   "added", "duplicate" (reject mode), "replaced", "earlier" / "kept" (keep-earlier mode),
 --   "inflight" (replace or keep-earlier of a task that is running: refused),
 --   "dead" (keep-earlier of a dead task: left alone), "past" (future-only mode: due time not in the future),
---   "absent" (where = "present": not on this shard, nothing written), "moving" (being moved to another shard: retry)
+--   "absent" (where = "present": not on this shard, nothing written), "moving" (being moved to another shard: retry),
+--   "window" (in every mode: the id's dedup window, include/dedup.lua, runs until the due answered; nothing written)
 -- ARGV[3 + 5n]: the caller's layout epoch (absent: 0); ARGV[4 + 5n]: where, "present" to act only on ids
 --   this shard holds (the old shard during a migration), else normal (include/layout.lua)
 --
@@ -31,6 +35,8 @@ local wrong_layout = layout_problem(ARGV[3 + 5 * n])
 if wrong_layout then return wrong_layout end
 local present_only = ARGV[4 + 5 * n] == 'present'
 local now = server_now()
+-- dedup windows (include/dedup.lua): the only cost to a queue that never used one is this ZCARD
+local windows = redis.call('ZCARD', DEDUP) > 0
 local soonest
 local out = { now }
 
@@ -92,12 +98,14 @@ end
 
 -- A record that may name a group (JSON with a "group" field: group_of() of groups.lua, not defined yet, decides
 -- in part two; this is its own first test) goes to its group's set, not the short way.
+-- A record carrying a dedup window (include/dedup.lua) takes the general way too, which notes the window.
 local function may_be_grouped(record)
-  return byte(record, 1) == 123 and string.find(record, '"group"', 1, true) ~= nil
+  return byte(record, 1) == 123 and (string.find(record, '"group"', 1, true) ~= nil
+    or string.find(record, '"dedupWindowMs"', 1, true) ~= nil)
 end
 
 -- part one: new ids while nothing else has to be asked
-local may_add_directly = not present_only and not MIGRATING and mode ~= 'once'
+local may_add_directly = not present_only and not MIGRATING and mode ~= 'once' and mode ~= 'debounce' and not windows
 local k, tried = 0, false -- tried: add_new already found task k's id there
 if may_add_directly then
   while k < n do
@@ -120,6 +128,7 @@ end
 -- part two: task k and every one after it, in order
 --@include groups.lua
 --@include common.lua
+--@include dedup.lua
 
 local function schedule(id, key, due, record, level)
   -- >>> groups: a record naming a group puts the task into that group's set (include/groups.lua)
@@ -145,8 +154,49 @@ if mode == 'once' then
   if #old > 0 then redis.call('ZREM', ONCE, unpack(old)) end
 end
 
+-- debounce: every record must carry its maximum wait; checked before anything is written
+local function max_wait_of(record)
+  local w = byte(record, 1) == 123 and tonumber(string.match(record, '"debounceMaxWaitMs":%s*(%d+)[,}%s]'))
+  if w and w >= 1 and w <= DEDUP_MAX_MS then return w end
+  return nil
+end
+if mode == 'debounce' then
+  for j = 0, n - 1 do
+    local _, _, record = task(j)
+    if not max_wait_of(record) then
+      return redis.error_reply('debounceMaxWaitMs: the debounce mode needs it in every record, 1 ms to 30 days (' .. DEDUP_MAX_MS .. ' ms)')
+    end
+  end
+end
+
+-- The record with the burst's deadline written in (a JSON object: max_wait_of checked it).
+local function with_deadline(record, deadline)
+  return '{"debounceDeadline":' .. string.format('%d', deadline) .. ',' .. string.sub(record, 2)
+end
+
+-- The deadline a stored record's burst fixed, or nil (a task enqueued in another mode starts a burst now).
+local function deadline_of(stored)
+  return stored and tonumber(string.match(stored, '^{"debounceDeadline":(%d+),'))
+end
+
+-- A task just scheduled with this record: its window waits for its settle (a negative score: the length), and a
+-- record without one that replaced one that had it leaves no window behind. A new task without a window writes
+-- nothing (an ended window of its id is aged out later): so a producer's reject-mode enqueue needs no ZREM.
+local function note_window(id, record, replacing)
+  local w = window_of(record)
+  if w then
+    redis.call('ZADD', DEDUP, -w, id)
+  elseif windows and replacing then
+    redis.call('ZREM', DEDUP, id)
+  end
+end
+
 -- Where the id is (locate) decides, per mode. Returns the result and the due time to answer.
 local function settle(id, key, due, record, level)
+  if windows then
+    local ends = tonumber(redis.call('ZSCORE', DEDUP, id))
+    if ends and ends > now then return 'window', ends end
+  end
   local state, at_level, score, at_group = locate(id, key)
   if state == nil and (present_only or is_moving(id)) then
     if is_moving(id) then return 'moving', due end
@@ -157,8 +207,21 @@ local function settle(id, key, due, record, level)
     return 'past', due
   elseif mode == 'once' and redis.call('ZSCORE', ONCE, id) then
     return 'duplicate', score or due
+  elseif mode == 'debounce' then
+    if state == 'inflight' then return 'inflight', score end
+    local deadline = state == 'due' and deadline_of(redis.call('HGET', key, id)) or now + max_wait_of(record)
+    if due > deadline then due = deadline end
+    if state == 'due' then due_remove(id, at_level, at_group, now) elseif state == 'dead' then redis.call('ZREM', DEAD, id) end
+    if state then
+      redis.call('HDEL', ATTEMPTS, id)
+      redis.call('HDEL', ERRORS, id)
+    end
+    schedule(id, key, due, with_deadline(record, deadline), level)
+    note_window(id, record, state ~= nil)
+    return state and 'replaced' or 'added', due
   elseif state == nil then
     schedule(id, key, due, record, level)
+    note_window(id, record)
     return 'added', due
   elseif mode == 'replace' then
     if state == 'inflight' then return 'inflight', score end
@@ -166,6 +229,7 @@ local function settle(id, key, due, record, level)
     redis.call('HDEL', ATTEMPTS, id)
     redis.call('HDEL', ERRORS, id)
     schedule(id, key, due, record, level)
+    note_window(id, record, true)
     return 'replaced', due
   elseif mode == 'keep-earlier' then
     if state ~= 'due' then return state, score end
@@ -188,7 +252,7 @@ for j = k, n - 1 do
   local key = record_key(id)
   local result
   if may_add_directly and not (j == k and tried) and not (mode == 'future-only' and due <= now)
-      and not group_of(record) and add_new(id, key, due, record, level) then
+      and not group_of(record) and not (windows or window_of(record)) and add_new(id, key, due, record, level) then
     result = 'added'
   else
     result, due = settle(id, key, due, record, level)

@@ -11,6 +11,7 @@
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua
+--@include dedup.lua
 --@include dead.lua
 
 local limit, max_attempts = tonumber(ARGV[1]), tonumber(ARGV[2])

@@ -10,6 +10,7 @@
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua
+--@include dedup.lua
 --@include dead.lua
 
 local id, token, backoff, reason = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]

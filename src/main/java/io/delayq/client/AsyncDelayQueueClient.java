@@ -90,6 +90,7 @@ public final class AsyncDelayQueueClient {
         for (TaskSpec t : tasks) {
             requirePayload(t.payload());
             t.requireNotExpired(enqueuedAt);
+            requireDebounceMatches(t, policy);
             ordered.add(t.withTraceIfAbsent(trace));
         }
         // grouped by shard, at most MAX_PER_CALL per call, all pipelined; routed by the layout (IdRouting)
@@ -97,6 +98,19 @@ public final class AsyncDelayQueueClient {
                 ? protocol.enqueueAt(shard, specs, policy, enqueuedAt, epoch, presentOnly, protocol.scripts())
                 : replicaAcks.enqueue(shard, specs, policy, enqueuedAt, epoch, presentOnly);
         return routing.enqueue(ordered, write).thenApply(placed -> placed.stream().map(QueueProtocol.Placed::result).toList());
+    }
+
+    /** Debounce is a policy and a per-task wait together: one without the other is refused, naming what is missing. */
+    static void requireDebounceMatches(TaskSpec t, DuplicatePolicy policy) {
+        boolean waits = t.options().debounceMaxWaitMs() != null;
+        if (policy == DuplicatePolicy.DEBOUNCE && !waits) {
+            throw new InvalidInputException("debounceMaxWaitMs", "is required with the DEBOUNCE duplicate policy "
+                    + "(TaskSpec.debounce(delay, maxWait)), missing for task " + t.id());
+        }
+        if (policy != DuplicatePolicy.DEBOUNCE && waits) {
+            throw new InvalidInputException("duplicatePolicy", "must be DEBOUNCE for a task with a debounce wait (task "
+                    + t.id() + "), got " + policy);
+        }
     }
 
     public CompletionStage<CancelResult> cancel(String id) {

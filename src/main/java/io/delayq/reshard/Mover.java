@@ -5,6 +5,7 @@ import io.delayq.InvalidInputException;
 import io.delayq.layout.Layout;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.reshard.ReshardScripts.MoveBatch;
+import io.delayq.shard.ShardKeys;
 import io.delayq.shard.Sharding;
 
 import java.time.Duration;
@@ -187,7 +188,9 @@ public final class Mover {
             }
         }
         report("once entries", from, passes, 0, 0);
-        copyOnceEntries(from);
+        copyEntries(from, ShardKeys::once);
+        report("dedup windows", from, passes, 0, 0);
+        copyEntries(from, ShardKeys::dedup);
         await(scripts.recordProgress(moved, 0));
         keepLease();
         long finished = await(scripts.reshardFinish(epoch, moved));
@@ -269,14 +272,18 @@ public final class Mover {
      * (enqueue.lua refuses a once-mode id its `once` set holds even when asked to act only on ids present).
      * Copied, not moved: the old entries age out with the week they are kept, and a copy sent twice changes nothing.
      * Read by score, then member, in pages of the batch size: entries aged out meanwhile only shift the page.
+     * The dedup windows (dq:{q:i}:dedup, include/dedup.lua) are copied the same way after the last pass: a window that
+     * runs and the pending window of a task that moved (minus its length) reach the id's new shard, where enqueues
+     * and settles of the id happen from then on; during the migration the old shard answers "window" itself (its
+     * enqueue checks the window before it asks whether the id is present). The copies left behind age out there.
      */
-    private void copyOnceEntries(int from) {
+    private void copyEntries(int from, java.util.function.Function<ShardKeys, String> set) {
         for (int shard = 0; shard < from; shard++) {
             double score = Double.NEGATIVE_INFINITY;
             long skip = 0;
             while (true) {
                 keepLease();
-                List<io.lettuce.core.ScoredValue<String>> page = await(scripts.onceEntries(shard, score, skip, p.batch()));
+                List<io.lettuce.core.ScoredValue<String>> page = await(scripts.entries(set.apply(p.protocol().keys(shard)), score, skip, p.batch()));
                 if (page.isEmpty()) {
                     break;
                 }
@@ -290,7 +297,7 @@ public final class Mover {
                     score = e.getScore();
                 }
                 List<CompletableFuture<Long>> writes = new ArrayList<>();
-                byTarget.forEach((target, entries) -> writes.add(scripts.addOnce(target, entries).toCompletableFuture()));
+                byTarget.forEach((target, entries) -> writes.add(scripts.addEntries(set.apply(p.protocol().keys(target)), entries).toCompletableFuture()));
                 writes.forEach(this::await);
                 if (page.size() < p.batch()) {
                     break;

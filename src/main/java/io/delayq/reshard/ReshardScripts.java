@@ -115,17 +115,27 @@ public final class ReshardScripts {
 
     /** A page of a shard's {@code once} set (id -> ms it was added in that mode) from {@code minScore}, skipping {@code skip} entries. */
     public CompletionStage<List<io.lettuce.core.ScoredValue<String>>> onceEntries(int shard, double minScore, long skip, int count) {
-        return scope.commands().zrangebyscoreWithScores(scope.keys(shard).once(), io.lettuce.core.Range.create(minScore, Double.POSITIVE_INFINITY),
+        return entries(scope.keys(shard).once(), minScore, skip, count);
+    }
+
+    /** A page of a shard's ZSET {@code key} (its {@code once} or {@code dedup} set) from {@code minScore}, skipping {@code skip} entries. */
+    public CompletionStage<List<io.lettuce.core.ScoredValue<String>>> entries(String key, double minScore, long skip, int count) {
+        return scope.commands().zrangebyscoreWithScores(key, io.lettuce.core.Range.create(minScore, Double.POSITIVE_INFINITY),
                 io.lettuce.core.Limit.create(skip, count));
     }
 
     /** Adds once-mode entries to a shard's {@code once} set, keeping an entry the shard already has (ZADD NX). */
     public CompletionStage<Long> addOnce(int shard, List<io.lettuce.core.ScoredValue<String>> entries) {
+        return addEntries(scope.keys(shard).once(), entries);
+    }
+
+    /** Adds entries to a shard's ZSET {@code key}, keeping an entry the shard already has (ZADD NX). */
+    public CompletionStage<Long> addEntries(String key, List<io.lettuce.core.ScoredValue<String>> entries) {
         Object[] scoresAndValues = new Object[entries.size() * 2];
         for (int i = 0; i < entries.size(); i++) {
             scoresAndValues[2 * i] = entries.get(i).getScore();
             scoresAndValues[2 * i + 1] = entries.get(i).getValue();
         }
-        return scope.commands().zadd(scope.keys(shard).once(), io.lettuce.core.ZAddArgs.Builder.nx(), scoresAndValues);
+        return scope.commands().zadd(key, io.lettuce.core.ZAddArgs.Builder.nx(), scoresAndValues);
     }
 }

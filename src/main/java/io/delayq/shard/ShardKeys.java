@@ -113,6 +113,11 @@ public record ShardKeys(String queue, int shard) {
         return key("once");
     }
 
+    /** ZSET id -> end of its dedup window, or minus its length while the task exists (include/dedup.lua). */
+    public String dedup() {
+        return key("dedup");
+    }
+
     /** HASH, field {@code stamp} = "<epoch> <shards> <from>": the layout this shard belongs to (include/layout.lua). */
     public String layout() {
         return key("layout");

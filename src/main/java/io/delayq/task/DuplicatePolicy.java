@@ -19,7 +19,15 @@ public enum DuplicatePolicy {
      * {@code dq:{q:i}:once} set) is a duplicate even after it was acked and is gone: the recurring-task
      * planner fires owed due-now occurrences this way, so firing one again after a crash is harmless.
      */
-    ONCE("once");
+    ONCE("once"),
+    /**
+     * Debounce with a maximum wait ("replace, but fire no later than the burst's first enqueue + max wait"): every
+     * task must carry {@link TaskSpec#debounce}. A waiting task of the id is replaced (record and due time), but its
+     * due time never moves past the deadline its burst's first enqueue fixed (kept in the record); an absent id is
+     * added with a new deadline; a task in flight is refused (status INFLIGHT, nothing written: the running
+     * handler already has the older payload, so the caller decides whether the new one still needs to run).
+     */
+    DEBOUNCE("debounce");
 
     private final String wire;
 

@@ -18,7 +18,12 @@ public record EnqueueResult(String id, Status status, long dueAt) {
         /** The task is in the dead-letter set; keep-earlier leaves it there (replay or replace it). */
         DEAD,
         /** Not added: its due time was not after the server's now (FUTURE_ONLY policy). */
-        PAST;
+        PAST,
+        /**
+         * Refused in every policy: the id's dedup window ({@link TaskSpec#dedupWindow}) runs until {@code dueAt},
+         * which this result carries instead of a due time. Nothing was written.
+         */
+        WINDOW;
 
         static Status fromWire(String s) {
             return switch (s) {
@@ -30,6 +35,7 @@ public record EnqueueResult(String id, Status status, long dueAt) {
                 case "inflight" -> INFLIGHT;
                 case "dead" -> DEAD;
                 case "past" -> PAST;
+                case "window" -> WINDOW;
                 default -> throw new IllegalStateException("unknown enqueue result from Redis: " + s);
             };
         }

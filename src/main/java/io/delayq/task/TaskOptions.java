@@ -20,11 +20,19 @@ import java.time.Instant;
  * @param backoffMultiplier growth per attempt, instead of DELAYQ_RETRY_BACKOFF_MULTIPLIER
  * @param trace       the producer's W3C trace context
  * @param group       the task's group key ({@link TaskGroup}): claimed fairly against other groups, with their rate limit
+ * @param dedupWindowMs a dedup window: after the task is acked, cancelled or dead-lettered, an enqueue of its id is
+ *                    refused (status WINDOW) for this long (protocol.md, "Dedup windows")
+ * @param debounceMaxWaitMs with {@link DuplicatePolicy#DEBOUNCE}: the longest a burst of enqueues of the id may push
+ *                    its due time, counted from the burst's first enqueue
+ * @param debounceDeadline written by the enqueue script, not by producers: the burst's deadline (epoch ms)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TaskOptions(Long expiresAt, ExpiryAction onExpiry, Integer maxAttempts, Long backoffMs, Long backoffMaxMs,
-                          Double backoffMultiplier, TraceContext trace, String group) {
+                          Double backoffMultiplier, TraceContext trace, String group, Long dedupWindowMs,
+                          Long debounceMaxWaitMs, Long debounceDeadline) {
     public static final TaskOptions NONE = new TaskOptions(null, null, null, null, null, null, null, null);
+    /** The longest dedup window and debounce wait: 30 days (include/dedup.lua, DEDUP_MAX_MS). */
+    public static final long MAX_WINDOW_MS = Duration.ofDays(30).toMillis();
     /** 2000-01-01T00:00:00Z: an earlier "epoch ms" is almost surely seconds. */
     public static final long MIN_EPOCH_MILLIS = 946_684_800_000L;
     public static final int MAX_ATTEMPTS = 1000;
@@ -38,12 +46,20 @@ public record TaskOptions(Long expiresAt, ExpiryAction onExpiry, Integer maxAtte
         require("backoffMaxMs", backoffProblem(backoffMaxMs));
         require("backoffMultiplier", multiplierProblem(backoffMultiplier));
         require("group", TaskGroup.problem(group));
+        require("dedupWindowMs", windowProblem(dedupWindowMs));
+        require("debounceMaxWaitMs", windowProblem(debounceMaxWaitMs));
         if (backoffMs != null && backoffMaxMs != null && backoffMaxMs < backoffMs) {
             throw new InvalidInputException("backoffMaxMs", "must not be below backoffMs (" + backoffMs + "), got " + backoffMaxMs);
         }
         if (onExpiry != null && expiresAt == null) {
             throw new InvalidInputException("onExpiry", "needs an expiresAt");
         }
+    }
+
+    /** Without a dedup window or debounce. */
+    public TaskOptions(Long expiresAt, ExpiryAction onExpiry, Integer maxAttempts, Long backoffMs, Long backoffMaxMs,
+                       Double backoffMultiplier, TraceContext trace, String group) {
+        this(expiresAt, onExpiry, maxAttempts, backoffMs, backoffMaxMs, backoffMultiplier, trace, group, null, null, null);
     }
 
     /** Without a group: the options as they were before groups. */
@@ -72,19 +88,34 @@ public record TaskOptions(Long expiresAt, ExpiryAction onExpiry, Integer maxAtte
     }
 
     public TaskOptions withExpiry(Long at, ExpiryAction action) {
-        return new TaskOptions(at, action, maxAttempts, backoffMs, backoffMaxMs, backoffMultiplier, trace, group);
+        return new TaskOptions(at, action, maxAttempts, backoffMs, backoffMaxMs, backoffMultiplier, trace, group, dedupWindowMs, debounceMaxWaitMs, debounceDeadline);
     }
 
     public TaskOptions withRetry(Integer attempts, Long initialMs, Long maxMs, Double multiplier) {
-        return new TaskOptions(expiresAt, onExpiry, attempts, initialMs, maxMs, multiplier, trace, group);
+        return new TaskOptions(expiresAt, onExpiry, attempts, initialMs, maxMs, multiplier, trace, group, dedupWindowMs, debounceMaxWaitMs, debounceDeadline);
     }
 
     public TaskOptions withTrace(TraceContext context) {
-        return new TaskOptions(expiresAt, onExpiry, maxAttempts, backoffMs, backoffMaxMs, backoffMultiplier, context, group);
+        return new TaskOptions(expiresAt, onExpiry, maxAttempts, backoffMs, backoffMaxMs, backoffMultiplier, context, group, dedupWindowMs, debounceMaxWaitMs, debounceDeadline);
     }
 
     public TaskOptions withGroup(String key) {
-        return new TaskOptions(expiresAt, onExpiry, maxAttempts, backoffMs, backoffMaxMs, backoffMultiplier, trace, key);
+        return new TaskOptions(expiresAt, onExpiry, maxAttempts, backoffMs, backoffMaxMs, backoffMultiplier, trace, key, dedupWindowMs, debounceMaxWaitMs, debounceDeadline);
+    }
+
+    public TaskOptions withDedupWindow(Long ms) {
+        return new TaskOptions(expiresAt, onExpiry, maxAttempts, backoffMs, backoffMaxMs, backoffMultiplier, trace, group, ms,
+                debounceMaxWaitMs, debounceDeadline);
+    }
+
+    public TaskOptions withDebounce(Long maxWaitMs) {
+        return new TaskOptions(expiresAt, onExpiry, maxAttempts, backoffMs, backoffMaxMs, backoffMultiplier, trace, group,
+                dedupWindowMs, maxWaitMs, debounceDeadline);
+    }
+
+    static String windowProblem(Long ms) {
+        return ms == null || (ms >= 1 && ms <= MAX_WINDOW_MS) ? null
+                : "must be 1 to " + MAX_WINDOW_MS + " ms (30 days), got " + ms;
     }
 
     static String expiresAtProblem(Long ms) {

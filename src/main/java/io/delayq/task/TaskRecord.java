@@ -94,6 +94,8 @@ public record TaskRecord(String payload, Long enqueuedAt, Integer priority, Task
         if (options.group() != null) {
             n.put("group", options.group());
         }
+        putIfSet(n, "dedupWindowMs", options.dedupWindowMs());
+        putIfSet(n, "debounceMaxWaitMs", options.debounceMaxWaitMs());
         try {
             return JSON.writeValueAsString(n);
         } catch (JsonProcessingException e) {
@@ -211,7 +213,8 @@ public record TaskRecord(String payload, Long enqueuedAt, Integer priority, Task
      */
     private static TaskOptions optionsFields(JsonNode tree) {
         if (!tree.has("expiresAt") && !tree.has("onExpiry") && !tree.has("maxAttempts") && !tree.has("backoffMs")
-                && !tree.has("backoffMaxMs") && !tree.has("backoffMultiplier") && !tree.has("traceparent") && !tree.has("group")) {
+                && !tree.has("backoffMaxMs") && !tree.has("backoffMultiplier") && !tree.has("traceparent") && !tree.has("group")
+                && !tree.has("dedupWindowMs") && !tree.has("debounceMaxWaitMs") && !tree.has("debounceDeadline")) {
             return TaskOptions.NONE;
         }
         Long expiresAt = checked("expiresAt", wholeField(tree.get("expiresAt"), "expiresAt", "epoch milliseconds"),
@@ -243,7 +246,11 @@ public record TaskRecord(String payload, Long enqueuedAt, Integer priority, Task
         }
         // onExpiry alone says nothing (there is no expiry to act on): ignored, as an unknown field would be
         return new TaskOptions(expiresAt, expiresAt == null ? null : onExpiry, maxAttempts, backoffMs, backoffMaxMs, multiplier,
-                traceFields(tree), groupField(tree.get("group")));
+                traceFields(tree), groupField(tree.get("group")),
+                checked("dedupWindowMs", wholeField(tree.get("dedupWindowMs"), "dedupWindowMs", "milliseconds"), TaskOptions::windowProblem),
+                checked("debounceMaxWaitMs", wholeField(tree.get("debounceMaxWaitMs"), "debounceMaxWaitMs", "milliseconds"),
+                        TaskOptions::windowProblem),
+                wholeField(tree.get("debounceDeadline"), "debounceDeadline", "epoch milliseconds"));
     }
 
     /** A group key breaking its rule makes the record malformed (the scripts leave such a task in the plain due set, ungrouped). */

@@ -105,6 +105,30 @@ public record TaskSpec(String id, Schedule schedule, String payload, int priorit
                 options.withRetry(options.maxAttempts(), millis(initial, "backoffMs"), millis(max, "backoffMaxMs"), multiplier));
     }
 
+    /**
+     * A dedup window: once this task is acked, cancelled or dead-lettered, enqueues of its id are refused (status
+     * {@link EnqueueResult.Status#WINDOW}) for {@code window}, whatever their duplicate policy. 1 ms to 30 days.
+     */
+    public TaskSpec dedupWindow(Duration window) {
+        if (window == null) {
+            throw new InvalidInputException("dedupWindowMs", "must not be null");
+        }
+        return new TaskSpec(id, schedule, payload, priority, options.withDedupWindow(windowMillis(window)));
+    }
+
+    /**
+     * Debounce: due after {@code delay}, and with {@link DuplicatePolicy#DEBOUNCE} each later enqueue of the id
+     * while it waits replaces it and pushes its due time, never past the burst's first enqueue + {@code maxWait}
+     * (1 ms to 30 days).
+     */
+    public TaskSpec debounce(Duration delay, Duration maxWait) {
+        if (maxWait == null) {
+            throw new InvalidInputException("debounceMaxWaitMs", "must not be null");
+        }
+        TaskSpec later = after(delay);
+        return new TaskSpec(id, later.schedule, payload, priority, options.withDebounce(windowMillis(maxWait)));
+    }
+
     /** All per-task options at once (null: none), e.g. as a command line or a file row gives them. */
     public TaskSpec options(TaskOptions all) {
         return new TaskSpec(id, schedule, payload, priority, all);
@@ -151,6 +175,15 @@ public record TaskSpec(String id, Schedule schedule, String payload, int priorit
 
     public TaskRecord record(long enqueuedAt) {
         return new TaskRecord(payload, enqueuedAt, priority == Priority.NORMAL ? null : priority, options);
+    }
+
+    /** A window's ms, negative ones too: TaskOptions refuses anything outside 1 ms .. 30 days with the window rule. */
+    private static long windowMillis(Duration d) {
+        try {
+            return d.toMillis();
+        } catch (ArithmeticException e) {
+            return d.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
     }
 
     private static long millis(Duration d, String field) {

@@ -18,7 +18,9 @@ local function trim_dead(now, max_count, max_age)
   end
 end
 
+-- Dead-lettering settles the task: a dedup window it carries starts now (include/dedup.lua, included before this file).
 local function kill(id, now, reason)
   redis.call('ZADD', DEAD, now, id)
   redis.call('HSET', ERRORS, id, reason)
+  dedup_settle({ id }, now)
 end

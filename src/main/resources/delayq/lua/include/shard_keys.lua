@@ -19,6 +19,11 @@ local PROGRESS = INFLIGHT and string.sub(INFLIGHT, 1, -9) .. 'progress' -- (scri
 -- the order they are trimmed in. Derived like PROGRESS: a queue that keeps no results never has them.
 local DONE = INFLIGHT and string.sub(INFLIGHT, 1, -9) .. 'done'
 local DONE_AT = DONE and DONE .. ':at'
+-- Dedup windows (include/dedup.lua): ZSET id -> end of the id's window (ms, > 0: the task was settled, an enqueue
+-- of the id is refused until then), or minus the window's length (< 0: the task still exists and carries a window,
+-- which starts when it is acked, cancelled or dead-lettered). Derived like PROGRESS: a queue that never uses windows
+-- never has it, and pays one ZCARD per enqueue and per settling call for it.
+local DEDUP = INFLIGHT and string.sub(INFLIGHT, 1, -9) .. 'dedup'
 
 -- Records live in TASK_BUCKETS small hashes per shard, not one big one: Redis keeps a hash of at most
 -- hash-max-listpack-entries (512) entries with values of at most hash-max-listpack-value (64) bytes as

@@ -8,6 +8,7 @@ import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.redis.Replies;
 import io.delayq.task.TaskInfo;
+import io.delayq.task.EnqueueResult;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.worker.Worker;
@@ -78,10 +79,12 @@ class RedisAclTest {
         try (DelayQueueClient producer = producer()) {
             List<TaskSpec> tasks = new ArrayList<>();
             for (int i = 0; i < 50; i++) {
-                tasks.add(TaskSpec.of("order-" + i).after(Duration.ofMillis(i * 10L)).payload("{\"n\":" + i + "}"));
+                TaskSpec order = TaskSpec.of("order-" + i).after(Duration.ofMillis(i * 10L)).payload("{\"n\":" + i + "}");
+                // a few with a dedup window: the ack's ZCARD, ZMSCORE, ZADD, ZRANGEBYSCORE, ZREM on dq:{q:i}:dedup
+                tasks.add(i < 3 ? order.dedupWindow(Duration.ofHours(1)) : order);
             }
             tasks.add(TaskSpec.of("fails-once"));
-            tasks.add(TaskSpec.of("poison"));
+            tasks.add(TaskSpec.of("poison").dedupWindow(Duration.ofHours(1))); // dead-lettering starts a window
             tasks.add(TaskSpec.of("slow"));
             tasks.add(TaskSpec.of("later").after(Duration.ofHours(1)).priority(2));
             producer.enqueueAll(tasks);
@@ -104,7 +107,14 @@ class RedisAclTest {
             }
             assertThat(producer.inspect("order-7").state()).as("read back by the producer's user").isEqualTo(TaskInfo.State.SUCCEEDED);
             assertThat(attempts.get("fails-once")).isEqualTo(2);
-            assertThat(producer.stats().inflight() + producer.stats().due() + producer.stats().scheduled()).isZero();
+            // the producer meets the windows: refused (ZCARD, ZSCORE), and a new id with one (ZADD)
+            assertThat(producer.enqueue(TaskSpec.of("order-0").after(Duration.ofHours(1))).status()).isEqualTo(EnqueueResult.Status.WINDOW);
+            assertThat(producer.enqueue(TaskSpec.of("poison").after(Duration.ofHours(1))).status()).isEqualTo(EnqueueResult.Status.WINDOW);
+            assertThat(producer.enqueue(TaskSpec.of("order-99").after(Duration.ofHours(1))).added()).isTrue();
+            assertThat(producer.enqueue(TaskSpec.of("order-100").after(Duration.ofHours(1)).dedupWindow(Duration.ofHours(1))).added()).isTrue();
+            // (the producer's user cannot cancel: no ZREM) the two just added are scheduled an hour ahead
+            assertThat(producer.stats().inflight() + producer.stats().due()).isZero();
+            assertThat(producer.stats().scheduled()).isEqualTo(2);
         }
         assertThat(aclLog()).as("commands Redis denied to the documented users").isEmpty();
     }

@@ -124,6 +124,27 @@ class EnqueueCommandTest {
     }
 
     @Test
+    void aDedupWindowRefusesTheIdAfterItsTaskIsGone_andDebounceCapsTheDueTime() {
+        assertThat(delayq("enqueue", "mail-1", "--delay", "1h", "--dedup-window", "10m").exitCode()).isZero();
+        assertThat(queue.client().cancel("mail-1")).isEqualTo(io.delayq.task.CancelResult.CANCELLED);
+        CliRun refused = delayq("enqueue", "mail-1", "--delay", "1h", "--on-duplicate", "replace");
+        assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(refused.out()).contains("not added mail-1", "dedup window runs until", "nothing changed");
+
+        CliRun first = delayq("enqueue", "sync-1", "--delay", "1m", "--payload", "v1", "--debounce-max-wait", "5m");
+        assertThat(first.exitCode()).as(first.toString()).isZero();
+        long firstDue = queue.client().inspect("sync-1").score();
+        CliRun pushed = delayq("enqueue", "sync-1", "--delay", "1h", "--payload", "v2", "--debounce-max-wait", "5m");
+        assertThat(pushed.exitCode()).as(pushed.toString()).isZero();
+        assertThat(pushed.out()).contains("replaced sync-1");
+        assertThat(queue.client().inspect("sync-1").score()).isBetween(firstDue, firstDue + Duration.ofMinutes(4).toMillis() + 1000);
+
+        CliRun zero = delayq("enqueue", "x", "--delay", "1s", "--dedup-window", "0s");
+        assertThat(zero.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(zero.err()).contains("dedupWindowMs", "must be 1 to");
+    }
+
+    @Test
     void invalidDurationInstantPriorityAndPolicyAreUsageErrorsNamingTheOption() {
         CliRun delay = delayq("enqueue", "x", "--delay", "30 minutes");
         assertThat(delay.exitCode()).isEqualTo(ExitCodes.USAGE);

@@ -69,8 +69,19 @@ public class EnqueueCommand extends QueueCommand {
     @Option(names = "--on-duplicate", paramLabel = "POLICY", defaultValue = "reject", converter = DuplicatePolicyConverter.class,
             completionCandidates = DuplicatePolicyConverter.Names.class,
             description = "When the id exists: reject (default: leave it), replace (new time and payload; not while in flight), "
-                    + "keep-earlier (move it only if the new time is earlier).")
+                    + "keep-earlier (move it only if the new time is earlier), future-only, once, "
+                    + "debounce (needs --debounce-max-wait; implied by it).")
     DuplicatePolicy onDuplicate;
+
+    @Option(names = "--dedup-window", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "After the task is acked, cancelled or dead-lettered, refuse its id for this long (1ms to 30d), "
+                    + "whatever --on-duplicate says.")
+    Duration dedupWindow;
+
+    @Option(names = "--debounce-max-wait", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Debounce (implies --on-duplicate debounce): each enqueue of the id while it waits replaces it and "
+                    + "moves its due time, but never past the burst's first enqueue + this (1ms to 30d).")
+    Duration debounceMaxWait;
 
     @ArgGroup(exclusive = true)
     Expiry expiry;
@@ -163,7 +174,12 @@ public class EnqueueCommand extends QueueCommand {
         TaskOptions options = new TaskOptions(expiry == null ? null : expiry.millis(System.currentTimeMillis()),
                 onExpiry == null ? null : ExpiryAction.fromWire(onExpiry), maxAttempts,
                 backoff == null ? null : backoff.toMillis(), backoffMax == null ? null : backoffMax.toMillis(), backoffMultiplier,
-                traceparent == null ? null : new TraceContext(traceparent, tracestate), group);
+                traceparent == null ? null : new TraceContext(traceparent, tracestate), group)
+                .withDedupWindow(dedupWindow == null ? null : dedupWindow.toMillis())
+                .withDebounce(debounceMaxWait == null ? null : debounceMaxWait.toMillis());
+        if (debounceMaxWait != null && onDuplicate == DuplicatePolicy.REJECT) {
+            onDuplicate = DuplicatePolicy.DEBOUNCE; // the default policy: --debounce-max-wait asks for debounce
+        }
         task = new TaskSpec(id, due.schedule(), payload == null ? null : payload.read(), priority, options);
     }
 
@@ -192,6 +208,8 @@ public class EnqueueCommand extends QueueCommand {
             case DEAD -> out().println("dead " + id + where + ": it is in the dead-letter set; nothing changed "
                     + "(use 'delayq dead replay " + id + "' or --on-duplicate replace)");
             case PAST -> out().println("not added " + id + where + ": " + when + " is not in the future (--on-duplicate future-only)");
+            case WINDOW -> out().println("not added " + id + where + ": its dedup window runs until "
+                    + Instants.both(r.dueAt(), environment().zone()) + "; nothing changed");
         }
         boolean scheduled = r.status() == EnqueueResult.Status.ADDED || r.status() == EnqueueResult.Status.REPLACED
                 || r.status() == EnqueueResult.Status.EARLIER;

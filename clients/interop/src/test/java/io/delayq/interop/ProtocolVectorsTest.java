@@ -91,7 +91,9 @@ class ProtocolVectorsTest {
                 t.has("maxAttempts") ? t.get("maxAttempts").asInt() : null,
                 t.has("backoffMs") ? t.get("backoffMs").asLong() : null,
                 t.has("backoffMaxMs") ? t.get("backoffMaxMs").asLong() : null,
-                t.has("backoffMultiplier") ? t.get("backoffMultiplier").asDouble() : null, trace);
+                t.has("backoffMultiplier") ? t.get("backoffMultiplier").asDouble() : null, trace, null,
+                t.has("dedupWindowMs") ? t.get("dedupWindowMs").asLong() : null,
+                t.has("debounceMaxWaitMs") ? t.get("debounceMaxWaitMs").asLong() : null, null);
     }
 
     private static String text(JsonNode t, String field) {
