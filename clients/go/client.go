@@ -167,6 +167,9 @@ func (q *Queue) EnqueueMany(ctx context.Context, tasks []Task, policy DuplicateP
 	if err != nil {
 		return nil, err
 	}
+	if err := requireDebounce(policy, tasks); err != nil {
+		return nil, err
+	}
 	enqueuedAt := time.Now().UnixMilli()
 	prepared, err := prepare(tasks, q.maxPayloadBytes, enqueuedAt)
 	if err != nil {

@@ -266,3 +266,38 @@ func TestAShardOfAnotherLayoutEpochMakesTheClientReadTheLayoutAgain(t *testing.T
 		t.Errorf("%+v", info)
 	}
 }
+
+func TestDebounceMovesTheDueTimeButNeverPastTheBurstsDeadline(t *testing.T) {
+	r := startRedis(t)
+	ctx := context.Background()
+	q := connect(t, r, unique("searches"), 4)
+	wait := Ptr(time.Minute)
+	first, err := q.Enqueue(ctx, Task{ID: "reindex-7", Delay: 10 * time.Second, Payload: Ptr("v1"), DebounceMaxWait: wait}, Debounce)
+	if err != nil || first.Status != Added {
+		t.Fatalf("%+v (%v)", first, err)
+	}
+	moved, err := q.Enqueue(ctx, Task{ID: "reindex-7", Delay: 20 * time.Second, Payload: Ptr("v2"), DebounceMaxWait: wait}, Debounce)
+	if err != nil || moved.Status != Replaced || !moved.DueAt.After(first.DueAt) {
+		t.Fatalf("second enqueue: %+v (%v), first due %v", moved, err, first.DueAt)
+	}
+	// an hour later than the first enqueue is past its deadline (first enqueue + 1 min): the deadline wins
+	capped, err := q.Enqueue(ctx, Task{ID: "reindex-7", Delay: time.Hour, Payload: Ptr("v3"), DebounceMaxWait: wait}, Debounce)
+	if err != nil || capped.Status != Replaced {
+		t.Fatalf("third enqueue: %+v (%v)", capped, err)
+	}
+	deadline := first.DueAt.Add(-10 * time.Second).Add(time.Minute)
+	if capped.DueAt.After(deadline) || capped.DueAt.Before(deadline.Add(-time.Second)) {
+		t.Errorf("capped due %v, want the burst's deadline %v", capped.DueAt, deadline)
+	}
+	info, err := q.Inspect(ctx, "reindex-7")
+	if err != nil || info.Record == nil || *info.Record.Payload != "v3" || info.Score != capped.DueAt.UnixMilli() {
+		t.Errorf("%+v (%v)", info, err)
+	}
+
+	_, err = q.Enqueue(ctx, Task{ID: "reindex-8", Delay: time.Second}, Debounce)
+	refused(t, err, "debounceMaxWaitMs", "debounceMaxWaitMs: is required with the debounce duplicate policy (Task.DebounceMaxWait), missing for task reindex-8")
+	_, err = q.Enqueue(ctx, Task{ID: "reindex-8", Delay: time.Second, DebounceMaxWait: wait}, Replace)
+	refused(t, err, "duplicatePolicy", "duplicatePolicy: must be debounce for a task with a debounce wait (task reindex-8), got replace")
+	_, err = q.Enqueue(ctx, Task{ID: "reindex-8", Delay: time.Second, DebounceMaxWait: Ptr(31 * 24 * time.Hour)}, Debounce)
+	refused(t, err, "debounceMaxWaitMs", "debounceMaxWaitMs: must be 1 to 2592000000 ms (30 days), got 2678400000")
+}

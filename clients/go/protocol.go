@@ -54,6 +54,10 @@ const (
 	Replace DuplicatePolicy = "replace"
 	// KeepEarlier moves a scheduled task earlier (Earlier) or keeps it (Kept).
 	KeepEarlier DuplicatePolicy = "keep-earlier"
+	// Debounce replaces a waiting task (Replaced) and moves its due time to the new one, but never past the
+	// deadline the burst's first enqueue fixed (that enqueue's time + Task.DebounceMaxWait); a running task is
+	// refused (InFlight). Every task needs DebounceMaxWait, and DebounceMaxWait needs this policy.
+	Debounce DuplicatePolicy = "debounce"
 )
 
 func requireQueue(name string) error {
@@ -121,10 +125,23 @@ func requirePolicy(policy DuplicatePolicy) (DuplicatePolicy, error) {
 	switch policy {
 	case "":
 		return Reject, nil
-	case Reject, Replace, KeepEarlier:
+	case Reject, Replace, KeepEarlier, Debounce:
 		return policy, nil
 	}
-	return "", invalid("duplicatePolicy", "must be one of reject, replace, keep-earlier, got %q", string(policy))
+	return "", invalid("duplicatePolicy", "must be one of reject, replace, keep-earlier, debounce, got %q", string(policy))
+}
+
+// requireDebounce: the Debounce policy and a task's DebounceMaxWait go together, one without the other is refused.
+func requireDebounce(policy DuplicatePolicy, tasks []Task) error {
+	for _, t := range tasks {
+		if policy == Debounce && t.DebounceMaxWait == nil {
+			return invalid("debounceMaxWaitMs", "is required with the debounce duplicate policy (Task.DebounceMaxWait), missing for task %s", t.ID)
+		}
+		if policy != Debounce && t.DebounceMaxWait != nil {
+			return invalid("duplicatePolicy", "must be debounce for a task with a debounce wait (task %s), got %s", t.ID, string(policy))
+		}
+	}
+	return nil
 }
 
 // groupProblem is core's TaskGroup rule: 1 to 64 ASCII letters, digits and - _ . : @ / (it becomes part of key names).

@@ -181,7 +181,7 @@ func TestIDsQueuesShardsPrioritiesAndPayloadsFollowTheJavaRules(t *testing.T) {
 	refused(t, requirePriority(3), "priority", "priority: must be 0 (normal), 1 (high) or 2 (highest), got 3")
 	refused(t, requirePayload(Ptr("ééé"), 4), "payload", "payload: must be at most 4 bytes of UTF-8 (the client's maxPayloadBytes), got 6")
 	_, err := requirePolicy("overwrite")
-	refused(t, err, "duplicatePolicy", `duplicatePolicy: must be one of reject, replace, keep-earlier, got "overwrite"`)
+	refused(t, err, "duplicatePolicy", `duplicatePolicy: must be one of reject, replace, keep-earlier, debounce, got "overwrite"`)
 	if p, _ := requirePolicy(""); p != Reject {
 		t.Errorf("default policy %s", p)
 	}

@@ -337,6 +337,9 @@ type Task struct {
 	// DedupWindow: after the task is acked, cancelled or dead-lettered, an enqueue of its id is refused (status
 	// "window") for this long, whatever the duplicate policy; 1 ms to 30 days (nil: none).
 	DedupWindow *time.Duration
+	// DebounceMaxWait: with the Debounce policy, the latest the task fires after its burst's first enqueue;
+	// 1 ms to 30 days (nil: none; required by Debounce, refused by the other policies).
+	DebounceMaxWait *time.Duration
 }
 
 // Ptr is a pointer to v, for the optional fields of Task.
@@ -403,6 +406,9 @@ func prepareTask(t Task, maxPayloadBytes int, nowMs int64) (preparedTask, error)
 	}
 	if t.DedupWindow != nil {
 		o.DedupWindowMs = Ptr(t.DedupWindow.Milliseconds()) // requireOptions applies the window rule
+	}
+	if t.DebounceMaxWait != nil {
+		o.DebounceMaxWaitMs = Ptr(t.DebounceMaxWait.Milliseconds())
 	}
 	o.BackoffMultiplier = t.BackoffMultiplier
 	if t.Traceparent != "" {
