@@ -567,6 +567,12 @@ function optionsCard(o, now, t) {
     if (r.backoffMaxMs !== undefined) rows.push(row('longest retry delay', [human(r.backoffMaxMs), instead('DELAYQ_RETRY_BACKOFF_MAX')], { id: 'task-backoff-max', 'data-ms': r.backoffMaxMs }));
     if (r.backoffMultiplier !== undefined) rows.push(row('backoff growth', ['×' + r.backoffMultiplier + ' per attempt', instead('DELAYQ_RETRY_BACKOFF_MULTIPLIER')], { id: 'task-backoff-multiplier' }));
   }
+  if (o.dedup) {
+    const d = o.dedup;
+    if (d.windowMs !== undefined) rows.push(row('dedup window', [human(d.windowMs), h('span', { class: 'muted' }, ' after it is acked, cancelled or dead-lettered, an enqueue of this id is refused')], { id: 'task-dedup-window', 'data-ms': d.windowMs }));
+    if (d.debounceMaxWaitMs !== undefined) rows.push(row('debounce', [`fires at most ${human(d.debounceMaxWaitMs)} after its burst's first enqueue`], { id: 'task-debounce-wait', 'data-ms': d.debounceMaxWaitMs }));
+    if (d.debounceDeadline !== undefined) rows.push(row('debounce deadline', [h('span', { class: 'mono' }, utc(d.debounceDeadline)), h('span', { class: 'muted' }, ' a later enqueue of the id moves the task no later than this')], { id: 'task-debounce-deadline', 'data-at': d.debounceDeadline }));
+  }
   if (o.trace) {
     const tr = o.trace;
     if (tr.ignored) {

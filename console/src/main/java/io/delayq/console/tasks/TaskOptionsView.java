@@ -15,7 +15,8 @@ import java.util.Set;
 /**
  * The per-task options of one stored record (docs/protocol.md, "Per-task options"), structured for the task page:
  * the expiry with what happens at it and whether it has passed on the Redis clock, the retry overrides, the W3C trace
- * context split into its parts (with a link when the console knows a trace viewer), and every other field of a JSON
+ * context split into its parts (with a link when the console knows a trace viewer), the dedup window and the debounce
+ * wait with its burst's deadline (docs/protocol.md, "Dedup windows and debounce"), and every other field of a JSON
  * record that is not the payload, the enqueue time or the priority (a task group key, or a field of a later version),
  * as stored. Pure: unit-tested without Redis.
  */
@@ -23,13 +24,14 @@ public final class TaskOptionsView {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The record fields the page shows elsewhere, or structured here. */
     private static final Set<String> KNOWN = Set.of("payload", "enqueuedAt", "priority", "expiresAt", "onExpiry", "maxAttempts",
-            "backoffMs", "backoffMaxMs", "backoffMultiplier", "traceparent", "tracestate");
+            "backoffMs", "backoffMaxMs", "backoffMultiplier", "traceparent", "tracestate", "dedupWindowMs", "debounceMaxWaitMs",
+            "debounceDeadline");
 
     private TaskOptionsView() {
     }
 
     /**
-     * {@code {expiry?, retry?, trace?, other?}}, each present only when the record sets it; empty for a compact or bare
+     * {@code {expiry?, retry?, dedup?, trace?, other?}}, each present only when the record sets it; empty for a compact or bare
      * record. Null when the record is malformed (the page shows the decoder's reason instead).
      *
      * @param traceUrl a trace viewer's URL with {@code {traceId}} in it, or null
@@ -58,6 +60,13 @@ public final class TaskOptionsView {
             putIfSet(retry, "backoffMaxMs", o.backoffMaxMs());
             putIfSet(retry, "backoffMultiplier", o.backoffMultiplier());
             out.put("retry", retry);
+        }
+        if (o.dedupWindowMs() != null || o.debounceMaxWaitMs() != null || o.debounceDeadline() != null) {
+            Map<String, Object> dedup = new LinkedHashMap<>();
+            putIfSet(dedup, "windowMs", o.dedupWindowMs());
+            putIfSet(dedup, "debounceMaxWaitMs", o.debounceMaxWaitMs());
+            putIfSet(dedup, "debounceDeadline", o.debounceDeadline());
+            out.put("dedup", dedup);
         }
         JsonNode tree = tree(storedRecord);
         if (o.trace() != null) {

@@ -363,6 +363,16 @@ class ConsoleBrowserTest {
         assertThat(browser.text("#task-options dd[data-field='region']")).isEqualTo("{\"zone\":\"eu-1\",\"racks\":[3,4]}");
         assertThat(browser.all("#task-expires")).isEmpty();
 
+        // a debounced task with a dedup window: delayq's own fields, labelled, with the deadline the script fixed
+        f.orders().enqueue(io.delayq.task.TaskSpec.of("reindex-7").debounce(Duration.ofMinutes(5), Duration.ofMinutes(30))
+                .dedupWindow(Duration.ofMinutes(10)), io.delayq.task.DuplicatePolicy.DEBOUNCE);
+        browser.open(page("#/q/" + Q + "/task/reindex-7"));
+        assertThat(browser.find("#task-dedup-window").getAttribute("data-ms")).isEqualTo("600000");
+        assertThat(browser.text("#task-debounce-wait")).isEqualTo("fires at most 30m 00s after its burst's first enqueue");
+        long deadline = Long.parseLong(browser.find("#task-debounce-deadline").getAttribute("data-at"));
+        assertThat(deadline).isBetween(f.serverNow() + Duration.ofMinutes(29).toMillis(), f.serverNow() + Duration.ofMinutes(30).toMillis());
+        assertThat(browser.all("#task-options dd[data-field]")).isEmpty();
+
         // the default action is named so; a task without options says what applies instead
         browser.open(page("#/q/" + Q + "/task/" + SampleQueue.REMINDER));
         assertThat(browser.text("#task-on-expiry")).startsWith("dead-letter (the default)");

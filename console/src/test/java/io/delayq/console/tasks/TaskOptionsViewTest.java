@@ -25,6 +25,18 @@ class TaskOptionsViewTest {
     }
 
     @Test
+    void aDedupWindowAndADebounceWaitWithItsDeadlineAreDelayqsOwnNotOtherFields() {
+        // as enqueue.lua stores a debounced record: its deadline first, then the producer's fields
+        Map<String, Object> o = TaskOptionsView.of("{\"debounceDeadline\":1764460060000,\"payload\":\"reindex\",\"enqueuedAt\":1764460000000,"
+                + "\"dedupWindowMs\":600000,\"debounceMaxWaitMs\":60000}", 1764460000000L, null);
+        assertThat(o.get("dedup")).isEqualTo(Map.of("windowMs", 600000L, "debounceMaxWaitMs", 60000L, "debounceDeadline", 1764460060000L));
+        assertThat(o).doesNotContainKey("other");
+        assertThat(TaskOptionsView.of("{\"payload\":\"x\",\"enqueuedAt\":1764460000000,\"dedupWindowMs\":1000}", 0, null).get("dedup"))
+                .isEqualTo(Map.of("windowMs", 1000L));
+        assertThat(TaskOptionsView.of(DOC_EXAMPLE, 0, null)).doesNotContainKey("dedup");
+    }
+
+    @Test
     @SuppressWarnings("unchecked")
     void anExpiryThatPassedOnTheRedisClockIsMarkedExpired() {
         assertThat(((Map<?, ?>) TaskOptionsView.of(DOC_EXAMPLE, 1764463600000L, null).get("expiry")).get("expired")).isEqualTo(true);
