@@ -14,7 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -48,14 +47,7 @@ class DedupAcrossReshardTest {
 
     /** Ids whose shard changes with the grow. */
     private static List<String> moving(String prefix, int count) {
-        List<String> ids = new ArrayList<>();
-        for (int i = 0; ids.size() < count; i++) {
-            String id = prefix + "-" + i;
-            if (Sharding.shardOf(id, FROM) != Sharding.shardOf(id, TO)) {
-                ids.add(id);
-            }
-        }
-        return ids;
+        return HeldMover.idsThatMove(prefix + "-", count, FROM, TO);
     }
 
     private EnqueueResult.Status again(DelayQueueClient client, String id) {

@@ -24,7 +24,7 @@ final class HeldUntilDue {
     private final ServerClock clock;
     private final Consumer<List<Leased>> fire;
     private final ScheduledExecutorService timer;
-    private int held;
+    private final Pending held = new Pending();
 
     HeldUntilDue(int capacity, ServerClock clock, Consumer<List<Leased>> fire) {
         this.capacity = capacity;
@@ -38,12 +38,12 @@ final class HeldUntilDue {
     }
 
     /** How many more tasks may be held. */
-    synchronized int room() {
-        return Math.max(0, capacity - held);
+    int room() {
+        return Math.max(0, capacity - held.count());
     }
 
-    synchronized int size() {
-        return held;
+    int size() {
+        return held.count();
     }
 
     /** Holds the tasks of one claim answer that are not due yet; those due in the same millisecond fire together. */
@@ -51,9 +51,7 @@ final class HeldUntilDue {
         if (tasks.isEmpty()) {
             return;
         }
-        synchronized (this) {
-            held += tasks.size();
-        }
+        held.begin(tasks.size());
         List<Leased> sorted = new ArrayList<>(tasks);
         sorted.sort((a, b) -> Long.compare(a.task().dueAt(), b.task().dueAt()));
         int from = 0;
@@ -81,29 +79,13 @@ final class HeldUntilDue {
         } finally {
             // only once handed on: a stopping worker that saw the count reach zero shuts its handler pool down next,
             // and a group counted off before fire() reached the pool was refused there and left in flight
-            synchronized (this) {
-                held -= group.size();
-                notifyAll();
-            }
+            held.end(group.size());
         }
     }
 
     /** After the claims stopped: waits until every held task has been handed on (they are at most a window away). */
-    synchronized boolean awaitEmpty(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (held > 0) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
-            try {
-                TimeUnit.NANOSECONDS.timedWait(this, left);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-        return true;
+    boolean awaitEmpty(Duration timeout) {
+        return held.awaitNone(timeout);
     }
 
     /** Drops what is still held: those tasks stay in flight in Redis and are re-delivered after their lease. */

@@ -7,12 +7,21 @@ import java.util.concurrent.TimeUnit;
 final class Pending {
     private int count;
 
-    synchronized void begin() {
-        count++;
+    void begin() {
+        begin(1);
     }
 
-    synchronized void end() {
-        if (--count == 0) {
+    synchronized void begin(int n) {
+        count += n;
+    }
+
+    void end() {
+        end(1);
+    }
+
+    synchronized void end(int n) {
+        count -= n;
+        if (count == 0) {
             notifyAll();
         }
     }
