@@ -20,6 +20,8 @@
 --          (include/groups.lua: while groups wait, ungrouped tasks and the due groups are served round robin)
 -- ARGV[7]: claim ahead: also take tasks due within this many ms from now (0 or absent = none), ARGV[8]: at most
 --          this many of them, beyond the batch (the worker's room for held tasks, which take no handler slot)
+-- ARGV[9]: group weights, "g=3,h=2" (absent or empty: every group weighs 1): in the round robin a group gets a
+--          share of the claim in proportion to its weight (include/group_claim.lua)
 -- Returns: {now, next_due (-1 when nothing waits), token, n, then per task:
 --           id, due time, attempt (1 = first; > 1: the task has ATTEMPTS and ERRORS entries, which
 --           its ack names so that ack.lua deletes them), record (nil for a task written by a bare ZADD),
@@ -143,7 +145,7 @@ for _, level in ipairs(first_levels) do
 end
 -- >>> groups
 if grouped then
-  for _, t in ipairs(G.fair_takes(allowed - n, now, group_rate, group_burst)) do take(t[1], t[2]) end
+  for _, t in ipairs(G.fair_takes(allowed - n, now, group_rate, group_burst, ARGV[9])) do take(t[1], t[2]) end
 end
 -- <<< groups
 -- scores past any epoch ms (inf, 1e300) never come due: a claim that found nothing due picks them up to

@@ -3,6 +3,7 @@ package io.delayq.queue;
 import io.delayq.claim.ClaimAhead;
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
+import io.delayq.claim.GroupWeights;
 import io.delayq.completion.Finished;
 import io.delayq.completion.ResultRetention;
 import io.delayq.claim.RateLimit;
@@ -179,6 +180,12 @@ public final class QueueProtocol {
      * task before the server clock reads its due time.
      */
     public CompletionStage<ClaimBatch> claim(int shard, int batch, Duration lease, RateLimit rate, String requestId, ClaimAhead ahead) {
+        return claim(shard, batch, lease, rate, requestId, ahead, GroupWeights.NONE);
+    }
+
+    /** As above, with the groups' weights in the round robin ({@link GroupWeights}). */
+    public CompletionStage<ClaimBatch> claim(int shard, int batch, Duration lease, RateLimit rate, String requestId, ClaimAhead ahead,
+                                             GroupWeights weights) {
         if (batch < 1 || batch > MAX_PER_CALL * 2) {
             throw new io.delayq.InvalidInputException("batch", "must be between 1 and " + MAX_PER_CALL * 2 + ", got " + batch);
         }
@@ -197,10 +204,13 @@ public final class QueueProtocol {
                 String.valueOf(rate.enabled() ? rate.burstPerShard(shards()) : 0),
                 String.valueOf(rate.groupsLimited() ? rate.groupPerShard(shards()) : 0),
                 String.valueOf(rate.groupsLimited() ? rate.groupBurstPerShard(shards()) : 0));
-        if (ahead.enabled()) {
+        if (ahead.enabled() || weights.any()) {
             args = new ArrayList<>(args);
-            args.add(String.valueOf(ahead.window().toMillis()));
-            args.add(String.valueOf(ahead.maxTasks()));
+            args.add(String.valueOf(ahead.enabled() ? ahead.window().toMillis() : 0));
+            args.add(String.valueOf(ahead.enabled() ? ahead.maxTasks() : 0));
+            if (weights.any()) {
+                args.add(weights.wire());
+            }
         }
         return scripts.<List<Object>>run(LuaScript.CLAIM, claimKeys, args).thenApply(reply -> {
             long now = asLong(reply.get(0));
@@ -223,7 +233,7 @@ public final class QueueProtocol {
             }
             // then, when asked to look ahead, whether it did (absent from a replayed or a paused answer)
             int flag = at + 1 + 3 * r;
-            boolean lookedAhead = reply.size() <= flag || asLong(reply.get(flag)) == 1;
+            boolean lookedAhead = !ahead.enabled() || reply.size() <= flag || asLong(reply.get(flag)) == 1;
             return new ClaimBatch(shard, now, next, tasks, refused, lookedAhead);
         });
     }

@@ -164,6 +164,11 @@ public final class WorkerSettings {
     public static final Setting.Decimal GROUP_RATE_LIMIT = new Setting.Decimal("DELAYQ_GROUP_RATE_LIMIT", 0, 0, MAX_RATE);
     /** Default {@code ceil(group rate)}; at least 1 when a group rate is set (checked by the worker). */
     public static final Setting.Whole GROUP_RATE_BURST = new Setting.Whole("DELAYQ_GROUP_RATE_BURST", 0, 0, MAX_RATE_BURST);
+    /**
+     * Weights of groups in the claim's round robin, {@code paying=3,trial=1} (1 to 100; a group not named weighs 1;
+     * at most 100 groups): io.delayq.claim.GroupWeights reads it (protocol.md, "Groups").
+     */
+    public static final Setting.Text GROUP_WEIGHTS = new Setting.Text("DELAYQ_GROUP_WEIGHTS");
 
     /** {@code handler} (default), {@code webhook}, {@code stream}, or an installed delivery module's name ({@code kafka}). */
     public static final Setting.Text DELIVERY = new Setting.Text("DELAYQ_DELIVERY");
@@ -248,7 +253,7 @@ public final class WorkerSettings {
             List.of(CONFIG_FILE, REDIS_URL, REDIS_URL_FALLBACK, REDIS_USERNAME, REDIS_PASSWORD, REDIS_TLS_CA,
                     QUEUE, SHARDS, SHARD_FROM, SHARD_TO, BATCH_SIZE, POLL_INTERVAL, LEASE, CLAIM_AHEAD, CONCURRENCY, HANDLER_TIMEOUT, SHUTDOWN_GRACE,
                     RETRY_MAX_ATTEMPTS, RETRY_BACKOFF_INITIAL, RETRY_BACKOFF_MAX, RETRY_BACKOFF_MULTIPLIER, RETRY_JITTER,
-                    DEAD_LETTER_MAX_COUNT, DEAD_LETTER_MAX_AGE, RESULTS_KEEP, RESULTS_MAX_PER_SHARD, RATE_LIMIT, RATE_BURST, GROUP_RATE_LIMIT, GROUP_RATE_BURST,
+                    DEAD_LETTER_MAX_COUNT, DEAD_LETTER_MAX_AGE, RESULTS_KEEP, RESULTS_MAX_PER_SHARD, RATE_LIMIT, RATE_BURST, GROUP_RATE_LIMIT, GROUP_RATE_BURST, GROUP_WEIGHTS,
                     DELIVERY, HANDLER, HANDLER_PATH, WEBHOOK_URL, WEBHOOK_TIMEOUT, WEBHOOK_SECRET, STREAM_KEY, STREAM_MAXLEN),
             KAFKA,
             List.of(HTTP_PORT, SCHEDULE_INTERVAL, SCHEDULE_HORIZON, SCHEDULE_MISFIRE_THRESHOLD),

@@ -21,16 +21,25 @@ local function group_claim()
     return level
   end
 
+  -- "g=3,h=2" -> {g = 3, h = 2}: the groups whose weight is not 1 (the worker checked names and bounds)
+  local function parse_weights(text)
+    local weights = {}
+    for g, w in string.gmatch(text or '', '([^,=]+)=(%d+)') do weights[g] = tonumber(w) end
+    return weights
+  end
+
   -- Round robin over the plain due set (level 1: ungrouped tasks count as one more group) and the first
-  -- MAX_GROUPS_PER_CLAIM groups whose turn has come, oldest turn first: each gets an equal share of `room`
-  -- (capped by its tokens), then what is left goes, in the same order, to those that filled their share.
+  -- MAX_GROUPS_PER_CLAIM groups whose turn has come, oldest turn first: each gets a share of `room` in
+  -- proportion to its weight (1 unless weights_text names it; the plain due set weighs 1), at least one task,
+  -- capped by its tokens; then what is left goes, in the same order, to those that filled their share.
   -- rate, burst: the per-group limit for this shard (0 = none). Returns {level, {id, score, ...}} per take.
-  local function fair_takes(room, now, rate, burst)
+  local function fair_takes(room, now, rate, burst, weights_text)
     local takes = {}
     if room <= 0 then return takes end
-    local parts, caps = {}, {}
+    local parts, caps, weight_of = {}, {}, {}
+    local weights = parse_weights(weights_text)
     local head = redis.call('ZRANGEBYSCORE', DUE[1], '-inf', now, 'LIMIT', 0, 1)
-    if head[1] then parts[1], caps[1] = 1, room end
+    if head[1] then parts[1], caps[1], weight_of[1] = 1, room, 1 end
     local due_groups = redis.call('ZRANGEBYSCORE', GROUPS, '-inf', now, 'LIMIT', 0, math.min(room, MAX_GROUPS_PER_CLAIM))
     local buckets = {}
     if rate > 0 and #due_groups > 0 then buckets = redis.call('HMGET', GROUP_RATE, unpack(due_groups)) end
@@ -44,13 +53,16 @@ local function group_claim()
         group_tokens[level] = tokens
         cap = math.floor(tokens)
       end
-      parts[#parts + 1], caps[#parts + 1] = level, cap
+      parts[#parts + 1], caps[#parts + 1], weight_of[#parts + 1] = level, cap, weights[g] or 1
     end
     if #parts == 0 then return takes end
-    local share = math.max(1, math.floor(room / #parts))
+    local total = 0
+    for k = 1, #parts do total = total + weight_of[k] end
+    local share = {}
+    for k = 1, #parts do share[k] = math.max(1, math.floor(room * weight_of[k] / total)) end
     local got = {}
     for k, level in ipairs(parts) do
-      local want = math.min(share, caps[k], room)
+      local want = math.min(share[k], caps[k], room)
       got[k] = 0
       if want == 0 and caps[k] > 0 and level > 3 then group_unserved[level] = true end
       if want > 0 then
@@ -63,7 +75,7 @@ local function group_claim()
     for k, level in ipairs(parts) do
       if room <= 0 then break end
       local want = math.min(room, caps[k] - got[k])
-      if got[k] == share and want > 0 then
+      if got[k] == share[k] and want > 0 then
         local found = redis.call('ZRANGEBYSCORE', DUE[level], '-inf', now, 'WITHSCORES', 'LIMIT', got[k], want)
         room = room - #found / 2
         got[k] = got[k] + #found / 2

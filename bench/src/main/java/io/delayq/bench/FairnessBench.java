@@ -45,6 +45,10 @@ public final class FairnessBench {
     record Result(Variant variant, int round, long burstDrainMs, int quietDuringBurst, long p50, long p99, long max, long quietBeforeP99) {
     }
 
+    /** Two tenants' bursts due at one instant: when each drained, and the paying tenant's part of the first half fired. */
+    record WeightResult(String weights, int round, long payingDrainMs, long trialDrainMs, double payingShareOfFirstHalf) {
+    }
+
     public static void main(String[] args) throws Exception {
         Locale.setDefault(Locale.ROOT);
         int burst = 100_000;
@@ -64,6 +68,7 @@ public final class FairnessBench {
                 System.getProperty("java.version"));
         System.out.println("fairness: " + setup);
         List<Result> results = new ArrayList<>();
+        List<WeightResult> weighted = new ArrayList<>();
         String redisVersion;
         try (LocalRedisServer server = LocalRedisServer.start("--save", "", "--appendonly", "no")) {
             redisVersion = server.origin();
@@ -77,9 +82,15 @@ public final class FairnessBench {
                                     + "  (before the burst: p99 %d ms)%n", r, label(v), res.burstDrainMs(), res.quietDuringBurst(), res.p50(), res.p99(),
                             res.max(), res.quietBeforeP99());
                 }
+                for (String weights : new String[] {"", "paying=3"}) {
+                    WeightResult res = runWeights(server.url(), weights, burst, r);
+                    weighted.add(res);
+                    System.out.printf("round %d  weights %-9s paying drained in %,6d ms, trial in %,6d ms; paying's part of the first half %.2f%n",
+                            r, weights.isEmpty() ? "equal" : weights, res.payingDrainMs(), res.trialDrainMs(), res.payingShareOfFirstHalf());
+                }
             }
         }
-        String table = table(results);
+        String table = table(results) + "\n" + weightTable(weighted);
         System.out.println();
         System.out.print(table);
         if (doc != null) {
@@ -172,6 +183,73 @@ public final class FairnessBench {
         }
     }
 
+    /**
+     * Two tenants, paying and trial, each with half of {@code burst} due at one instant, with the given
+     * DELAYQ_GROUP_WEIGHTS: equal weights drain them side by side; paying=3 gives paying three tasks of each claim for
+     * one of trial's, so paying drains first and trial is never starved.
+     */
+    private static WeightResult runWeights(String url, String weights, int burst, int round) throws Exception {
+        try (RedisProbe probe = new RedisProbe(url)) {
+            probe.flushAll();
+        }
+        int half = burst / 2;
+        try (DelayQueueClient client = DelayQueueClient.builder().redis(url).queue(QUEUE).shards(SHARDS).build()) {
+            WorkerEnv settings = WorkerEnv.of(url, QUEUE, SHARDS).set(WorkerSettings.CONCURRENCY, 16).set(WorkerSettings.HTTP_PORT, 0)
+                    .set(WorkerSettings.SCHEDULE_INTERVAL, Duration.ZERO);
+            if (!weights.isEmpty()) {
+                settings = settings.set(WorkerSettings.GROUP_WEIGHTS, weights);
+            }
+            AtomicLong fired = new AtomicLong();
+            AtomicLong payingInFirstHalf = new AtomicLong();
+            AtomicLong payingDone = new AtomicLong();
+            AtomicLong trialDone = new AtomicLong();
+            AtomicLong payingLast = new AtomicLong();
+            AtomicLong trialLast = new AtomicLong();
+            Worker w = Worker.start(WorkerConfig.fromEnv(settings.toMap()), r -> new HandlerDelivery(task -> {
+                boolean paying = task.id().startsWith("p");
+                if (fired.incrementAndGet() <= half && paying) {
+                    payingInFirstHalf.incrementAndGet();
+                }
+                Thread.sleep(1);
+                (paying ? payingDone : trialDone).incrementAndGet();
+                (paying ? payingLast : trialLast).accumulateAndGet(System.currentTimeMillis(), Math::max);
+            }));
+            try {
+                long due = System.currentTimeMillis() + LEAD_MS;
+                List<TaskSpec> chunk = new ArrayList<>(500);
+                for (int i = 0; i < 2 * half; i++) {
+                    boolean paying = i % 2 == 0;
+                    chunk.add(TaskSpec.of((paying ? "p-" : "t-") + i).at(Instant.ofEpochMilli(due)).payload("x").group(paying ? "paying" : "trial"));
+                    if (chunk.size() == 500 || i == 2 * half - 1) {
+                        client.enqueueAll(chunk);
+                        chunk.clear();
+                    }
+                }
+                if (System.currentTimeMillis() > due - 1_000) {
+                    throw new IllegalStateException("enqueueing the bursts took longer than the lead time " + LEAD_MS + " ms");
+                }
+                while (payingDone.get() + trialDone.get() < 2L * half) {
+                    Thread.sleep(5);
+                }
+                return new WeightResult(weights.isEmpty() ? "equal (none set)" : weights, round, payingLast.get() - due, trialLast.get() - due,
+                        (double) payingInFirstHalf.get() / half);
+            } finally {
+                w.close();
+            }
+        }
+    }
+
+    private static String weightTable(List<WeightResult> results) {
+        StringBuilder t = new StringBuilder();
+        t.append("| DELAYQ_GROUP_WEIGHTS | round | paying's burst drained in (ms) | trial's burst drained in (ms) | paying's part of the first half fired |\n");
+        t.append("|---|---:|---:|---:|---:|\n");
+        for (WeightResult r : results) {
+            t.append(String.format("| %s | %d | %,d | %,d | %.2f |%n", r.weights(), r.round(), r.payingDrainMs(), r.trialDrainMs(),
+                    r.payingShareOfFirstHalf()));
+        }
+        return t.toString();
+    }
+
     private static long pct(List<Long> sorted, double p) {
         if (sorted.isEmpty()) {
             return -1;
@@ -202,6 +280,11 @@ public final class FairnessBench {
                 + "behind what the worker had already claimed. The lag is the handler's start minus the task's due time (one\n"
                 + "machine, one clock); only quiet tasks due between the burst's due time and its last noisy task count.\n"
                 + "Both variants run in the same process against the same Redis, interleaved: compare them within this page.\n\n"
+                + "**Weights** (second table, [protocol.md](protocol.md#group-weights)): two tenants, paying and trial, each with half as\n"
+                + "many tasks as the burst, all due at one instant, drained by the same worker with equal weights and with\n"
+                + "`DELAYQ_GROUP_WEIGHTS=paying=3`, interleaved with the rows above. With paying=3 each claim gives paying three tasks\n"
+                + "for one of trial's while both wait (an expected part of 0.75 of the first half fired), so paying's burst drains\n"
+                + "first and trial's goes on at the full rate once paying's is done: no tenant waits for the other to finish.\n\n"
                 + "Set-up: " + setup + ".\n\nRedis: " + redis + ". Run at " + Instant.now() + ".\n\n"
                 + table;
         Files.writeString(doc, page);

@@ -174,7 +174,7 @@ public final class Worker implements AutoCloseable {
         WakeBoard board = new WakeBoard(config.range().from(), config.range().size());
         this.claimLoop = new ClaimLoop(new ClaimLoop.Params(protocol, config.range(), config.batchSize(), config.pollInterval(),
                 config.lease(), config.rateLimit(), config.concurrency(), handlers, runner, inflight, metrics, clock, board, health,
-                new ShardFaults(protocol, redis.commands(), metrics), REDIS_TIMEOUT, config.claimAhead()));
+                new ShardFaults(protocol, redis.commands(), metrics), REDIS_TIMEOUT, config.claimAhead(), config.groupWeights()));
         Gauge.builder("delayq.tasks.held", claimLoop, ClaimLoop::heldCount)
                 .description("Tasks claimed ahead of their due time and held until due (DELAYQ_CLAIM_AHEAD); in flight, in no handler slot")
                 .tag("queue", config.queue()).register(registry);

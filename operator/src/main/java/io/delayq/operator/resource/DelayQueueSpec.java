@@ -123,6 +123,9 @@ public class DelayQueueSpec {
     @JsonPropertyDescription("Fleet-wide delivery rate limit.")
     private RateLimitSpec rateLimit;
 
+    @JsonPropertyDescription("How the claims share a shard between groups (a task's group key): weights in the round robin.")
+    private GroupsSpec groups;
+
     @JsonPropertyDescription("Where the queue lives.")
     @Required
     private RedisSpec redis;
@@ -297,6 +300,14 @@ public class DelayQueueSpec {
 
     public void setRateLimit(RateLimitSpec rateLimit) {
         this.rateLimit = rateLimit;
+    }
+
+    public GroupsSpec getGroups() {
+        return groups;
+    }
+
+    public void setGroups(GroupsSpec groups) {
+        this.groups = groups;
     }
 
     public RedisSpec getRedis() {

@@ -23,6 +23,7 @@ import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 import static io.delayq.settings.WorkerSettings.*;
 
@@ -90,6 +91,11 @@ public final class WorkerEnvironment {
             if (rate.getPerGroupBurst() != null) {
                 add(env, GROUP_RATE_BURST, rate.getPerGroupBurst());
             }
+        }
+
+        if (spec.getGroups() != null && spec.getGroups().getWeights() != null && !spec.getGroups().getWeights().isEmpty()) {
+            add(env, GROUP_WEIGHTS, spec.getGroups().getWeights().stream().map(w -> w.getGroup() + "=" + w.getWeight())
+                    .collect(Collectors.joining(",")));
         }
 
         deliveryEnv(env, Objects.requireNonNullElseGet(spec.getDelivery(), DeliverySpec::new));

@@ -116,7 +116,8 @@ class CrdBoundsMatchWorkerTest {
             "autoscaling", "the operator's autoscaler",
             "schedules", "written into Redis as recurring tasks, not into the workers' environment",
             "worker", "the pod's own settings (Kubernetes types)",
-            "outbox.relay", "where the relay runs: the relay Deployment's replica count and resources");
+            "outbox.relay", "where the relay runs: the relay Deployment's replica count and resources",
+            "groups.weights", "entries of the text variable DELAYQ_GROUP_WEIGHTS; GroupWeightSpec's bounds are GroupWeights' own constants");
 
     @BeforeAll
     static void load() throws IOException {

@@ -1,6 +1,7 @@
 package io.delayq.worker.config;
 
 import io.delayq.DurationText;
+import io.delayq.claim.GroupWeights;
 import io.delayq.claim.RateLimit;
 import io.delayq.completion.ResultRetention;
 import io.delayq.deadletter.DeadLetterPolicy;
@@ -61,7 +62,8 @@ public record WorkerConfig(
         Path redisTlsCa,
         Duration claimAhead,
         ProvidedDelivery provided,
-        ResultRetention results) {
+        ResultRetention results,
+        GroupWeights groupWeights) {
 
     /** {@link #httpPort()} of a worker that serves no HTTP endpoint (an embedded worker's default). */
     public static final int NO_HTTP = -1;
@@ -161,7 +163,8 @@ public record WorkerConfig(
                 scheduleRules(s),
                 s.has(REDIS_TLS_CA) ? Path.of(s.string(REDIS_TLS_CA)) : null,
                 claimAhead(s, lease), null,
-                new ResultRetention(s.get(RESULTS_KEEP), s.get(RESULTS_MAX_PER_SHARD)));
+                new ResultRetention(s.get(RESULTS_KEEP), s.get(RESULTS_MAX_PER_SHARD)),
+                groupWeights(s));
         return provider == null ? config : config.with(provider.configure(s, config));
     }
 
@@ -205,7 +208,15 @@ public record WorkerConfig(
     private WorkerConfig with(ProvidedDelivery p) {
         return new WorkerConfig(redisUrl, queue, shards, range, batchSize, pollInterval, lease, concurrency, retry, deadLetters, rateLimit,
                 delivery, handlerClass, webhookUrl, webhookTimeout, webhookSecret, streamKey, streamMaxLen, httpPort, shutdownGrace,
-                handlerTimeout, handlerPath, scheduleInterval, scheduleRules, redisTlsCa, claimAhead, p, results);
+                handlerTimeout, handlerPath, scheduleInterval, scheduleRules, redisTlsCa, claimAhead, p, results, groupWeights);
+    }
+
+    private static GroupWeights groupWeights(Settings s) {
+        try {
+            return GroupWeights.parse(GROUP_WEIGHTS.name(), s.string(GROUP_WEIGHTS));
+        } catch (io.delayq.InvalidInputException e) {
+            throw new ConfigException(GROUP_WEIGHTS.name(), e.getMessage().substring(e.field().length() + 2));
+        }
     }
 
     /** At most {@link WorkerSettings#maxClaimAhead} of the lease. Not set: the default, shortened to that for a short lease. */
@@ -254,6 +265,7 @@ public record WorkerConfig(
                 + " claimAhead=" + (claimAhead.isZero() ? "off" : DurationText.format(claimAhead)) + " concurrency=" + concurrency + " maxAttempts=" + retry.maxAttempts()
                 + " delivery=" + (provided != null ? provided.name() : delivery.name().toLowerCase()) + (rateLimit.enabled() ? " rate=" + rateLimit.perSecond() + "/s" : "")
                 + (rateLimit.groupsLimited() ? " groupRate=" + rateLimit.groupPerSecond() + "/s" : "")
+                + (groupWeights.any() ? " groupWeights=" + groupWeights : "")
                 + " redis=" + RedisEndpoint.redact(redisUrl) + (httpPort == NO_HTTP ? " http=off" : " http=:" + httpPort)
                 + (scheduleInterval.isZero() ? " schedules=off" : " schedules=every " + DurationText.format(scheduleInterval)
                 + " horizon " + DurationText.format(scheduleRules.horizon()));

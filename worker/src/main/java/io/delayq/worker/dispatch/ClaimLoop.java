@@ -2,6 +2,7 @@ package io.delayq.worker.dispatch;
 
 import io.delayq.claim.ClaimAhead;
 import io.delayq.claim.ClaimBatch;
+import io.delayq.claim.GroupWeights;
 import io.delayq.claim.RateLimit;
 import io.delayq.claim.RefusedTask;
 import io.delayq.queue.QueueProtocol;
@@ -63,11 +64,12 @@ public final class ClaimLoop implements Runnable {
      * @param handlers     where claimed tasks run, at most {@code concurrency} at once
      * @param redisTimeout how long an unanswered claim is waited for
      * @param claimAhead   claims also take tasks due within this window (0: none); at most a batch of them are held
+     * @param groupWeights the groups' weights in each claim's round robin
      */
     public record Params(QueueProtocol protocol, ShardRange range, int batchSize, Duration poll, Duration lease, RateLimit rate,
                          int concurrency, HandlerPool handlers, TaskRunner runner, InflightRegistry registry,
                          WorkerMetrics metrics, ServerClock clock, WakeBoard board, RedisHealth health, ShardFaults faults,
-                         Duration redisTimeout, Duration claimAhead) {
+                         Duration redisTimeout, Duration claimAhead, GroupWeights groupWeights) {
     }
 
     private final QueueProtocol protocol;
@@ -77,6 +79,7 @@ public final class ClaimLoop implements Runnable {
     private final Duration poll;
     private final Duration lease;
     private final RateLimit rate;
+    private final GroupWeights groupWeights;
     private final Slots slots;
     private final Prefetch prefetch;
     private final HandlerPool handlers;
@@ -112,6 +115,7 @@ public final class ClaimLoop implements Runnable {
         this.poll = p.poll();
         this.lease = p.lease();
         this.rate = p.rate();
+        this.groupWeights = p.groupWeights();
         this.prefetch = new Prefetch(PREFETCH_BATCHES * p.batchSize(), p.lease());
         this.slots = new Slots(p.concurrency() + prefetch.max());
         this.wakeAtPermits = refillThreshold(p.concurrency(), p.batchSize()) + prefetch.max();
@@ -252,7 +256,7 @@ public final class ClaimLoop implements Runnable {
         try {
             int room = held.room();
             ClaimAhead asked = ahead.enabled() && room > 0 ? ahead.withRoom(room) : ClaimAhead.NONE;
-            call = protocol.claim(shard, ask, lease, rate, requestId, asked).toCompletableFuture();
+            call = protocol.claim(shard, ask, lease, rate, requestId, asked, groupWeights).toCompletableFuture();
         } catch (RuntimeException e) {
             call = CompletableFuture.failedFuture(e);
         }

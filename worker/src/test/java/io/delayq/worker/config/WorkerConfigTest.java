@@ -249,6 +249,16 @@ class WorkerConfigTest {
     }
 
     @Test
+    void groupWeightsAreReadAndABadOneNamesTheSettingAndTheRule() {
+        assertThat(WorkerConfig.fromEnv(with("DELAYQ_GROUP_WEIGHTS", "paying=3,trial=1")).groupWeights().weights())
+                .containsExactly(Map.entry("paying", 3), Map.entry("trial", 1));
+        assertThat(WorkerConfig.fromEnv(with()).groupWeights().any()).isFalse();
+        assertThatThrownBy(() -> WorkerConfig.fromEnv(with("DELAYQ_GROUP_WEIGHTS", "paying=101")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("DELAYQ_GROUP_WEIGHTS").hasMessageContaining("weight of group paying must be 1 to 100, got 101");
+    }
+
+    @Test
     void aGroupRateLimitIsReadBesideTheQueuesOwnAndItsBurstDefaultsToOneSecondOfIt() {
         assertThat(WorkerConfig.fromEnv(with("DELAYQ_GROUP_RATE_LIMIT", "5")).rateLimit()).isEqualTo(new RateLimit(0, 0, 5, 5));
         assertThat(WorkerConfig.fromEnv(with("DELAYQ_RATE_LIMIT", "100", "DELAYQ_GROUP_RATE_LIMIT", "2.5", "DELAYQ_GROUP_RATE_BURST", "40"))
