@@ -22,13 +22,18 @@
 --          this many of them, beyond the batch (the worker's room for held tasks, which take no handler slot)
 -- ARGV[9]: group weights, "g=3,h=2" (absent or empty: every group weighs 1): in the round robin a group gets a
 --          share of the claim in proportion to its weight (include/group_claim.lua)
+-- ARGV[10]: groups capped at N running fleet-wide: "*" (every group), "g,h" (these), absent or empty (none): a
+--           capped group's tasks are handed out only against permits the worker took (group_permits.lua)
+-- ARGV[11]: the permits the worker holds for this claim, "g=2,h=1": at most that many due tasks of each group,
+--           before any turn (a permit left over goes back)
 -- Returns: {now, next_due (-1 when nothing waits), token, n, then per task:
 --           id, due time, attempt (1 = first; > 1: the task has ATTEMPTS and ERRORS entries, which
 --           its ack names so that ack.lua deletes them), record (nil for a task written by a bare ZADD),
 --           then r, then per task dead-lettered here as malformed (include/malformed.lua):
 --           id as hex (its first 128 bytes), id length in bytes, reason, then, when ARGV[7] is given, 1 if the
---           claim looked ahead (0: the rate limit or the groups kept it to due tasks)}; a replayed answer has
---           neither
+--           claim looked ahead (0: the rate limit or the groups kept it to due tasks), then, when ARGV[10] is given,
+--           w and w pairs (group, tasks): the capped groups that had tasks due but no permit, and how many tasks
+--           each would have got}; a replayed answer has none of these
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua
@@ -145,7 +150,7 @@ for _, level in ipairs(first_levels) do
 end
 -- >>> groups
 if grouped then
-  for _, t in ipairs(G.fair_takes(allowed - n, now, group_rate, group_burst, ARGV[9])) do take(t[1], t[2]) end
+  for _, t in ipairs(G.fair_takes(allowed - n, now, group_rate, group_burst, ARGV[9], ARGV[10], ARGV[11])) do take(t[1], t[2]) end
 end
 -- <<< groups
 -- scores past any epoch ms (inf, 1e300) never come due: a claim that found nothing due picks them up to
@@ -288,4 +293,9 @@ out[#out + 1] = #rejected / 3
 for i = 1, #rejected do out[#out + 1] = rejected[i] end
 -- <<< malformed tasks
 if ARGV[7] then out[#out + 1] = looked_ahead and 1 or 0 end -- >>> claim ahead <<<
+if ARGV[10] then -- >>> groups capped at N running: who waits for permits <<<
+  local wanted = grouped and G.wanted() or {}
+  out[#out + 1] = #wanted / 2
+  for i = 1, #wanted do out[#out + 1] = wanted[i] end
+end
 return out

@@ -169,6 +169,13 @@ public final class WorkerSettings {
      * at most 100 groups): io.delayq.claim.GroupWeights reads it (protocol.md, "Groups").
      */
     public static final Setting.Text GROUP_WEIGHTS = new Setting.Text("DELAYQ_GROUP_WEIGHTS");
+    /**
+     * The most tasks of one group running at once across the fleet (0 = no cap; 1 = one at a time): a claim takes a
+     * capped group's task only against a permit (io.delayq.claim.GroupCaps, protocol.md "Groups capped at N running").
+     */
+    public static final Setting.Whole GROUP_MAX_RUNNING = new Setting.Whole("DELAYQ_GROUP_MAX_RUNNING", 0, 0, io.delayq.claim.GroupCaps.MAX_CAP);
+    /** Caps of named groups, {@code payouts=1,webhooks=5} (1 to 10,000; at most 100 groups), over {@link #GROUP_MAX_RUNNING}. */
+    public static final Setting.Text GROUP_MAX_RUNNING_OVERRIDES = new Setting.Text("DELAYQ_GROUP_MAX_RUNNING_OVERRIDES");
 
     /** {@code handler} (default), {@code webhook}, {@code stream}, or an installed delivery module's name ({@code kafka}). */
     public static final Setting.Text DELIVERY = new Setting.Text("DELAYQ_DELIVERY");
@@ -254,6 +261,7 @@ public final class WorkerSettings {
                     QUEUE, SHARDS, SHARD_FROM, SHARD_TO, BATCH_SIZE, POLL_INTERVAL, LEASE, CLAIM_AHEAD, CONCURRENCY, HANDLER_TIMEOUT, SHUTDOWN_GRACE,
                     RETRY_MAX_ATTEMPTS, RETRY_BACKOFF_INITIAL, RETRY_BACKOFF_MAX, RETRY_BACKOFF_MULTIPLIER, RETRY_JITTER,
                     DEAD_LETTER_MAX_COUNT, DEAD_LETTER_MAX_AGE, RESULTS_KEEP, RESULTS_MAX_PER_SHARD, RATE_LIMIT, RATE_BURST, GROUP_RATE_LIMIT, GROUP_RATE_BURST, GROUP_WEIGHTS,
+                    GROUP_MAX_RUNNING, GROUP_MAX_RUNNING_OVERRIDES,
                     DELIVERY, HANDLER, HANDLER_PATH, WEBHOOK_URL, WEBHOOK_TIMEOUT, WEBHOOK_SECRET, STREAM_KEY, STREAM_MAXLEN),
             KAFKA,
             List.of(HTTP_PORT, SCHEDULE_INTERVAL, SCHEDULE_HORIZON, SCHEDULE_MISFIRE_THRESHOLD),

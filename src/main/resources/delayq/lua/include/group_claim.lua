@@ -9,6 +9,8 @@ local function group_claim()
   local group_taken = {}          -- level -> tasks taken
   local group_tokens = {}         -- level -> tokens before the claim (per-group rate limit)
   local group_unserved = {}       -- level -> true: the claim's room ran out before this group's share
+  local group_blocked = {}        -- level -> true: a capped group with tasks due and no permit for them
+  local wanted = {}               -- group, tasks, ...: the blocked groups and how many tasks each would have got
 
   local function group_level(g)
     for level = 4, #DUE do
@@ -21,39 +23,89 @@ local function group_claim()
     return level
   end
 
-  -- "g=3,h=2" -> {g = 3, h = 2}: the groups whose weight is not 1 (the worker checked names and bounds)
-  local function parse_weights(text)
-    local weights = {}
-    for g, w in string.gmatch(text or '', '([^,=]+)=(%d+)') do weights[g] = tonumber(w) end
-    return weights
+  -- "g=3,h=2" -> {g = 3, h = 2}, and the groups in their order: weights whose value is not 1, or permits
+  -- (the worker checked names and bounds)
+  local function parse_counts(text)
+    local counts, order = {}, {}
+    for g, w in string.gmatch(text or '', '([^,=]+)=(%d+)') do
+      counts[g] = tonumber(w)
+      order[#order + 1] = g
+    end
+    return counts, order
+  end
+
+  -- "*": every group is capped; "g,h": these groups; "" or nil: none (include/group_permits.lua counts them)
+  local function parse_capped(text)
+    local capped = {}
+    if text == '*' then return capped, true end
+    for g in string.gmatch(text or '', '[^,]+') do capped[g] = true end
+    return capped, false
+  end
+
+  -- Tasks of the groups the worker holds permits for, before any turn: at most one task per permit, due ones only
+  -- (a permit not used here goes back at once). Their turns do not matter: the permits were taken for them.
+  local function permitted_takes(room, now, rate, burst, permits, order, takes)
+    for _, g in ipairs(order) do
+      if room <= 0 then break end
+      local level = group_level(g)
+      local limit = math.min(permits[g], room)
+      if rate > 0 then
+        local tokens, at = string.match(redis.call('HGET', GROUP_RATE, g) or '', '^(%S+) (%S+)$')
+        tokens, at = tonumber(tokens) or burst, tonumber(at) or now
+        tokens = math.min(burst, tokens + math.max(0, now - at) * rate / 1000)
+        group_tokens[level] = tokens
+        limit = math.min(limit, math.floor(tokens))
+      end
+      group_taken[level] = 0
+      if limit > 0 then
+        local found = redis.call('ZRANGEBYSCORE', DUE[level], '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
+        group_taken[level] = #found / 2
+        room = room - #found / 2
+        if #found > 0 then takes[#takes + 1] = { level, found } end
+      end
+    end
+    return room
   end
 
   -- Round robin over the plain due set (level 1: ungrouped tasks count as one more group) and the first
   -- MAX_GROUPS_PER_CLAIM groups whose turn has come, oldest turn first: each gets a share of `room` in
   -- proportion to its weight (1 unless weights_text names it; the plain due set weighs 1), at least one task,
   -- capped by its tokens; then what is left goes, in the same order, to those that filled their share.
-  -- rate, burst: the per-group limit for this shard (0 = none). Returns {level, {id, score, ...}} per take.
-  local function fair_takes(room, now, rate, burst, weights_text)
+  -- rate, burst: the per-group limit for this shard (0 = none). capped_text, permits_text: the groups capped at N
+  -- running fleet-wide and the permits the worker holds for them (claim.lua ARGV[10], ARGV[11]): the permitted
+  -- groups' tasks come first; a capped group without permits gets nothing, its turn moves CAPPED_RETRY_MS on and
+  -- the answer says how many it wanted. Returns {level, {id, score, ...}} per take.
+  local function fair_takes(room, now, rate, burst, weights_text, capped_text, permits_text)
     local takes = {}
     if room <= 0 then return takes end
     local parts, caps, weight_of = {}, {}, {}
-    local weights = parse_weights(weights_text)
+    local weights = parse_counts(weights_text)
+    local capped, all_capped = parse_capped(capped_text)
+    local permits, permit_order = parse_counts(permits_text)
+    room = permitted_takes(room, now, rate, burst, permits, permit_order, takes)
+    if room <= 0 then return takes end
     local head = redis.call('ZRANGEBYSCORE', DUE[1], '-inf', now, 'LIMIT', 0, 1)
     if head[1] then parts[1], caps[1], weight_of[1] = 1, room, 1 end
     local due_groups = redis.call('ZRANGEBYSCORE', GROUPS, '-inf', now, 'LIMIT', 0, math.min(room, MAX_GROUPS_PER_CLAIM))
     local buckets = {}
     if rate > 0 and #due_groups > 0 then buckets = redis.call('HMGET', GROUP_RATE, unpack(due_groups)) end
     for k, g in ipairs(due_groups) do
-      local level = group_level(g)
-      local cap = room
-      if rate > 0 then
-        local tokens, at = string.match(buckets[k] or '', '^(%S+) (%S+)$')
-        tokens, at = tonumber(tokens) or burst, tonumber(at) or now
-        tokens = math.min(burst, tokens + math.max(0, now - at) * rate / 1000)
-        group_tokens[level] = tokens
-        cap = math.floor(tokens)
+      if not permits[g] then
+        local level = group_level(g)
+        local cap = room
+        if rate > 0 then
+          local tokens, at = string.match(buckets[k] or '', '^(%S+) (%S+)$')
+          tokens, at = tonumber(tokens) or burst, tonumber(at) or now
+          tokens = math.min(burst, tokens + math.max(0, now - at) * rate / 1000)
+          group_tokens[level] = tokens
+          cap = math.floor(tokens)
+        end
+        if all_capped or capped[g] then
+          group_blocked[level] = true
+          cap = 0
+        end
+        parts[#parts + 1], caps[#parts + 1], weight_of[#parts + 1] = level, cap, weights[g] or 1
       end
-      parts[#parts + 1], caps[#parts + 1], weight_of[#parts + 1] = level, cap, weights[g] or 1
     end
     if #parts == 0 then return takes end
     local total = 0
@@ -65,6 +117,10 @@ local function group_claim()
       local want = math.min(share[k], caps[k], room)
       got[k] = 0
       if want == 0 and caps[k] > 0 and level > 3 then group_unserved[level] = true end
+      if group_blocked[level] and room > 0 then
+        wanted[#wanted + 1] = claim_group[level]
+        wanted[#wanted + 1] = math.min(share[k], room)
+      end
       if want > 0 then
         local found = redis.call('ZRANGEBYSCORE', DUE[level], '-inf', now, 'WITHSCORES', 'LIMIT', 0, want)
         got[k] = #found / 2
@@ -142,7 +198,7 @@ local function group_claim()
         if not head[2] then
           redis.call('ZREM', GROUPS, g)
         else
-          local turn = math.max(tonumber(head[2]), now)
+          local turn = math.max(tonumber(head[2]), group_blocked[level] and now + CAPPED_RETRY_MS or now)
           if tokens and tokens < 1 and turn <= now then
             turn = now + math.ceil((1 - tokens) * 1000 / rate)
           end
@@ -154,5 +210,5 @@ local function group_claim()
   end
 
   return { fair_takes = fair_takes, far_group_takes = far_group_takes, group_problem = group_problem,
-           groups_after_claim = groups_after_claim }
+           groups_after_claim = groups_after_claim, wanted = function() return wanted end }
 end

@@ -18,6 +18,10 @@ local GROUP_ALL = GROUP_PREFIX .. 'due:g'
 local GROUP_RATE = GROUP_PREFIX .. 'grate'
 local MAX_GROUP_BYTES = 64                       -- as io.delayq.task.TaskGroup.MAX_BYTES
 local MAX_GROUPS_PER_CLAIM = 100                 -- groups one claim looks at (it serves the rest on later claims)
+-- A group at its cap of running tasks (include/group_claim.lua) is looked at again by claims without its permits this
+-- long after one found it blocked: the worker that was refused permits takes them as soon as one of its own tasks of
+-- the group settles, other workers on their next look.
+local CAPPED_RETRY_MS = 100
 
 local group_keys = {}
 local function group_due(g)
