@@ -6,7 +6,8 @@
 -- KEYS[1..k]: dq:{q}:running:<group>, one per group below (ZSET permit id -> expiry, ms, Redis clock)
 -- ARGV[1]: how long a permit taken here is held, ms (the lease plus the margin), then for each key, in order:
 --   cap (the group's maximum running), r and r permit ids given back, e and e pairs (permit id, expiry ms)
---   extended to that expiry (never shortened; one that already ran out is put back, as it still runs),
+--   extended to that expiry (never shortened; one given back or expired stays gone, so an extension that crosses
+--   its task's settle on the wire cannot bring a permit back),
 --   a and a fresh permit ids wanted (unique, from the caller: a re-sent call finds the ones it took and takes
 --   no more)
 -- Returns: per key, the ids of those wanted that the caller holds now, at most cap minus the running count
@@ -34,7 +35,7 @@ for k = 1, #KEYS do
       pairs_[#pairs_ + 1] = ARGV[at + 2 * i + 1]
       pairs_[#pairs_ + 1] = ARGV[at + 2 * i]
     end
-    redis.call('ZADD', key, 'GT', unpack(pairs_))
+    redis.call('ZADD', key, 'XX', 'GT', unpack(pairs_))
   end
   at = at + 2 * e
   local a = tonumber(ARGV[at])

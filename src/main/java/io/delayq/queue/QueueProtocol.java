@@ -3,7 +3,9 @@ package io.delayq.queue;
 import io.delayq.claim.ClaimAhead;
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
+import io.delayq.claim.GroupCaps;
 import io.delayq.claim.GroupWeights;
+import io.delayq.claim.RunningPermits;
 import io.delayq.completion.Finished;
 import io.delayq.completion.ResultRetention;
 import io.delayq.claim.RateLimit;
@@ -28,7 +30,9 @@ import io.delayq.task.TaskSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
@@ -186,6 +190,16 @@ public final class QueueProtocol {
     /** As above, with the groups' weights in the round robin ({@link GroupWeights}). */
     public CompletionStage<ClaimBatch> claim(int shard, int batch, Duration lease, RateLimit rate, String requestId, ClaimAhead ahead,
                                              GroupWeights weights) {
+        return claim(shard, batch, lease, rate, requestId, ahead, weights, GroupCaps.NONE, Map.of());
+    }
+
+    /**
+     * As above, where {@code caps} name groups capped at N running across the fleet: their tasks come only against the
+     * {@code permits} the caller holds (group -> count, taken with {@link RunningPermits}), at most one task per permit,
+     * before any other group's turn; {@link ClaimBatch#wanted()} names the capped groups that had tasks due without one.
+     */
+    public CompletionStage<ClaimBatch> claim(int shard, int batch, Duration lease, RateLimit rate, String requestId, ClaimAhead ahead,
+                                             GroupWeights weights, GroupCaps caps, Map<String, Integer> permits) {
         if (batch < 1 || batch > MAX_PER_CALL * 2) {
             throw new io.delayq.InvalidInputException("batch", "must be between 1 and " + MAX_PER_CALL * 2 + ", got " + batch);
         }
@@ -204,12 +218,16 @@ public final class QueueProtocol {
                 String.valueOf(rate.enabled() ? rate.burstPerShard(shards()) : 0),
                 String.valueOf(rate.groupsLimited() ? rate.groupPerShard(shards()) : 0),
                 String.valueOf(rate.groupsLimited() ? rate.groupBurstPerShard(shards()) : 0));
-        if (ahead.enabled() || weights.any()) {
+        if (ahead.enabled() || weights.any() || caps.any()) {
             args = new ArrayList<>(args);
             args.add(String.valueOf(ahead.enabled() ? ahead.window().toMillis() : 0));
             args.add(String.valueOf(ahead.enabled() ? ahead.maxTasks() : 0));
-            if (weights.any()) {
+            if (weights.any() || caps.any()) {
                 args.add(weights.wire());
+            }
+            if (caps.any()) {
+                args.add(caps.wire());
+                args.add(RunningPermits.wire(permits));
             }
         }
         return scripts.<List<Object>>run(LuaScript.CLAIM, claimKeys, args).thenApply(reply -> {
@@ -234,7 +252,16 @@ public final class QueueProtocol {
             // then, when asked to look ahead, whether it did (absent from a replayed or a paused answer)
             int flag = at + 1 + 3 * r;
             boolean lookedAhead = !ahead.enabled() || reply.size() <= flag || asLong(reply.get(flag)) == 1;
-            return new ClaimBatch(shard, now, next, tasks, refused, lookedAhead);
+            // then, with capped groups, those that had tasks due and no permit (absent from a replayed or a paused answer)
+            Map<String, Integer> wanted = Map.of();
+            int w = flag + 1;
+            if (caps.any() && reply.size() > w) {
+                wanted = new LinkedHashMap<>();
+                for (int i = 0; i < asLong(reply.get(w)); i++) {
+                    wanted.put((String) reply.get(w + 1 + 2 * i), (int) asLong(reply.get(w + 2 + 2 * i)));
+                }
+            }
+            return new ClaimBatch(shard, now, next, tasks, refused, lookedAhead, wanted);
         });
     }
 

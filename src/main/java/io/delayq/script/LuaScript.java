@@ -21,6 +21,7 @@ public enum LuaScript {
     META("meta", ScriptOutputType.MULTI),
     ENQUEUE("enqueue", ScriptOutputType.MULTI),
     CLAIM("claim", ScriptOutputType.MULTI),
+    GROUP_PERMITS("group_permits", ScriptOutputType.MULTI),
     ACK("ack", ScriptOutputType.MULTI),
     RETRY("retry", ScriptOutputType.MULTI),
     EXTEND("extend", ScriptOutputType.MULTI),

@@ -150,6 +150,14 @@ public record ShardKeys(String queue, int shard) {
         return List.of(due(0), due(1), due(2), inflight(), tasks(), attempts(), errors(), dead(), marker(), rate());
     }
 
+    /**
+     * ZSET permit id -> expiry (ms, Redis clock): the running tasks of a group capped at N running across the fleet
+     * (group_permits.lua). In the queue's slot, not a shard's: a group's tasks are on every shard.
+     */
+    public static String running(String queue, String group) {
+        return "dq:{" + queue + "}:running:" + group;
+    }
+
     /** The queue-wide meta hash; its hash tag is the queue name alone. */
     public static String meta(String queue) {
         return "dq:{" + queue + "}:meta";

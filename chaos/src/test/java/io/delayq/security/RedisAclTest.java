@@ -70,7 +70,7 @@ class RedisAclTest {
                     }
                 }
                 case "poison" -> throw new PermanentFailure("exercises the dead-letter path");
-                case "slow" -> Thread.sleep(1_500); // longer than the 500 ms lease: exercises extend.lua
+                case "slow", "slow-acct" -> Thread.sleep(1_500); // longer than the 500 ms lease: exercises extend.lua
                 default -> {
                 }
             }
@@ -86,6 +86,11 @@ class RedisAclTest {
             tasks.add(TaskSpec.of("fails-once"));
             tasks.add(TaskSpec.of("poison").dedupWindow(Duration.ofHours(1))); // dead-lettering starts a window
             tasks.add(TaskSpec.of("slow"));
+            // a group capped at one running: group_permits.lua takes, extends (the slow one) and gives back permits
+            for (int i = 0; i < 5; i++) {
+                tasks.add(TaskSpec.of("acct-" + i).group("acct"));
+            }
+            tasks.add(TaskSpec.of("slow-acct").group("acct"));
             tasks.add(TaskSpec.of("later").after(Duration.ofHours(1)).priority(2));
             producer.enqueueAll(tasks);
             // the producer's other calls: reschedule, inspect, stats
@@ -101,8 +106,9 @@ class RedisAclTest {
             env.put("DELAYQ_RETRY_BACKOFF_INITIAL", "50ms");
             env.put("DELAYQ_RATE_LIMIT", "10000"); // the rate-limited claim path (token bucket hash)
             env.put("DELAYQ_RESULTS_KEEP", "1h"); // completion records: the ack's TIME, HSET, ZADD, ZCARD, ZRANGE, PEXPIRE
+            env.put("DELAYQ_GROUP_MAX_RUNNING_OVERRIDES", "acct=1");
             try (Worker worker = Worker.start(WorkerConfig.fromEnv(env), r -> new HandlerDelivery(handler))) {
-                await().atMost(Duration.ofSeconds(30)).until(() -> handled.size() == 53 && producer.stats().dead() == 2);
+                await().atMost(Duration.ofSeconds(30)).until(() -> handled.size() == 59 && producer.stats().dead() == 2);
                 assertThat(worker.ready()).isTrue();
             }
             assertThat(producer.inspect("order-7").state()).as("read back by the producer's user").isEqualTo(TaskInfo.State.SUCCEEDED);

@@ -25,6 +25,8 @@ import io.delayq.worker.dispatch.WakeBoard;
 import io.delayq.worker.lease.InflightRegistry;
 import io.delayq.worker.settle.HandlerDeadline;
 import io.delayq.worker.lease.LeaseKeeper;
+import io.delayq.worker.permit.GroupPermits;
+import io.delayq.claim.RunningPermits;
 import io.delayq.worker.lease.Reclaimer;
 import io.delayq.worker.layout.StraySweep;
 import io.delayq.worker.metrics.WorkerMetrics;
@@ -110,6 +112,8 @@ public final class Worker implements AutoCloseable {
     private final HandlerPool handlers;
     private final TaskRunner runner;
     private final ClaimLoop claimLoop;
+    /** Permits of groups capped at N running (DELAYQ_GROUP_MAX_RUNNING), or null when none is capped. */
+    private final GroupPermits permits;
     private final Thread claimThread;
     private final List<MarkerWatcher> watchers = new ArrayList<>();
     private volatile PresenceHeartbeat presence;
@@ -172,9 +176,16 @@ public final class Worker implements AutoCloseable {
         this.handlers = new HandlerPool(handlerThreads(config.concurrency(), runner.asynchronous()), HANDLER_RAMP_AFTER_NANOS,
                 named("delayq-handler", false));
         WakeBoard board = new WakeBoard(config.range().from(), config.range().size());
+        this.permits = config.groupCaps().any()
+                ? new GroupPermits(new RunningPermits(protocol.scripts(), config.queue()), config.groupCaps(), config.lease(),
+                        shard -> board.wake(shard, System.nanoTime()))
+                : null;
+        if (permits != null) {
+            inflight.onPermitsBack(permits::back);
+        }
         this.claimLoop = new ClaimLoop(new ClaimLoop.Params(protocol, config.range(), config.batchSize(), config.pollInterval(),
                 config.lease(), config.rateLimit(), config.concurrency(), handlers, runner, inflight, metrics, clock, board, health,
-                new ShardFaults(protocol, redis.commands(), metrics), REDIS_TIMEOUT, config.claimAhead(), config.groupWeights()));
+                new ShardFaults(protocol, redis.commands(), metrics), REDIS_TIMEOUT, config.claimAhead(), config.groupWeights(), permits));
         Gauge.builder("delayq.tasks.held", claimLoop, ClaimLoop::heldCount)
                 .description("Tasks claimed ahead of their due time and held until due (DELAYQ_CLAIM_AHEAD); in flight, in no handler slot")
                 .tag("queue", config.queue()).register(registry);
@@ -239,7 +250,8 @@ public final class Worker implements AutoCloseable {
         }
         // a failure storm's summary line comes at the end of its window even when the storm stopped
         timers.scheduleWithFixedDelay(guard(failures::tick), 1, 1, TimeUnit.SECONDS);
-        LeaseKeeper keeper = new LeaseKeeper(protocol, inflight, config.lease());
+        LeaseKeeper keeper = permits == null ? new LeaseKeeper(protocol, inflight, config.lease())
+                : new LeaseKeeper(protocol, inflight, config.lease(), permits::renewed);
         long keep = Math.max(10, keeper.interval().toMillis());
         timers.scheduleWithFixedDelay(guard(keeper), keep, keep, TimeUnit.MILLISECONDS);
         if (!config.handlerTimeout().isZero()) {
@@ -443,6 +455,13 @@ public final class Worker implements AutoCloseable {
         }
         if (settler != null) {
             settler.close();
+        }
+        if (permits != null) {
+            try {
+                Replies.await(permits.close(inflight.all()), REDIS_TIMEOUT);
+            } catch (RuntimeException e) {
+                LOG.debug("permits not given back at close (they expire with their hold): {}", e.toString());
+            }
         }
         if (delivery != null) {
             delivery.close();

@@ -1,6 +1,7 @@
 package io.delayq.worker.config;
 
 import io.delayq.DurationText;
+import io.delayq.claim.GroupCaps;
 import io.delayq.claim.GroupWeights;
 import io.delayq.claim.RateLimit;
 import io.delayq.completion.ResultRetention;
@@ -63,7 +64,8 @@ public record WorkerConfig(
         Duration claimAhead,
         ProvidedDelivery provided,
         ResultRetention results,
-        GroupWeights groupWeights) {
+        GroupWeights groupWeights,
+        GroupCaps groupCaps) {
 
     /** {@link #httpPort()} of a worker that serves no HTTP endpoint (an embedded worker's default). */
     public static final int NO_HTTP = -1;
@@ -164,7 +166,7 @@ public record WorkerConfig(
                 s.has(REDIS_TLS_CA) ? Path.of(s.string(REDIS_TLS_CA)) : null,
                 claimAhead(s, lease), null,
                 new ResultRetention(s.get(RESULTS_KEEP), s.get(RESULTS_MAX_PER_SHARD)),
-                groupWeights(s));
+                groupWeights(s), groupCaps(s));
         return provider == null ? config : config.with(provider.configure(s, config));
     }
 
@@ -208,7 +210,15 @@ public record WorkerConfig(
     private WorkerConfig with(ProvidedDelivery p) {
         return new WorkerConfig(redisUrl, queue, shards, range, batchSize, pollInterval, lease, concurrency, retry, deadLetters, rateLimit,
                 delivery, handlerClass, webhookUrl, webhookTimeout, webhookSecret, streamKey, streamMaxLen, httpPort, shutdownGrace,
-                handlerTimeout, handlerPath, scheduleInterval, scheduleRules, redisTlsCa, claimAhead, p, results, groupWeights);
+                handlerTimeout, handlerPath, scheduleInterval, scheduleRules, redisTlsCa, claimAhead, p, results, groupWeights, groupCaps);
+    }
+
+    private static GroupCaps groupCaps(Settings s) {
+        try {
+            return GroupCaps.parse(s.getInt(GROUP_MAX_RUNNING), GROUP_MAX_RUNNING_OVERRIDES.name(), s.string(GROUP_MAX_RUNNING_OVERRIDES));
+        } catch (io.delayq.InvalidInputException e) {
+            throw new ConfigException(GROUP_MAX_RUNNING_OVERRIDES.name(), e.getMessage().substring(e.field().length() + 2));
+        }
     }
 
     private static GroupWeights groupWeights(Settings s) {
@@ -266,6 +276,7 @@ public record WorkerConfig(
                 + " delivery=" + (provided != null ? provided.name() : delivery.name().toLowerCase()) + (rateLimit.enabled() ? " rate=" + rateLimit.perSecond() + "/s" : "")
                 + (rateLimit.groupsLimited() ? " groupRate=" + rateLimit.groupPerSecond() + "/s" : "")
                 + (groupWeights.any() ? " groupWeights=" + groupWeights : "")
+                + (groupCaps.any() ? " groupMaxRunning=" + groupCaps : "")
                 + " redis=" + RedisEndpoint.redact(redisUrl) + (httpPort == NO_HTTP ? " http=off" : " http=:" + httpPort)
                 + (scheduleInterval.isZero() ? " schedules=off" : " schedules=every " + DurationText.format(scheduleInterval)
                 + " horizon " + DurationText.format(scheduleRules.horizon()));

@@ -2,6 +2,7 @@ package io.delayq.worker.dispatch;
 
 import io.delayq.claim.ClaimAhead;
 import io.delayq.claim.ClaimBatch;
+import io.delayq.claim.GroupCaps;
 import io.delayq.claim.GroupWeights;
 import io.delayq.claim.RateLimit;
 import io.delayq.claim.RefusedTask;
@@ -12,6 +13,7 @@ import io.delayq.worker.lease.Leased;
 import io.delayq.worker.metrics.WorkerMetrics;
 import io.delayq.worker.ops.RedisHealth;
 import io.delayq.worker.ops.ShardFaults;
+import io.delayq.worker.permit.GroupPermits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,11 +67,12 @@ public final class ClaimLoop implements Runnable {
      * @param redisTimeout how long an unanswered claim is waited for
      * @param claimAhead   claims also take tasks due within this window (0: none); at most a batch of them are held
      * @param groupWeights the groups' weights in each claim's round robin
+     * @param permits      the permits of groups capped at N running, or null when no group is capped
      */
     public record Params(QueueProtocol protocol, ShardRange range, int batchSize, Duration poll, Duration lease, RateLimit rate,
                          int concurrency, HandlerPool handlers, TaskRunner runner, InflightRegistry registry,
                          WorkerMetrics metrics, ServerClock clock, WakeBoard board, RedisHealth health, ShardFaults faults,
-                         Duration redisTimeout, Duration claimAhead, GroupWeights groupWeights) {
+                         Duration redisTimeout, Duration claimAhead, GroupWeights groupWeights, GroupPermits permits) {
     }
 
     private final QueueProtocol protocol;
@@ -80,6 +83,8 @@ public final class ClaimLoop implements Runnable {
     private final Duration lease;
     private final RateLimit rate;
     private final GroupWeights groupWeights;
+    private final GroupPermits permits;
+    private final GroupCaps caps;
     private final Slots slots;
     private final Prefetch prefetch;
     private final HandlerPool handlers;
@@ -116,6 +121,8 @@ public final class ClaimLoop implements Runnable {
         this.lease = p.lease();
         this.rate = p.rate();
         this.groupWeights = p.groupWeights();
+        this.permits = p.permits();
+        this.caps = p.permits() == null ? GroupCaps.NONE : p.permits().caps();
         this.prefetch = new Prefetch(PREFETCH_BATCHES * p.batchSize(), p.lease());
         this.slots = new Slots(p.concurrency() + prefetch.max());
         this.wakeAtPermits = refillThreshold(p.concurrency(), p.batchSize()) + prefetch.max();
@@ -253,10 +260,12 @@ public final class ClaimLoop implements Runnable {
         claiming.add(shard);
         pendingClaims.incrementAndGet();
         CompletableFuture<ClaimBatch> call;
+        GroupPermits.Hand hand = permits == null ? null : permits.take(shard);
         try {
             int room = held.room();
             ClaimAhead asked = ahead.enabled() && room > 0 ? ahead.withRoom(room) : ClaimAhead.NONE;
-            call = protocol.claim(shard, ask, lease, rate, requestId, asked, groupWeights).toCompletableFuture();
+            call = protocol.claim(shard, ask, lease, rate, requestId, asked, groupWeights, caps,
+                    hand == null ? Map.of() : hand.counts()).toCompletableFuture();
         } catch (RuntimeException e) {
             call = CompletableFuture.failedFuture(e);
         }
@@ -274,7 +283,7 @@ public final class ClaimLoop implements Runnable {
             claiming.remove(shard);
             try {
                 // answered() re-arms the shard's wake-up (and a release wakes a loop waiting for capacity)
-                answered(shard, ask, reserved.getAndSet(false) ? ask : 0, requestId, started, answeredAt, batch, error);
+                answered(shard, ask, reserved.getAndSet(false) ? ask : 0, requestId, started, answeredAt, batch, error, hand);
             } finally {
                 synchronized (pendingClaims) {
                     pendingClaims.decrementAndGet();
@@ -288,7 +297,12 @@ public final class ClaimLoop implements Runnable {
      * @param held       the slots still reserved for this claim: {@code ask}, or 0 once its hold ran out
      * @param answeredAt when the answer came (System.nanoTime), as {@code started} when the claim was sent
      */
-    private void answered(int shard, int ask, int held, String requestId, long started, long answeredAt, ClaimBatch batch, Throwable error) {
+    private void answered(int shard, int ask, int held, String requestId, long started, long answeredAt, ClaimBatch batch, Throwable error,
+                          GroupPermits.Hand hand) {
+        if (error != null && hand != null) {
+            // a data fault moved nothing; a lost answer is asked again under the same id, holding the same permits
+            permits.putBack(shard, hand);
+        }
         if (error != null && ShardFaults.isDataFault(error)) {
             // Redis answered, about this shard's data: the other shards go on, this one is retried at the poll
             // interval (a claim reads before it writes, so the failed one moved nothing and needs no replay)
@@ -326,6 +340,11 @@ public final class ClaimLoop implements Runnable {
             slots.take(n - held);
         }
         List<Leased> leased = registry.add(batch.tasks());
+        if (hand != null) {
+            // before any task runs: a task of a capped group runs under one of the permits its claim held
+            permits.claimed(hand, leased);
+            permits.wanted(shard, batch.wanted());
+        }
         if (n < all) {
             List<Leased> now = new ArrayList<>(n);
             List<Leased> later = new ArrayList<>(all - n);

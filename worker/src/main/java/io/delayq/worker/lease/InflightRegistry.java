@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * The tasks this worker holds a lease on, kept by claim: one entry per claim answer, and per task only a flag and
@@ -18,6 +19,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class InflightRegistry {
     private final Set<Claim> claims = ConcurrentHashMap.newKeySet();
     private final AtomicInteger size = new AtomicInteger();
+    /** Told of the tasks that leave holding a permit of a capped group, so that it goes back at once. */
+    private volatile Consumer<List<Leased>> permitsBack = done -> { };
+
+    /** Who gives back the permits of capped groups' tasks as they leave (GroupPermits). */
+    public void onPermitsBack(Consumer<List<Leased>> permitsBack) {
+        this.permitsBack = permitsBack;
+    }
 
     /** The tasks of one claim answer, in its order, now held. */
     public List<Leased> add(List<ClaimedTask> tasks) {
@@ -49,6 +57,9 @@ public final class InflightRegistry {
             if (claim != null && claim.held.decrementAndGet() == 0) {
                 claims.remove(claim);
             }
+            if (leased.permit() != null) {
+                permitsBack.accept(List.of(leased));
+            }
         }
     }
 
@@ -58,16 +69,23 @@ public final class InflightRegistry {
      */
     public void removeAll(List<Leased> done) {
         int removed = 0;
+        List<Leased> permitted = null;
         for (Leased l : done) {
             if (l.claim() != null && l.release()) {
                 removed++;
                 if (l.claim().held.decrementAndGet() == 0) {
                     claims.remove(l.claim());
                 }
+                if (l.permit() != null) {
+                    (permitted == null ? permitted = new ArrayList<>() : permitted).add(l);
+                }
             }
         }
         if (removed > 0) {
             size.addAndGet(-removed);
+        }
+        if (permitted != null) {
+            permitsBack.accept(permitted);
         }
     }
 

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * Heartbeat for long-running handlers: every third of the lease, tasks held for more than a third
@@ -21,10 +22,18 @@ public final class LeaseKeeper implements Runnable {
     private final InflightRegistry registry;
     private final Duration lease;
 
+    /** Told of the renewed tasks that hold a permit of a capped group, whose permits must last as long. */
+    private final Consumer<List<Leased>> renewedPermits;
+
     public LeaseKeeper(QueueProtocol protocol, InflightRegistry registry, Duration lease) {
+        this(protocol, registry, lease, renewed -> { });
+    }
+
+    public LeaseKeeper(QueueProtocol protocol, InflightRegistry registry, Duration lease, Consumer<List<Leased>> renewedPermits) {
         this.protocol = protocol;
         this.registry = registry;
         this.lease = lease;
+        this.renewedPermits = renewedPermits;
     }
 
     public Duration interval() {
@@ -50,9 +59,16 @@ public final class LeaseKeeper implements Runnable {
                     // same request id, which answers the tokens of that run instead of "lease lost"
                     .exceptionallyComposeAsync(e -> protocol.extend(shard, tasks, lease, requestId))
                     .whenComplete((tokens, error) -> {
+                        List<Leased> permitted = new ArrayList<>();
                         for (int i = 0; i < chunk.size(); i++) {
                             // on a Redis error keep the old token: the ack will tell whether the lease survived
                             chunk.get(i).endExtend(error == null ? tokens.get(i) : chunk.get(i).task().token());
+                            if (error == null && tokens.get(i) > 0 && chunk.get(i).permit() != null) {
+                                permitted.add(chunk.get(i));
+                            }
+                        }
+                        if (!permitted.isEmpty()) {
+                            renewedPermits.accept(permitted);
                         }
                         if (error != null) {
                             LOG.debug("lease extension failed on shard {}: {}", shard, error.toString());

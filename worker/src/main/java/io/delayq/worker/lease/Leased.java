@@ -36,6 +36,8 @@ public final class Leased {
     private volatile boolean lost;
     /** A progress write was sent under this lease: the settle deletes the progress entry (written under the lock). */
     private volatile boolean reportedProgress;
+    /** The permit this task runs under when its group is capped at N running (given back when it leaves the registry). */
+    private volatile io.delayq.claim.RunningPermits.Permit permit;
     /** What the ack keeps of this task while the queue keeps results; set when the outcome is done. */
     private volatile io.delayq.completion.Finished finished = io.delayq.completion.Finished.NO_RECORD;
 
@@ -93,6 +95,16 @@ public final class Leased {
         }
         reportedProgress = true;
         return true;
+    }
+
+    /** The task of a capped group runs under {@code permit}, taken before its claim. */
+    public void runsUnder(io.delayq.claim.RunningPermits.Permit permit) {
+        this.permit = permit;
+    }
+
+    /** The permit of a capped group's task, or null. */
+    public io.delayq.claim.RunningPermits.Permit permit() {
+        return permit;
     }
 
     /** The task ran to a done outcome: what its completion record keeps. */

@@ -1,5 +1,6 @@
 package io.delayq.worker.config;
 
+import io.delayq.claim.GroupCaps;
 import io.delayq.claim.RateLimit;
 import io.delayq.settings.ConfigException;
 import io.delayq.shard.ShardRange;
@@ -256,6 +257,22 @@ class WorkerConfigTest {
         assertThatThrownBy(() -> WorkerConfig.fromEnv(with("DELAYQ_GROUP_WEIGHTS", "paying=101")))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("DELAYQ_GROUP_WEIGHTS").hasMessageContaining("weight of group paying must be 1 to 100, got 101");
+    }
+
+    @Test
+    void groupCapsAreReadAndABadOneNamesTheSettingAndTheRule() {
+        GroupCaps caps = WorkerConfig.fromEnv(with("DELAYQ_GROUP_MAX_RUNNING", "5", "DELAYQ_GROUP_MAX_RUNNING_OVERRIDES", "payouts=1")).groupCaps();
+        assertThat(caps.capOf("payouts")).isEqualTo(1);
+        assertThat(caps.capOf("anyone")).isEqualTo(5);
+        assertThat(WorkerConfig.fromEnv(with("DELAYQ_GROUP_MAX_RUNNING_OVERRIDES", "payouts=1")).groupCaps().capOf("anyone")).isZero();
+        assertThat(WorkerConfig.fromEnv(with()).groupCaps().any()).isFalse();
+        assertThatThrownBy(() -> WorkerConfig.fromEnv(with("DELAYQ_GROUP_MAX_RUNNING_OVERRIDES", "payouts=0")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("DELAYQ_GROUP_MAX_RUNNING_OVERRIDES").hasMessageContaining("cap of group payouts must be 1 to 10000, got 0");
+        assertThatThrownBy(() -> WorkerConfig.fromEnv(with("DELAYQ_GROUP_MAX_RUNNING", "-1")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("DELAYQ_GROUP_MAX_RUNNING");
+        assertThatThrownBy(() -> WorkerConfig.fromEnv(with("DELAYQ_GROUP_MAX_RUNNING", "10001")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("DELAYQ_GROUP_MAX_RUNNING");
     }
 
     @Test
