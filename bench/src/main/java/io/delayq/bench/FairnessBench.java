@@ -49,6 +49,20 @@ public final class FairnessBench {
     record WeightResult(String weights, int round, long payingDrainMs, long trialDrainMs, double payingShareOfFirstHalf) {
     }
 
+    /**
+     * Many groups' tasks due at one instant under DELAYQ_GROUP_MAX_RUNNING: when they drained, the rate beside what the
+     * slots or the caps allow at most, and the most tasks of one group the handler saw running at once.
+     */
+    record CapResult(int cap, int groups, int round, int tasks, long drainMs, double ceilingPerSecond, int mostOfOneGroup) {
+        double perSecond() {
+            return tasks * 1000.0 / Math.max(1, drainMs);
+        }
+    }
+
+    /** The cap scenarios: {cap, groups}; cap 0 = none (the baseline). */
+    private static final int[][] CAP_RUNS = {{0, 20}, {1, 20}, {2, 4}};
+    private static final int CAP_HANDLER_MS = 5;
+
     public static void main(String[] args) throws Exception {
         Locale.setDefault(Locale.ROOT);
         int burst = 100_000;
@@ -69,6 +83,7 @@ public final class FairnessBench {
         System.out.println("fairness: " + setup);
         List<Result> results = new ArrayList<>();
         List<WeightResult> weighted = new ArrayList<>();
+        List<CapResult> capped = new ArrayList<>();
         String redisVersion;
         try (LocalRedisServer server = LocalRedisServer.start("--save", "", "--appendonly", "no")) {
             redisVersion = server.origin();
@@ -88,9 +103,15 @@ public final class FairnessBench {
                     System.out.printf("round %d  weights %-9s paying drained in %,6d ms, trial in %,6d ms; paying's part of the first half %.2f%n",
                             r, weights.isEmpty() ? "equal" : weights, res.payingDrainMs(), res.trialDrainMs(), res.payingShareOfFirstHalf());
                 }
+                for (int[] run : CAP_RUNS) {
+                    CapResult res = runCaps(server.url(), run[0], run[1], burst / 10, r);
+                    capped.add(res);
+                    System.out.printf("round %d  max running %d, %d groups: %,d tasks drained in %,6d ms (%,.0f/s, ceiling %,.0f/s); most of one group at once %d%n",
+                            r, res.cap(), res.groups(), res.tasks(), res.drainMs(), res.perSecond(), res.ceilingPerSecond(), res.mostOfOneGroup());
+                }
             }
         }
-        String table = table(results) + "\n" + weightTable(weighted);
+        String table = table(results) + "\n" + weightTable(weighted) + "\n" + capTable(capped);
         System.out.println();
         System.out.print(table);
         if (doc != null) {
@@ -239,6 +260,74 @@ public final class FairnessBench {
         }
     }
 
+    /**
+     * {@code tasks} spread over {@code groups} groups, all due at one instant, a handler of {@link #CAP_HANDLER_MS} ms,
+     * DELAYQ_GROUP_MAX_RUNNING = {@code cap} (0: none): the drain time, and the most tasks of one group running at once as
+     * the handler counts them.
+     */
+    private static CapResult runCaps(String url, int cap, int groups, int tasks, int round) throws Exception {
+        try (RedisProbe probe = new RedisProbe(url)) {
+            probe.flushAll();
+        }
+        int concurrency = 16;
+        try (DelayQueueClient client = DelayQueueClient.builder().redis(url).queue(QUEUE).shards(SHARDS).build()) {
+            WorkerEnv settings = WorkerEnv.of(url, QUEUE, SHARDS).set(WorkerSettings.CONCURRENCY, concurrency).set(WorkerSettings.HTTP_PORT, 0)
+                    .set(WorkerSettings.SCHEDULE_INTERVAL, Duration.ZERO);
+            if (cap > 0) {
+                settings = settings.set(WorkerSettings.GROUP_MAX_RUNNING, cap);
+            }
+            java.util.concurrent.atomic.AtomicIntegerArray running = new java.util.concurrent.atomic.AtomicIntegerArray(groups);
+            java.util.concurrent.atomic.AtomicInteger most = new java.util.concurrent.atomic.AtomicInteger();
+            AtomicLong done = new AtomicLong();
+            AtomicLong last = new AtomicLong();
+            Worker w = Worker.start(WorkerConfig.fromEnv(settings.toMap()), r -> new HandlerDelivery(task -> {
+                int g = Integer.parseInt(task.payload());
+                most.accumulateAndGet(running.incrementAndGet(g), Math::max);
+                try {
+                    Thread.sleep(CAP_HANDLER_MS);
+                } finally {
+                    running.decrementAndGet(g);
+                }
+                done.incrementAndGet();
+                last.accumulateAndGet(System.currentTimeMillis(), Math::max);
+            }));
+            try {
+                long due = System.currentTimeMillis() + LEAD_MS;
+                List<TaskSpec> chunk = new ArrayList<>(500);
+                for (int i = 0; i < tasks; i++) {
+                    int g = i % groups;
+                    chunk.add(TaskSpec.of("c-" + i).at(Instant.ofEpochMilli(due)).payload(String.valueOf(g)).group("account-" + g));
+                    if (chunk.size() == 500 || i == tasks - 1) {
+                        client.enqueueAll(chunk);
+                        chunk.clear();
+                    }
+                }
+                if (System.currentTimeMillis() > due - 1_000) {
+                    throw new IllegalStateException("enqueueing the tasks took longer than the lead time " + LEAD_MS + " ms");
+                }
+                while (done.get() < tasks) {
+                    Thread.sleep(5);
+                }
+                int parallel = cap == 0 ? concurrency : Math.min(concurrency, cap * groups);
+                return new CapResult(cap, groups, round, tasks, last.get() - due, parallel * 1000.0 / CAP_HANDLER_MS, most.get());
+            } finally {
+                w.close();
+            }
+        }
+    }
+
+    private static String capTable(List<CapResult> results) {
+        StringBuilder t = new StringBuilder();
+        t.append("| DELAYQ_GROUP_MAX_RUNNING | groups | round | tasks | drained in (ms) | tasks/s | ceiling tasks/s (slots or groups × cap, ÷ handler time) | rate ÷ ceiling | most of one group running at once |\n");
+        t.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (CapResult r : results) {
+            t.append(String.format("| %s | %d | %d | %,d | %,d | %,.0f | %,.0f | %.2f | %d |%n", r.cap() == 0 ? "none" : String.valueOf(r.cap()),
+                    r.groups(), r.round(), r.tasks(), r.drainMs(), r.perSecond(), r.ceilingPerSecond(), r.perSecond() / r.ceilingPerSecond(),
+                    r.mostOfOneGroup()));
+        }
+        return t.toString();
+    }
+
     private static String weightTable(List<WeightResult> results) {
         StringBuilder t = new StringBuilder();
         t.append("| DELAYQ_GROUP_WEIGHTS | round | paying's burst drained in (ms) | trial's burst drained in (ms) | paying's part of the first half fired |\n");
@@ -285,6 +374,12 @@ public final class FairnessBench {
                 + "`DELAYQ_GROUP_WEIGHTS=paying=3`, interleaved with the rows above. With paying=3 each claim gives paying three tasks\n"
                 + "for one of trial's while both wait (an expected part of 0.75 of the first half fired), so paying's burst drains\n"
                 + "first and trial's goes on at the full rate once paying's is done: no tenant waits for the other to finish.\n\n"
+                + "**At most N running per group** (third table, [protocol.md](protocol.md#groups-capped-at-n-running)): a tenth as many\n"
+                + "tasks as the burst, spread over accounts (groups), all due at one instant, a " + CAP_HANDLER_MS + " ms handler, 16 slots;\n"
+                + "without a cap, with `DELAYQ_GROUP_MAX_RUNNING=1` over 20 accounts (the caps allow 20 at once, more than the slots),\n"
+                + "and with `2` over 4 accounts (the caps allow 8: half the slots). The ceiling is what the slots or the caps allow\n"
+                + "at most (parallel tasks ÷ handler time); the handler counts each account's tasks running at once, which must never\n"
+                + "pass the cap. Rate ÷ ceiling is what the permits' extra round trips cost.\n\n"
                 + "Set-up: " + setup + ".\n\nRedis: " + redis + ". Run at " + Instant.now() + ".\n\n"
                 + table;
         Files.writeString(doc, page);

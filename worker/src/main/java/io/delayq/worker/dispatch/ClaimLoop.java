@@ -342,7 +342,7 @@ public final class ClaimLoop implements Runnable {
         List<Leased> leased = registry.add(batch.tasks());
         if (hand != null) {
             // before any task runs: a task of a capped group runs under one of the permits its claim held
-            permits.claimed(hand, leased);
+            permits.claimed(shard, hand, leased);
             permits.wanted(shard, batch.wanted());
         }
         if (n < all) {
@@ -437,6 +437,10 @@ public final class ClaimLoop implements Runnable {
             }
         }
         ran.whenComplete((v, e) -> {
+            if (permits != null && leased.permit() != null) {
+                // the handler no longer runs: its group's permit goes back now, not after the ack's linger
+                permits.back(List.of(leased));
+            }
             prefetch.finished();
             release(1);
         });

@@ -102,9 +102,16 @@ public final class Leased {
         this.permit = permit;
     }
 
-    /** The permit of a capped group's task, or null. */
+    /** The permit of a capped group's task, or null (none, or given back). */
     public io.delayq.claim.RunningPermits.Permit permit() {
         return permit;
+    }
+
+    /** The permit, to give back: the first caller gets it, later ones null (the handler's end and the registry both try). */
+    public synchronized io.delayq.claim.RunningPermits.Permit takePermit() {
+        io.delayq.claim.RunningPermits.Permit p = permit;
+        permit = null;
+        return p;
     }
 
     /** The task ran to a done outcome: what its completion record keeps. */

@@ -123,7 +123,7 @@ public final class GroupPermits {
      * The claim holding {@code hand} answered with {@code leased}: each task of a permitted group runs under one of its
      * permits, extended to its lease plus the margin; the permits left over go back in the same call.
      */
-    public void claimed(Hand hand, List<Leased> leased) {
+    public void claimed(int shard, Hand hand, List<Leased> leased) {
         if (hand.isEmpty()) {
             return;
         }
@@ -143,6 +143,12 @@ public final class GroupPermits {
         left.forEach((g, ids) -> {
             List<String> unused = new ArrayList<>();
             ids.forEachRemaining(unused::add);
+            if (!unused.isEmpty()) {
+                // the shard had fewer of the group's tasks due than permits: it no longer waits for them
+                synchronized (this) {
+                    forget(g, shard);
+                }
+            }
             Map<String, Long> pins = pinned.getOrDefault(g, Map.of());
             if (!unused.isEmpty() || !pins.isEmpty()) {
                 changes.add(new Change(g, caps.capOf(g), unused, pins, List.of()));
@@ -157,11 +163,6 @@ public final class GroupPermits {
      * gives back, or for the claim that looks at it again (its turn moved on by claim.lua).
      */
     public void wanted(int shard, Map<String, Integer> wanted) {
-        synchronized (this) {
-            // what this shard's last claim said replaces what an earlier one said
-            refused.values().forEach(shards -> shards.remove(shard));
-            refused.values().removeIf(Map::isEmpty);
-        }
         if (wanted.isEmpty()) {
             return;
         }
@@ -189,6 +190,8 @@ public final class GroupPermits {
                     }
                     if (got.size() < c.want().size()) {
                         refused.computeIfAbsent(c.group(), k -> new LinkedHashMap<>()).put(shard, c.want().size() - got.size());
+                    } else {
+                        forget(c.group(), shard);
                     }
                 }
             }
@@ -199,18 +202,21 @@ public final class GroupPermits {
     }
 
     /**
-     * Tasks holding permits left the registry: their permits go back, and where a shard of this worker was refused
-     * permits for the same group, the call takes as many for it in their place.
+     * Tasks holding permits stopped running: their handlers returned (the permit goes back before the ack, which may
+     * linger for company: the task no longer runs), or they left the registry without (lease lost, a stop). Where a
+     * shard of this worker was refused permits for the same group, the call takes as many for it in their place.
      */
     public void back(List<Leased> done) {
         Map<String, List<String>> ids = new LinkedHashMap<>();
         for (Leased l : done) {
-            Permit p = l.permit();
+            Permit p = l.takePermit();
             if (p != null) {
                 ids.computeIfAbsent(p.group(), k -> new ArrayList<>()).add(p.id());
             }
         }
-        giveBack(ids);
+        if (!ids.isEmpty()) {
+            giveBack(ids);
+        }
     }
 
     private void giveBack(Map<String, List<String>> ids) {
@@ -289,7 +295,7 @@ public final class GroupPermits {
             refused.clear();
         }
         for (Leased l : stillHeld) {
-            Permit p = l.permit();
+            Permit p = l.takePermit();
             if (p != null) {
                 ids.computeIfAbsent(p.group(), k -> new ArrayList<>()).add(p.id());
             }
@@ -314,6 +320,17 @@ public final class GroupPermits {
             ids.add(prefix + next.incrementAndGet());
         }
         return ids;
+    }
+
+    /** The caller holds the lock. */
+    private void forget(String group, int shard) {
+        Map<Integer, Integer> shards = refused.get(group);
+        if (shards != null) {
+            shards.remove(shard);
+            if (shards.isEmpty()) {
+                refused.remove(group);
+            }
+        }
     }
 
     /** The group a claimed task's record names (capped groups' tasks only get here with a JSON record naming one). */
