@@ -1,8 +1,5 @@
 package io.delayq.claim;
 
-import io.delayq.InvalidInputException;
-import io.delayq.task.TaskGroup;
-
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -37,38 +34,7 @@ public record GroupCaps(int everyGroup, Map<String, Integer> overrides) {
         if (text == null || text.isBlank()) {
             return everyGroup == 0 ? NONE : new GroupCaps(everyGroup, Map.of());
         }
-        Map<String, Integer> caps = new LinkedHashMap<>();
-        for (String entry : text.split(",")) {
-            String e = entry.strip();
-            int eq = e.indexOf('=');
-            if (eq < 0) {
-                throw new InvalidInputException(overridesField,
-                        "must be group=cap entries separated by commas (e.g. payouts=1,webhooks=5), got \"" + e + "\"");
-            }
-            String group = e.substring(0, eq).strip();
-            String problem = TaskGroup.problem(group);
-            if (problem != null) {
-                throw new InvalidInputException(overridesField, "group " + problem);
-            }
-            String value = e.substring(eq + 1).strip();
-            int cap;
-            try {
-                cap = Integer.parseInt(value);
-            } catch (NumberFormatException nfe) {
-                throw new InvalidInputException(overridesField, "cap of group " + group + " must be a whole number from 1 to " + MAX_CAP
-                        + ", got \"" + value + "\"");
-            }
-            if (cap < 1 || cap > MAX_CAP) {
-                throw new InvalidInputException(overridesField, "cap of group " + group + " must be 1 to " + MAX_CAP + ", got " + cap);
-            }
-            if (caps.put(group, cap) != null) {
-                throw new InvalidInputException(overridesField, "names group " + group + " twice");
-            }
-        }
-        if (caps.size() > MAX_GROUPS) {
-            throw new InvalidInputException(overridesField, "may name at most " + MAX_GROUPS + " groups, got " + caps.size());
-        }
-        return new GroupCaps(everyGroup, caps);
+        return new GroupCaps(everyGroup, GroupNumbers.parse(overridesField, text, "cap", 1, MAX_CAP, MAX_GROUPS, "payouts=1,webhooks=5"));
     }
 
     public boolean any() {

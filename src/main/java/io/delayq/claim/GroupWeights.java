@@ -1,8 +1,5 @@
 package io.delayq.claim;
 
-import io.delayq.InvalidInputException;
-import io.delayq.task.TaskGroup;
-
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -33,36 +30,7 @@ public record GroupWeights(Map<String, Integer> weights) {
         if (text == null || text.isBlank()) {
             return NONE;
         }
-        Map<String, Integer> weights = new LinkedHashMap<>();
-        for (String entry : text.split(",")) {
-            String e = entry.strip();
-            int eq = e.indexOf('=');
-            if (eq < 0) {
-                throw new InvalidInputException(field, "must be group=weight entries separated by commas (e.g. paying=3,trial=1), got \"" + e + "\"");
-            }
-            String group = e.substring(0, eq).strip();
-            String problem = TaskGroup.problem(group);
-            if (problem != null) {
-                throw new InvalidInputException(field, "group " + problem);
-            }
-            int weight;
-            try {
-                weight = Integer.parseInt(e.substring(eq + 1).strip());
-            } catch (NumberFormatException nfe) {
-                throw new InvalidInputException(field, "weight of group " + group + " must be a whole number from 1 to " + MAX_WEIGHT
-                        + ", got \"" + e.substring(eq + 1).strip() + "\"");
-            }
-            if (weight < 1 || weight > MAX_WEIGHT) {
-                throw new InvalidInputException(field, "weight of group " + group + " must be 1 to " + MAX_WEIGHT + ", got " + weight);
-            }
-            if (weights.put(group, weight) != null) {
-                throw new InvalidInputException(field, "names group " + group + " twice");
-            }
-        }
-        if (weights.size() > MAX_GROUPS) {
-            throw new InvalidInputException(field, "may name at most " + MAX_GROUPS + " groups, got " + weights.size());
-        }
-        return new GroupWeights(weights);
+        return new GroupWeights(GroupNumbers.parse(field, text, "weight", 1, MAX_WEIGHT, MAX_GROUPS, "paying=3,trial=1"));
     }
 
     public boolean any() {

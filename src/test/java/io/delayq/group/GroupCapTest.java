@@ -9,15 +9,12 @@ import io.delayq.claim.RateLimit;
 import io.delayq.claim.RunningPermits;
 import io.delayq.claim.RunningPermits.Change;
 import io.delayq.shard.ShardKeys;
-import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -53,12 +50,7 @@ class GroupCapTest {
     }
 
     private void due(String group, int n) {
-        List<TaskSpec> tasks = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            TaskSpec t = TaskSpec.of(group + "-" + i).at(Instant.now().minusSeconds(60).plusMillis(i));
-            tasks.add(group.equals("plain") ? t : t.group(group));
-        }
-        q.client().enqueueAll(tasks);
+        GroupBacklog.due(q, group, n);
     }
 
     private ClaimBatch claim(int batch, GroupCaps caps, Map<String, Integer> held) {

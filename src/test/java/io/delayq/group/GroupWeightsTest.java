@@ -5,15 +5,12 @@ import io.delayq.claim.ClaimAhead;
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.GroupWeights;
 import io.delayq.claim.RateLimit;
-import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -40,12 +37,7 @@ class GroupWeightsTest {
     final TestQueue q = TestQueue.eachTest(redis, "tenants", 1);
 
     private void due(String group, int n) {
-        List<TaskSpec> tasks = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            TaskSpec t = TaskSpec.of(group + "-" + i).at(Instant.now().minusSeconds(60).plusMillis(i));
-            tasks.add(group.equals("plain") ? t : t.group(group));
-        }
-        q.client().enqueueAll(tasks);
+        GroupBacklog.due(q, group, n);
     }
 
     private Map<String, Long> claim(int batch, GroupWeights weights) {

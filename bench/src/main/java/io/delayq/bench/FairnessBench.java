@@ -148,15 +148,10 @@ public final class FairnessBench {
             }));
             try {
                 long burstDue = System.currentTimeMillis() + LEAD_MS;
-                List<TaskSpec> chunk = new ArrayList<>(500);
-                for (int i = 0; i < burst; i++) {
+                enqueueInChunks(client, burst, i -> {
                     TaskSpec t = TaskSpec.of("n-" + i).at(Instant.ofEpochMilli(burstDue)).payload("noisy");
-                    chunk.add(grouped ? t.group("noisy") : t);
-                    if (chunk.size() == 500 || i == burst - 1) {
-                        client.enqueueAll(chunk);
-                        chunk.clear();
-                    }
-                }
+                    return grouped ? t.group("noisy") : t;
+                });
                 if (System.currentTimeMillis() > burstDue - 1_000) {
                     throw new IllegalStateException("enqueueing the burst took longer than the lead time " + LEAD_MS + " ms");
                 }
@@ -237,15 +232,10 @@ public final class FairnessBench {
             }));
             try {
                 long due = System.currentTimeMillis() + LEAD_MS;
-                List<TaskSpec> chunk = new ArrayList<>(500);
-                for (int i = 0; i < 2 * half; i++) {
+                enqueueInChunks(client, 2 * half, i -> {
                     boolean paying = i % 2 == 0;
-                    chunk.add(TaskSpec.of((paying ? "p-" : "t-") + i).at(Instant.ofEpochMilli(due)).payload("x").group(paying ? "paying" : "trial"));
-                    if (chunk.size() == 500 || i == 2 * half - 1) {
-                        client.enqueueAll(chunk);
-                        chunk.clear();
-                    }
-                }
+                    return TaskSpec.of((paying ? "p-" : "t-") + i).at(Instant.ofEpochMilli(due)).payload("x").group(paying ? "paying" : "trial");
+                });
                 if (System.currentTimeMillis() > due - 1_000) {
                     throw new IllegalStateException("enqueueing the bursts took longer than the lead time " + LEAD_MS + " ms");
                 }
@@ -293,15 +283,8 @@ public final class FairnessBench {
             }));
             try {
                 long due = System.currentTimeMillis() + LEAD_MS;
-                List<TaskSpec> chunk = new ArrayList<>(500);
-                for (int i = 0; i < tasks; i++) {
-                    int g = i % groups;
-                    chunk.add(TaskSpec.of("c-" + i).at(Instant.ofEpochMilli(due)).payload(String.valueOf(g)).group("account-" + g));
-                    if (chunk.size() == 500 || i == tasks - 1) {
-                        client.enqueueAll(chunk);
-                        chunk.clear();
-                    }
-                }
+                enqueueInChunks(client, tasks, i -> TaskSpec.of("c-" + i).at(Instant.ofEpochMilli(due)).payload(String.valueOf(i % groups))
+                        .group("account-" + i % groups));
                 if (System.currentTimeMillis() > due - 1_000) {
                     throw new IllegalStateException("enqueueing the tasks took longer than the lead time " + LEAD_MS + " ms");
                 }
@@ -312,6 +295,18 @@ public final class FairnessBench {
                 return new CapResult(cap, groups, round, tasks, last.get() - due, parallel * 1000.0 / CAP_HANDLER_MS, most.get());
             } finally {
                 w.close();
+            }
+        }
+    }
+
+    /** Enqueues task(0) .. task(n - 1), 500 a call. */
+    private static void enqueueInChunks(DelayQueueClient client, int n, java.util.function.IntFunction<TaskSpec> task) {
+        List<TaskSpec> chunk = new ArrayList<>(500);
+        for (int i = 0; i < n; i++) {
+            chunk.add(task.apply(i));
+            if (chunk.size() == 500 || i == n - 1) {
+                client.enqueueAll(chunk);
+                chunk.clear();
             }
         }
     }
