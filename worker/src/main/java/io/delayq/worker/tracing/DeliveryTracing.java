@@ -59,26 +59,10 @@ public final class DeliveryTracing {
      */
     public Outcome around(ClaimedTask task, TaskOptions options, long lagMillis, int maxAttempts, Supplier<Outcome> delivery) {
         if (!enabled && options.trace() == null) {
-            return delivery.get();
+            return delivery.get(); // the common case costs no future
         }
-        Context parent = options.trace() == null ? Context.root() : options.trace().extract(Context.root());
-        if (!enabled) {
-            try (Scope ignored = parent.makeCurrent()) {
-                return delivery.get();
-            }
-        }
-        Span span = start(task, parent, lagMillis);
-        Outcome outcome = null;
-        try (Scope ignored = parent.with(span).makeCurrent()) {
-            outcome = delivery.get();
-            return outcome;
-        } catch (RuntimeException | Error e) {
-            span.recordException(e);
-            throw e;
-        } finally {
-            record(span, outcome, task.attempt(), maxAttempts);
-            span.end();
-        }
+        // an outcome known at once is a completed future: the span ends before this returns
+        return aroundAsync(task, options, lagMillis, maxAttempts, () -> CompletableFuture.completedFuture(delivery.get())).join();
     }
 
     /**
