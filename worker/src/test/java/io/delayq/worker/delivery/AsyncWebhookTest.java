@@ -6,7 +6,7 @@ import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
 import io.delayq.worker.dispatch.RunningWorkers;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -35,29 +35,20 @@ class AsyncWebhookTest {
 
     private static final String Q = "async-hooks";
     private static final String SECRET = "whsec-async";
-    private final List<Receiver> receivers = new ArrayList<>();
+    @RegisterExtension
+    @Order(1) // closed after the workers: extensions close in reverse order
+    final Receivers receivers = new Receivers(redis, Q, 2, Duration.ofSeconds(10));
     private final TestQueue queue = TestQueue.eachTest(redis, Q, 2);
     @RegisterExtension
+    @Order(2)
     final RunningWorkers workers = RunningWorkers.on(queue);
 
-    @AfterEach
-    void close() {
-        workers.close();
-        receivers.forEach(Receiver::close);
-    }
-
     private Receiver receiver(Receiver.Behaviour b) {
-        Receiver r = Receiver.start(() -> TestQueue.serverNow(redis.admin().commands()), b);
-        receivers.add(r);
-        return r;
+        return receivers.start(b);
     }
 
     private Map<String, String> env(Receiver r) {
-        Map<String, String> env = RunningWorkers.env(redis.url(), Q, 2);
-        env.put("DELAYQ_DELIVERY", "webhook");
-        env.put("DELAYQ_WEBHOOK_URL", r.url().toString());
-        env.put("DELAYQ_WEBHOOK_TIMEOUT", "10s");
-        return env;
+        return receivers.env(r);
     }
 
     /**

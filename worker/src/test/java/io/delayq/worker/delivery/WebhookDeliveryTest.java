@@ -10,7 +10,7 @@ import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
 import io.delayq.worker.dispatch.RunningWorkers;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,33 +40,24 @@ class WebhookDeliveryTest {
     static RedisServerExtension redis = new RedisServerExtension();
 
     private static final String Q = "hooks";
-    private final List<Receiver> receivers = new ArrayList<>();
+    @RegisterExtension
+    @Order(1) // closed after the workers: extensions close in reverse order
+    final Receivers receivers = new Receivers(redis, Q, 2, Duration.ofSeconds(2));
     private final TestQueue queue = TestQueue.eachTest(redis, Q, 2);
     @RegisterExtension
+    @Order(2)
     final RunningWorkers workers = RunningWorkers.on(queue);
 
-    @AfterEach
-    void close() {
-        workers.close();
-        receivers.forEach(Receiver::close);
-    }
-
     private long serverNow() {
-        return TestQueue.serverNow(redis.admin().commands());
+        return receivers.serverNow();
     }
 
     private Receiver receiver(Receiver.Behaviour b) {
-        Receiver r = Receiver.start(this::serverNow, b);
-        receivers.add(r);
-        return r;
+        return receivers.start(b);
     }
 
     private Map<String, String> env(Receiver r) {
-        Map<String, String> env = RunningWorkers.env(redis.url(), Q, 2);
-        env.put("DELAYQ_DELIVERY", "webhook");
-        env.put("DELAYQ_WEBHOOK_URL", r.url().toString());
-        env.put("DELAYQ_WEBHOOK_TIMEOUT", "2s");
-        return env;
+        return receivers.env(r);
     }
 
     /** A worker as the process builds it: the path (asynchronous or blocking) follows the JVM's common pool. */
@@ -274,8 +265,7 @@ class WebhookDeliveryTest {
                 t -> t.attempts() >= 2 && t.lastError() != null && t.lastError().contains("unreachable"));
         assertThat(inspect("order-1").state()).isIn(TaskInfo.State.SCHEDULED, TaskInfo.State.IN_FLIGHT);
 
-        Receiver r = Receiver.start(port, this::serverNow, (req, ex) -> Receiver.reply(ex, 200, "ok"));
-        receivers.add(r);
+        Receiver r = receivers.keep(Receiver.start(port, this::serverNow, (req, ex) -> Receiver.reply(ex, 200, "ok")));
         awaitGone("order-1");
         assertThat(r.requestsFor("order-1")).singleElement().satisfies(req -> assertThat(req.attempt()).isGreaterThanOrEqualTo(3));
         assertThat(outcomes(w, "retried")).isGreaterThanOrEqualTo(2);
