@@ -152,12 +152,16 @@ public final class BulkActions {
                 throw new BulkRefusedException(why);
             }
             // cancel, reschedule to a time, run now and dead-letter may meet a task twice without harm: walk the new layout afresh
+            BulkJob before = job;
             jobs.relayout(jobId, layout.epoch(), layout.shards());
             job = jobs.read(jobId);
+            // the earlier layout's cursors are never walked again: only its history, kept as long as a done job's
+            expireCursors(before, BulkJobStore.DONE_KEPT);
         }
         if (job.status() != BulkJob.Status.RUNNING) {
-            // resumed: running again, so kept until it ends (a stopped job's record would expire)
+            // resumed: running again, so kept until it ends (a stopped job's record and cursors would expire)
             jobs.progress(jobId, BulkJob.Status.RUNNING, job.done(), job.skipped(), System.currentTimeMillis(), "");
+            keepCursors(job);
         }
         long[] doneBy = new long[job.shards()];
         long[] skippedBy = new long[job.shards()];
@@ -215,12 +219,7 @@ public final class BulkActions {
         long at = System.currentTimeMillis();
         jobs.progress(jobId, BulkJob.Status.DONE, baseDone + sum(doneBy), baseSkipped + sum(skippedBy), at, "");
         // the shards' cursors go with the record: a done job is never walked again, so they are only its history now
-        List<CompletableFuture<Boolean>> expiries = new ArrayList<>();
-        for (int shard = 0; shard < job.shards(); shard++) {
-            expiries.add(scope.commands().pexpire(BulkKeys.shardCursor(scope.queue(), shard, jobId, job.epoch()),
-                    BulkJobStore.DONE_KEPT.toMillis()).toCompletableFuture());
-        }
-        Replies.await(CompletableFuture.allOf(expiries.toArray(CompletableFuture[]::new)), timeout);
+        expireCursors(job, BulkJobStore.DONE_KEPT);
         BulkJob done = jobs.read(jobId);
         run.progress().accept(done);
         return done;
@@ -238,7 +237,28 @@ public final class BulkActions {
     private BulkJob stopped(BulkJob job, long done, long skipped, String note) {
         long at = System.currentTimeMillis();
         jobs.progress(job.id(), BulkJob.Status.STOPPED, done, skipped, at, note);
+        // where to resume from, kept as long as the stopped job's record (resuming lifts both expiries)
+        expireCursors(job, BulkJobStore.STOPPED_KEPT);
         return withProgress(job, BulkJob.Status.STOPPED, done, skipped, at, note);
+    }
+
+    /** The job's shard cursors of its layout expire {@code kept} from now (they outlive nothing of the job's record). */
+    private void expireCursors(BulkJob job, Duration kept) {
+        List<CompletableFuture<Boolean>> calls = new ArrayList<>();
+        for (int shard = 0; shard < job.shards(); shard++) {
+            calls.add(scope.commands().pexpire(BulkKeys.shardCursor(scope.queue(), shard, job.id(), job.epoch()), kept.toMillis())
+                    .toCompletableFuture());
+        }
+        Replies.await(CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)), timeout);
+    }
+
+    /** A resumed job's cursors are kept until it ends again. */
+    private void keepCursors(BulkJob job) {
+        List<CompletableFuture<Boolean>> calls = new ArrayList<>();
+        for (int shard = 0; shard < job.shards(); shard++) {
+            calls.add(scope.commands().persist(BulkKeys.shardCursor(scope.queue(), shard, job.id(), job.epoch())).toCompletableFuture());
+        }
+        Replies.await(CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)), timeout);
     }
 
     private static BulkJob withProgress(BulkJob j, BulkJob.Status status, long done, long skipped, long at, String note) {

@@ -78,16 +78,20 @@ class BulkJobRetentionTest {
         assertThat(stopped.status()).isEqualTo(BulkJob.Status.STOPPED);
         assertThat(ttlMillis(job.id())).isBetween(BulkJobStore.STOPPED_KEPT.minusMinutes(1).toMillis(), BulkJobStore.STOPPED_KEPT.toMillis());
         assertThat(sync(q.redis().pttl(BulkKeys.shardCursor("bulkkept", 0, job.id(), stopped.epoch()))))
-                .as("a stopped job's cursors say where to resume: kept").isEqualTo(-1);
+                .as("a stopped job's cursors say where to resume: kept as long as its record")
+                .isBetween(BulkJobStore.STOPPED_KEPT.minusMinutes(1).toMillis(), BulkJobStore.STOPPED_KEPT.toMillis());
 
         List<Long> ttlResumed = new ArrayList<>();
+        List<Long> cursorTtlResumed = new ArrayList<>();
         AtomicInteger resumedBatches = new AtomicInteger();
         BulkJob stoppedAgain = bulk.run(job.id(), BulkRun.defaults().batch(5).pause(Duration.ZERO)
                 .stopWhen(() -> resumedBatches.get() >= 1).onProgress(p -> {
                     resumedBatches.incrementAndGet();
                     ttlResumed.add(ttlMillis(job.id()));
+                    cursorTtlResumed.add(sync(q.redis().pttl(BulkKeys.shardCursor("bulkkept", 0, job.id(), stopped.epoch()))));
                 }));
         assertThat(ttlResumed).as("resumed: running again, no expiry").first().isEqualTo(-1L);
+        assertThat(cursorTtlResumed).as("resumed: its cursors are kept again until it ends").first().isEqualTo(-1L);
         assertThat(stoppedAgain.status()).isEqualTo(BulkJob.Status.STOPPED);
 
         // resumed to its end: the record expires as a done one
