@@ -6,6 +6,7 @@ import io.delayq.operator.resource.DeadLetterSpec;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.DelayQueueSpec;
 import io.delayq.operator.resource.DeliverySpec;
+import io.delayq.operator.resource.GroupsSpec;
 import io.delayq.operator.resource.DeliveryType;
 import io.delayq.operator.resource.KafkaSpec;
 import io.delayq.operator.resource.OutboxRelaySpec;
@@ -93,9 +94,8 @@ public final class WorkerEnvironment {
             }
         }
 
-        if (spec.getGroups() != null && spec.getGroups().getWeights() != null && !spec.getGroups().getWeights().isEmpty()) {
-            add(env, GROUP_WEIGHTS, spec.getGroups().getWeights().stream().map(w -> w.getGroup() + "=" + w.getWeight())
-                    .collect(Collectors.joining(",")));
+        if (spec.getGroups() != null) {
+            groupsEnv(env, spec.getGroups());
         }
 
         deliveryEnv(env, Objects.requireNonNullElseGet(spec.getDelivery(), DeliverySpec::new));
@@ -119,6 +119,19 @@ public final class WorkerEnvironment {
                     .forEach(env::add);
         }
         return env;
+    }
+
+    /** Weights and caps of groups, each only when given (a group not named weighs 1 and has no cap of its own). */
+    private static void groupsEnv(List<EnvVar> env, GroupsSpec groups) {
+        if (groups.getWeights() != null && !groups.getWeights().isEmpty()) {
+            add(env, GROUP_WEIGHTS, groups.getWeights().stream().map(w -> w.getGroup() + "=" + w.getWeight())
+                    .collect(Collectors.joining(",")));
+        }
+        add(env, GROUP_MAX_RUNNING, groups.getMaxRunning());
+        if (groups.getMaxRunningOverrides() != null && !groups.getMaxRunningOverrides().isEmpty()) {
+            add(env, GROUP_MAX_RUNNING_OVERRIDES, groups.getMaxRunningOverrides().stream().map(c -> c.getGroup() + "=" + c.getMaxRunning())
+                    .collect(Collectors.joining(",")));
+        }
     }
 
     private static void deliveryEnv(List<EnvVar> env, DeliverySpec delivery) {

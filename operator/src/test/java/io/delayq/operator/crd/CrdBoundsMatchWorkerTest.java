@@ -101,7 +101,8 @@ class CrdBoundsMatchWorkerTest {
             field("outbox.batchSize", OUTBOX_BATCH_SIZE),
             field("outbox.pollInterval", OUTBOX_POLL_INTERVAL),
             field("outbox.retryDelay", OUTBOX_RETRY_DELAY),
-            field("outbox.backstop.interval", OUTBOX_BACKSTOP_INTERVAL));
+            field("outbox.backstop.interval", OUTBOX_BACKSTOP_INTERVAL),
+            leastInTheCrd("groups.maxRunning", GROUP_MAX_RUNNING, 1, UNSET_BY_OMISSION));
 
     /** Bounded variables no spec field becomes: the operator chooses them. */
     private static final Map<Setting, String> CHOSEN_BY_THE_OPERATOR = Map.of(
@@ -117,7 +118,8 @@ class CrdBoundsMatchWorkerTest {
             "schedules", "written into Redis as recurring tasks, not into the workers' environment",
             "worker", "the pod's own settings (Kubernetes types)",
             "outbox.relay", "where the relay runs: the relay Deployment's replica count and resources",
-            "groups.weights", "entries of the text variable DELAYQ_GROUP_WEIGHTS; GroupWeightSpec's bounds are GroupWeights' own constants");
+            "groups.weights", "entries of the text variable DELAYQ_GROUP_WEIGHTS; GroupWeightSpec's bounds are GroupWeights' own constants",
+            "groups.maxRunningOverrides", "entries of the text variable DELAYQ_GROUP_MAX_RUNNING_OVERRIDES; GroupCapSpec's bounds are GroupCaps' own constants");
 
     @BeforeAll
     static void load() throws IOException {

@@ -1,6 +1,7 @@
 package io.delayq.operator.workers;
 
 import io.delayq.DurationText;
+import io.delayq.claim.GroupCaps;
 import io.delayq.claim.RateLimit;
 import io.delayq.operator.resource.CredentialsSecretRef;
 import io.delayq.operator.resource.DeadLetterSpec;
@@ -8,6 +9,7 @@ import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.resource.DelayQueueSpec;
 import io.delayq.operator.resource.DeliverySpec;
 import io.delayq.operator.resource.DeliveryType;
+import io.delayq.operator.resource.GroupCapSpec;
 import io.delayq.operator.resource.GroupWeightSpec;
 import io.delayq.operator.resource.GroupsSpec;
 import io.delayq.operator.resource.HandlerSpec;
@@ -160,6 +162,11 @@ class WorkerContractRoundTripTest {
         partner.setGroup("partner:eu/7");
         partner.setWeight(2);
         groups.setWeights(List.of(paying, partner));
+        groups.setMaxRunning(4);
+        GroupCapSpec payouts = new GroupCapSpec();
+        payouts.setGroup("payouts:acct-7");
+        payouts.setMaxRunning(1);
+        groups.setMaxRunningOverrides(List.of(payouts));
         spec.setGroups(groups);
         SchedulePlannerSpec planner = new SchedulePlannerSpec();
         planner.setInterval("10s");
@@ -231,6 +238,7 @@ class WorkerContractRoundTripTest {
         assertThat(c.results()).isEqualTo(new io.delayq.completion.ResultRetention(Duration.ofHours(6), 2500));
         assertThat(c.rateLimit()).isEqualTo(new RateLimit(120.5, 300, 7.5, 20));
         assertThat(c.groupWeights().weights()).containsExactly(Map.entry("tenant-paying", 3), Map.entry("partner:eu/7", 2));
+        assertThat(c.groupCaps()).isEqualTo(new GroupCaps(4, Map.of("payouts:acct-7", 1)));
         assertThat(c.scheduleInterval()).isEqualTo(Duration.ofSeconds(10));
         assertThat(c.scheduleRules().horizon()).isEqualTo(Duration.ofMinutes(5));
         assertThat(c.scheduleRules().misfireThreshold()).isEqualTo(Duration.ofSeconds(30));
