@@ -39,8 +39,17 @@ public final class FairnessBench {
     private static final int SHARDS = 4;
     private static final int QUIET_PER_SECOND = 100;
     private static final long LEAD_MS = 4_000;     // enqueue the burst, start the quiet tenant, then the burst comes due
+    /** DELAYQ_BATCH_SIZE of every worker here: the default unless --batch says otherwise. */
+    private static int batch;
 
-    enum Variant { WITHOUT_GROUPS, WITH_GROUPS }
+    /**
+     * WITH_GROUPS_SMALL_BATCH: with groups and DELAYQ_BATCH_SIZE=100 beside the default batch, because what a quiet task
+     * waits behind is what the worker already holds: its claim buffer (Prefetch), about 100 ms of work capped at four
+     * batches, so a smaller batch gives a smaller buffer.
+     */
+    enum Variant { WITHOUT_GROUPS, WITH_GROUPS, WITH_GROUPS_SMALL_BATCH }
+
+    private static final int SMALL_BATCH = 100;
 
     record Result(Variant variant, int round, long burstDrainMs, int quietDuringBurst, long p50, long p99, long max, long quietBeforeP99) {
     }
@@ -68,17 +77,19 @@ public final class FairnessBench {
         int burst = 100_000;
         int rounds = 2;
         Path doc = null;
+        batch = WorkerSettings.DEFAULT_BATCH_SIZE;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--burst" -> burst = Integer.parseInt(args[++i]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--doc" -> doc = Path.of(args[++i]);
+                case "--batch" -> batch = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i] + " (see io.delayq.bench.FairnessBench)");
             }
         }
-        String setup = String.format("%,d noisy tasks due at one instant, a quiet tenant at %d tasks/s; one worker (%d shards, batch 100, "
+        String setup = String.format("%,d noisy tasks due at one instant, a quiet tenant at %d tasks/s; one worker (%d shards, batch %d, "
                         + "concurrency 16, ~1 ms handler); %d round(s) of each variant, interleaved; %d cores, load %s, Java %s",
-                burst, QUIET_PER_SECOND, SHARDS, rounds, Runtime.getRuntime().availableProcessors(), MeasuredOn.loadAverage(),
+                burst, QUIET_PER_SECOND, SHARDS, batch, rounds, Runtime.getRuntime().availableProcessors(), MeasuredOn.loadAverage(),
                 System.getProperty("java.version"));
         System.out.println("fairness: " + setup);
         List<Result> results = new ArrayList<>();
@@ -121,16 +132,21 @@ public final class FairnessBench {
     }
 
     private static String label(Variant v) {
-        return v == Variant.WITH_GROUPS ? "with groups" : "without groups";
+        return switch (v) {
+            case WITHOUT_GROUPS -> "without groups";
+            case WITH_GROUPS -> "with groups";
+            case WITH_GROUPS_SMALL_BATCH -> "with groups, DELAYQ_BATCH_SIZE=" + SMALL_BATCH;
+        };
     }
 
     private static Result run(String url, Variant variant, int burst, int round) throws Exception {
         try (RedisProbe probe = new RedisProbe(url)) {
             probe.flushAll(); // a fresh queue per run
         }
-        boolean grouped = variant == Variant.WITH_GROUPS;
+        boolean grouped = variant != Variant.WITHOUT_GROUPS;
+        int claimBatch = variant == Variant.WITH_GROUPS_SMALL_BATCH ? SMALL_BATCH : batch;
         try (DelayQueueClient client = DelayQueueClient.builder().redis(url).queue(QUEUE).shards(SHARDS).build()) {
-            Map<String, String> env = WorkerEnv.of(url, QUEUE, SHARDS).set(WorkerSettings.CONCURRENCY, 16).set(WorkerSettings.HTTP_PORT, 0)
+            Map<String, String> env = WorkerEnv.of(url, QUEUE, SHARDS).set(WorkerSettings.BATCH_SIZE, claimBatch).set(WorkerSettings.CONCURRENCY, 16).set(WorkerSettings.HTTP_PORT, 0)
                     .set(WorkerSettings.SCHEDULE_INTERVAL, Duration.ZERO).toMap();
             ConcurrentLinkedQueue<long[]> quiet = new ConcurrentLinkedQueue<>(); // {due, started}
             AtomicLong noisyDone = new AtomicLong();
@@ -210,7 +226,7 @@ public final class FairnessBench {
         }
         int half = burst / 2;
         try (DelayQueueClient client = DelayQueueClient.builder().redis(url).queue(QUEUE).shards(SHARDS).build()) {
-            WorkerEnv settings = WorkerEnv.of(url, QUEUE, SHARDS).set(WorkerSettings.CONCURRENCY, 16).set(WorkerSettings.HTTP_PORT, 0)
+            WorkerEnv settings = WorkerEnv.of(url, QUEUE, SHARDS).set(WorkerSettings.BATCH_SIZE, batch).set(WorkerSettings.CONCURRENCY, 16).set(WorkerSettings.HTTP_PORT, 0)
                     .set(WorkerSettings.SCHEDULE_INTERVAL, Duration.ZERO);
             if (!weights.isEmpty()) {
                 settings = settings.set(WorkerSettings.GROUP_WEIGHTS, weights);
@@ -261,7 +277,7 @@ public final class FairnessBench {
         }
         int concurrency = 16;
         try (DelayQueueClient client = DelayQueueClient.builder().redis(url).queue(QUEUE).shards(SHARDS).build()) {
-            WorkerEnv settings = WorkerEnv.of(url, QUEUE, SHARDS).set(WorkerSettings.CONCURRENCY, concurrency).set(WorkerSettings.HTTP_PORT, 0)
+            WorkerEnv settings = WorkerEnv.of(url, QUEUE, SHARDS).set(WorkerSettings.BATCH_SIZE, batch).set(WorkerSettings.CONCURRENCY, concurrency).set(WorkerSettings.HTTP_PORT, 0)
                     .set(WorkerSettings.SCHEDULE_INTERVAL, Duration.ZERO);
             if (cap > 0) {
                 settings = settings.set(WorkerSettings.GROUP_MAX_RUNNING, cap);
@@ -363,7 +379,12 @@ public final class FairnessBench {
                 + "claim serves the due groups round robin, so the quiet task is in the next claim of its shard and waits only\n"
                 + "behind what the worker had already claimed. The lag is the handler's start minus the task's due time (one\n"
                 + "machine, one clock); only quiet tasks due between the burst's due time and its last noisy task count.\n"
-                + "Both variants run in the same process against the same Redis, interleaved: compare them within this page.\n\n"
+                + "Both variants run in the same process against the same Redis, interleaved: compare them within this page.\n"
+                + "With groups, what a quiet task still waits behind is what the worker already holds: its claim buffer, about 100 ms\n"
+                + "of work at the measured rate and at most four batches (`Prefetch`). The third variant runs with\n"
+                + "`DELAYQ_BATCH_SIZE=" + SMALL_BATCH + "`, whose buffer is at most 400 tasks (~25 ms of this handler's work at 16 slots): here it\n"
+                + "drains the burst as fast; the default batch's larger claims pay off where handlers take next to no time\n"
+                + "([bench.md](bench.md)).\n\n"
                 + "**Weights** (second table, [protocol.md](protocol.md#group-weights)): two tenants, paying and trial, each with half as\n"
                 + "many tasks as the burst, all due at one instant, drained by the same worker with equal weights and with\n"
                 + "`DELAYQ_GROUP_WEIGHTS=paying=3`, interleaved with the rows above. With paying=3 each claim gives paying three tasks\n"
