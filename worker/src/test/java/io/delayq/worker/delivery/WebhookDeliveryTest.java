@@ -267,8 +267,9 @@ class WebhookDeliveryTest {
 
         Receiver r = receivers.keep(Receiver.start(port, this::serverNow, (req, ex) -> Receiver.reply(ex, 200, "ok")));
         awaitGone("order-1");
-        assertThat(r.requestsFor("order-1")).singleElement().satisfies(req -> assertThat(req.attempt()).isGreaterThanOrEqualTo(3));
-        assertThat(outcomes(w, "retried")).isGreaterThanOrEqualTo(2);
+        // an attempt that failed came first; the one in flight when the receiver came up may be the one that got through
+        assertThat(r.requestsFor("order-1")).singleElement().satisfies(req -> assertThat(req.attempt()).isGreaterThanOrEqualTo(2));
+        assertThat(outcomes(w, "retried")).isGreaterThanOrEqualTo(1);
         assertThat(outcomes(w, "dead")).isZero();
     }
 

@@ -70,6 +70,8 @@ class GroupCapWorkerTest {
         }
         for (int i = 0; i < 20; i++) {
             tasks.add(TaskSpec.of("payout-" + i).group("payout"));
+        }
+        for (int i = 0; i < 60; i++) {
             tasks.add(TaskSpec.of("plain-" + i));
         }
         queue.client().enqueueAll(tasks);
