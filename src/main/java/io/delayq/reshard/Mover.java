@@ -331,10 +331,17 @@ public final class Mover {
     }
 
     private void giveBackLease() {
+        // a mover stopped by an interrupt gives its lease back too: with the flag set the wait for the answer would
+        // fail at once, and the next mover (an operator's next job) would be refused until the lease ran out
+        boolean interrupted = Thread.interrupted();
         try {
             await(scripts.moverLease("give-back", p.holder(), Duration.ZERO));
         } catch (RuntimeException e) {
             // Redis away: the lease runs out by itself, and this holder's next run takes it back at once
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -90,6 +90,35 @@ class MoverLeaseTest {
     }
 
     @Test
+    void aMoverStoppedByAnInterruptGivesItsLeaseBackSoTheNextStartsAtOnce() throws Exception {
+        for (int i = 0; i < 400; i++) {
+            q.client().enqueue(TaskSpec.of("order-" + i).after(Duration.ofMinutes(10)));
+        }
+        // an operator stops its migration job by interrupting the mover's thread (MigrationJob.stop)
+        AtomicReference<Throwable> ended = new AtomicReference<>();
+        Thread runner = new Thread(() -> {
+            try {
+                new Mover(params("operator pod-0", Duration.ofSeconds(30), p -> {
+                    if (p.phase().equals("moving") && p.moved() > 20 && !Thread.currentThread().isInterrupted()) {
+                        // Redis holds its answers 300 ms: the give-back's answer comes after the mover sees its interrupt
+                        sync(q.redis().clientPause(300));
+                        Thread.currentThread().interrupt();
+                    }
+                })).run();
+            } catch (RuntimeException e) {
+                ended.set(e);
+            }
+        });
+        runner.start();
+        runner.join(TimeUnit.SECONDS.toMillis(20));
+        assertThat(runner.isAlive()).isFalse();
+        assertThat(ended.get()).as("stopped half-way").isNotNull();
+        assertThat(sync(q.redis().hget(ShardKeys.meta("orders"), "mover"))).as("given back although interrupted").isNull();
+        // another holder resumes it at once, not after the 30 s lease
+        assertThat(new Mover(params("operator pod-1", Duration.ofSeconds(30), p -> { })).run().resumed()).isTrue();
+    }
+
+    @Test
     void theSameHolderTakesItsOwnLeaseBackAtOnceAfterACrash_andTheLeaseRulesAreChecked() {
         // a mover that crashed without giving the lease back (Redis away at the end): its own next run is not refused
         assertThat(sync(new ReshardScripts(q.protocol().scope()).moverLease("take", "operator pod-0", Duration.ofSeconds(30))).held()).isTrue();

@@ -1,6 +1,5 @@
 package io.delayq.app.worker;
 
-import io.delayq.worker.fleet.Fleet;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
@@ -22,9 +21,7 @@ class ClockSkewProcessTest {
     void anHourFastWorkerProcessFiresNothingEarly() throws Exception {
         try (WebhookReceiver receiver = new WebhookReceiver(0);
              DelayQueueClient client = DelayQueueClient.builder().redis(redis.url()).queue("skewp").shards(4).build()) {
-            Map<String, String> env = Fleet.env(redis.url(), "skewp", 4);
-            env.put("DELAYQ_DELIVERY", "webhook");
-            env.put("DELAYQ_WEBHOOK_URL", receiver.url());
+            Map<String, String> env = receiver.workerEnv(redis.url(), "skewp", 4);
             env.put("DELAYQ_CLOCK_SKEW", "1h");
             try (WorkerProcess worker = WorkerProcess.start(env)) {
                 for (int i = 0; i < 20; i++) {

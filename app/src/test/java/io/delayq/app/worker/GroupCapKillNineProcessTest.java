@@ -4,7 +4,6 @@ import io.delayq.client.DelayQueueClient;
 import io.delayq.shard.ShardKeys;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
-import io.delayq.worker.fleet.Fleet;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.Test;
@@ -38,9 +37,7 @@ class GroupCapKillNineProcessTest {
              DelayQueueClient client = DelayQueueClient.builder().redis(redis.url()).queue("cap").shards(8).build();
              RedisClient lettuce = RedisClient.create(redis.url());
              StatefulRedisConnection<String, String> raw = lettuce.connect()) {
-            Map<String, String> env = Fleet.env(redis.url(), "cap", 8);
-            env.put("DELAYQ_DELIVERY", "webhook");
-            env.put("DELAYQ_WEBHOOK_URL", receiver.url());
+            Map<String, String> env = receiver.workerEnv(redis.url(), "cap", 8);
             env.put("DELAYQ_CONCURRENCY", "16");
             env.put("DELAYQ_LEASE", "2s");
             env.put("DELAYQ_GROUP_MAX_RUNNING", "2");

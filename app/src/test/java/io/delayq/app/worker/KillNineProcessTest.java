@@ -29,9 +29,7 @@ class KillNineProcessTest {
         int tasks = 2000;
         try (WebhookReceiver receiver = new WebhookReceiver(20);
              DelayQueueClient client = DelayQueueClient.builder().redis(redis.url()).queue("kill").shards(8).build()) {
-            Map<String, String> env = Fleet.env(redis.url(), "kill", 8);
-            env.put("DELAYQ_DELIVERY", "webhook");
-            env.put("DELAYQ_WEBHOOK_URL", receiver.url());
+            Map<String, String> env = receiver.workerEnv(redis.url(), "kill", 8);
             env.put("DELAYQ_CONCURRENCY", "16");
             env.put("DELAYQ_LEASE", "2s");
             env.put("DELAYQ_POLL_INTERVAL", "200ms");

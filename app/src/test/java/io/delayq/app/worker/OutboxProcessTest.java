@@ -42,9 +42,7 @@ class OutboxProcessTest {
     }
 
     private Map<String, String> webhookWorkerEnv(String queue, WebhookReceiver receiver) {
-        Map<String, String> env = Fleet.env(redis.url(), queue, 4);
-        env.put("DELAYQ_DELIVERY", "webhook");
-        env.put("DELAYQ_WEBHOOK_URL", receiver.url());
+        Map<String, String> env = receiver.workerEnv(redis.url(), queue, 4);
         env.put("DELAYQ_POLL_INTERVAL", "100ms");
         env.put("DELAYQ_HTTP_PORT", "0");
         return env;

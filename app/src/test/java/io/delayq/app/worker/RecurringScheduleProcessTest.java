@@ -33,9 +33,7 @@ class RecurringScheduleProcessTest {
     void everySecondForTwentySecondsThroughAKillNineEachOccurrenceFiresOnce() throws Exception {
         try (WebhookReceiver receiver = new WebhookReceiver(20);
              DelayQueueClient client = DelayQueueClient.builder().redis(redis.url()).queue("ticks").shards(4).build()) {
-            Map<String, String> env = Fleet.env(redis.url(), "ticks", 4);
-            env.put("DELAYQ_DELIVERY", "webhook");
-            env.put("DELAYQ_WEBHOOK_URL", receiver.url());
+            Map<String, String> env = receiver.workerEnv(redis.url(), "ticks", 4);
             env.put("DELAYQ_LEASE", "2s");
             env.put("DELAYQ_POLL_INTERVAL", "200ms");
             env.put("DELAYQ_SCHEDULE_INTERVAL", "500ms");

@@ -9,6 +9,7 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
@@ -56,6 +57,14 @@ final class WebhookReceiver implements AutoCloseable {
 
     String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/tasks";
+    }
+
+    /** A worker process's variables for {@code queue} delivering to this receiver by webhook; tests put theirs on top. */
+    Map<String, String> workerEnv(String redisUrl, String queue, int shards) {
+        Map<String, String> env = Fleet.env(redisUrl, queue, shards);
+        env.put("DELAYQ_DELIVERY", "webhook");
+        env.put("DELAYQ_WEBHOOK_URL", url());
+        return env;
     }
 
     @Override
