@@ -245,7 +245,7 @@ public final class FleetBench {
             }
             md.append("\nWhere they part: the backlog the real loop reads (stats.lua's `due`, as the operator reads it) leaves out the tasks ")
                     .append("the workers have already claimed: a worker claims tasks due within `DELAYQ_CLAIM_AHEAD` (100 ms) ahead, up to ")
-                    .append("a batch of them, and buffers about 100 ms of work, so on a wave due at once the operator reads less backlog than ")
+                    .append("a batch of them, and buffers a little work (its claim buffer), so on a wave due at once the operator reads less backlog than ")
                     .append("the simulator, which counts every task not yet fired, and may ask for fewer pods (the peak column); the pods ")
                     .append("are then paid for less. The simulator counts a pod ready exactly a start-up after it was asked for; a real ")
                     .append("in-process worker adds its own start.\n");

@@ -51,7 +51,7 @@ public final class ClaimLoop implements Runnable {
      * takes slots for its tasks then, running above the concurrency for a moment.
      */
     static final long CLAIM_HOLD_MILLIS = 250;
-    /** The buffer beyond the handler slots is at most this many batches (and about 100 ms of work, see {@link Prefetch}). */
+    /** The buffer beyond the handler slots is at most this many batches (and about 25 ms of work, see {@link Prefetch}). */
     static final int PREFETCH_BATCHES = 4;
     /**
      * With a claim-ahead window, how long before a shard's next due time its claim is sent: about a claim's round trip

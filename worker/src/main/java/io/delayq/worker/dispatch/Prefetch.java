@@ -14,8 +14,13 @@ import java.util.concurrent.atomic.LongAdder;
  * so their backlog stays in Redis for other workers.
  */
 final class Prefetch {
-    /** The buffer holds about this much work at the measured rate. */
-    static final long WINDOW_NANOS = 100_000_000L;
+    /**
+     * The buffer holds about this much work at the measured rate: enough to hide a claim's round trip (a millisecond or
+     * two) many times over, and short, because a task claimed later waits behind it: with groups, a quiet tenant's task
+     * during a noisy burst waited ~130 ms behind a 100 ms buffer and ~35 ms behind this one, at the same drain
+     * (docs/bench-fairness.md).
+     */
+    static final long WINDOW_NANOS = 25_000_000L;
     /** The rate is re-measured this often, so that a worker starting on a backlog reaches its buffer quickly. */
     static final long MEASURE_NANOS = 20_000_000L;
     private final int max;
