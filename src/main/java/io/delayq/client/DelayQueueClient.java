@@ -75,35 +75,40 @@ public final class DelayQueueClient implements AutoCloseable {
     }
 
     public EnqueueResult enqueue(TaskSpec task) {
-        return await(async.enqueue(task));
+        return awaitRouted(async.enqueue(task));
     }
 
     public EnqueueResult enqueue(TaskSpec task, DuplicatePolicy policy) {
-        return await(async.enqueue(task, policy));
+        return awaitRouted(async.enqueue(task, policy));
     }
 
     public List<EnqueueResult> enqueueAll(Collection<TaskSpec> tasks) {
-        return await(async.enqueueAll(tasks, DuplicatePolicy.REJECT));
+        return awaitRouted(async.enqueueAll(tasks, DuplicatePolicy.REJECT));
     }
 
     public List<EnqueueResult> enqueueAll(Collection<TaskSpec> tasks, DuplicatePolicy policy) {
-        return await(async.enqueueAll(tasks, policy));
+        return awaitRouted(async.enqueueAll(tasks, policy));
     }
 
     public CancelResult cancel(String id) {
-        return await(async.cancel(id));
+        return awaitRouted(async.cancel(id));
     }
 
     public RescheduleResult reschedule(String id, Instant dueAt) {
-        return await(async.reschedule(id, Schedule.at(dueAt)));
+        return awaitRouted(async.reschedule(id, Schedule.at(dueAt)));
     }
 
     public RescheduleResult reschedule(String id, Duration delay) {
-        return await(async.reschedule(id, Schedule.after(delay)));
+        return awaitRouted(async.reschedule(id, Schedule.after(delay)));
+    }
+
+    /** Moves a waiting task to the time {@code schedule} names (an instant, a delay, or business time). */
+    public RescheduleResult reschedule(String id, Schedule schedule) {
+        return awaitRouted(async.reschedule(id, schedule));
     }
 
     public TaskInfo inspect(String id) {
-        return await(async.inspect(id));
+        return awaitRouted(async.inspect(id));
     }
 
     public QueueStats stats() {
@@ -143,6 +148,15 @@ public final class DelayQueueClient implements AutoCloseable {
     /** Waits for an asynchronous answer and rethrows its cause as it was raised. */
     <T> T await(CompletionStage<T> stage) {
         return Replies.await(stage, timeout);
+    }
+
+    /**
+     * An id-routed call (enqueue, cancel, reschedule, inspect) waits out a layout change or a task in a mover's hands
+     * for up to {@link IdRouting#PATIENCE} and then fails with its own message; each Redis command inside it is bounded by
+     * the timeout. Waiting only the timeout would cut that message off with a bare "no answer" when both are equal.
+     */
+    private <T> T awaitRouted(CompletionStage<T> stage) {
+        return Replies.await(stage, timeout.plus(IdRouting.PATIENCE));
     }
 
     @Override

@@ -38,7 +38,7 @@ public class RescheduleCommand extends QueueCommand {
     @Override
     protected int run(QueueConnection queue) {
         String past = due.pastNotice(queue);
-        RescheduleResult r = queue.await(queue.client().async().reschedule(id, schedule));
+        RescheduleResult r = queue.client().reschedule(id, schedule);
         int shard = queue.client().protocol().shardOf(id);
         return switch (r.status()) {
             case RESCHEDULED -> {
