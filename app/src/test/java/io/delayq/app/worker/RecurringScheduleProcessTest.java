@@ -50,9 +50,14 @@ class RecurringScheduleProcessTest {
                 victim.kill9();
                 await().atMost(Duration.ofSeconds(40)).until(() -> receiver.countById.size() >= 12);
                 try (WorkerProcess restarted = WorkerProcess.start(env)) {
-                    await().atMost(Duration.ofSeconds(60)).until(() -> {
+                    // asserted, so that a time-out names the occurrences still missing and what the queue holds
+                    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                         var s = client.stats();
-                        return receiver.countById.size() >= expected.size() && s.inflight() + s.due() + s.scheduled() == 0;
+                        List<Long> missing = expected.stream().filter(at -> receiver.countById.keySet().stream()
+                                .noneMatch(id -> OccurrenceId.parse(id).orElseThrow().epochMillis() == at)).toList();
+                        assertThat(missing).as("occurrences not delivered (in flight %d, due %d, scheduled %d, dead %d)",
+                                s.inflight(), s.due(), s.scheduled(), s.dead()).isEmpty();
+                        assertThat(s.inflight() + s.due() + s.scheduled()).as("tasks left in the queue").isZero();
                     });
                     assertThat(restarted.isAlive()).isTrue();
                 }
