@@ -95,11 +95,11 @@ public final class DelayQueueClient implements AutoCloseable {
     }
 
     public RescheduleResult reschedule(String id, Instant dueAt) {
-        return awaitRouted(async.reschedule(id, Schedule.at(dueAt)));
+        return reschedule(id, Schedule.at(dueAt));
     }
 
     public RescheduleResult reschedule(String id, Duration delay) {
-        return awaitRouted(async.reschedule(id, Schedule.after(delay)));
+        return reschedule(id, Schedule.after(delay));
     }
 
     /** Moves a waiting task to the time {@code schedule} names (an instant, a delay, or business time). */
