@@ -1,23 +1,14 @@
 package io.delayq.script;
 
-import io.delayq.DelayQueueException;
 import io.lettuce.core.ScriptOutputType;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.List;
 
 /**
- * One queue operation, one Lua file under {@code delayq/lua/}. Shared helpers live in
- * {@code delayq/lua/include/} and are pasted in where a script says {@code --@include name.lua},
- * so each script stays self-contained for Redis while the helpers are written once.
+ * One queue operation of protocol 2, one Lua file under {@code delayq/lua/}; its helpers live in
+ * {@code delayq/lua/include/} ({@link LuaSource}). Protocol 3's scripts are {@link io.delayq.bucket.BucketScript}.
  */
-public enum LuaScript {
+public enum LuaScript implements Script {
     META("meta", ScriptOutputType.MULTI),
     ENQUEUE("enqueue", ScriptOutputType.MULTI),
     CLAIM("claim", ScriptOutputType.MULTI),
@@ -53,8 +44,6 @@ public enum LuaScript {
     BULK_APPLY("bulk_apply", ScriptOutputType.MULTI),
     BULK_JOB("bulk_job", ScriptOutputType.INTEGER);
 
-    private static final Pattern INCLUDE = Pattern.compile("(?m)^--@include (\\S+)$");
-
     private final String file;
     private final ScriptOutputType outputType;
     private volatile String source;
@@ -65,6 +54,7 @@ public enum LuaScript {
         this.outputType = outputType;
     }
 
+    @Override
     public ScriptOutputType outputType() {
         return outputType;
     }
@@ -73,40 +63,19 @@ public enum LuaScript {
         return file + ".lua";
     }
 
+    @Override
     public String source() {
         if (source == null) {
-            String raw = read("delayq/lua/" + fileName());
-            Matcher m = INCLUDE.matcher(raw);
-            StringBuilder out = new StringBuilder();
-            while (m.find()) {
-                m.appendReplacement(out, Matcher.quoteReplacement(read("delayq/lua/include/" + m.group(1))));
-            }
-            m.appendTail(out);
-            source = out.toString();
+            source = LuaSource.assemble("delayq/lua/" + fileName(), List.of("delayq/lua/include/"));
         }
         return source;
     }
 
+    @Override
     public String sha() {
         if (sha == null) {
-            try {
-                byte[] digest = MessageDigest.getInstance("SHA-1").digest(source().getBytes(StandardCharsets.UTF_8));
-                sha = HexFormat.of().formatHex(digest);
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException(e);
-            }
+            sha = LuaSource.sha1(source());
         }
         return sha;
-    }
-
-    private static String read(String resource) {
-        try (InputStream in = LuaScript.class.getClassLoader().getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new DelayQueueException("Lua script resource missing from the classpath: " + resource);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new DelayQueueException("cannot read Lua script " + resource, e);
-        }
     }
 }

@@ -11,7 +11,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 
 /**
- * Runs a {@link LuaScript} by SHA. When Redis answers NOSCRIPT (a restart, a failover, SCRIPT
+ * Runs a {@link Script} by SHA. When Redis answers NOSCRIPT (a restart, a failover, SCRIPT
  * FLUSH) the script is sent once in full with EVAL, which also caches it again on that node.
  */
 public final class ScriptRunner {
@@ -26,7 +26,7 @@ public final class ScriptRunner {
         this.redis = redis;
     }
 
-    public <T> CompletionStage<T> run(LuaScript script, List<String> keys, List<String> args) {
+    public <T> CompletionStage<T> run(Script script, List<String> keys, List<String> args) {
         String[] k = keys.toArray(String[]::new);
         String[] a = args.toArray(String[]::new);
         CompletableFuture<T> bySha = redis.<T>evalsha(script.sha(), script.outputType(), k, a).toCompletableFuture();

@@ -1,0 +1,163 @@
+package io.delayq.bucket;
+
+import io.delayq.InvalidInputException;
+import io.delayq.lease.RetryResult;
+import io.delayq.queue.QueueScope;
+import io.delayq.redis.Replies;
+import io.delayq.script.ScriptRunner;
+import io.delayq.shard.Sharding;
+import io.delayq.task.EnqueueResult;
+import io.delayq.task.TaskSpec;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Protocol 3's hot path on one queue, in its typed form: the argument and reply layouts of the {@code p3/} scripts.
+ * Tasks wait in buckets of one due window, and a claim takes whole buckets (docs/protocol3.md). Only what these
+ * scripts do is accepted: a task asking for what protocol 3 does not do yet is refused, naming the field.
+ */
+public final class BucketQueue {
+    private final QueueScope scope;
+    private final int shards;
+    private final ScriptRunner scripts;
+
+    public BucketQueue(QueueScope scope, int shards) {
+        this.scope = scope;
+        this.shards = Sharding.requireShardCount(shards);
+        this.scripts = scope.scripts();
+    }
+
+    public QueueScope scope() {
+        return scope;
+    }
+
+    public int shards() {
+        return shards;
+    }
+
+    public int shardOf(String id) {
+        return Sharding.shardOf(id, shards);
+    }
+
+    private List<String> keys(int shard) {
+        return List.of(BucketLayout.prefix(scope.queue(), shard));
+    }
+
+    /** Enqueues tasks of one shard, rejecting ids it holds (waiting, in flight or dead). */
+    public CompletionStage<List<EnqueueResult>> enqueue(int shard, List<TaskSpec> tasks, long enqueuedAt) {
+        List<String> args = new ArrayList<>(1 + tasks.size() * 5);
+        args.add(String.valueOf(tasks.size()));
+        for (TaskSpec t : tasks) {
+            requireSupported(t);
+            args.add(t.id());
+            args.add(String.valueOf(BucketLayout.indexBucket(t.id())));
+            args.add(t.schedule().timing().wire());
+            args.add(String.valueOf(t.schedule().millis()));
+            args.add(t.record(enqueuedAt).encode());
+        }
+        return scripts.<List<Object>>run(BucketScript.ENQUEUE, keys(shard), args).thenApply(reply -> {
+            List<EnqueueResult> out = new ArrayList<>(tasks.size());
+            for (int i = 0; i < tasks.size(); i++) {
+                out.add(EnqueueResult.fromWire(tasks.get(i).id(), (String) reply.get(1 + 2 * i), Replies.asLong(reply.get(2 + 2 * i))));
+            }
+            return out;
+        });
+    }
+
+    /** Takes whole due buckets (and those whose window starts within {@code ahead}), at most {@code batch} tasks. */
+    public CompletionStage<BucketClaim> claim(int shard, int batch, Duration lease, Duration ahead) {
+        List<String> args = List.of(String.valueOf(batch), String.valueOf(lease.toMillis()), "0", String.valueOf(ahead.toMillis()));
+        return scripts.<List<Object>>run(BucketScript.CLAIM, keys(shard), args).thenApply(reply -> {
+            long expiry = Replies.asLong(reply.get(0));
+            List<BucketTask> tasks = new ArrayList<>();
+            for (int i = 1; i + 1 < reply.size(); i += 2) {
+                String flight = (String) reply.get(i);
+                String name = flight.substring(0, flight.indexOf('@'));
+                int attempt = BucketLayout.attemptOf(name);
+                @SuppressWarnings("unchecked")
+                List<Object> flat = (List<Object>) reply.get(i + 1);
+                for (int j = 0; j + 1 < flat.size(); j += 2) {
+                    String value = (String) flat.get(j + 1);
+                    tasks.add(new BucketTask(shard, (String) flat.get(j), BucketLayout.dueOf(name, value), attempt, flight,
+                            BucketLayout.recordOf(name, value)));
+                }
+            }
+            return new BucketClaim(expiry, tasks);
+        });
+    }
+
+    /** Acks tasks of one shard, one HDEL per in-flight bucket; a task whose bucket was reclaimed is not acked. */
+    public CompletionStage<Long> ack(int shard, List<BucketTask> tasks) {
+        Map<String, List<String>> byFlight = new LinkedHashMap<>();
+        for (BucketTask t : tasks) {
+            if (t.shard() != shard) {
+                throw new IllegalArgumentException("task " + t.id() + " is of shard " + t.shard() + ", not " + shard);
+            }
+            byFlight.computeIfAbsent(t.flight(), f -> new ArrayList<>()).add(t.id());
+        }
+        List<String> args = new ArrayList<>(1 + byFlight.size() * 2 + tasks.size() * 2);
+        args.add(String.valueOf(byFlight.size()));
+        byFlight.forEach((flight, ids) -> {
+            args.add(flight);
+            args.add(String.valueOf(ids.size()));
+            for (String id : ids) {
+                args.add(id);
+                args.add(String.valueOf(BucketLayout.indexBucket(id)));
+            }
+        });
+        return scripts.<Long>run(BucketScript.ACK, keys(shard), args);
+    }
+
+    /** Puts a failed task back to wait {@code backoff} as its next attempt, or dead-letters it (beyond {@code maxAttempts}, or {@code permanent}). */
+    public CompletionStage<RetryResult> retry(BucketTask task, Duration backoff, String error, int maxAttempts, boolean permanent) {
+        List<String> args = List.of(task.flight(), task.id(), String.valueOf(BucketLayout.indexBucket(task.id())),
+                String.valueOf(backoff.toMillis()), error, String.valueOf(maxAttempts), permanent ? "1" : "0");
+        return scripts.<List<Object>>run(BucketScript.RETRY, keys(task.shard()), args).thenApply(reply -> new RetryResult(
+                switch ((String) reply.get(0)) {
+                    case "retried" -> RetryResult.Status.RETRIED;
+                    case "dead" -> RetryResult.Status.DEAD;
+                    default -> RetryResult.Status.STALE;
+                }, Replies.asLong(reply.get(1))));
+    }
+
+    /** Moves the lease of a task's in-flight bucket on to {@code expiry} (server ms); -1 when the bucket is no longer held. */
+    public CompletionStage<Long> extend(BucketTask task, long expiry) {
+        return scripts.<Long>run(BucketScript.EXTEND, keys(task.shard()), List.of(task.flight(), String.valueOf(expiry)));
+    }
+
+    /** Gives back buckets whose lease expired (at most {@code most}), and splits coarse minutes nearing their time into windows. */
+    public CompletionStage<Swept> reclaim(int shard, int most, int maxAttempts) {
+        List<String> args = List.of("0", String.valueOf(most), String.valueOf(maxAttempts));
+        return scripts.<List<Object>>run(BucketScript.RECLAIM, keys(shard), args).thenApply(reply ->
+                new Swept(Replies.asLong(reply.get(0)), Replies.asLong(reply.get(1)), Replies.asLong(reply.get(2))));
+    }
+
+    public enum Cancelled { CANCELLED, INFLIGHT, ABSENT }
+
+    /** Removes a waiting task or a dead letter by id; a task in flight is refused. */
+    public CompletionStage<Cancelled> cancel(String id) {
+        List<String> args = List.of(id, String.valueOf(BucketLayout.indexBucket(id)));
+        return scripts.<String>run(BucketScript.CANCEL, keys(shardOf(id)), args)
+                .thenApply(reply -> Cancelled.valueOf(reply.toUpperCase(java.util.Locale.ROOT)));
+    }
+
+    private static void requireSupported(TaskSpec t) {
+        if (t.priority() != 0) {
+            throw new InvalidInputException("priority", "protocol 3 does not take priorities yet; task " + t.id() + " asks for " + t.priority());
+        }
+        if (t.options().group() != null) {
+            throw new InvalidInputException("group", "protocol 3 does not take groups yet; task " + t.id() + " names " + t.options().group());
+        }
+        if (t.options().dedupWindowMs() != null) {
+            throw new InvalidInputException("dedupWindow", "protocol 3 does not keep dedup windows yet; task " + t.id() + " asks for one");
+        }
+        if (t.options().debounceMaxWaitMs() != null) {
+            throw new InvalidInputException("debounce", "protocol 3 does not debounce yet; task " + t.id() + " asks for it");
+        }
+    }
+}

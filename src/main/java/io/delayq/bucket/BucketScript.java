@@ -1,0 +1,58 @@
+package io.delayq.bucket;
+
+import io.delayq.script.LuaSource;
+import io.delayq.script.Script;
+import io.lettuce.core.ScriptOutputType;
+
+import java.util.List;
+
+/**
+ * Protocol 3's scripts, one Lua file each under {@code delayq/lua/p3/}; helpers come from {@code p3/include/}, then
+ * from protocol 2's {@code include/} (the id hash). Each file's header gives its KEYS, ARGV and reply.
+ */
+public enum BucketScript implements Script {
+    ENQUEUE("enqueue", ScriptOutputType.MULTI),
+    CLAIM("claim", ScriptOutputType.MULTI),
+    ACK("ack", ScriptOutputType.INTEGER),
+    RETRY("retry", ScriptOutputType.MULTI),
+    EXTEND("extend", ScriptOutputType.INTEGER),
+    RECLAIM("reclaim", ScriptOutputType.MULTI),
+    CANCEL("cancel", ScriptOutputType.VALUE);
+
+    private static final List<String> INCLUDES = List.of("delayq/lua/p3/include/", "delayq/lua/include/");
+
+    private final String file;
+    private final ScriptOutputType outputType;
+    private volatile String source;
+    private volatile String sha;
+
+    BucketScript(String file, ScriptOutputType outputType) {
+        this.file = file;
+        this.outputType = outputType;
+    }
+
+    public String path() {
+        return "delayq/lua/p3/" + file + ".lua";
+    }
+
+    @Override
+    public String source() {
+        if (source == null) {
+            source = LuaSource.assemble(path(), INCLUDES);
+        }
+        return source;
+    }
+
+    @Override
+    public String sha() {
+        if (sha == null) {
+            sha = LuaSource.sha1(source());
+        }
+        return sha;
+    }
+
+    @Override
+    public ScriptOutputType outputType() {
+        return outputType;
+    }
+}

@@ -1,0 +1,45 @@
+-- ack (protocol 3): finish handled tasks. One HDEL per in-flight bucket; the in-flight name is the fence: a
+-- bucket reclaimed after its lease expired was renamed away, so a late ack of its tasks removes nothing.
+-- KEYS[1]: the shard's prefix (include/buckets.lua)
+-- ARGV[1]: nb (buckets); then per bucket: its in-flight name, c, then c pairs (id, the id's ix bucket h)
+-- Returns: the number of tasks acked
+--@include buckets.lua
+
+local P = KEYS[1]
+local nb = tonumber(ARGV[1])
+local i, acked = 2, 0
+local ended, by_ix, errs = {}, {}, {}
+for _ = 1, nb do
+  local fname, c = ARGV[i], tonumber(ARGV[i + 1])
+  local fkey = P .. 'f:' .. fname
+  local ids = {}
+  for k = 1, c do ids[k] = ARGV[i + 2 * k] end
+  local d = redis.call('HDEL', fkey, unpack(ids))
+  if d > 0 then
+    acked = acked + d
+    -- a later attempt's task keeps its last error while it waits (inspect shows it); its ack forgets it
+    local later = string.find(fname, '.n', 1, true) ~= nil
+    for k = 1, c do
+      local id, h = ids[k], ARGV[i + 1 + 2 * k]
+      -- all of them were this claim's when all were deleted; otherwise (a task retried or acked before, a rare
+      -- path) an id keeps its index entry while it waits somewhere else
+      local mine = d == c
+      if not mine then
+        local due = redis.call('HGET', P .. 'ix:' .. h, id)
+        mine = due ~= nil and due ~= false and due ~= '~' and find_waiting(P, id, tonumber(due, 36)) == nil
+      end
+      if mine and later then errs[#errs + 1] = id end
+      if mine then
+        local e = by_ix[h]
+        if e == nil then e = {}; by_ix[h] = e end
+        e[#e + 1] = id
+      end
+    end
+    if redis.call('EXISTS', fkey) == 0 then ended[#ended + 1] = fname end
+  end
+  i = i + 2 + 2 * c
+end
+if #errs > 0 then redis.call('HDEL', P .. 'err', unpack(errs)) end
+for h, e in pairs(by_ix) do redis.call('HDEL', P .. 'ix:' .. h, unpack(e)) end
+if #ended > 0 then redis.call('ZREM', P .. 'lease', unpack(ended)) end
+return acked

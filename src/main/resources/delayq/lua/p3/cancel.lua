@@ -1,0 +1,22 @@
+-- cancel (protocol 3): remove a waiting task or a dead letter by id; a task in flight is refused (its handler runs).
+-- KEYS[1]: the shard's prefix (include/buckets.lua)
+-- ARGV[1]: id, ARGV[2]: its ix bucket h
+-- Returns: 'cancelled' | 'inflight' | 'absent'
+--@include buckets.lua
+
+local P = KEYS[1]
+local id, ix = ARGV[1], P .. 'ix:' .. ARGV[2]
+local held = redis.call('HGET', ix, id)
+if not held then return 'absent' end
+if held == '~' then
+  redis.call('ZREM', P .. 'dead', id)
+  redis.call('HDEL', P .. 'dv', id)
+else
+  local name = find_waiting(P, id, tonumber(held, 36))
+  if not name then return 'inflight' end
+  redis.call('HDEL', P .. 'b:' .. name, id)
+  unlist_if_empty(P, name)
+end
+redis.call('HDEL', ix, id)
+redis.call('HDEL', P .. 'err', id)
+return 'cancelled'

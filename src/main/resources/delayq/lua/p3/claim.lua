@@ -1,0 +1,62 @@
+-- claim (protocol 3): take whole due buckets into flight, at most `batch` tasks. A bucket is renamed into flight
+-- in one step (O(1) a bucket), so a claim costs per bucket, not per task; the first bucket is split when it alone
+-- is larger than the batch. Windows starting within `ahead` ms are taken too: the worker holds such tasks until
+-- their due time. Coarse buckets whose minute starts within the look-ahead are split into windows first (the
+-- reclaim sweep does that 10 minutes ahead; this covers a fleet that has not swept).
+-- KEYS[1]: the shard's prefix (include/buckets.lua)
+-- ARGV[1]: batch (most tasks), ARGV[2]: lease ms, ARGV[3]: now (ms; 0 = the server's clock), ARGV[4]: ahead ms
+-- Returns: { lease expiry, then per bucket taken: its in-flight name, its fields and values (HGETALL) };
+--          a value is decoded against the name (the part before '@'): include/buckets.lua's decode
+--@include buckets.lua
+--@include promote.lua
+
+local P = KEYS[1]
+local batch, lease, ahead = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[4])
+local now = tonumber(ARGV[3])
+if now == 0 then now = server_now() end
+local expiry = now + lease
+local out = { expiry }
+
+local coarse_head = redis.call('ZRANGE', P .. 'cidx', 0, 0, 'WITHSCORES')
+if coarse_head[2] and tonumber(coarse_head[2]) <= now + ahead then promote(P, now, now + ahead, 100) end
+
+local due = redis.call('ZRANGEBYSCORE', P .. 'idx', '-inf', now + ahead, 'LIMIT', 0, batch)
+if #due == 0 then return out end
+-- the tag makes every in-flight name unique, also for two parts of one bucket taken in the same millisecond
+local tag = '@' .. b36(redis.call('INCR', P .. 'seq'))
+local took, taken, bases, leases = 0, {}, {}, {}
+for _, name in ipairs(due) do
+  local bkey = P .. 'b:' .. name
+  local size = redis.call('HLEN', bkey)
+  local fname = name .. tag
+  local fkey = P .. 'f:' .. fname
+  if took + size > batch then
+    if took > 0 then break end
+    local part = redis.call('HRANDFIELD', bkey, batch, 'WITHVALUES')
+    local ids = {}
+    for j = 1, #part, 2 do ids[#ids + 1] = part[j] end
+    redis.call('HDEL', bkey, unpack(ids))
+    redis.call('HSET', fkey, unpack(part))
+    out[#out + 1] = fname
+    out[#out + 1] = part
+    leases[#leases + 1] = expiry
+    leases[#leases + 1] = fname
+    took = batch
+    break
+  end
+  redis.call('RENAME', bkey, fkey)
+  taken[#taken + 1] = name
+  bases[#bases + 1] = string.match(name, '^(.*):%d+$')
+  leases[#leases + 1] = expiry
+  leases[#leases + 1] = fname
+  out[#out + 1] = fname
+  out[#out + 1] = redis.call('HGETALL', fkey)
+  took = took + size
+  if took >= batch then break end
+end
+if #taken > 0 then
+  redis.call('ZREM', P .. 'idx', unpack(taken))
+  redis.call('HDEL', P .. 'open', unpack(bases))
+end
+redis.call('ZADD', P .. 'lease', unpack(leases))
+return out

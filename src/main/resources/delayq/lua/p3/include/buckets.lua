@@ -1,0 +1,119 @@
+-- Protocol 3's buckets (docs/protocol3.md, "Layout"). KEYS[1] of every script is the shard's prefix P
+-- ("dq:{<queue>:<shard>}:"): every key below starts with it, so a call touches one Cluster slot.
+--   P..'b:'..name   HASH id -> value: a waiting bucket. name = base ':' k, base = 'w' (due window of W ms) or 'c'
+--                   (coarse minute) then the window's start in base 36, then '.n<attempt>' for attempts beyond the
+--                   first. value = the due time's offset from the start (FW or CW base-36 digits) then the record.
+--   P..'idx'        ZSET name -> window start: every waiting 'w' bucket. P..'cidx': the same for 'c' buckets.
+--   P..'open'       HASH base -> places handed out in that base; only a hint for filling buckets to CAP: resetting
+--                   it is always safe (a place lands in a waiting bucket of the same base and attempt, or a new one).
+--   P..'f:'..name..'@'..tag  HASH: a bucket in flight, renamed there whole by a claim; the name is the fence.
+--   P..'lease'      ZSET in-flight name -> lease expiry (ms).
+--   P..'ix:'..h     HASH id -> the task's due time (base 36), or '~' for a dead letter: the id index (h: the
+--                   caller's ix bucket of the id, crc32(id) % IXB, so that no script pays the hash per task).
+local W, COARSE, HORIZON, CAP, IXB = 100, 60000, 600000, 250, 2039
+local FW, CW = 2, 4
+local DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz'
+
+local function b36(x, width)
+  local out = ''
+  repeat
+    local d = x % 36
+    out = string.sub(DIGITS, d + 1, d + 1) .. out
+    x = (x - d) / 36
+  until x == 0
+  if width and #out < width then out = string.rep('0', width - #out) .. out end
+  return out
+end
+
+local function server_now()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+-- a bucket name's (or in-flight name's) window start, attempt and kind
+local function parse_name(name)
+  local kind, start = string.match(name, '^([wc])(%w+)')
+  return tonumber(start, 36), tonumber(string.match(name, '%.n(%d+)')) or 1, kind == 'c'
+end
+
+local function base_of(start, coarse, attempt)
+  local base = (coarse and 'c' or 'w') .. b36(start)
+  if attempt > 1 then base = base .. '.n' .. attempt end
+  return base
+end
+
+-- names of buckets placed by this call, listed in their index once at the end (index_placed)
+local placed_seen, placed_ix = {}, {}
+local function list_bucket(name, start, coarse)
+  if not placed_seen[name] then
+    placed_seen[name] = true
+    local ix = coarse and 'cidx' or 'idx'
+    local e = placed_ix[ix]
+    if e == nil then e = {}; placed_ix[ix] = e end
+    e[#e + 1] = start
+    e[#e + 1] = name
+  end
+end
+
+local function index_placed(P)
+  for ix, e in pairs(placed_ix) do redis.call('ZADD', P .. ix, 'NX', unpack(e)) end
+end
+
+-- the bucket of `base` that `count` more tasks go to
+local function bucket_for(P, base, count)
+  local cnt = redis.call('HINCRBY', P .. 'open', base, count)
+  return base .. ':' .. math.floor((cnt - count) / CAP)
+end
+
+-- places one task due at `due` waiting as `attempt`; returns the bucket name
+local function place(P, id, due, now, attempt, record)
+  local coarse = due - now >= HORIZON
+  local start = due - due % (coarse and COARSE or W)
+  local name = bucket_for(P, base_of(start, coarse, attempt), 1)
+  redis.call('HSET', P .. 'b:' .. name, id, b36(due - start, coarse and CW or FW) .. record)
+  list_bucket(name, start, coarse)
+  return name
+end
+
+-- a task's due time and record from its bucket's name and its value
+local function decode(name, value)
+  local start, _, coarse = parse_name(name)
+  local width = coarse and CW or FW
+  return start + tonumber(string.sub(value, 1, width), 36), string.sub(value, width + 1)
+end
+
+-- where a task waits: the bucket name, or nil when it is in flight, dead or unknown. The id index holds its due
+-- time, so only the buckets listed at that window's (and minute's) start are looked at.
+local function find_waiting(P, id, due)
+  for _, ix in ipairs({ 'idx', 'cidx' }) do
+    local start = due - due % (ix == 'idx' and W or COARSE)
+    local names = redis.call('ZRANGEBYSCORE', P .. ix, start, start)
+    for _, name in ipairs(names) do
+      if redis.call('HEXISTS', P .. 'b:' .. name, id) == 1 then return name end
+    end
+  end
+  return nil
+end
+
+-- after a bucket lost tasks by id: unlist it once empty, and forget its base's fill count
+local function unlist_if_empty(P, name)
+  if redis.call('EXISTS', P .. 'b:' .. name) == 0 then
+    local _, _, coarse = parse_name(name)
+    redis.call('ZREM', P .. (coarse and 'cidx' or 'idx'), name)
+    redis.call('HDEL', P .. 'open', string.match(name, '^(.*):%d+$'))
+  end
+end
+
+-- moves a whole bucket (source key, `size` tasks) into the waiting bucket of `base`, starting at `start`
+local function move_bucket(P, source, size, base, start, coarse)
+  local name = bucket_for(P, base, size)
+  local target = P .. 'b:' .. name
+  if redis.call('EXISTS', target) == 1 then
+    redis.call('HSET', target, unpack(redis.call('HGETALL', source)))
+    redis.call('DEL', source)
+  else
+    redis.call('RENAME', source, target)
+  end
+  list_bucket(name, start, coarse)
+  return name
+end

@@ -1,0 +1,41 @@
+-- reclaim (protocol 3): buckets whose lease expired go back to wait in their window as the next attempt (whole
+-- buckets: nothing is written per task), or to the dead letters when that attempt would be beyond the most allowed
+-- (error 'lease expired on attempt N'); then coarse buckets within the horizon are split into due windows.
+-- KEYS[1]: the shard's prefix (include/buckets.lua)
+-- ARGV[1]: now (ms; 0 = the server's clock), ARGV[2]: most buckets, ARGV[3]: most attempts
+-- Returns: { tasks given back, tasks dead-lettered, tasks promoted }
+--@include buckets.lua
+--@include crc32.lua
+--@include dead.lua
+--@include promote.lua
+
+local P = KEYS[1]
+local now = tonumber(ARGV[1])
+if now == 0 then now = server_now() end
+local most, max_attempts = tonumber(ARGV[2]), tonumber(ARGV[3])
+local expired = redis.call('ZRANGEBYSCORE', P .. 'lease', '-inf', now, 'LIMIT', 0, most)
+local back, dead = 0, 0
+for _, fname in ipairs(expired) do
+  local fkey = P .. 'f:' .. fname
+  local size = redis.call('HLEN', fkey)
+  if size > 0 then
+    local start, attempt = parse_name(fname)
+    if attempt + 1 > max_attempts then
+      local flat = redis.call('HGETALL', fkey)
+      for j = 1, #flat, 2 do
+        local _, record = decode(fname, flat[j + 1])
+        dead_letter(P, flat[j], crc32(flat[j]) % IXB, record, 'lease expired on attempt ' .. attempt, now)
+      end
+      redis.call('DEL', fkey)
+      dead = dead + size
+    else
+      move_bucket(P, fkey, size, base_of(start, false, attempt + 1), start, false)
+      back = back + size
+    end
+  end
+end
+if #expired > 0 then redis.call('ZREM', P .. 'lease', unpack(expired)) end
+index_placed(P)
+if back > 0 then redis.call('ZADD', P .. 'marker', 'LT', now, 'next') end
+local promoted = promote(P, now, now + HORIZON, most)
+return { back, dead, promoted }

@@ -1,0 +1,31 @@
+-- retry (protocol 3): one failed task leaves its in-flight bucket for the window of now + backoff, waiting as the
+-- next attempt (the bucket's name carries the attempt), or becomes a dead letter when that attempt would be beyond
+-- the most allowed or the failure is permanent. A task not in that bucket any more (reclaimed) is left alone.
+-- KEYS[1]: the shard's prefix (include/buckets.lua)
+-- ARGV[1]: in-flight name, ARGV[2]: id, ARGV[3]: its ix bucket h, ARGV[4]: backoff ms, ARGV[5]: error,
+-- ARGV[6]: most attempts, ARGV[7]: '1' when the failure is permanent
+-- Returns: { 'retried', due time } | { 'dead', time of death } | { 'stale', -1 }
+--@include buckets.lua
+--@include dead.lua
+
+local P = KEYS[1]
+local fname, id, h = ARGV[1], ARGV[2], ARGV[3]
+local fkey = P .. 'f:' .. fname
+local value = redis.call('HGET', fkey, id)
+if not value then return { 'stale', -1 } end
+redis.call('HDEL', fkey, id)
+if redis.call('EXISTS', fkey) == 0 then redis.call('ZREM', P .. 'lease', fname) end
+local now = server_now()
+local _, record = decode(fname, value)
+local _, attempt = parse_name(fname)
+if ARGV[7] == '1' or attempt + 1 > tonumber(ARGV[6]) then
+  dead_letter(P, id, h, record, ARGV[5], now)
+  return { 'dead', now }
+end
+local due = now + tonumber(ARGV[4])
+place(P, id, due, now, attempt + 1, record)
+index_placed(P)
+redis.call('HSET', P .. 'ix:' .. h, id, b36(due))
+redis.call('HSET', P .. 'err', id, ARGV[5])
+redis.call('ZADD', P .. 'marker', 'LT', due, 'next')
+return { 'retried', due }

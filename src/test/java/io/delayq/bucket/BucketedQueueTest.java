@@ -1,0 +1,316 @@
+package io.delayq.bucket;
+
+import io.delayq.InvalidInputException;
+import io.delayq.lease.RetryResult;
+import io.delayq.queue.QueueScope;
+import io.delayq.redis.RedisEndpoint;
+import io.delayq.task.EnqueueResult;
+import io.delayq.task.TaskSpec;
+import io.delayq.testing.RedisServerExtension;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.delayq.testing.TestQueue.get;
+import static io.delayq.testing.TestQueue.serverNow;
+import static io.delayq.testing.TestQueue.sync;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Protocol 3's hot path on a real redis-server, through {@link BucketQueue}: due times and records survive the
+ * bucket layout, duplicates are refused, the in-flight name fences a stale ack, leases extend and expire, retries and
+ * dead letters count attempts per bucket, coarse minutes are promoted into windows, and a concurrent drain hands out
+ * every task exactly once and leaves nothing behind.
+ */
+class BucketedQueueTest {
+    @RegisterExtension
+    static RedisServerExtension redis = new RedisServerExtension();
+
+    private static final Duration LONG = Duration.ofMinutes(5);
+    private static final Duration AHEAD = Duration.ofMillis(100);
+
+    private RedisEndpoint endpoint;
+    private BucketQueue q;
+
+    @BeforeEach
+    void open() {
+        endpoint = RedisEndpoint.connect(redis.url());
+        q = new BucketQueue(new QueueScope(endpoint, "orders"), 1);
+    }
+
+    @AfterEach
+    void close() {
+        endpoint.close();
+    }
+
+    private RedisClusterAsyncCommands<String, String> redisCommands() {
+        return endpoint.commands();
+    }
+
+    private List<EnqueueResult> enqueue(TaskSpec... tasks) {
+        return sync(q.enqueue(0, List.of(tasks), System.currentTimeMillis()));
+    }
+
+    private BucketClaim claim(int batch, Duration lease) {
+        return sync(q.claim(0, batch, lease, AHEAD));
+    }
+
+    private Set<String> keysLeft() {
+        return new HashSet<>(get(redisCommands().keys("dq:{orders:0}:*")));
+    }
+
+    /** Nothing of a drained shard is left but its claim counter and (unless a worker took it) its wake-up marker. */
+    private void assertNothingLeft() {
+        assertThat(keysLeft()).as("keys of a drained shard").isSubsetOf("dq:{orders:0}:seq", "dq:{orders:0}:marker");
+    }
+
+    @Test
+    void dueTimesAndRecordsComeBackAsEnqueuedAndNothingIsClaimedBeforeItsWindow() {
+        long now = serverNow(redisCommands());
+        Map<String, Long> due = new HashMap<>();
+        List<TaskSpec> specs = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            long at = now - 5_000 + i * 37L;   // overdue, due now and up to ~6 s ahead, across many windows
+            due.put("t" + i, at);
+            specs.add(TaskSpec.of("t" + i).at(Instant.ofEpochMilli(at)).payload("p" + i + " {\"x\":1}"));
+        }
+        assertThat(enqueue(specs.toArray(TaskSpec[]::new))).allMatch(EnqueueResult::added);
+
+        Map<String, BucketTask> seen = new HashMap<>();
+        await().atMost(Duration.ofSeconds(15)).until(() -> {
+            BucketClaim c = claim(50, LONG);
+            long claimedAt = serverNow(redisCommands());
+            for (BucketTask t : c.tasks()) {
+                assertThat(t.dueAt()).as("due time of %s", t.id()).isEqualTo(due.get(t.id()));
+                assertThat(t.dueAt()).as("%s claimed before its window", t.id())
+                        .isLessThan(claimedAt + AHEAD.toMillis() + BucketLayout.WINDOW_MS);
+                assertThat(t.attempt()).isEqualTo(1);
+                assertThat(seen.put(t.id(), t)).as("%s claimed twice", t.id()).isNull();
+            }
+            if (!c.tasks().isEmpty()) {
+                assertThat(sync(q.ack(0, c.tasks()))).isEqualTo(c.tasks().size());
+            }
+            return seen.size() == 300;
+        });
+        assertThat(seen.get("t7").record()).endsWith("p7 {\"x\":1}");
+        assertNothingLeft();
+    }
+
+    @Test
+    void anIdHeldWaitingInFlightOrDeadIsADuplicateUntilCancelled() {
+        enqueue(TaskSpec.of("w").after(Duration.ofMinutes(1)), TaskSpec.of("f"), TaskSpec.of("d"));
+        BucketClaim c = claim(10, LONG);
+        assertThat(c.tasks()).extracting(BucketTask::id).containsExactlyInAnyOrder("f", "d");
+        BucketTask d = c.tasks().stream().filter(t -> t.id().equals("d")).findFirst().orElseThrow();
+        assertThat(sync(q.retry(d, Duration.ZERO, "bad input", 5, true)).status()).isEqualTo(RetryResult.Status.DEAD);
+
+        assertThat(enqueue(TaskSpec.of("w"), TaskSpec.of("f"), TaskSpec.of("d"), TaskSpec.of("new")))
+                .extracting(r -> r.status().name()).containsExactly("DUPLICATE", "DUPLICATE", "DUPLICATE", "ADDED");
+
+        assertThat(sync(q.cancel("w"))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
+        assertThat(sync(q.cancel("f"))).isEqualTo(BucketQueue.Cancelled.INFLIGHT);
+        assertThat(sync(q.cancel("d"))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
+        assertThat(sync(q.cancel("nobody"))).isEqualTo(BucketQueue.Cancelled.ABSENT);
+        assertThat(get(redisCommands().zcard("dq:{orders:0}:dead"))).isZero();
+        assertThat(enqueue(TaskSpec.of("w"), TaskSpec.of("d")).stream().allMatch(EnqueueResult::added)).isTrue();
+    }
+
+    @Test
+    void aStaleAckAfterAReclaimAcksNothingAndTheNextAttemptIsAckedOnce() {
+        enqueue(TaskSpec.of("a"), TaskSpec.of("b"));
+        BucketClaim first = claim(10, Duration.ofMillis(200));
+        assertThat(first.tasks()).hasSize(2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> sync(q.reclaim(0, 100, 5)).givenBack() == 2);
+
+        assertThat(sync(q.ack(0, first.tasks()))).as("the first claim's ack, after its lease expired").isZero();
+        assertThat(sync(q.extend(first.tasks().get(0), serverNow(redisCommands()) + 60_000))).as("no revival").isEqualTo(-1);
+        BucketClaim second = claim(10, LONG);
+        assertThat(second.tasks()).extracting(BucketTask::attempt).containsOnly(2);
+        assertThat(second.tasks()).extracting(BucketTask::id).containsExactlyInAnyOrder("a", "b");
+        assertThat(sync(q.ack(0, second.tasks()))).isEqualTo(2);
+        assertThat(sync(q.ack(0, second.tasks()))).as("re-sent ack").isZero();
+        assertNothingLeft();
+    }
+
+    @Test
+    void anExtendedLeaseOutlivesItsFirstTermAndIsNeverShortened() {
+        enqueue(TaskSpec.of("a"));
+        BucketTask a = claim(10, Duration.ofMillis(300)).tasks().get(0);
+        long later = serverNow(redisCommands()) + 60_000;
+        assertThat(sync(q.extend(a, later))).isEqualTo(later);
+        assertThat(sync(q.extend(a, later - 30_000))).as("never shortened").isEqualTo(later);
+        long past = serverNow(redisCommands()) + 1_000;
+        await().pollDelay(Duration.ofMillis(400)).atMost(Duration.ofSeconds(5)).until(() -> serverNow(redisCommands()) > past);
+        assertThat(sync(q.reclaim(0, 100, 5)).givenBack()).as("beyond the first lease, still held").isZero();
+        assertThat(sync(q.ack(0, List.of(a)))).isEqualTo(1);
+    }
+
+    @Test
+    void retriesWaitTheirBackoffAsTheNextAttemptAndDieAtTheLimit() {
+        enqueue(TaskSpec.of("r").payload("keep me"));
+        BucketTask r = claim(10, LONG).tasks().get(0);
+        long before = serverNow(redisCommands());
+        RetryResult retried = sync(q.retry(r, Duration.ofMillis(300), "boom 1", 2, false));
+        assertThat(retried.status()).isEqualTo(RetryResult.Status.RETRIED);
+        assertThat(retried.at()).isBetween(before + 300, serverNow(redisCommands()) + 300);
+        assertThat(get(redisCommands().hget("dq:{orders:0}:err", "r"))).isEqualTo("boom 1");
+        assertThat(sync(q.retry(r, Duration.ZERO, "again", 2, false)).status()).as("the same claim again").isEqualTo(RetryResult.Status.STALE);
+
+        List<BucketTask> second = new ArrayList<>();
+        await().atMost(Duration.ofSeconds(5)).until(() -> second.addAll(claim(10, LONG).tasks()));
+        BucketTask r2 = second.get(0);
+        assertThat(r2.attempt()).isEqualTo(2);
+        assertThat(r2.dueAt()).isEqualTo(retried.at());
+        assertThat(r2.record()).isEqualTo(r.record());
+        assertThat(serverNow(redisCommands())).as("never before its backoff ends").isGreaterThanOrEqualTo(r2.dueAt() - AHEAD.toMillis() - BucketLayout.WINDOW_MS);
+
+        assertThat(sync(q.retry(r2, Duration.ZERO, "boom 2", 2, false)).status()).isEqualTo(RetryResult.Status.DEAD);
+        assertThat(get(redisCommands().zscore("dq:{orders:0}:dead", "r"))).isNotNull();
+        assertThat(get(redisCommands().hget("dq:{orders:0}:dv", "r"))).isEqualTo(r.record());
+        assertThat(get(redisCommands().hget("dq:{orders:0}:err", "r"))).isEqualTo("boom 2");
+
+        enqueue(TaskSpec.of("s"));
+        BucketTask s = claim(10, LONG).tasks().get(0);
+        sync(q.retry(s, Duration.ZERO, "once", 5, false));
+        List<BucketTask> again = new ArrayList<>();
+        await().atMost(Duration.ofSeconds(5)).until(() -> again.addAll(claim(10, LONG).tasks()));
+        assertThat(sync(q.ack(0, again))).isEqualTo(1);
+        assertThat(get(redisCommands().hexists("dq:{orders:0}:err", "s"))).as("an acked later attempt forgets its error").isFalse();
+    }
+
+    @Test
+    void aBucketWhoseLeaseExpiresAtTheLimitGoesToTheDeadLettersWithTheAttempt() {
+        enqueue(TaskSpec.of("a"), TaskSpec.of("b"));
+        claim(10, Duration.ofMillis(100));
+        await().atMost(Duration.ofSeconds(5)).until(() -> sync(q.reclaim(0, 100, 1)).deadLettered() == 2);
+        assertThat(get(redisCommands().hget("dq:{orders:0}:err", "a"))).isEqualTo("lease expired on attempt 1");
+        assertThat(enqueue(TaskSpec.of("a")).get(0).status()).isEqualTo(EnqueueResult.Status.DUPLICATE);
+        assertThat(sync(q.cancel("a"))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
+    }
+
+    @Test
+    void aTaskDueBeyondTheHorizonWaitsInACoarseMinuteUntilPromotedIntoItsWindow() {
+        long now = serverNow(redisCommands());
+        long due = now + BucketLayout.HORIZON_MS + 90_000;
+        enqueue(TaskSpec.of("far").at(Instant.ofEpochMilli(due)).payload("later"));
+        assertThat(get(redisCommands().zcard("dq:{orders:0}:cidx"))).isEqualTo(1);
+        assertThat(get(redisCommands().zcard("dq:{orders:0}:idx"))).isZero();
+        assertThat(sync(q.cancel("far"))).as("found by id in its minute").isEqualTo(BucketQueue.Cancelled.CANCELLED);
+        enqueue(TaskSpec.of("far").at(Instant.ofEpochMilli(due)).payload("later"));
+
+        // the sweep as it would run once the minute comes within the horizon: the script's clock is an argument
+        List<Object> swept = sync(q.scope().scripts().run(BucketScript.RECLAIM, List.of(BucketLayout.prefix("orders", 0)),
+                List.of(String.valueOf(due - BucketLayout.HORIZON_MS + 1), "100", "5")));
+        assertThat(swept.get(2)).isEqualTo(1L);
+        assertThat(get(redisCommands().zcard("dq:{orders:0}:cidx"))).isZero();
+        List<Object> claimed = sync(q.scope().scripts().run(BucketScript.CLAIM, List.of(BucketLayout.prefix("orders", 0)),
+                List.of("10", "60000", String.valueOf(due), "0")));
+        String flight = (String) claimed.get(1);
+        @SuppressWarnings("unchecked")
+        List<Object> flat = (List<Object>) claimed.get(2);
+        String name = flight.substring(0, flight.indexOf('@'));
+        assertThat(flat.get(0)).isEqualTo("far");
+        assertThat(BucketLayout.dueOf(name, (String) flat.get(1))).isEqualTo(due);
+        assertThat(BucketLayout.recordOf(name, (String) flat.get(1))).endsWith("later");
+    }
+
+    @Test
+    void aBucketLargerThanTheBatchIsSplitAndEachTaskClaimedOnce() {
+        List<TaskSpec> specs = new ArrayList<>();
+        for (int i = 0; i < 240; i++) {
+            specs.add(TaskSpec.of("s" + i));
+        }
+        sync(q.enqueue(0, specs, System.currentTimeMillis()));
+        Set<String> seen = new HashSet<>();
+        await().atMost(Duration.ofSeconds(5)).until(() -> {
+            BucketClaim c = claim(7, LONG);
+            assertThat(c.tasks().size()).isLessThanOrEqualTo(7);
+            for (BucketTask t : c.tasks()) {
+                assertThat(seen.add(t.id())).as("%s twice", t.id()).isTrue();
+            }
+            sync(q.ack(0, c.tasks()));
+            return seen.size() == 240;
+        });
+        assertNothingLeft();
+    }
+
+    @Test
+    void concurrentClaimersWithExpiringLeasesHandEveryTaskOutAndAckItExactlyOnce() throws Exception {
+        int n = 20_000;
+        List<TaskSpec> specs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            specs.add(TaskSpec.of("task-" + i));
+            if (specs.size() == 500) {
+                sync(q.enqueue(0, specs, System.currentTimeMillis()));
+                specs = new ArrayList<>();
+            }
+        }
+        Map<String, Integer> acked = new ConcurrentHashMap<>();
+        AtomicInteger dropped = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        List<Future<?>> workers = new ArrayList<>();
+        for (int w = 0; w < 4; w++) {
+            int worker = w;
+            workers.add(pool.submit(() -> {
+                int rounds = 0;
+                while (acked.size() < n) {
+                    BucketClaim c = sync(q.claim(0, 300, Duration.ofMillis(250), AHEAD));
+                    // one worker in four drops every fifth claim, as if killed holding it: its leases expire
+                    if (worker == 0 && ++rounds % 5 == 0 && !c.tasks().isEmpty()) {
+                        dropped.addAndGet(c.tasks().size());
+                        continue;
+                    }
+                    Map<String, List<BucketTask>> byBucket = new HashMap<>();
+                    c.tasks().forEach(t -> byBucket.computeIfAbsent(t.flight(), f -> new ArrayList<>()).add(t));
+                    for (List<BucketTask> bucket : byBucket.values()) {
+                        long done = sync(q.ack(0, bucket));
+                        assertThat(done).as("a bucket is acked whole or not at all").isIn(0L, (long) bucket.size());
+                        if (done == bucket.size()) {
+                            bucket.forEach(t -> acked.merge(t.id(), 1, Integer::sum));
+                        }
+                    }
+                    sync(q.reclaim(0, 100, 100));
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : workers) {
+            f.get(60, TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+        assertThat(dropped.get()).as("some claims were dropped").isPositive();
+        assertThat(acked).hasSize(n);
+        assertThat(acked.values()).as("acked once each").containsOnly(1);
+        assertNothingLeft();
+    }
+
+    @Test
+    void whatProtocolThreeDoesNotDoYetIsRefusedNamingTheField() {
+        assertThatThrownBy(() -> enqueue(TaskSpec.of("p").priority(2)))
+                .isInstanceOf(InvalidInputException.class).hasMessageStartingWith("priority:");
+        assertThatThrownBy(() -> enqueue(TaskSpec.of("g").group("acme")))
+                .isInstanceOf(InvalidInputException.class).hasMessageStartingWith("group:");
+        assertThatThrownBy(() -> enqueue(TaskSpec.of("d").dedupWindow(Duration.ofMinutes(1))))
+                .isInstanceOf(InvalidInputException.class).hasMessageStartingWith("dedupWindow:");
+        assertThat(keysLeft()).isEmpty();
+    }
+}
