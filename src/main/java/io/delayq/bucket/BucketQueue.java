@@ -71,7 +71,15 @@ public final class BucketQueue {
 
     /** Takes whole due buckets (and those whose window starts within {@code ahead}), at most {@code batch} tasks. */
     public CompletionStage<BucketClaim> claim(int shard, int batch, Duration lease, Duration ahead) {
-        List<String> args = List.of(String.valueOf(batch), String.valueOf(lease.toMillis()), "0", String.valueOf(ahead.toMillis()));
+        return claim(shard, batch, lease, ahead, "");
+    }
+
+    /**
+     * As {@link #claim(int, int, Duration, Duration)}; sent again with the same {@code requestId} (its answer was lost),
+     * it answers what the first call took and still holds instead of claiming more.
+     */
+    public CompletionStage<BucketClaim> claim(int shard, int batch, Duration lease, Duration ahead, String requestId) {
+        List<String> args = List.of(String.valueOf(batch), String.valueOf(lease.toMillis()), "0", String.valueOf(ahead.toMillis()), requestId);
         return scripts.<List<Object>>run(BucketScript.CLAIM, keys(shard), args).thenApply(reply -> {
             long expiry = Replies.asLong(reply.get(0));
             List<BucketTask> tasks = new ArrayList<>();

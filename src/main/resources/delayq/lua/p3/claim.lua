@@ -4,7 +4,9 @@
 -- their due time. Coarse buckets whose minute starts within the look-ahead are split into windows first (the
 -- reclaim sweep does that 10 minutes ahead; this covers a fleet that has not swept).
 -- KEYS[1]: the shard's prefix (include/buckets.lua)
--- ARGV[1]: batch (most tasks), ARGV[2]: lease ms, ARGV[3]: now (ms; 0 = the server's clock), ARGV[4]: ahead ms
+-- ARGV[1]: batch (most tasks), ARGV[2]: lease ms, ARGV[3]: now (ms; 0 = the server's clock), ARGV[4]: ahead ms,
+-- ARGV[5]: the claim's request id ('' = none): a claim sent again with the same id (its answer was lost on the way)
+--          answers what the first one took and still holds, instead of leaving it to wait out its lease
 -- Returns: { lease expiry, then per bucket taken: its in-flight name, its fields and values (HGETALL) };
 --          a value is decoded against the name (the part before '@'): include/buckets.lua's decode
 --@include buckets.lua
@@ -16,12 +18,27 @@ local now = tonumber(ARGV[3])
 if now == 0 then now = server_now() end
 local expiry = now + lease
 local out = { expiry }
+local replay = ARGV[5] ~= nil and ARGV[5] ~= '' and P .. 'claim:' .. ARGV[5] or nil
+if replay then
+  local prior = redis.call('GET', replay)
+  if prior then
+    local first = true
+    for word in string.gmatch(prior, '%S+') do
+      if first then out[1] = tonumber(word); first = false
+      else
+        local held = redis.call('HGETALL', P .. 'f:' .. word)
+        if #held > 0 then out[#out + 1] = word; out[#out + 1] = held end
+      end
+    end
+    return out
+  end
+end
 
 local coarse_head = redis.call('ZRANGE', P .. 'cidx', 0, 0, 'WITHSCORES')
 if coarse_head[2] and tonumber(coarse_head[2]) <= now + ahead then promote(P, now, now + ahead, 100) end
 
 local due = redis.call('ZRANGEBYSCORE', P .. 'idx', '-inf', now + ahead, 'LIMIT', 0, batch)
-if #due == 0 then return out end
+if #due == 0 then return out end  -- (nothing to replay either: a re-sent empty claim claims afresh)
 -- the tag makes every in-flight name unique, also for two parts of one bucket taken in the same millisecond
 local tag = '@' .. b36(redis.call('INCR', P .. 'seq'))
 local took, taken, bases, leases = 0, {}, {}, {}
@@ -59,4 +76,9 @@ if #taken > 0 then
   redis.call('HDEL', P .. 'open', unpack(bases))
 end
 redis.call('ZADD', P .. 'lease', unpack(leases))
+if replay then
+  local names = {}
+  for j = 2, #leases, 2 do names[#names + 1] = leases[j] end
+  redis.call('SET', replay, expiry .. ' ' .. table.concat(names, ' '), 'PX', lease)
+end
 return out

@@ -152,6 +152,20 @@ class BucketedQueueTest {
     }
 
     @Test
+    void aClaimSentAgainWithItsRequestIdAnswersWhatTheFirstTookAndStillHolds() {
+        enqueue(TaskSpec.of("a"), TaskSpec.of("b"), TaskSpec.of("c"));
+        BucketClaim first = sync(q.claim(0, 10, LONG, AHEAD, "req-1"));
+        assertThat(first.tasks()).hasSize(3);
+        enqueue(TaskSpec.of("d"));
+        BucketClaim again = sync(q.claim(0, 10, LONG, AHEAD, "req-1"));
+        assertThat(again).as("the same tasks, buckets and lease, nothing more").isEqualTo(first);
+        BucketTask a = first.tasks().stream().filter(t -> t.id().equals("a")).findFirst().orElseThrow();
+        sync(q.ack(0, List.of(a)));
+        assertThat(sync(q.claim(0, 10, LONG, AHEAD, "req-1")).tasks()).extracting(BucketTask::id).containsExactlyInAnyOrder("b", "c");
+        assertThat(sync(q.claim(0, 10, LONG, AHEAD, "req-2")).tasks()).extracting(BucketTask::id).containsExactly("d");
+    }
+
+    @Test
     void anExtendedLeaseOutlivesItsFirstTermAndIsNeverShortened() {
         enqueue(TaskSpec.of("a"));
         BucketTask a = claim(10, Duration.ofMillis(300)).tasks().get(0);
