@@ -1,6 +1,9 @@
 package io.delayq.bucket;
 
 import io.delayq.InvalidInputException;
+import io.delayq.claim.ClaimBatch;
+import io.delayq.claim.ClaimedTask;
+import io.delayq.lease.Reclaimed;
 import io.delayq.lease.RetryResult;
 import io.delayq.queue.QueueScope;
 import io.delayq.redis.Replies;
@@ -11,9 +14,12 @@ import io.delayq.task.TaskSpec;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -34,10 +40,6 @@ public final class BucketQueue {
 
     public QueueScope scope() {
         return scope;
-    }
-
-    public int shards() {
-        return shards;
     }
 
     public int shardOf(String id) {
@@ -69,21 +71,18 @@ public final class BucketQueue {
         });
     }
 
-    /** Takes whole due buckets (and those whose window starts within {@code ahead}), at most {@code batch} tasks. */
-    public CompletionStage<BucketClaim> claim(int shard, int batch, Duration lease, Duration ahead) {
-        return claim(shard, batch, lease, ahead, "");
-    }
-
     /**
-     * As {@link #claim(int, int, Duration, Duration)}; sent again with the same {@code requestId} (its answer was lost),
-     * it answers what the first call took and still holds instead of claiming more.
+     * Takes whole due buckets (and those whose window starts within {@code ahead}), at most {@code batch} tasks.
+     * Sent again with the same {@code requestId} (its answer was lost), it answers what the first call took and still
+     * holds instead of claiming more. A task of a bucket may be due up to a window after the claim: the caller holds
+     * it until then.
      */
-    public CompletionStage<BucketClaim> claim(int shard, int batch, Duration lease, Duration ahead, String requestId) {
+    public CompletionStage<ClaimBatch> claim(int shard, int batch, Duration lease, Duration ahead, String requestId) {
         List<String> args = List.of(String.valueOf(batch), String.valueOf(lease.toMillis()), "0", String.valueOf(ahead.toMillis()), requestId);
         return scripts.<List<Object>>run(BucketScript.CLAIM, keys(shard), args).thenApply(reply -> {
             long expiry = Replies.asLong(reply.get(0));
-            List<BucketTask> tasks = new ArrayList<>();
-            for (int i = 1; i + 1 < reply.size(); i += 2) {
+            List<ClaimedTask> tasks = new ArrayList<>();
+            for (int i = 3; i + 1 < reply.size(); i += 2) {
                 String flight = (String) reply.get(i);
                 String name = flight.substring(0, flight.indexOf('@'));
                 int attempt = BucketLayout.attemptOf(name);
@@ -91,58 +90,84 @@ public final class BucketQueue {
                 List<Object> flat = (List<Object>) reply.get(i + 1);
                 for (int j = 0; j + 1 < flat.size(); j += 2) {
                     String value = (String) flat.get(j + 1);
-                    tasks.add(new BucketTask(shard, (String) flat.get(j), BucketLayout.dueOf(name, value), attempt, flight,
-                            BucketLayout.recordOf(name, value)));
+                    tasks.add(new ClaimedTask(shard, (String) flat.get(j), BucketLayout.dueOf(name, value), attempt, expiry,
+                            BucketLayout.recordOf(name, value), flight));
                 }
             }
-            return new BucketClaim(expiry, tasks);
+            return new ClaimBatch(shard, Replies.asLong(reply.get(1)), Replies.asLong(reply.get(2)), tasks);
         });
     }
 
-    /** Acks tasks of one shard, one HDEL per in-flight bucket; a task whose bucket was reclaimed is not acked. */
-    public CompletionStage<Long> ack(int shard, List<BucketTask> tasks) {
-        Map<String, List<String>> byFlight = new LinkedHashMap<>();
-        for (BucketTask t : tasks) {
-            if (t.shard() != shard) {
-                throw new IllegalArgumentException("task " + t.id() + " is of shard " + t.shard() + ", not " + shard);
+    /**
+     * Acks tasks of one shard, one HDEL per in-flight bucket; the answer says, per task, whether it was still this
+     * claim's (a bucket reclaimed after its lease expired acks nothing).
+     */
+    public CompletionStage<List<Boolean>> ack(int shard, List<ClaimedTask> tasks) {
+        Map<String, List<Integer>> byFlight = new LinkedHashMap<>();
+        for (int i = 0; i < tasks.size(); i++) {
+            ClaimedTask t = tasks.get(i);
+            if (t.shard() != shard || t.flight() == null) {
+                throw new IllegalArgumentException("task " + t.id() + " was not claimed on shard " + shard + " of a protocol-3 queue");
             }
-            byFlight.computeIfAbsent(t.flight(), f -> new ArrayList<>()).add(t.id());
+            byFlight.computeIfAbsent(t.flight(), f -> new ArrayList<>()).add(i);
         }
         List<String> args = new ArrayList<>(1 + byFlight.size() * 2 + tasks.size() * 2);
         args.add(String.valueOf(byFlight.size()));
-        byFlight.forEach((flight, ids) -> {
+        byFlight.forEach((flight, at) -> {
             args.add(flight);
-            args.add(String.valueOf(ids.size()));
-            for (String id : ids) {
+            args.add(String.valueOf(at.size()));
+            for (int i : at) {
+                String id = tasks.get(i).id();
                 args.add(id);
                 args.add(String.valueOf(BucketLayout.indexBucket(id)));
             }
         });
-        return scripts.<Long>run(BucketScript.ACK, keys(shard), args);
+        return scripts.<List<Object>>run(BucketScript.ACK, keys(shard), args).thenApply(reply -> {
+            Boolean[] acked = new Boolean[tasks.size()];
+            int b = 0;
+            for (List<Integer> at : byFlight.values()) {
+                Object answer = reply.get(b++);
+                for (int k = 0; k < at.size(); k++) {
+                    acked[at.get(k)] = answer instanceof List<?> flags ? Replies.asLong(flags.get(k)) == 1 : Replies.asLong(answer) > 0;
+                }
+            }
+            return Arrays.asList(acked);
+        });
     }
 
     /** Puts a failed task back to wait {@code backoff} as its next attempt, or dead-letters it (beyond {@code maxAttempts}, or {@code permanent}). */
-    public CompletionStage<RetryResult> retry(BucketTask task, Duration backoff, String error, int maxAttempts, boolean permanent) {
+    public CompletionStage<RetryResult> retry(ClaimedTask task, Duration backoff, String error, int maxAttempts, boolean permanent) {
         List<String> args = List.of(task.flight(), task.id(), String.valueOf(BucketLayout.indexBucket(task.id())),
-                String.valueOf(backoff.toMillis()), error, String.valueOf(maxAttempts), permanent ? "1" : "0");
+                String.valueOf(backoff.toMillis()), error == null ? "" : error, String.valueOf(maxAttempts), permanent ? "1" : "0");
         return scripts.<List<Object>>run(BucketScript.RETRY, keys(task.shard()), args).thenApply(reply -> new RetryResult(
-                switch ((String) reply.get(0)) {
-                    case "retried" -> RetryResult.Status.RETRIED;
-                    case "dead" -> RetryResult.Status.DEAD;
-                    default -> RetryResult.Status.STALE;
-                }, Replies.asLong(reply.get(1))));
+                RetryResult.Status.valueOf(((String) reply.get(0)).toUpperCase(Locale.ROOT)), Replies.asLong(reply.get(1))));
     }
 
-    /** Moves the lease of a task's in-flight bucket on to {@code expiry} (server ms); -1 when the bucket is no longer held. */
-    public CompletionStage<Long> extend(BucketTask task, long expiry) {
-        return scripts.<Long>run(BucketScript.EXTEND, keys(task.shard()), List.of(task.flight(), String.valueOf(expiry)));
+    /** Moves the leases of tasks' in-flight buckets on by {@code lease}; per task the new expiry, or 0 where the bucket is no longer held. */
+    public CompletionStage<List<Long>> extend(int shard, List<ClaimedTask> tasks, Duration lease) {
+        Map<String, CompletableFuture<Long>> byFlight = new LinkedHashMap<>();
+        for (ClaimedTask t : tasks) {
+            byFlight.computeIfAbsent(t.flight(), f -> scripts.<Long>run(BucketScript.EXTEND, keys(shard),
+                    List.of(f, String.valueOf(lease.toMillis()))).toCompletableFuture());
+        }
+        return CompletableFuture.allOf(byFlight.values().toArray(CompletableFuture[]::new)).thenApply(done -> {
+            List<Long> out = new ArrayList<>(tasks.size());
+            for (ClaimedTask t : tasks) {
+                long expiry = byFlight.get(t.flight()).join();
+                out.add(expiry < 0 ? 0L : expiry);
+            }
+            return out;
+        });
     }
 
-    /** Gives back buckets whose lease expired (at most {@code most}), and splits coarse minutes nearing their time into windows. */
-    public CompletionStage<Swept> reclaim(int shard, int most, int maxAttempts) {
+    /**
+     * Gives back buckets whose lease expired (at most {@code most}) as their next attempt or to the dead letters,
+     * and splits coarse minutes nearing their time into windows.
+     */
+    public CompletionStage<Reclaimed> reclaim(int shard, int most, int maxAttempts) {
         List<String> args = List.of("0", String.valueOf(most), String.valueOf(maxAttempts));
         return scripts.<List<Object>>run(BucketScript.RECLAIM, keys(shard), args).thenApply(reply ->
-                new Swept(Replies.asLong(reply.get(0)), Replies.asLong(reply.get(1)), Replies.asLong(reply.get(2))));
+                new Reclaimed(Replies.asLong(reply.get(0)), Replies.asLong(reply.get(1))));
     }
 
     public enum Cancelled { CANCELLED, INFLIGHT, ABSENT }
@@ -151,7 +176,7 @@ public final class BucketQueue {
     public CompletionStage<Cancelled> cancel(String id) {
         List<String> args = List.of(id, String.valueOf(BucketLayout.indexBucket(id)));
         return scripts.<String>run(BucketScript.CANCEL, keys(shardOf(id)), args)
-                .thenApply(reply -> Cancelled.valueOf(reply.toUpperCase(java.util.Locale.ROOT)));
+                .thenApply(reply -> Cancelled.valueOf(reply.toUpperCase(Locale.ROOT)));
     }
 
     private static void requireSupported(TaskSpec t) {

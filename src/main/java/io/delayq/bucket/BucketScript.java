@@ -13,7 +13,7 @@ import java.util.List;
 public enum BucketScript implements Script {
     ENQUEUE("enqueue", ScriptOutputType.MULTI),
     CLAIM("claim", ScriptOutputType.MULTI),
-    ACK("ack", ScriptOutputType.INTEGER),
+    ACK("ack", ScriptOutputType.MULTI),
     RETRY("retry", ScriptOutputType.MULTI),
     EXTEND("extend", ScriptOutputType.INTEGER),
     RECLAIM("reclaim", ScriptOutputType.MULTI),

@@ -2,12 +2,14 @@
 -- bucket reclaimed after its lease expired was renamed away, so a late ack of its tasks removes nothing.
 -- KEYS[1]: the shard's prefix (include/buckets.lua)
 -- ARGV[1]: nb (buckets); then per bucket: its in-flight name, c, then c pairs (id, the id's ix bucket h)
--- Returns: the number of tasks acked
+-- Returns: per bucket, in the order above: the number of its tasks acked (0 or c), or, where only some were (a rare
+--          path: a task retried or acked before), a list of c flags (1 = acked)
 --@include buckets.lua
 
 local P = KEYS[1]
 local nb = tonumber(ARGV[1])
-local i, acked = 2, 0
+local i = 2
+local out = {}
 local ended, by_ix, errs = {}, {}, {}
 for _ = 1, nb do
   local fname, c = ARGV[i], tonumber(ARGV[i + 1])
@@ -15,8 +17,9 @@ for _ = 1, nb do
   local ids = {}
   for k = 1, c do ids[k] = ARGV[i + 2 * k] end
   local d = redis.call('HDEL', fkey, unpack(ids))
+  out[#out + 1] = d
+  if d > 0 and d < c then out[#out] = {} end
   if d > 0 then
-    acked = acked + d
     -- a later attempt's task keeps its last error while it waits (inspect shows it); its ack forgets it
     local later = string.find(fname, '.n', 1, true) ~= nil
     for k = 1, c do
@@ -28,6 +31,7 @@ for _ = 1, nb do
         local due = redis.call('HGET', P .. 'ix:' .. h, id)
         mine = due ~= nil and due ~= false and due ~= '~' and find_waiting(P, id, tonumber(due, 36)) == nil
       end
+      if d < c then out[#out][k] = mine and 1 or 0 end
       if mine and later then errs[#errs + 1] = id end
       if mine then
         local e = by_ix[h]
@@ -42,4 +46,4 @@ end
 if #errs > 0 then redis.call('HDEL', P .. 'err', unpack(errs)) end
 for h, e in pairs(by_ix) do redis.call('HDEL', P .. 'ix:' .. h, unpack(e)) end
 if #ended > 0 then redis.call('ZREM', P .. 'lease', unpack(ended)) end
-return acked
+return out

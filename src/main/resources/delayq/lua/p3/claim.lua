@@ -7,7 +7,8 @@
 -- ARGV[1]: batch (most tasks), ARGV[2]: lease ms, ARGV[3]: now (ms; 0 = the server's clock), ARGV[4]: ahead ms,
 -- ARGV[5]: the claim's request id ('' = none): a claim sent again with the same id (its answer was lost on the way)
 --          answers what the first one took and still holds, instead of leaving it to wait out its lease
--- Returns: { lease expiry, then per bucket taken: its in-flight name, its fields and values (HGETALL) };
+-- Returns: { lease expiry, the server's clock, the start of the earliest window (or minute) still waiting (-1: none),
+--          then per bucket taken: its in-flight name, its fields and values (HGETALL) };
 --          a value is decoded against the name (the part before '@'): include/buckets.lua's decode
 --@include buckets.lua
 --@include promote.lua
@@ -17,7 +18,15 @@ local batch, lease, ahead = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[
 local now = tonumber(ARGV[3])
 if now == 0 then now = server_now() end
 local expiry = now + lease
-local out = { expiry }
+local out = { expiry, now, -1 }
+-- what the worker's wake-up timer is seeded with: the earliest window or minute still waiting after this claim
+local function next_start()
+  for _, ix in ipairs({ 'idx', 'cidx' }) do
+    local head = redis.call('ZRANGE', P .. ix, 0, 0, 'WITHSCORES')
+    if head[2] then return tonumber(head[2]) end
+  end
+  return -1
+end
 local replay = ARGV[5] ~= nil and ARGV[5] ~= '' and P .. 'claim:' .. ARGV[5] or nil
 if replay then
   local prior = redis.call('GET', replay)
@@ -30,6 +39,7 @@ if replay then
         if #held > 0 then out[#out + 1] = word; out[#out + 1] = held end
       end
     end
+    out[3] = next_start()
     return out
   end
 end
@@ -38,7 +48,10 @@ local coarse_head = redis.call('ZRANGE', P .. 'cidx', 0, 0, 'WITHSCORES')
 if coarse_head[2] and tonumber(coarse_head[2]) <= now + ahead then promote(P, now, now + ahead, 100) end
 
 local due = redis.call('ZRANGEBYSCORE', P .. 'idx', '-inf', now + ahead, 'LIMIT', 0, batch)
-if #due == 0 then return out end  -- (nothing to replay either: a re-sent empty claim claims afresh)
+if #due == 0 then
+  out[3] = next_start()
+  return out  -- (nothing to replay either: a re-sent empty claim claims afresh)
+end
 -- the tag makes every in-flight name unique, also for two parts of one bucket taken in the same millisecond
 local tag = '@' .. b36(redis.call('INCR', P .. 'seq'))
 local took, taken, bases, leases = 0, {}, {}, {}
@@ -76,6 +89,7 @@ if #taken > 0 then
   redis.call('HDEL', P .. 'open', unpack(bases))
 end
 redis.call('ZADD', P .. 'lease', unpack(leases))
+out[3] = next_start()
 if replay then
   local names = {}
   for j = 2, #leases, 2 do names[#names + 1] = leases[j] end

@@ -1,6 +1,8 @@
 package io.delayq.bucket;
 
 import io.delayq.InvalidInputException;
+import io.delayq.claim.ClaimBatch;
+import io.delayq.claim.ClaimedTask;
 import io.delayq.lease.RetryResult;
 import io.delayq.queue.QueueScope;
 import io.delayq.redis.RedisEndpoint;
@@ -70,8 +72,8 @@ class BucketedQueueTest {
         return sync(q.enqueue(0, List.of(tasks), System.currentTimeMillis()));
     }
 
-    private BucketClaim claim(int batch, Duration lease) {
-        return sync(q.claim(0, batch, lease, AHEAD));
+    private ClaimBatch claim(int batch, Duration lease) {
+        return sync(q.claim(0, batch, lease, AHEAD, ""));
     }
 
     private Set<String> keysLeft() {
@@ -95,11 +97,11 @@ class BucketedQueueTest {
         }
         assertThat(enqueue(specs.toArray(TaskSpec[]::new))).allMatch(EnqueueResult::added);
 
-        Map<String, BucketTask> seen = new HashMap<>();
+        Map<String, ClaimedTask> seen = new HashMap<>();
         await().atMost(Duration.ofSeconds(15)).until(() -> {
-            BucketClaim c = claim(50, LONG);
+            ClaimBatch c = claim(50, LONG);
             long claimedAt = serverNow(redisCommands());
-            for (BucketTask t : c.tasks()) {
+            for (ClaimedTask t : c.tasks()) {
                 assertThat(t.dueAt()).as("due time of %s", t.id()).isEqualTo(due.get(t.id()));
                 assertThat(t.dueAt()).as("%s claimed before its window", t.id())
                         .isLessThan(claimedAt + AHEAD.toMillis() + BucketLayout.WINDOW_MS);
@@ -107,20 +109,20 @@ class BucketedQueueTest {
                 assertThat(seen.put(t.id(), t)).as("%s claimed twice", t.id()).isNull();
             }
             if (!c.tasks().isEmpty()) {
-                assertThat(sync(q.ack(0, c.tasks()))).isEqualTo(c.tasks().size());
+                assertThat(sync(q.ack(0, c.tasks()))).containsOnly(true);
             }
             return seen.size() == 300;
         });
-        assertThat(seen.get("t7").record()).endsWith("p7 {\"x\":1}");
+        assertThat(seen.get("t7").rawRecord()).endsWith("p7 {\"x\":1}");
         assertNothingLeft();
     }
 
     @Test
     void anIdHeldWaitingInFlightOrDeadIsADuplicateUntilCancelled() {
         enqueue(TaskSpec.of("w").after(Duration.ofMinutes(1)), TaskSpec.of("f"), TaskSpec.of("d"));
-        BucketClaim c = claim(10, LONG);
-        assertThat(c.tasks()).extracting(BucketTask::id).containsExactlyInAnyOrder("f", "d");
-        BucketTask d = c.tasks().stream().filter(t -> t.id().equals("d")).findFirst().orElseThrow();
+        ClaimBatch c = claim(10, LONG);
+        assertThat(c.tasks()).extracting(ClaimedTask::id).containsExactlyInAnyOrder("f", "d");
+        ClaimedTask d = c.tasks().stream().filter(t -> t.id().equals("d")).findFirst().orElseThrow();
         assertThat(sync(q.retry(d, Duration.ZERO, "bad input", 5, true)).status()).isEqualTo(RetryResult.Status.DEAD);
 
         assertThat(enqueue(TaskSpec.of("w"), TaskSpec.of("f"), TaskSpec.of("d"), TaskSpec.of("new")))
@@ -137,51 +139,52 @@ class BucketedQueueTest {
     @Test
     void aStaleAckAfterAReclaimAcksNothingAndTheNextAttemptIsAckedOnce() {
         enqueue(TaskSpec.of("a"), TaskSpec.of("b"));
-        BucketClaim first = claim(10, Duration.ofMillis(200));
+        ClaimBatch first = claim(10, Duration.ofMillis(200));
         assertThat(first.tasks()).hasSize(2);
-        await().atMost(Duration.ofSeconds(5)).until(() -> sync(q.reclaim(0, 100, 5)).givenBack() == 2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> sync(q.reclaim(0, 100, 5)).requeued() == 2);
 
-        assertThat(sync(q.ack(0, first.tasks()))).as("the first claim's ack, after its lease expired").isZero();
-        assertThat(sync(q.extend(first.tasks().get(0), serverNow(redisCommands()) + 60_000))).as("no revival").isEqualTo(-1);
-        BucketClaim second = claim(10, LONG);
-        assertThat(second.tasks()).extracting(BucketTask::attempt).containsOnly(2);
-        assertThat(second.tasks()).extracting(BucketTask::id).containsExactlyInAnyOrder("a", "b");
-        assertThat(sync(q.ack(0, second.tasks()))).isEqualTo(2);
-        assertThat(sync(q.ack(0, second.tasks()))).as("re-sent ack").isZero();
+        assertThat(sync(q.ack(0, first.tasks()))).as("the first claim's ack, after its lease expired").containsOnly(false);
+        assertThat(sync(q.extend(0, first.tasks().subList(0, 1), Duration.ofMinutes(1)))).as("no revival").containsExactly(0L);
+        ClaimBatch second = claim(10, LONG);
+        assertThat(second.tasks()).extracting(ClaimedTask::attempt).containsOnly(2);
+        assertThat(second.tasks()).extracting(ClaimedTask::id).containsExactlyInAnyOrder("a", "b");
+        assertThat(sync(q.ack(0, second.tasks()))).containsExactly(true, true);
+        assertThat(sync(q.ack(0, second.tasks()))).as("re-sent ack").containsExactly(false, false);
         assertNothingLeft();
     }
 
     @Test
     void aClaimSentAgainWithItsRequestIdAnswersWhatTheFirstTookAndStillHolds() {
         enqueue(TaskSpec.of("a"), TaskSpec.of("b"), TaskSpec.of("c"));
-        BucketClaim first = sync(q.claim(0, 10, LONG, AHEAD, "req-1"));
+        ClaimBatch first = sync(q.claim(0, 10, LONG, AHEAD, "req-1"));
         assertThat(first.tasks()).hasSize(3);
         enqueue(TaskSpec.of("d"));
-        BucketClaim again = sync(q.claim(0, 10, LONG, AHEAD, "req-1"));
-        assertThat(again).as("the same tasks, buckets and lease, nothing more").isEqualTo(first);
-        BucketTask a = first.tasks().stream().filter(t -> t.id().equals("a")).findFirst().orElseThrow();
+        ClaimBatch again = sync(q.claim(0, 10, LONG, AHEAD, "req-1"));
+        assertThat(again.tasks()).as("the same tasks, buckets and lease, nothing more").isEqualTo(first.tasks());
+        ClaimedTask a = first.tasks().stream().filter(t -> t.id().equals("a")).findFirst().orElseThrow();
         sync(q.ack(0, List.of(a)));
-        assertThat(sync(q.claim(0, 10, LONG, AHEAD, "req-1")).tasks()).extracting(BucketTask::id).containsExactlyInAnyOrder("b", "c");
-        assertThat(sync(q.claim(0, 10, LONG, AHEAD, "req-2")).tasks()).extracting(BucketTask::id).containsExactly("d");
+        assertThat(sync(q.claim(0, 10, LONG, AHEAD, "req-1")).tasks()).extracting(ClaimedTask::id).containsExactlyInAnyOrder("b", "c");
+        assertThat(sync(q.claim(0, 10, LONG, AHEAD, "req-2")).tasks()).extracting(ClaimedTask::id).containsExactly("d");
     }
 
     @Test
     void anExtendedLeaseOutlivesItsFirstTermAndIsNeverShortened() {
         enqueue(TaskSpec.of("a"));
-        BucketTask a = claim(10, Duration.ofMillis(300)).tasks().get(0);
-        long later = serverNow(redisCommands()) + 60_000;
-        assertThat(sync(q.extend(a, later))).isEqualTo(later);
-        assertThat(sync(q.extend(a, later - 30_000))).as("never shortened").isEqualTo(later);
+        ClaimedTask a = claim(10, Duration.ofMillis(300)).tasks().get(0);
+        long before = serverNow(redisCommands());
+        long later = sync(q.extend(0, List.of(a), Duration.ofMinutes(1))).get(0);
+        assertThat(later).isBetween(before + 60_000, serverNow(redisCommands()) + 60_000);
+        assertThat(sync(q.extend(0, List.of(a), Duration.ofSeconds(30)))).as("never shortened").containsExactly(later);
         long past = serverNow(redisCommands()) + 1_000;
         await().pollDelay(Duration.ofMillis(400)).atMost(Duration.ofSeconds(5)).until(() -> serverNow(redisCommands()) > past);
-        assertThat(sync(q.reclaim(0, 100, 5)).givenBack()).as("beyond the first lease, still held").isZero();
-        assertThat(sync(q.ack(0, List.of(a)))).isEqualTo(1);
+        assertThat(sync(q.reclaim(0, 100, 5)).requeued()).as("beyond the first lease, still held").isZero();
+        assertThat(sync(q.ack(0, List.of(a)))).containsExactly(true);
     }
 
     @Test
     void retriesWaitTheirBackoffAsTheNextAttemptAndDieAtTheLimit() {
         enqueue(TaskSpec.of("r").payload("keep me"));
-        BucketTask r = claim(10, LONG).tasks().get(0);
+        ClaimedTask r = claim(10, LONG).tasks().get(0);
         long before = serverNow(redisCommands());
         RetryResult retried = sync(q.retry(r, Duration.ofMillis(300), "boom 1", 2, false));
         assertThat(retried.status()).isEqualTo(RetryResult.Status.RETRIED);
@@ -189,33 +192,48 @@ class BucketedQueueTest {
         assertThat(get(redisCommands().hget("dq:{orders:0}:err", "r"))).isEqualTo("boom 1");
         assertThat(sync(q.retry(r, Duration.ZERO, "again", 2, false)).status()).as("the same claim again").isEqualTo(RetryResult.Status.STALE);
 
-        List<BucketTask> second = new ArrayList<>();
+        List<ClaimedTask> second = new ArrayList<>();
         await().atMost(Duration.ofSeconds(5)).until(() -> second.addAll(claim(10, LONG).tasks()));
-        BucketTask r2 = second.get(0);
+        ClaimedTask r2 = second.get(0);
         assertThat(r2.attempt()).isEqualTo(2);
         assertThat(r2.dueAt()).isEqualTo(retried.at());
-        assertThat(r2.record()).isEqualTo(r.record());
+        assertThat(r2.rawRecord()).isEqualTo(r.rawRecord());
         assertThat(serverNow(redisCommands())).as("never before its backoff ends").isGreaterThanOrEqualTo(r2.dueAt() - AHEAD.toMillis() - BucketLayout.WINDOW_MS);
 
         assertThat(sync(q.retry(r2, Duration.ZERO, "boom 2", 2, false)).status()).isEqualTo(RetryResult.Status.DEAD);
         assertThat(get(redisCommands().zscore("dq:{orders:0}:dead", "r"))).isNotNull();
-        assertThat(get(redisCommands().hget("dq:{orders:0}:dv", "r"))).isEqualTo(r.record());
+        assertThat(get(redisCommands().hget("dq:{orders:0}:dv", "r"))).isEqualTo(r.rawRecord());
         assertThat(get(redisCommands().hget("dq:{orders:0}:err", "r"))).isEqualTo("boom 2");
 
         enqueue(TaskSpec.of("s"));
-        BucketTask s = claim(10, LONG).tasks().get(0);
+        ClaimedTask s = claim(10, LONG).tasks().get(0);
         sync(q.retry(s, Duration.ZERO, "once", 5, false));
-        List<BucketTask> again = new ArrayList<>();
+        List<ClaimedTask> again = new ArrayList<>();
         await().atMost(Duration.ofSeconds(5)).until(() -> again.addAll(claim(10, LONG).tasks()));
-        assertThat(sync(q.ack(0, again))).isEqualTo(1);
+        assertThat(sync(q.ack(0, again))).containsExactly(true);
         assertThat(get(redisCommands().hexists("dq:{orders:0}:err", "s"))).as("an acked later attempt forgets its error").isFalse();
+    }
+
+    @Test
+    void anAckOfABucketOneOfWhoseTasksWasRetriedAcksTheOthersAndKeepsTheRetriedOneWaiting() {
+        enqueue(TaskSpec.of("a"), TaskSpec.of("b"), TaskSpec.of("c"));
+        List<ClaimedTask> claimed = claim(10, LONG).tasks();
+        ClaimedTask b = claimed.stream().filter(t -> t.id().equals("b")).findFirst().orElseThrow();
+        sync(q.retry(b, Duration.ofMinutes(1), "later", 5, false));
+        List<Boolean> acked = sync(q.ack(0, claimed));
+        for (int i = 0; i < claimed.size(); i++) {
+            assertThat(acked.get(i)).as("acked %s", claimed.get(i).id()).isEqualTo(!claimed.get(i).id().equals("b"));
+        }
+        assertThat(enqueue(TaskSpec.of("a"), TaskSpec.of("b")).stream().map(r -> r.status().name()).toList())
+                .as("a is gone, b still waits").containsExactly("ADDED", "DUPLICATE");
+        assertThat(sync(q.cancel("b"))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
     }
 
     @Test
     void aBucketWhoseLeaseExpiresAtTheLimitGoesToTheDeadLettersWithTheAttempt() {
         enqueue(TaskSpec.of("a"), TaskSpec.of("b"));
         claim(10, Duration.ofMillis(100));
-        await().atMost(Duration.ofSeconds(5)).until(() -> sync(q.reclaim(0, 100, 1)).deadLettered() == 2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> sync(q.reclaim(0, 100, 1)).dead() == 2);
         assertThat(get(redisCommands().hget("dq:{orders:0}:err", "a"))).isEqualTo("lease expired on attempt 1");
         assertThat(enqueue(TaskSpec.of("a")).get(0).status()).isEqualTo(EnqueueResult.Status.DUPLICATE);
         assertThat(sync(q.cancel("a"))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
@@ -238,9 +256,9 @@ class BucketedQueueTest {
         assertThat(get(redisCommands().zcard("dq:{orders:0}:cidx"))).isZero();
         List<Object> claimed = sync(q.scope().scripts().run(BucketScript.CLAIM, List.of(BucketLayout.prefix("orders", 0)),
                 List.of("10", "60000", String.valueOf(due), "0")));
-        String flight = (String) claimed.get(1);
+        String flight = (String) claimed.get(3);
         @SuppressWarnings("unchecked")
-        List<Object> flat = (List<Object>) claimed.get(2);
+        List<Object> flat = (List<Object>) claimed.get(4);
         String name = flight.substring(0, flight.indexOf('@'));
         assertThat(flat.get(0)).isEqualTo("far");
         assertThat(BucketLayout.dueOf(name, (String) flat.get(1))).isEqualTo(due);
@@ -256,9 +274,9 @@ class BucketedQueueTest {
         sync(q.enqueue(0, specs, System.currentTimeMillis()));
         Set<String> seen = new HashSet<>();
         await().atMost(Duration.ofSeconds(5)).until(() -> {
-            BucketClaim c = claim(7, LONG);
+            ClaimBatch c = claim(7, LONG);
             assertThat(c.tasks().size()).isLessThanOrEqualTo(7);
-            for (BucketTask t : c.tasks()) {
+            for (ClaimedTask t : c.tasks()) {
                 assertThat(seen.add(t.id())).as("%s twice", t.id()).isTrue();
             }
             sync(q.ack(0, c.tasks()));
@@ -287,18 +305,18 @@ class BucketedQueueTest {
             workers.add(pool.submit(() -> {
                 int rounds = 0;
                 while (acked.size() < n) {
-                    BucketClaim c = sync(q.claim(0, 300, Duration.ofMillis(250), AHEAD));
+                    ClaimBatch c = sync(q.claim(0, 300, Duration.ofMillis(250), AHEAD, ""));
                     // one worker in four drops every fifth claim, as if killed holding it: its leases expire
                     if (worker == 0 && ++rounds % 5 == 0 && !c.tasks().isEmpty()) {
                         dropped.addAndGet(c.tasks().size());
                         continue;
                     }
-                    Map<String, List<BucketTask>> byBucket = new HashMap<>();
+                    Map<String, List<ClaimedTask>> byBucket = new HashMap<>();
                     c.tasks().forEach(t -> byBucket.computeIfAbsent(t.flight(), f -> new ArrayList<>()).add(t));
-                    for (List<BucketTask> bucket : byBucket.values()) {
-                        long done = sync(q.ack(0, bucket));
-                        assertThat(done).as("a bucket is acked whole or not at all").isIn(0L, (long) bucket.size());
-                        if (done == bucket.size()) {
+                    for (List<ClaimedTask> bucket : byBucket.values()) {
+                        List<Boolean> done = sync(q.ack(0, bucket));
+                        assertThat(new HashSet<>(done)).as("a bucket is acked whole or not at all").hasSize(1);
+                        if (done.get(0)) {
                             bucket.forEach(t -> acked.merge(t.id(), 1, Integer::sum));
                         }
                     }
