@@ -5,10 +5,10 @@ import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.lease.Reclaimed;
 import io.delayq.lease.RetryResult;
+import io.delayq.queue.QueueProtocol;
 import io.delayq.queue.QueueScope;
 import io.delayq.redis.Replies;
 import io.delayq.script.ScriptRunner;
-import io.delayq.shard.Sharding;
 import io.delayq.task.EnqueueResult;
 import io.delayq.task.TaskSpec;
 
@@ -29,21 +29,15 @@ import java.util.concurrent.CompletionStage;
  */
 public final class BucketQueue {
     private final QueueScope scope;
-    private final int shards;
     private final ScriptRunner scripts;
 
-    public BucketQueue(QueueScope scope, int shards) {
+    public BucketQueue(QueueScope scope) {
         this.scope = scope;
-        this.shards = Sharding.requireShardCount(shards);
         this.scripts = scope.scripts();
     }
 
     public QueueScope scope() {
         return scope;
-    }
-
-    public int shardOf(String id) {
-        return Sharding.shardOf(id, shards);
     }
 
     private List<String> keys(int shard) {
@@ -52,6 +46,11 @@ public final class BucketQueue {
 
     /** Enqueues tasks of one shard, rejecting ids it holds (waiting, in flight or dead). */
     public CompletionStage<List<EnqueueResult>> enqueue(int shard, List<TaskSpec> tasks, long enqueuedAt) {
+        return enqueue(shard, tasks, enqueuedAt, scripts).thenApply(placed -> placed.stream().map(QueueProtocol.Placed::result).toList());
+    }
+
+    /** As above, on the given connection (the replica-ack path waits on the connection that wrote), answered as the client routes. */
+    public CompletionStage<List<QueueProtocol.Placed>> enqueue(int shard, List<TaskSpec> tasks, long enqueuedAt, ScriptRunner scripts) {
         List<String> args = new ArrayList<>(1 + tasks.size() * 5);
         args.add(String.valueOf(tasks.size()));
         for (TaskSpec t : tasks) {
@@ -63,9 +62,9 @@ public final class BucketQueue {
             args.add(t.record(enqueuedAt).encode());
         }
         return scripts.<List<Object>>run(BucketScript.ENQUEUE, keys(shard), args).thenApply(reply -> {
-            List<EnqueueResult> out = new ArrayList<>(tasks.size());
+            List<QueueProtocol.Placed> out = new ArrayList<>(tasks.size());
             for (int i = 0; i < tasks.size(); i++) {
-                out.add(EnqueueResult.fromWire(tasks.get(i).id(), (String) reply.get(1 + 2 * i), Replies.asLong(reply.get(2 + 2 * i))));
+                out.add(new QueueProtocol.Placed(tasks.get(i).id(), (String) reply.get(1 + 2 * i), Replies.asLong(reply.get(2 + 2 * i))));
             }
             return out;
         });
@@ -172,10 +171,10 @@ public final class BucketQueue {
 
     public enum Cancelled { CANCELLED, INFLIGHT, ABSENT }
 
-    /** Removes a waiting task or a dead letter by id; a task in flight is refused. */
-    public CompletionStage<Cancelled> cancel(String id) {
+    /** Removes a waiting task or a dead letter by id from its shard; a task in flight is refused. */
+    public CompletionStage<Cancelled> cancel(int shard, String id) {
         List<String> args = List.of(id, String.valueOf(BucketLayout.indexBucket(id)));
-        return scripts.<String>run(BucketScript.CANCEL, keys(shardOf(id)), args)
+        return scripts.<String>run(BucketScript.CANCEL, keys(shard), args)
                 .thenApply(reply -> Cancelled.valueOf(reply.toUpperCase(Locale.ROOT)));
     }
 

@@ -5,6 +5,7 @@ import io.delayq.layout.RecordedLayout;
 import io.delayq.script.LuaScript;
 
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 
 import static io.delayq.redis.Replies.asLong;
@@ -34,17 +35,26 @@ public final class QueueLayout {
      * this queue never had. A count the queue had before a reshard is followed: the layout is the meta's.
      */
     public CompletionStage<Void> verify(int protocolVersion) {
+        return verify(protocolVersion, Set.of(protocolVersion));
+    }
+
+    /**
+     * As above, recording {@code forNewQueue} on a queue's first use and accepting any protocol of {@code spoken};
+     * the scope then knows the recorded one ({@link QueueScope#protocol()}).
+     */
+    public CompletionStage<Void> verify(int forNewQueue, Set<Integer> spoken) {
         return scope.scripts().<List<Object>>run(LuaScript.META, List.of(scope.meta()),
-                List.of(String.valueOf(configuredShards), String.valueOf(protocolVersion))).thenAccept(reply -> {
+                List.of(String.valueOf(configuredShards), String.valueOf(forNewQueue))).thenAccept(reply -> {
             long recordedShards = asLong(reply.get(0));
             long recordedProtocol = asLong(reply.get(1));
             Layout recorded = Layout.fromMeta(reply);
             if (recordedShards != configuredShards && !recorded.history().contains(configuredShards)) {
                 throw new ShardCountMismatchException(scope.queue(), configuredShards, recordedShards);
             }
-            if (recordedProtocol != protocolVersion) {
-                throw new ProtocolVersionMismatchException(scope.queue(), protocolVersion, recordedProtocol);
+            if (!spoken.contains((int) recordedProtocol)) {
+                throw new ProtocolVersionMismatchException(scope.queue(), spoken, recordedProtocol);
             }
+            scope.recordProtocol((int) recordedProtocol);
             layout = recorded;
         });
     }

@@ -1,5 +1,6 @@
 package io.delayq.queue;
 
+import io.delayq.bucket.BucketQueue;
 import io.delayq.claim.ClaimAhead;
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
@@ -54,12 +55,16 @@ public final class QueueProtocol {
      * v2 queue (or the reverse) refuses with {@link ProtocolVersionMismatchException}.
      */
     public static final int PROTOCOL_VERSION = 2;
+    /** Protocol 3 (docs/protocol3.md): tasks in buckets of one due window; a queue records it only where asked. */
+    public static final int BUCKETED = 3;
+    private static final Set<Integer> SPOKEN = Set.of(PROTOCOL_VERSION, BUCKETED);
     /** Arguments per script call stay well under Lua's unpack() limit. */
     public static final int MAX_PER_CALL = 500;
 
     private final QueueScope scope;
     private final QueueLayout layout;
     private final ScriptRunner scripts;
+    private volatile BucketQueue buckets;
 
     public QueueProtocol(RedisEndpoint redis, String queue, int shards) {
         this(new QueueScope(redis, queue), shards);
@@ -97,9 +102,38 @@ public final class QueueProtocol {
         return layout.current().shardOf(id);
     }
 
-    /** Records the shard count on first use and reads the layout; see {@link QueueLayout#verify}. */
+    /**
+     * Records the shard count (and {@link #protocolForNewQueues()}) on first use and reads the layout; see
+     * {@link QueueLayout#verify}. A queue recorded as protocol 3 is then spoken to through {@link BucketQueue}.
+     */
     public CompletionStage<Void> verifyMeta() {
-        return layout.verify(PROTOCOL_VERSION);
+        return layout.verify(protocolForNewQueues(), SPOKEN).thenRun(() -> {
+            if (scope.protocol() == BUCKETED && buckets == null) {
+                buckets = new BucketQueue(scope);
+            }
+        });
+    }
+
+    /**
+     * The protocol a queue is recorded with on its first use: 2 unless {@code DELAYQ_PROTOCOL} (or the system property
+     * {@code delayq.protocol}) asks for 3. A development switch while protocol 3 is built (docs/protocol3.md): it
+     * decides nothing for a queue that exists.
+     */
+    public static int protocolForNewQueues() {
+        String asked = System.getProperty("delayq.protocol", System.getenv("DELAYQ_PROTOCOL"));
+        if (asked == null || asked.isBlank()) {
+            return PROTOCOL_VERSION;
+        }
+        return switch (asked.trim()) {
+            case "2" -> PROTOCOL_VERSION;
+            case "3" -> BUCKETED;
+            default -> throw new io.delayq.InvalidInputException("DELAYQ_PROTOCOL", "must be 2 or 3, got '" + asked + "'");
+        };
+    }
+
+    /** The queue's protocol-3 calls, or null on a protocol-2 queue (or before {@link #verifyMeta()}). */
+    public BucketQueue buckets() {
+        return buckets;
     }
 
     /** Re-reads the layout from the meta hash (after a LAYOUT answer, or periodically). */
@@ -125,6 +159,13 @@ public final class QueueProtocol {
      */
     public CompletionStage<List<Placed>> enqueueAt(int shard, List<TaskSpec> tasks, DuplicatePolicy policy, long enqueuedAt,
                                                    long epoch, boolean presentOnly, ScriptRunner scripts) {
+        BucketQueue b = buckets;
+        if (b != null) {
+            if (policy != DuplicatePolicy.REJECT) {
+                throw new io.delayq.InvalidInputException("duplicatePolicy", "protocol 3 takes only REJECT yet, got " + policy);
+            }
+            return b.enqueue(shard, tasks, enqueuedAt, scripts);
+        }
         List<String> args = new ArrayList<>(4 + tasks.size() * 5);
         args.add(policy.wire());
         args.add(String.valueOf(tasks.size()));
@@ -209,6 +250,16 @@ public final class QueueProtocol {
         if (ahead.maxTasks() > MAX_PER_CALL * 2) {
             throw new io.delayq.InvalidInputException("claimAheadMax", "must be at most " + MAX_PER_CALL * 2 + ", got " + ahead.maxTasks());
         }
+        BucketQueue b = buckets;
+        if (b != null) {
+            if (rate.enabled() || rate.groupsLimited()) {
+                throw new io.delayq.InvalidInputException("rateLimit", "protocol 3 does not rate-limit claims yet");
+            }
+            if (weights.any() || caps.any()) {
+                throw new io.delayq.InvalidInputException("groups", "protocol 3 does not take groups yet");
+            }
+            return b.claim(shard, batch, lease, ahead.enabled() ? ahead.window() : Duration.ZERO, requestId);
+        }
         ShardKeys k = keys(shard);
         List<String> claimKeys = new ArrayList<>(k.scriptKeys());
         claimKeys.add(k.claimRequest(requestId));
@@ -289,6 +340,13 @@ public final class QueueProtocol {
      */
     public CompletionStage<List<Boolean>> ack(int shard, List<ClaimedTask> tasks, Set<String> reportedProgress,
                                              ResultRetention retention, String workerId, List<Finished> finished) {
+        BucketQueue b = buckets;
+        if (b != null) {
+            if (retention.on()) {
+                throw new io.delayq.InvalidInputException("resultRetention", "protocol 3 keeps no completion records yet");
+            }
+            return b.ack(shard, tasks);
+        }
         int n = tasks.size();
         // each task's record bucket goes with it, the tasks ordered by bucket: the script then hashes no id and
         // deletes the records of one bucket with one HDEL (ack.lua); the answer comes back in this order
@@ -376,6 +434,10 @@ public final class QueueProtocol {
     /** @param reportedProgress the handler reported progress: the retry deletes it */
     public CompletionStage<RetryResult> retry(ClaimedTask task, Duration backoff, String error, int maxAttempts,
                                               boolean permanent, DeadLetterPolicy dead, boolean reportedProgress) {
+        BucketQueue b = buckets;
+        if (b != null) {
+            return b.retry(task, backoff, error, maxAttempts, permanent);
+        }
         List<String> args = new ArrayList<>(List.of(task.id(), String.valueOf(task.token()), String.valueOf(backoff.toMillis()),
                 error == null ? "" : error, String.valueOf(maxAttempts), permanent ? "1" : "0",
                 String.valueOf(dead.maxCount()), String.valueOf(dead.maxAge().toMillis())));
@@ -393,6 +455,11 @@ public final class QueueProtocol {
 
     /** An extension under a caller-chosen request id: sent again, it answers the tokens of its first run. */
     public CompletionStage<List<Long>> extend(int shard, List<ClaimedTask> tasks, Duration lease, String requestId) {
+        BucketQueue b = buckets;
+        if (b != null) {
+            // a re-sent extension changes nothing on protocol 3 (a lease only moves on), so no request id is kept
+            return b.extend(shard, tasks, lease);
+        }
         List<String> args = new ArrayList<>(1 + tasks.size() * 3);
         args.add(String.valueOf(tasks.size()));
         for (ClaimedTask t : tasks) {
@@ -411,11 +478,19 @@ public final class QueueProtocol {
      * 0 = refused (the lease is no longer {@code task}'s: settled, expired, or extended to a newer token meanwhile).
      */
     public CompletionStage<Long> progress(ClaimedTask task, double percent, String note) {
+        if (buckets != null) {
+            return java.util.concurrent.CompletableFuture.failedFuture(
+                    new io.delayq.InvalidInputException("progress", "protocol 3 keeps no progress reports yet"));
+        }
         List<String> args = List.of(task.id(), String.valueOf(task.token()), TaskProgress.percentText(percent), note == null ? "" : note);
         return scripts.run(LuaScript.PROGRESS, keys(task.shard()).scriptKeys(), args);
     }
 
     public CompletionStage<Reclaimed> reclaim(int shard, int limit, int maxAttempts, DeadLetterPolicy dead) {
+        BucketQueue b = buckets;
+        if (b != null) {
+            return b.reclaim(shard, limit, maxAttempts);
+        }
         List<String> args = List.of(String.valueOf(limit), String.valueOf(maxAttempts),
                 String.valueOf(dead.maxCount()), String.valueOf(dead.maxAge().toMillis()));
         return scripts.<List<Object>>run(LuaScript.RECLAIM, keys(shard).scriptKeys(), args)

@@ -18,6 +18,7 @@ public final class QueueScope {
     private final ScriptRunner scripts;
     private final RedisClusterAsyncCommands<String, String> commands;
     private final AtomicReferenceArray<ShardKeys> keys = new AtomicReferenceArray<>(Sharding.MAX_SHARDS);
+    private volatile int protocol = QueueProtocol.PROTOCOL_VERSION;
 
     public QueueScope(RedisEndpoint redis, String queue) {
         this.queue = QueueName.require(queue);
@@ -45,6 +46,26 @@ public final class QueueScope {
             keys.set(shard, k);
         }
         return k;
+    }
+
+    /** The protocol the queue's meta records, as last verified on this scope (2 until then). */
+    public int protocol() {
+        return protocol;
+    }
+
+    void recordProtocol(int recorded) {
+        protocol = recorded;
+    }
+
+    /**
+     * Fails when the queue is on protocol 3, which does not offer {@code what} yet: reading protocol 2's keys there
+     * would answer as if the queue were empty.
+     */
+    public void requireProtocol2(String what) {
+        if (protocol != QueueProtocol.PROTOCOL_VERSION) {
+            throw new io.delayq.DelayQueueException("protocol: queue '" + queue + "' is on protocol " + protocol
+                    + ", which does not offer " + what + " yet (docs/protocol3.md)");
+        }
     }
 
     /** The queue's meta hash (shard count, protocol version, layout, pause, migration). */

@@ -1,5 +1,6 @@
 package io.delayq.queue;
 
+import io.delayq.bucket.BucketQueue;
 import io.delayq.completion.CompletionRecord;
 import io.delayq.deadletter.DeadLetter;
 import io.delayq.deadletter.DeadLetterPage;
@@ -32,6 +33,13 @@ public final class TaskAdmin {
 
     /** The cancel script on one shard under the caller's layout epoch. */
     public CompletionStage<Found<CancelResult>> cancelAt(int shard, String id, long epoch) {
+        if (scope.protocol() == QueueProtocol.BUCKETED) {
+            return new BucketQueue(scope).cancel(shard, id).thenApply(c -> switch (c) {
+                case CANCELLED -> new Found<>(CancelResult.CANCELLED, false, false);
+                case INFLIGHT -> new Found<>(CancelResult.IN_FLIGHT, false, false);
+                case ABSENT -> new Found<>(CancelResult.UNKNOWN, true, false);
+            });
+        }
         return scope.scripts().<String>run(LuaScript.CANCEL, scope.keys(shard).scriptKeys(), List.of(id, String.valueOf(epoch))).thenApply(reply -> switch (reply) {
             case "cancelled" -> new Found<>(CancelResult.CANCELLED, false, false);
             case "inflight" -> new Found<>(CancelResult.IN_FLIGHT, false, false);
@@ -41,6 +49,7 @@ public final class TaskAdmin {
     }
 
     public CompletionStage<Found<RescheduleResult>> rescheduleAt(int shard, String id, Schedule schedule, long epoch) {
+        scope.requireProtocol2("reschedule");
         return scope.scripts().<List<Object>>run(LuaScript.RESCHEDULE, scope.keys(shard).scriptKeys(),
                 List.of(id, schedule.timing().wire(), String.valueOf(schedule.millis()), String.valueOf(epoch))).thenApply(reply -> {
             String wire = (String) reply.get(0);
@@ -55,6 +64,7 @@ public final class TaskAdmin {
     }
 
     public CompletionStage<Found<TaskInfo>> inspectAt(int shard, String id, long epoch) {
+        scope.requireProtocol2("inspect");
         return scope.scripts().<List<Object>>run(LuaScript.INSPECT, scope.keys(shard).scriptKeys(), List.of(id, String.valueOf(epoch))).thenApply(reply -> {
             String wire = (String) reply.get(1);
             TaskInfo.State state = switch (wire) {
@@ -72,6 +82,7 @@ public final class TaskAdmin {
     }
 
     public CompletionStage<DeadLetterPage> deadLetters(int shard, long offset, int limit) {
+        scope.requireProtocol2("dead-letter listing");
         return scope.scripts().<List<Object>>run(LuaScript.DEAD_LIST, scope.keys(shard).scriptKeys(),
                 List.of(String.valueOf(offset), String.valueOf(limit))).thenApply(reply -> {
             List<DeadLetter> entries = new ArrayList<>();
@@ -84,10 +95,12 @@ public final class TaskAdmin {
     }
 
     public CompletionStage<Long> replayDead(int shard, List<String> ids) {
+        scope.requireProtocol2("dead-letter replay");
         return scope.scripts().run(LuaScript.DEAD_REPLAY, scope.keys(shard).scriptKeys(), ids);
     }
 
     public CompletionStage<Long> purgeDead(int shard, List<String> ids) {
+        scope.requireProtocol2("dead-letter purge");
         return scope.scripts().run(LuaScript.DEAD_PURGE, scope.keys(shard).scriptKeys(), ids);
     }
 }

@@ -10,6 +10,9 @@ local n = tonumber(ARGV[1])
 local now = server_now()
 local out = { now }
 local soonest
+-- what waited before this call: a task earlier than all of it wakes a sleeping worker (the marker)
+local head = redis.call('ZRANGE', P .. 'idx', 0, 0, 'WITHSCORES')
+local waited = tonumber(head[2]) or math.huge
 for k = 0, n - 1 do
   local a = 2 + 5 * k
   local id, h, millis, record = ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 3]), ARGV[a + 4]
@@ -26,11 +29,5 @@ for k = 0, n - 1 do
   end
 end
 index_placed(P)
--- wake a sleeping worker only for a window earlier than everything already waiting
-if soonest then
-  local head = redis.call('ZRANGE', P .. 'idx', 0, 0, 'WITHSCORES')
-  if head[2] == nil or soonest - soonest % W < tonumber(head[2]) then
-    redis.call('ZADD', P .. 'marker', 'LT', soonest, 'next')
-  end
-end
+if soonest and soonest - soonest % W < waited then redis.call('ZADD', P .. 'marker', 'LT', soonest, 'next') end
 return out

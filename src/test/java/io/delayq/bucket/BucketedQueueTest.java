@@ -56,7 +56,7 @@ class BucketedQueueTest {
     @BeforeEach
     void open() {
         endpoint = RedisEndpoint.connect(redis.url());
-        q = new BucketQueue(new QueueScope(endpoint, "orders"), 1);
+        q = new BucketQueue(new QueueScope(endpoint, "orders"));
     }
 
     @AfterEach
@@ -118,6 +118,19 @@ class BucketedQueueTest {
     }
 
     @Test
+    void anEnqueueEarlierThanEverythingWaitingWakesASleepingWorkerAndALaterOneDoesNot() {
+        long now = serverNow(redisCommands());
+        String marker = "dq:{orders:0}:marker";
+        enqueue(TaskSpec.of("first").at(Instant.ofEpochMilli(now + 5_000)));
+        assertThat(get(redisCommands().zscore(marker, "next"))).as("into an empty shard").isEqualTo(now + 5_000.0);
+        get(redisCommands().del(marker));   // a worker took the wake-up
+        enqueue(TaskSpec.of("later").at(Instant.ofEpochMilli(now + 9_000)));
+        assertThat(get(redisCommands().exists(marker))).as("behind what waits").isZero();
+        enqueue(TaskSpec.of("earlier").at(Instant.ofEpochMilli(now + 2_000)));
+        assertThat(get(redisCommands().zscore(marker, "next"))).as("before what waits").isEqualTo(now + 2_000.0);
+    }
+
+    @Test
     void anIdHeldWaitingInFlightOrDeadIsADuplicateUntilCancelled() {
         enqueue(TaskSpec.of("w").after(Duration.ofMinutes(1)), TaskSpec.of("f"), TaskSpec.of("d"));
         ClaimBatch c = claim(10, LONG);
@@ -128,10 +141,10 @@ class BucketedQueueTest {
         assertThat(enqueue(TaskSpec.of("w"), TaskSpec.of("f"), TaskSpec.of("d"), TaskSpec.of("new")))
                 .extracting(r -> r.status().name()).containsExactly("DUPLICATE", "DUPLICATE", "DUPLICATE", "ADDED");
 
-        assertThat(sync(q.cancel("w"))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
-        assertThat(sync(q.cancel("f"))).isEqualTo(BucketQueue.Cancelled.INFLIGHT);
-        assertThat(sync(q.cancel("d"))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
-        assertThat(sync(q.cancel("nobody"))).isEqualTo(BucketQueue.Cancelled.ABSENT);
+        assertThat(sync(q.cancel(0, "w"))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
+        assertThat(sync(q.cancel(0, "f"))).isEqualTo(BucketQueue.Cancelled.INFLIGHT);
+        assertThat(sync(q.cancel(0, "d"))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
+        assertThat(sync(q.cancel(0, "nobody"))).isEqualTo(BucketQueue.Cancelled.ABSENT);
         assertThat(get(redisCommands().zcard("dq:{orders:0}:dead"))).isZero();
         assertThat(enqueue(TaskSpec.of("w"), TaskSpec.of("d")).stream().allMatch(EnqueueResult::added)).isTrue();
     }
@@ -226,7 +239,7 @@ class BucketedQueueTest {
         }
         assertThat(enqueue(TaskSpec.of("a"), TaskSpec.of("b")).stream().map(r -> r.status().name()).toList())
                 .as("a is gone, b still waits").containsExactly("ADDED", "DUPLICATE");
-        assertThat(sync(q.cancel("b"))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
+        assertThat(sync(q.cancel(0, "b"))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
     }
 
     @Test
@@ -236,7 +249,7 @@ class BucketedQueueTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> sync(q.reclaim(0, 100, 1)).dead() == 2);
         assertThat(get(redisCommands().hget("dq:{orders:0}:err", "a"))).isEqualTo("lease expired on attempt 1");
         assertThat(enqueue(TaskSpec.of("a")).get(0).status()).isEqualTo(EnqueueResult.Status.DUPLICATE);
-        assertThat(sync(q.cancel("a"))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
+        assertThat(sync(q.cancel(0, "a"))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
     }
 
     @Test
@@ -246,7 +259,7 @@ class BucketedQueueTest {
         enqueue(TaskSpec.of("far").at(Instant.ofEpochMilli(due)).payload("later"));
         assertThat(get(redisCommands().zcard("dq:{orders:0}:cidx"))).isEqualTo(1);
         assertThat(get(redisCommands().zcard("dq:{orders:0}:idx"))).isZero();
-        assertThat(sync(q.cancel("far"))).as("found by id in its minute").isEqualTo(BucketQueue.Cancelled.CANCELLED);
+        assertThat(sync(q.cancel(0, "far"))).as("found by id in its minute").isEqualTo(BucketQueue.Cancelled.CANCELLED);
         enqueue(TaskSpec.of("far").at(Instant.ofEpochMilli(due)).payload("later"));
 
         // the sweep as it would run once the minute comes within the horizon: the script's clock is an argument
@@ -333,6 +346,16 @@ class BucketedQueueTest {
         assertThat(acked).hasSize(n);
         assertThat(acked.values()).as("acked once each").containsOnly(1);
         assertNothingLeft();
+    }
+
+    @Test
+    void aQueueOnProtocolThreeIsNotReshardedItsLayoutStaysAsItWas() {
+        get(redisCommands().hset("dq:{orders}:meta", Map.of("shards", "1", "protocol", "3")));
+        io.delayq.reshard.ReshardScripts reshard = new io.delayq.reshard.ReshardScripts(q.scope());
+        assertThatThrownBy(() -> sync(reshard.reshardBegin(4)))
+                .hasMessageContaining("RESHARD the queue is on protocol 3, which cannot be resharded yet");
+        assertThat(get(redisCommands().hget("dq:{orders}:meta", "shards"))).isEqualTo("1");
+        assertThat(get(redisCommands().hexists("dq:{orders}:meta", "migration"))).isFalse();
     }
 
     @Test

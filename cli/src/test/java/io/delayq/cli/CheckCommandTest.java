@@ -47,6 +47,17 @@ class CheckCommandTest {
     }
 
     @Test
+    void aQueueOnProtocolThreeIsAWarningSayingWhatWorksOnIt() throws Exception {
+        redis.admin().commands().hset("dq:{bucketed}:meta", java.util.Map.of("shards", "4", "protocol", "3")).get();
+
+        CliRun r = CliRun.run("check", "--redis", redis.url(), "--queue", "bucketed");
+
+        assertThat(r.out()).containsPattern("(?m)^WARN  queue\\s+queue 'bucketed' is on delayq protocol 3, which is still being built: "
+                        + "enqueue, claim, ack, retry, lease extension, reclaim and cancel work on it, nothing else yet$")
+                .contains("docs/protocol3.md");
+    }
+
+    @Test
     void wrongShardCountFailsWithTheCountToUse() {
         try (QueueFixture q = new QueueFixture(redis, "orders", 4)) {
             CliRun r = CliRun.run("check", "--redis", redis.url(), "--queue", "orders", "--shards", "16");

@@ -7,6 +7,7 @@ import io.delayq.client.DelayQueueClient;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.redis.Replies;
+import io.delayq.worker.config.BucketedQueueSettings;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.progress.ProgressWrites;
 import io.delayq.handler.TaskHandler;
@@ -149,6 +150,9 @@ public final class Worker implements AutoCloseable {
             this.backlog = new StatsReader(protocol.scope());
             this.forecasts = new ForecastReader(protocol.scope());
             Replies.await(protocol.verifyMeta(), REDIS_TIMEOUT);
+            if (protocol.buckets() != null) {
+                BucketedQueueSettings.requireSupported(config);
+            }
             this.health = new RedisHealth(redis);
             Replies.await(protocol.scripts().loadAll(), REDIS_TIMEOUT);
             health.scriptsLoaded();
@@ -329,6 +333,9 @@ public final class Worker implements AutoCloseable {
      * blank the others' gauges nor look like a Redis outage.
      */
     private void refreshBacklog(int shard) {
+        if (protocol.buckets() != null) {
+            return; // protocol 3 has no stats script yet: its gauges stay unset rather than read protocol 2's empty keys
+        }
         backlog.stats(shard).whenComplete((stats, e) -> answered(e, () -> metrics.backlog(stats)));
         forecasts.forecast(shard, DueForecast.DEFAULT_WINDOWS).whenComplete((forecast, e) -> answered(e, () -> metrics.forecast(shard, forecast)));
     }

@@ -93,6 +93,11 @@ final class RedisChecks {
         }
         String recorded = String.valueOf(meta.get().shards());
         String protocol = String.valueOf(meta.get().protocol());
+        if (protocol.equals(String.valueOf(QueueProtocol.BUCKETED))) {
+            return CheckResult.warn("queue", "queue '" + queue + "' is on delayq protocol 3, which is still being built: "
+                            + "enqueue, claim, ack, retry, lease extension, reclaim and cancel work on it, nothing else yet",
+                    "see docs/protocol3.md; a new queue is recorded as protocol 3 only where DELAYQ_PROTOCOL=3 asked for it");
+        }
         if (!protocol.equals(String.valueOf(QueueProtocol.PROTOCOL_VERSION))) {
             return CheckResult.fail("queue", "queue '" + queue + "' uses delayq protocol version " + protocol
                             + ", this delayq speaks version " + QueueProtocol.PROTOCOL_VERSION,

@@ -112,7 +112,8 @@ public final class Reclaimer implements Runnable {
     private List<Integer> shardsHoldingLeases() throws Exception {
         int shards = protocol.shards();
         List<Integer> maybe = new ArrayList<>(shards);
-        if (cluster) {
+        // protocol 3: the sweep also splits coarse minutes into due windows, which every shard may hold
+        if (cluster || protocol.buckets() != null) {
             for (int shard = 0; shard < shards; shard++) {
                 maybe.add(shard);
             }
