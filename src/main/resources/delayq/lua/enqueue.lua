@@ -1,10 +1,13 @@
 -- enqueue: schedule one task or a batch of tasks on one shard.
 -- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
--- KEYS[11]: "once" mode only: dq:{q:i}:once, ZSET id -> ms it was added in that mode (kept ONCE_KEEP_MS)
+-- KEYS[11]: "once" and "future-once" modes only: dq:{q:i}:once, ZSET id -> ms it was added in that mode (kept ONCE_KEEP_MS)
 -- ARGV[1]: duplicate mode: "reject" (default) | "replace" | "keep-earlier" | "future-only" (as reject,
 --          and a task not due after the server's now is not added: result "past") | "once" (as reject,
 --          and an id added in this mode before is a "duplicate" even after it was acked and is gone:
 --          the recurring-task planner fires owed occurrences this way, so firing again is harmless) |
+--          "future-once" (future-only and once together: the recurring-task planner adds occurrences ahead this
+--          way, so an occurrence a planner added ahead and then died before recording it, fired and acked, is
+--          still a duplicate when the next planner finds it owed; a "past" one is not kept in the once set) |
 --          "debounce" (every record carries debounceMaxWaitMs: a waiting task of the id is replaced and its due
 --          time moved to the new one, but never past the deadline its burst's first enqueue fixed, now +
 --          debounceMaxWaitMs, kept in the record as debounceDeadline; a task in flight is refused, "inflight")
@@ -30,6 +33,8 @@
 --@include layout.lua
 
 local mode = ARGV[1]
+local once_mode = mode == 'once' or mode == 'future-once'
+local future_mode = mode == 'future-only' or mode == 'future-once'
 local n = tonumber(ARGV[2])
 local wrong_layout = layout_problem(ARGV[3 + 5 * n])
 if wrong_layout then return wrong_layout end
@@ -105,12 +110,12 @@ local function may_be_grouped(record)
 end
 
 -- part one: new ids while nothing else has to be asked
-local may_add_directly = not present_only and not MIGRATING and mode ~= 'once' and mode ~= 'debounce' and not windows
+local may_add_directly = not present_only and not MIGRATING and not once_mode and mode ~= 'debounce' and not windows
 local k, tried = 0, false -- tried: add_new already found task k's id there
 if may_add_directly then
   while k < n do
     local id, due, record, level = task(k)
-    if (mode == 'future-only' and due <= now) or may_be_grouped(record) then break end
+    if (future_mode and due <= now) or may_be_grouped(record) then break end
     if not add_new(id, record_key(id), due, record, level) then
       tried = true
       break
@@ -148,7 +153,7 @@ end
 -- a week: far longer than any planner takes to come back to an occurrence it owes (it drops older ones)
 local ONCE_KEEP_MS = 7 * 86400000
 local ONCE = KEYS[11]
-if mode == 'once' then
+if once_mode then
   -- age out, bounded: at most twice what this call can add, so the set shrinks back after a burst
   local old = redis.call('ZRANGEBYSCORE', ONCE, '-inf', now - ONCE_KEEP_MS, 'LIMIT', 0, 100 + 2 * n)
   if #old > 0 then redis.call('ZREM', ONCE, unpack(old)) end
@@ -201,11 +206,11 @@ local function settle(id, key, due, record, level)
   if state == nil and (present_only or is_moving(id)) then
     if is_moving(id) then return 'moving', due end
     -- resharding: an occurrence this old shard recorded in the once mode stays refused, even when its task is gone
-    if mode == 'once' and redis.call('ZSCORE', ONCE, id) then return 'duplicate', due end
+    if once_mode and redis.call('ZSCORE', ONCE, id) then return 'duplicate', due end
     return 'absent', due
-  elseif mode == 'future-only' and due <= now then
+  elseif future_mode and due <= now then
     return 'past', due
-  elseif mode == 'once' and redis.call('ZSCORE', ONCE, id) then
+  elseif once_mode and redis.call('ZSCORE', ONCE, id) then
     return 'duplicate', score or due
   elseif mode == 'debounce' then
     if state == 'inflight' then return 'inflight', score end
@@ -251,14 +256,15 @@ for j = k, n - 1 do
   local id, due, record, level = task(j)
   local key = record_key(id)
   local result
-  if may_add_directly and not (j == k and tried) and not (mode == 'future-only' and due <= now)
+  if may_add_directly and not (j == k and tried) and not (future_mode and due <= now)
       and not group_of(record) and not (windows or window_of(record)) and add_new(id, key, due, record, level) then
     result = 'added'
   else
     result, due = settle(id, key, due, record, level)
   end
-  -- not for 'absent' / 'moving' (nothing was decided here: the id goes on to its new shard, or comes back)
-  if mode == 'once' and result ~= 'absent' and result ~= 'moving' then
+  -- not for 'absent' / 'moving' (nothing was decided here: the id goes on to its new shard, or comes back), nor
+  -- for 'past' (not added: an owed occurrence of that id must still fire)
+  if once_mode and result ~= 'absent' and result ~= 'moving' and result ~= 'past' then
     redis.call('ZADD', ONCE, 'NX', now, id)
   end
   out[#out + 1] = result

@@ -3,6 +3,7 @@ package io.delayq.bucket;
 import io.delayq.InvalidInputException;
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
+import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.lease.Reclaimed;
 import io.delayq.lease.RetryResult;
 import io.delayq.queue.QueueProtocol;
@@ -51,7 +52,7 @@ public final class BucketQueue {
 
     /** As above, on the given connection (the replica-ack path waits on the connection that wrote), answered as the client routes. */
     public CompletionStage<List<QueueProtocol.Placed>> enqueue(int shard, List<TaskSpec> tasks, long enqueuedAt, ScriptRunner scripts) {
-        List<String> args = new ArrayList<>(1 + tasks.size() * 5);
+        List<String> args = new ArrayList<>(1 + tasks.size() * 6);
         args.add(String.valueOf(tasks.size()));
         for (TaskSpec t : tasks) {
             requireSupported(t);
@@ -60,6 +61,7 @@ public final class BucketQueue {
             args.add(t.schedule().timing().wire());
             args.add(String.valueOf(t.schedule().millis()));
             args.add(t.record(enqueuedAt).encode());
+            args.add(String.valueOf(t.priority()));
         }
         return scripts.<List<Object>>run(BucketScript.ENQUEUE, keys(shard), args).thenApply(reply -> {
             List<QueueProtocol.Placed> out = new ArrayList<>(tasks.size());
@@ -134,10 +136,15 @@ public final class BucketQueue {
         });
     }
 
-    /** Puts a failed task back to wait {@code backoff} as its next attempt, or dead-letters it (beyond {@code maxAttempts}, or {@code permanent}). */
-    public CompletionStage<RetryResult> retry(ClaimedTask task, Duration backoff, String error, int maxAttempts, boolean permanent) {
+    /**
+     * Puts a failed task back to wait {@code backoff} as its next attempt, or dead-letters it (beyond {@code maxAttempts},
+     * or {@code permanent}) within the dead letters' bounds.
+     */
+    public CompletionStage<RetryResult> retry(ClaimedTask task, Duration backoff, String error, int maxAttempts, boolean permanent,
+                                              DeadLetterPolicy dead) {
         List<String> args = List.of(task.flight(), task.id(), String.valueOf(BucketLayout.indexBucket(task.id())),
-                String.valueOf(backoff.toMillis()), error == null ? "" : error, String.valueOf(maxAttempts), permanent ? "1" : "0");
+                String.valueOf(backoff.toMillis()), error == null ? "" : error, String.valueOf(maxAttempts), permanent ? "1" : "0",
+                String.valueOf(dead.maxCount()), String.valueOf(dead.maxAge().toMillis()));
         return scripts.<List<Object>>run(BucketScript.RETRY, keys(task.shard()), args).thenApply(reply -> new RetryResult(
                 RetryResult.Status.valueOf(((String) reply.get(0)).toUpperCase(Locale.ROOT)), Replies.asLong(reply.get(1))));
     }
@@ -163,8 +170,9 @@ public final class BucketQueue {
      * Gives back buckets whose lease expired (at most {@code most}) as their next attempt or to the dead letters,
      * and splits coarse minutes nearing their time into windows.
      */
-    public CompletionStage<Reclaimed> reclaim(int shard, int most, int maxAttempts) {
-        List<String> args = List.of("0", String.valueOf(most), String.valueOf(maxAttempts));
+    public CompletionStage<Reclaimed> reclaim(int shard, int most, int maxAttempts, DeadLetterPolicy dead) {
+        List<String> args = List.of("0", String.valueOf(most), String.valueOf(maxAttempts), String.valueOf(dead.maxCount()),
+                String.valueOf(dead.maxAge().toMillis()));
         return scripts.<List<Object>>run(BucketScript.RECLAIM, keys(shard), args).thenApply(reply ->
                 new Reclaimed(Replies.asLong(reply.get(0)), Replies.asLong(reply.get(1))));
     }
@@ -179,9 +187,6 @@ public final class BucketQueue {
     }
 
     private static void requireSupported(TaskSpec t) {
-        if (t.priority() != 0) {
-            throw new InvalidInputException("priority", "protocol 3 does not take priorities yet; task " + t.id() + " asks for " + t.priority());
-        }
         if (t.options().group() != null) {
             throw new InvalidInputException("group", "protocol 3 does not take groups yet; task " + t.id() + " names " + t.options().group());
         }

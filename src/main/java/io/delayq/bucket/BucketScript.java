@@ -19,16 +19,14 @@ public enum BucketScript implements Script {
     RECLAIM("reclaim", ScriptOutputType.MULTI),
     CANCEL("cancel", ScriptOutputType.VALUE);
 
-    private static final List<String> INCLUDES = List.of("delayq/lua/p3/include/", "delayq/lua/include/");
-
     private final String file;
     private final ScriptOutputType outputType;
-    private volatile String source;
-    private volatile String sha;
+    private final LuaSource source;
 
     BucketScript(String file, ScriptOutputType outputType) {
         this.file = file;
         this.outputType = outputType;
+        this.source = new LuaSource(path(), List.of("delayq/lua/p3/include/", "delayq/lua/include/"));
     }
 
     public String path() {
@@ -37,18 +35,12 @@ public enum BucketScript implements Script {
 
     @Override
     public String source() {
-        if (source == null) {
-            source = LuaSource.assemble(path(), INCLUDES);
-        }
-        return source;
+        return source.source();
     }
 
     @Override
     public String sha() {
-        if (sha == null) {
-            sha = LuaSource.sha1(source());
-        }
-        return sha;
+        return source.sha();
     }
 
     @Override

@@ -52,7 +52,9 @@ public final class QueueLayout {
                 throw new ShardCountMismatchException(scope.queue(), configuredShards, recordedShards);
             }
             if (!spoken.contains((int) recordedProtocol)) {
-                throw new ProtocolVersionMismatchException(scope.queue(), spoken, recordedProtocol);
+                // named as the version this process records for new queues: protocol 3 is a development switch, and the
+                // libraries (which speak 2) answer with the same message
+                throw new ProtocolVersionMismatchException(scope.queue(), forNewQueue, recordedProtocol);
             }
             scope.recordProtocol((int) recordedProtocol);
             layout = recorded;

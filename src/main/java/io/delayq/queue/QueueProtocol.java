@@ -180,7 +180,7 @@ public final class QueueProtocol {
         args.add(String.valueOf(epoch));
         args.add(presentOnly ? "present" : "");
         List<String> enqueueKeys = keys(shard).scriptKeys();
-        if (policy == DuplicatePolicy.ONCE) {
+        if (policy == DuplicatePolicy.ONCE || policy == DuplicatePolicy.FUTURE_ONCE) {
             enqueueKeys = new ArrayList<>(enqueueKeys);
             enqueueKeys.add(keys(shard).once());
         }
@@ -436,7 +436,7 @@ public final class QueueProtocol {
                                               boolean permanent, DeadLetterPolicy dead, boolean reportedProgress) {
         BucketQueue b = buckets;
         if (b != null) {
-            return b.retry(task, backoff, error, maxAttempts, permanent);
+            return b.retry(task, backoff, error, maxAttempts, permanent, dead);
         }
         List<String> args = new ArrayList<>(List.of(task.id(), String.valueOf(task.token()), String.valueOf(backoff.toMillis()),
                 error == null ? "" : error, String.valueOf(maxAttempts), permanent ? "1" : "0",
@@ -489,7 +489,7 @@ public final class QueueProtocol {
     public CompletionStage<Reclaimed> reclaim(int shard, int limit, int maxAttempts, DeadLetterPolicy dead) {
         BucketQueue b = buckets;
         if (b != null) {
-            return b.reclaim(shard, limit, maxAttempts);
+            return b.reclaim(shard, limit, maxAttempts, dead);
         }
         List<String> args = List.of(String.valueOf(limit), String.valueOf(maxAttempts),
                 String.valueOf(dead.maxCount()), String.valueOf(dead.maxAge().toMillis()));

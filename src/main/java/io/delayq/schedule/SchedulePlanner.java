@@ -27,10 +27,12 @@ import java.util.TreeSet;
  * {@code dq:{q}:schedules:due}, see {@link IndexRules}). Any number of planners may run turns at the
  * same time; the outcome is as if one did:
  * <ol>
- *   <li>occurrences not due yet are enqueued first, with {@link DuplicatePolicy#FUTURE_ONLY}: planners
- *       racing on the same occurrence add it once (deterministic id), and one that stalled cannot add
+ *   <li>occurrences not due yet are enqueued first, with {@link DuplicatePolicy#FUTURE_ONCE}: planners
+ *       racing on the same occurrence add it once (deterministic id), one that stalled cannot add
  *       an occurrence that already fired (the enqueue script refuses a due time that is not ahead of
- *       Redis' clock);</li>
+ *       Redis' clock), and the shard's once-set remembers it: a planner that dies after adding it and
+ *       before recording its turn leaves the occurrence to fire and the state behind it, and the next
+ *       planner, finding it owed, enqueues it as a duplicate;</li>
  *   <li>the planner state advances by compare-and-set, together with the schedule's next planning
  *       time; the occurrences to fire at once (late ones, misfires) are written into that state as
  *       <em>owed</em>: of several planners one wins, and the winner's decision is recorded before
@@ -54,12 +56,18 @@ public final class SchedulePlanner {
         void recorded(String schedule, List<Long> owed);
     }
 
+    /** Called between enqueuing occurrences ahead and recording the turn; tests halt a planner there. */
+    interface AheadHook {
+        void enqueued(String schedule, List<String> added);
+    }
+
     private final AsyncDelayQueueClient tasks;
     private final ScheduleStore store;
     private final PlanRules rules;
     private final IndexRules index;
     private final Duration timeout;
     private volatile OwedHook owedHook = (schedule, owed) -> { };
+    private volatile AheadHook aheadHook = (schedule, added) -> { };
     private boolean swept;
 
     public SchedulePlanner(AsyncDelayQueueClient tasks, ScheduleStore store, PlanRules rules, IndexRules index, Duration timeout) {
@@ -72,6 +80,11 @@ public final class SchedulePlanner {
 
     public SchedulePlanner(AsyncDelayQueueClient tasks, ScheduleStore store, PlanRules rules, Duration timeout) {
         this(tasks, store, rules, IndexRules.defaults(), timeout);
+    }
+
+    SchedulePlanner onAheadEnqueued(AheadHook hook) {
+        this.aheadHook = hook;
+        return this;
     }
 
     SchedulePlanner onOwedRecorded(OwedHook hook) {
@@ -258,11 +271,12 @@ public final class SchedulePlanner {
         }
         PlanRules.Plan plan = planned.get();
         List<String> added = new ArrayList<>();
-        for (EnqueueResult r : enqueue(def, plan.ahead(), DuplicatePolicy.FUTURE_ONLY)) {
+        for (EnqueueResult r : enqueue(def, plan.ahead(), DuplicatePolicy.FUTURE_ONCE)) {
             if (r.added()) {
                 added.add(r.id());
             }
         }
+        aheadHook.enqueued(name, added);
         PlanState next = plan.next();
         long nextPlanning = rules.nextPlanning(def, next, now, index.maxIdle());
         PlanState recorded = plan.fireNow().isEmpty() ? next : next.owing(plan.fireNow(), now);

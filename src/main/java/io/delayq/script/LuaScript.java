@@ -46,12 +46,12 @@ public enum LuaScript implements Script {
 
     private final String file;
     private final ScriptOutputType outputType;
-    private volatile String source;
-    private volatile String sha;
+    private final LuaSource source;
 
     LuaScript(String file, ScriptOutputType outputType) {
         this.file = file;
         this.outputType = outputType;
+        this.source = new LuaSource("delayq/lua/" + file + ".lua", List.of("delayq/lua/include/"));
     }
 
     @Override
@@ -65,17 +65,11 @@ public enum LuaScript implements Script {
 
     @Override
     public String source() {
-        if (source == null) {
-            source = LuaSource.assemble("delayq/lua/" + fileName(), List.of("delayq/lua/include/"));
-        }
-        return source;
+        return source.source();
     }
 
     @Override
     public String sha() {
-        if (sha == null) {
-            sha = LuaSource.sha1(source());
-        }
-        return sha;
+        return source.sha();
     }
 }

@@ -20,7 +20,29 @@ import java.util.regex.Pattern;
 public final class LuaSource {
     private static final Pattern INCLUDE = Pattern.compile("(?m)^--@include (\\S+)$");
 
-    private LuaSource() {
+    private final String script;
+    private final List<String> includeFolders;
+    private volatile String source;
+    private volatile String sha;
+
+    /** A script's source, assembled on first use, and its SHA-1 (what EVALSHA names it by). */
+    public LuaSource(String script, List<String> includeFolders) {
+        this.script = script;
+        this.includeFolders = List.copyOf(includeFolders);
+    }
+
+    public String source() {
+        if (source == null) {
+            source = assemble(script, includeFolders);
+        }
+        return source;
+    }
+
+    public String sha() {
+        if (sha == null) {
+            sha = sha1(source());
+        }
+        return sha;
     }
 
     public static String assemble(String script, List<String> includeFolders) {

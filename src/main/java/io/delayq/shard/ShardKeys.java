@@ -108,7 +108,7 @@ public record ShardKeys(String queue, int shard) {
         return key("paused");
     }
 
-    /** ZSET id -> ms: ids enqueued with {@link io.delayq.task.DuplicatePolicy#ONCE}, kept a week (enqueue.lua's KEYS[11]). */
+    /** ZSET id -> ms: ids enqueued with {@link io.delayq.task.DuplicatePolicy#ONCE} or {@code FUTURE_ONCE}, kept a week (enqueue.lua's KEYS[11]). */
     public String once() {
         return key("once");
     }

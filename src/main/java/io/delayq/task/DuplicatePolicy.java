@@ -21,6 +21,13 @@ public enum DuplicatePolicy {
      */
     ONCE("once"),
     /**
+     * FUTURE_ONLY and ONCE together: refused when not due after the server's now (PAST, and then not remembered), and
+     * remembered in the once set like ONCE otherwise. The recurring-task planner adds occurrences ahead this way: one
+     * added ahead by a planner that died before recording its turn, then fired and acked, stays a duplicate when the
+     * next planner finds it owed and enqueues it with ONCE. Costs an entry in the once set per id for a week.
+     */
+    FUTURE_ONCE("future-once"),
+    /**
      * Debounce with a maximum wait ("replace, but fire no later than the burst's first enqueue + max wait"): every
      * task must carry {@link TaskSpec#debounce}. A waiting task of the id is replaced (record and due time), but its
      * due time never moves past the deadline its burst's first enqueue fixed (kept in the record); an absent id is

@@ -1,4 +1,5 @@
--- claim (protocol 3): take whole due buckets into flight, at most `batch` tasks. A bucket is renamed into flight
+-- claim (protocol 3): take whole due buckets into flight, at most `batch` tasks, priority level 2 first, then 1,
+-- then 0 (within a level, oldest window first). A bucket is renamed into flight
 -- in one step (O(1) a bucket), so a claim costs per bucket, not per task; the first bucket is split when it alone
 -- is larger than the batch. Windows starting within `ahead` ms are taken too: the worker holds such tasks until
 -- their due time. Coarse buckets whose minute starts within the look-ahead are split into windows first (the
@@ -20,12 +21,16 @@ if now == 0 then now = server_now() end
 local expiry = now + lease
 local out = { expiry, now, -1 }
 -- what the worker's wake-up timer is seeded with: the earliest window or minute still waiting after this claim
+-- (levels 1 and 2 only when the shard holds any: one EXISTS a claim)
+local leveled
 local function next_start()
-  for _, ix in ipairs({ 'idx', 'cidx' }) do
+  local soonest = -1
+  for _, ix in ipairs(leveled and { 'idx', 'idx1', 'idx2', 'cidx' } or { 'idx', 'cidx' }) do
     local head = redis.call('ZRANGE', P .. ix, 0, 0, 'WITHSCORES')
-    if head[2] then return tonumber(head[2]) end
+    local at = tonumber(head[2])
+    if at and (soonest < 0 or at < soonest) then soonest = at end
   end
-  return -1
+  return soonest
 end
 local replay = ARGV[5] ~= nil and ARGV[5] ~= '' and P .. 'claim:' .. ARGV[5] or nil
 if replay then
@@ -47,46 +52,57 @@ end
 local coarse_head = redis.call('ZRANGE', P .. 'cidx', 0, 0, 'WITHSCORES')
 if coarse_head[2] and tonumber(coarse_head[2]) <= now + ahead then promote(P, now, now + ahead, 100) end
 
-local due = redis.call('ZRANGEBYSCORE', P .. 'idx', '-inf', now + ahead, 'LIMIT', 0, batch)
-if #due == 0 then
-  out[3] = next_start()
-  return out  -- (nothing to replay either: a re-sent empty claim claims afresh)
-end
+leveled = redis.call('EXISTS', P .. 'idx2', P .. 'idx1') > 0
 -- the tag makes every in-flight name unique, also for two parts of one bucket taken in the same millisecond
-local tag = '@' .. b36(redis.call('INCR', P .. 'seq'))
-local took, taken, bases, leases = 0, {}, {}, {}
-for _, name in ipairs(due) do
-  local bkey = P .. 'b:' .. name
-  local size = redis.call('HLEN', bkey)
-  local fname = name .. tag
-  local fkey = P .. 'f:' .. fname
-  if took + size > batch then
-    if took > 0 then break end
-    local part = redis.call('HRANDFIELD', bkey, batch, 'WITHVALUES')
-    local ids = {}
-    for j = 1, #part, 2 do ids[#ids + 1] = part[j] end
-    redis.call('HDEL', bkey, unpack(ids))
-    redis.call('HSET', fkey, unpack(part))
-    out[#out + 1] = fname
-    out[#out + 1] = part
+local tag
+local took, leases = 0, {}
+local function take(ix)
+  local due = redis.call('ZRANGEBYSCORE', P .. ix, '-inf', now + ahead, 'LIMIT', 0, batch - took)
+  if #due == 0 then return end
+  tag = tag or '@' .. b36(redis.call('INCR', P .. 'seq'))
+  local taken, bases = {}, {}
+  for _, name in ipairs(due) do
+    local bkey = P .. 'b:' .. name
+    local size = redis.call('HLEN', bkey)
+    local fname = name .. tag
+    local fkey = P .. 'f:' .. fname
+    if took + size > batch then
+      if took > 0 then break end
+      local part = redis.call('HRANDFIELD', bkey, batch, 'WITHVALUES')
+      local ids = {}
+      for j = 1, #part, 2 do ids[#ids + 1] = part[j] end
+      redis.call('HDEL', bkey, unpack(ids))
+      redis.call('HSET', fkey, unpack(part))
+      out[#out + 1] = fname
+      out[#out + 1] = part
+      leases[#leases + 1] = expiry
+      leases[#leases + 1] = fname
+      took = batch
+      break
+    end
+    redis.call('RENAME', bkey, fkey)
+    taken[#taken + 1] = name
+    bases[#bases + 1] = string.match(name, '^(.*):%d+$')
     leases[#leases + 1] = expiry
     leases[#leases + 1] = fname
-    took = batch
-    break
+    out[#out + 1] = fname
+    out[#out + 1] = redis.call('HGETALL', fkey)
+    took = took + size
+    if took >= batch then break end
   end
-  redis.call('RENAME', bkey, fkey)
-  taken[#taken + 1] = name
-  bases[#bases + 1] = string.match(name, '^(.*):%d+$')
-  leases[#leases + 1] = expiry
-  leases[#leases + 1] = fname
-  out[#out + 1] = fname
-  out[#out + 1] = redis.call('HGETALL', fkey)
-  took = took + size
-  if took >= batch then break end
+  if #taken > 0 then
+    redis.call('ZREM', P .. ix, unpack(taken))
+    redis.call('HDEL', P .. 'open', unpack(bases))
+  end
 end
-if #taken > 0 then
-  redis.call('ZREM', P .. 'idx', unpack(taken))
-  redis.call('HDEL', P .. 'open', unpack(bases))
+if leveled then
+  take('idx2')
+  if took < batch then take('idx1') end
+end
+if took < batch then take('idx') end
+if #leases == 0 then
+  out[3] = next_start()
+  return out  -- (nothing to replay either: a re-sent empty claim claims afresh)
 end
 redis.call('ZADD', P .. 'lease', unpack(leases))
 out[3] = next_start()

@@ -1,7 +1,8 @@
--- enqueue (protocol 3): put tasks in the bucket of their due window, rejecting ids the shard already holds.
+-- enqueue (protocol 3): put tasks in the bucket of their due window and priority level, rejecting ids the shard
+-- already holds.
 -- KEYS[1]: the shard's prefix (include/buckets.lua)
--- ARGV[1]: n; then per task (5 each, from ARGV[2 + 5k]): id, its ix bucket h, timing ('at': millis is the due time;
---          'in': a delay counted from the server clock), millis, record
+-- ARGV[1]: n; then per task (6 each, from ARGV[2 + 6k]): id, its ix bucket h, timing ('at': millis is the due time;
+--          'in': a delay counted from the server clock), millis, record, priority level (0..2)
 -- Returns: { now, then per task: status ('added' or 'duplicate'), due time (ms; -1 for a duplicate) }
 --@include buckets.lua
 
@@ -9,25 +10,34 @@ local P = KEYS[1]
 local n = tonumber(ARGV[1])
 local now = server_now()
 local out = { now }
+-- a task earlier than everything its level held before this call wakes a sleeping worker (the marker); a level's
+-- head is read once, before anything is placed
+local heads = {}
+local function waited(level)
+  local head = heads[level]
+  if head == nil then
+    local first = redis.call('ZRANGE', P .. index_of(false, level), 0, 0, 'WITHSCORES')
+    head = tonumber(first[2]) or math.huge
+    heads[level] = head
+  end
+  return head
+end
 local soonest
--- what waited before this call: a task earlier than all of it wakes a sleeping worker (the marker)
-local head = redis.call('ZRANGE', P .. 'idx', 0, 0, 'WITHSCORES')
-local waited = tonumber(head[2]) or math.huge
 for k = 0, n - 1 do
-  local a = 2 + 5 * k
-  local id, h, millis, record = ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 3]), ARGV[a + 4]
+  local a = 2 + 6 * k
+  local id, h, millis, record, level = ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 3]), ARGV[a + 4], tonumber(ARGV[a + 5])
   local due = ARGV[a + 2] == 'in' and now + millis or millis
   local ix = P .. 'ix:' .. h
   if redis.call('HSETNX', ix, id, b36(due)) == 1 then
-    place(P, id, due, now, 1, record)
+    if due - due % W < waited(level) and (soonest == nil or due < soonest) then soonest = due end
+    place(P, id, due, now, 1, record, level)
     out[#out + 1] = 'added'
     out[#out + 1] = due
-    if soonest == nil or due < soonest then soonest = due end
   else
     out[#out + 1] = 'duplicate'
     out[#out + 1] = -1
   end
 end
 index_placed(P)
-if soonest and soonest - soonest % W < waited then redis.call('ZADD', P .. 'marker', 'LT', soonest, 'next') end
+if soonest then redis.call('ZADD', P .. 'marker', 'LT', soonest, 'next') end
 return out

@@ -2,7 +2,8 @@
 -- buckets: nothing is written per task), or to the dead letters when that attempt would be beyond the most allowed
 -- (error 'lease expired on attempt N'); then coarse buckets within the horizon are split into due windows.
 -- KEYS[1]: the shard's prefix (include/buckets.lua)
--- ARGV[1]: now (ms; 0 = the server's clock), ARGV[2]: most buckets, ARGV[3]: most attempts
+-- ARGV[1]: now (ms; 0 = the server's clock), ARGV[2]: most buckets, ARGV[3]: most attempts, ARGV[4], ARGV[5]: the
+-- dead letters' bounds, most kept and oldest kept (ms; 0 = none)
 -- Returns: { tasks given back, tasks dead-lettered, tasks promoted }
 --@include buckets.lua
 --@include crc32.lua
@@ -19,7 +20,7 @@ for _, fname in ipairs(expired) do
   local fkey = P .. 'f:' .. fname
   local size = redis.call('HLEN', fkey)
   if size > 0 then
-    local start, attempt = parse_name(fname)
+    local start, attempt, _, level = parse_name(fname)
     if attempt + 1 > max_attempts then
       local flat = redis.call('HGETALL', fkey)
       for j = 1, #flat, 2 do
@@ -29,12 +30,13 @@ for _, fname in ipairs(expired) do
       redis.call('DEL', fkey)
       dead = dead + size
     else
-      move_bucket(P, fkey, size, base_of(start, false, attempt + 1), start, false)
+      move_bucket(P, fkey, size, base_of(start, false, attempt + 1, level), start, false, level)
       back = back + size
     end
   end
 end
 if #expired > 0 then redis.call('ZREM', P .. 'lease', unpack(expired)) end
+if dead > 0 then trim_dead(P, now, tonumber(ARGV[4]) or 0, tonumber(ARGV[5]) or 0) end
 index_placed(P)
 if back > 0 then redis.call('ZADD', P .. 'marker', 'LT', now, 'next') end
 local promoted = promote(P, now, now + HORIZON, most)

@@ -3,9 +3,11 @@
 -- the most allowed or the failure is permanent. A task not in that bucket any more (reclaimed) is left alone.
 -- KEYS[1]: the shard's prefix (include/buckets.lua)
 -- ARGV[1]: in-flight name, ARGV[2]: id, ARGV[3]: its ix bucket h, ARGV[4]: backoff ms, ARGV[5]: error,
--- ARGV[6]: most attempts, ARGV[7]: '1' when the failure is permanent
+-- ARGV[6]: most attempts, ARGV[7]: '1' when the failure is permanent, ARGV[8], ARGV[9]: the dead letters' bounds,
+-- most kept and oldest kept (ms; 0 = none)
 -- Returns: { 'retried', due time } | { 'dead', time of death } | { 'stale', -1 }
 --@include buckets.lua
+--@include crc32.lua
 --@include dead.lua
 
 local P = KEYS[1]
@@ -17,13 +19,14 @@ redis.call('HDEL', fkey, id)
 if redis.call('EXISTS', fkey) == 0 then redis.call('ZREM', P .. 'lease', fname) end
 local now = server_now()
 local _, record = decode(fname, value)
-local _, attempt = parse_name(fname)
+local _, attempt, _, level = parse_name(fname)
 if ARGV[7] == '1' or attempt + 1 > tonumber(ARGV[6]) then
   dead_letter(P, id, h, record, ARGV[5], now)
+  trim_dead(P, now, tonumber(ARGV[8]) or 0, tonumber(ARGV[9]) or 0)
   return { 'dead', now }
 end
 local due = now + tonumber(ARGV[4])
-place(P, id, due, now, attempt + 1, record)
+place(P, id, due, now, attempt + 1, record, level)
 index_placed(P)
 redis.call('HSET', P .. 'ix:' .. h, id, b36(due))
 redis.call('HSET', P .. 'err', id, ARGV[5])

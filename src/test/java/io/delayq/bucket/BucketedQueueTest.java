@@ -3,6 +3,7 @@ package io.delayq.bucket;
 import io.delayq.InvalidInputException;
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
+import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.lease.RetryResult;
 import io.delayq.queue.QueueScope;
 import io.delayq.redis.RedisEndpoint;
@@ -49,6 +50,7 @@ class BucketedQueueTest {
 
     private static final Duration LONG = Duration.ofMinutes(5);
     private static final Duration AHEAD = Duration.ofMillis(100);
+    private static final DeadLetterPolicy KEEP_ALL = new DeadLetterPolicy(0, Duration.ZERO);
 
     private RedisEndpoint endpoint;
     private BucketQueue q;
@@ -136,7 +138,7 @@ class BucketedQueueTest {
         ClaimBatch c = claim(10, LONG);
         assertThat(c.tasks()).extracting(ClaimedTask::id).containsExactlyInAnyOrder("f", "d");
         ClaimedTask d = c.tasks().stream().filter(t -> t.id().equals("d")).findFirst().orElseThrow();
-        assertThat(sync(q.retry(d, Duration.ZERO, "bad input", 5, true)).status()).isEqualTo(RetryResult.Status.DEAD);
+        assertThat(sync(q.retry(d, Duration.ZERO, "bad input", 5, true, KEEP_ALL)).status()).isEqualTo(RetryResult.Status.DEAD);
 
         assertThat(enqueue(TaskSpec.of("w"), TaskSpec.of("f"), TaskSpec.of("d"), TaskSpec.of("new")))
                 .extracting(r -> r.status().name()).containsExactly("DUPLICATE", "DUPLICATE", "DUPLICATE", "ADDED");
@@ -154,7 +156,7 @@ class BucketedQueueTest {
         enqueue(TaskSpec.of("a"), TaskSpec.of("b"));
         ClaimBatch first = claim(10, Duration.ofMillis(200));
         assertThat(first.tasks()).hasSize(2);
-        await().atMost(Duration.ofSeconds(5)).until(() -> sync(q.reclaim(0, 100, 5)).requeued() == 2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> sync(q.reclaim(0, 100, 5, KEEP_ALL)).requeued() == 2);
 
         assertThat(sync(q.ack(0, first.tasks()))).as("the first claim's ack, after its lease expired").containsOnly(false);
         assertThat(sync(q.extend(0, first.tasks().subList(0, 1), Duration.ofMinutes(1)))).as("no revival").containsExactly(0L);
@@ -190,7 +192,7 @@ class BucketedQueueTest {
         assertThat(sync(q.extend(0, List.of(a), Duration.ofSeconds(30)))).as("never shortened").containsExactly(later);
         long past = serverNow(redisCommands()) + 1_000;
         await().pollDelay(Duration.ofMillis(400)).atMost(Duration.ofSeconds(5)).until(() -> serverNow(redisCommands()) > past);
-        assertThat(sync(q.reclaim(0, 100, 5)).requeued()).as("beyond the first lease, still held").isZero();
+        assertThat(sync(q.reclaim(0, 100, 5, KEEP_ALL)).requeued()).as("beyond the first lease, still held").isZero();
         assertThat(sync(q.ack(0, List.of(a)))).containsExactly(true);
     }
 
@@ -199,11 +201,11 @@ class BucketedQueueTest {
         enqueue(TaskSpec.of("r").payload("keep me"));
         ClaimedTask r = claim(10, LONG).tasks().get(0);
         long before = serverNow(redisCommands());
-        RetryResult retried = sync(q.retry(r, Duration.ofMillis(300), "boom 1", 2, false));
+        RetryResult retried = sync(q.retry(r, Duration.ofMillis(300), "boom 1", 2, false, KEEP_ALL));
         assertThat(retried.status()).isEqualTo(RetryResult.Status.RETRIED);
         assertThat(retried.at()).isBetween(before + 300, serverNow(redisCommands()) + 300);
         assertThat(get(redisCommands().hget("dq:{orders:0}:err", "r"))).isEqualTo("boom 1");
-        assertThat(sync(q.retry(r, Duration.ZERO, "again", 2, false)).status()).as("the same claim again").isEqualTo(RetryResult.Status.STALE);
+        assertThat(sync(q.retry(r, Duration.ZERO, "again", 2, false, KEEP_ALL)).status()).as("the same claim again").isEqualTo(RetryResult.Status.STALE);
 
         List<ClaimedTask> second = new ArrayList<>();
         await().atMost(Duration.ofSeconds(5)).until(() -> second.addAll(claim(10, LONG).tasks()));
@@ -213,14 +215,14 @@ class BucketedQueueTest {
         assertThat(r2.rawRecord()).isEqualTo(r.rawRecord());
         assertThat(serverNow(redisCommands())).as("never before its backoff ends").isGreaterThanOrEqualTo(r2.dueAt() - AHEAD.toMillis() - BucketLayout.WINDOW_MS);
 
-        assertThat(sync(q.retry(r2, Duration.ZERO, "boom 2", 2, false)).status()).isEqualTo(RetryResult.Status.DEAD);
+        assertThat(sync(q.retry(r2, Duration.ZERO, "boom 2", 2, false, KEEP_ALL)).status()).isEqualTo(RetryResult.Status.DEAD);
         assertThat(get(redisCommands().zscore("dq:{orders:0}:dead", "r"))).isNotNull();
         assertThat(get(redisCommands().hget("dq:{orders:0}:dv", "r"))).isEqualTo(r.rawRecord());
         assertThat(get(redisCommands().hget("dq:{orders:0}:err", "r"))).isEqualTo("boom 2");
 
         enqueue(TaskSpec.of("s"));
         ClaimedTask s = claim(10, LONG).tasks().get(0);
-        sync(q.retry(s, Duration.ZERO, "once", 5, false));
+        sync(q.retry(s, Duration.ZERO, "once", 5, false, KEEP_ALL));
         List<ClaimedTask> again = new ArrayList<>();
         await().atMost(Duration.ofSeconds(5)).until(() -> again.addAll(claim(10, LONG).tasks()));
         assertThat(sync(q.ack(0, again))).containsExactly(true);
@@ -232,7 +234,7 @@ class BucketedQueueTest {
         enqueue(TaskSpec.of("a"), TaskSpec.of("b"), TaskSpec.of("c"));
         List<ClaimedTask> claimed = claim(10, LONG).tasks();
         ClaimedTask b = claimed.stream().filter(t -> t.id().equals("b")).findFirst().orElseThrow();
-        sync(q.retry(b, Duration.ofMinutes(1), "later", 5, false));
+        sync(q.retry(b, Duration.ofMinutes(1), "later", 5, false, KEEP_ALL));
         List<Boolean> acked = sync(q.ack(0, claimed));
         for (int i = 0; i < claimed.size(); i++) {
             assertThat(acked.get(i)).as("acked %s", claimed.get(i).id()).isEqualTo(!claimed.get(i).id().equals("b"));
@@ -243,10 +245,61 @@ class BucketedQueueTest {
     }
 
     @Test
+    void deadLettersAreKeptWithinTheirCountAndTheTrimmedOnesAreForgottenById() {
+        DeadLetterPolicy two = new DeadLetterPolicy(2, Duration.ZERO);
+        for (String id : List.of("d1", "d2", "d3")) {
+            enqueue(TaskSpec.of(id));
+            ClaimedTask t = claim(10, LONG).tasks().get(0);
+            assertThat(sync(q.retry(t, Duration.ZERO, "bad", 5, true, two)).status()).isEqualTo(RetryResult.Status.DEAD);
+        }
+        assertThat(get(redisCommands().zrange("dq:{orders:0}:dead", 0, -1))).containsExactly("d2", "d3");
+        assertThat(get(redisCommands().hkeys("dq:{orders:0}:dv"))).containsExactlyInAnyOrder("d2", "d3");
+        assertThat(get(redisCommands().hexists("dq:{orders:0}:err", "d1"))).isFalse();
+        assertThat(enqueue(TaskSpec.of("d1"), TaskSpec.of("d2")).stream().map(r -> r.status().name()).toList())
+                .as("the trimmed id is free again, a kept one is still a duplicate").containsExactly("ADDED", "DUPLICATE");
+    }
+
+    @Test
+    void higherPriorityLevelsAreClaimedFirstAndKeepTheirLevelThroughRetryReclaimAndPromotion() {
+        List<TaskSpec> specs = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            specs.add(TaskSpec.of("t" + i).priority(i % 3));
+        }
+        enqueue(specs.toArray(TaskSpec[]::new));
+        List<Integer> levels = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            ClaimBatch c = claim(10, LONG);
+            c.tasks().forEach(t -> levels.add(Integer.parseInt(t.id().substring(1)) % 3));
+            if (round == 0) {
+                ClaimedTask top = c.tasks().get(0);
+                sync(q.retry(top, Duration.ZERO, "again", 5, false, KEEP_ALL));
+                ClaimedTask again = claim(1, LONG).tasks().get(0);
+                assertThat(again.id()).as("a retried level-2 task comes before every level-1 one").isEqualTo(top.id());
+                assertThat(again.attempt()).isEqualTo(2);
+                sync(q.ack(0, List.of(again)));
+            }
+            sync(q.ack(0, c.tasks()));
+        }
+        assertThat(levels).as("level 2, then 1, then 0").containsExactly(
+                2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+        enqueue(TaskSpec.of("low"), TaskSpec.of("high").priority(1));
+        claim(10, Duration.ofMillis(100));
+        await().atMost(Duration.ofSeconds(5)).until(() -> sync(q.reclaim(0, 100, 5, KEEP_ALL)).requeued() == 2);
+        assertThat(claim(1, LONG).tasks()).as("reclaimed: still level 1 first").extracting(ClaimedTask::id).containsExactly("high");
+
+        long due = serverNow(redisCommands()) + BucketLayout.HORIZON_MS + 90_000;
+        enqueue(TaskSpec.of("far-high").at(Instant.ofEpochMilli(due)).priority(2));
+        sync(q.scope().scripts().run(BucketScript.RECLAIM, List.of(BucketLayout.prefix("orders", 0)),
+                List.of(String.valueOf(due - BucketLayout.HORIZON_MS + 1), "100", "5", "0", "0")));
+        assertThat(get(redisCommands().zcard("dq:{orders:0}:idx2"))).as("promoted into its level").isEqualTo(1);
+    }
+
+    @Test
     void aBucketWhoseLeaseExpiresAtTheLimitGoesToTheDeadLettersWithTheAttempt() {
         enqueue(TaskSpec.of("a"), TaskSpec.of("b"));
         claim(10, Duration.ofMillis(100));
-        await().atMost(Duration.ofSeconds(5)).until(() -> sync(q.reclaim(0, 100, 1)).dead() == 2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> sync(q.reclaim(0, 100, 1, KEEP_ALL)).dead() == 2);
         assertThat(get(redisCommands().hget("dq:{orders:0}:err", "a"))).isEqualTo("lease expired on attempt 1");
         assertThat(enqueue(TaskSpec.of("a")).get(0).status()).isEqualTo(EnqueueResult.Status.DUPLICATE);
         assertThat(sync(q.cancel(0, "a"))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
@@ -333,7 +386,7 @@ class BucketedQueueTest {
                             bucket.forEach(t -> acked.merge(t.id(), 1, Integer::sum));
                         }
                     }
-                    sync(q.reclaim(0, 100, 100));
+                    sync(q.reclaim(0, 100, 100, KEEP_ALL));
                 }
                 return null;
             }));
@@ -360,8 +413,6 @@ class BucketedQueueTest {
 
     @Test
     void whatProtocolThreeDoesNotDoYetIsRefusedNamingTheField() {
-        assertThatThrownBy(() -> enqueue(TaskSpec.of("p").priority(2)))
-                .isInstanceOf(InvalidInputException.class).hasMessageStartingWith("priority:");
         assertThatThrownBy(() -> enqueue(TaskSpec.of("g").group("acme")))
                 .isInstanceOf(InvalidInputException.class).hasMessageStartingWith("group:");
         assertThatThrownBy(() -> enqueue(TaskSpec.of("d").dedupWindow(Duration.ofMinutes(1))))

@@ -87,7 +87,7 @@ class QueueMetaTest {
             get(admin.redis().hset("dq:{orders}:meta", Map.of("shards", "4", "protocol", "1")));
             assertThatThrownBy(() -> DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(4).build())
                     .isInstanceOf(ProtocolVersionMismatchException.class)
-                    .hasMessageStartingWith("protocol: queue 'orders' uses delayq protocol version 1 in Redis, this client speaks versions 2 and 3; ")
+                    .hasMessageStartingWith("protocol: queue 'orders' uses delayq protocol version 1 in Redis, this client speaks version 2; ")
                     .hasMessageContaining("every producer and worker of a queue must speak the same one");
             // a meta hash without a protocol field (written by hand, incompletely) is not silently accepted
             get(admin.redis().hdel("dq:{orders}:meta", "protocol"));

@@ -91,6 +91,71 @@ class OwedOccurrenceTest {
     }
 
     @Test
+    void anOccurrenceAddedAheadByAPlannerThatDiedBeforeRecordingItFiresOnceThoughTheNextPlannerFindsItOwed() throws Exception {
+        Schedules schedules = Schedules.of(q.client());
+        SchedulePlanner next = schedules.planner(RULES, SHORT_LEASE);
+        next.turn(); // its first (full) turn is behind it: it takes the schedule through the index and its lease
+
+        schedules.put(CronSchedule.of("tick", "* * * * * *"));
+        CountDownLatch halted = new CountDownLatch(1);
+        CountDownLatch wake = new CountDownLatch(1);
+        List<String> ahead = new CopyOnWriteArrayList<>();
+        SchedulePlanner dying = schedules.planner(RULES, SHORT_LEASE).onAheadEnqueued((name, added) -> {
+            ahead.addAll(added);
+            halted.countDown();
+            try {
+                wake.await(); // the planner stops here, after adding occurrences ahead, before recording its turn
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        CompletableFuture<SchedulePlanner.Turn> stalled = CompletableFuture.supplyAsync(() -> dying.turn(q.serverNow()));
+        assertThat(halted.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(ahead).as("a horizon of 5 s holds occurrences of an every-second schedule").isNotEmpty();
+        String first = ahead.get(0);
+
+        // the first occurrence it added fires: claimed when due, and acked; the schedule's state still stands before it
+        Map<String, Integer> claims = new ConcurrentHashMap<>();
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            claimAndAck(claims);
+            return claims.containsKey(first);
+        });
+        long afterLease = q.serverNow() + SHORT_LEASE.lease().toMillis() + 1;
+        await().atMost(Duration.ofSeconds(5)).until(() -> q.serverNow() > afterLease);
+
+        // the next planner takes the schedule after the dead one's lease and finds that occurrence late: owed
+        SchedulePlanner.Turn paid = next.turn(q.serverNow());
+        assertThat(paid.results()).containsKey("tick");
+        assertThat(dueIds()).as("the owed occurrence that already fired is not added again").doesNotContain(first);
+        await().pollDelay(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(10)).until(() -> {
+            claimAndAck(claims);
+            return claims.keySet().containsAll(ahead);
+        });
+        assertThat(claims).as("every occurrence the dead planner added fired once").allSatisfy((id, n) -> assertThat(n).as(id).isEqualTo(1));
+        wake.countDown();
+        stalled.get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void futureOnceRemembersAnIdItAddedButNotOneThatWasPast() {
+        TaskSpec ahead = TaskSpec.of("sched:ahead:1:1").at(Instant.ofEpochMilli(q.serverNow() + 200));
+        assertThat(q.client().enqueueAll(List.of(ahead), DuplicatePolicy.FUTURE_ONCE)).extracting(EnqueueResult::status)
+                .containsExactly(EnqueueResult.Status.ADDED);
+        int shard = q.shardOf(ahead.id());
+        List<ClaimedTask> claimed = new ArrayList<>();
+        await().atMost(Duration.ofSeconds(5)).until(() -> claimed.addAll(q.claim(shard, 10, Duration.ofMinutes(1)).tasks()));
+        q.ack(claimed.toArray(ClaimedTask[]::new));
+        assertThat(q.client().enqueueAll(List.of(ahead.at(Instant.ofEpochMilli(q.serverNow() - 10))), DuplicatePolicy.ONCE))
+                .as("owed after it fired").extracting(EnqueueResult::status).containsExactly(EnqueueResult.Status.DUPLICATE);
+
+        TaskSpec past = TaskSpec.of("sched:past:1:1").at(Instant.ofEpochMilli(q.serverNow() - 1000));
+        assertThat(q.client().enqueueAll(List.of(past), DuplicatePolicy.FUTURE_ONCE)).extracting(EnqueueResult::status)
+                .containsExactly(EnqueueResult.Status.PAST);
+        assertThat(q.client().enqueueAll(List.of(past), DuplicatePolicy.ONCE)).as("a past one was not added, so it may still fire")
+                .extracting(EnqueueResult::status).containsExactly(EnqueueResult.Status.ADDED);
+    }
+
+    @Test
     void onceRefusesAnIdItAddedBeforeEvenAfterTheTaskWasAckedAndIsGone() {
         TaskSpec task = TaskSpec.of("sched:once:1:1").at(Instant.ofEpochMilli(q.serverNow() - 1000));
         assertThat(q.client().enqueueAll(List.of(task), DuplicatePolicy.ONCE)).extracting(EnqueueResult::status)

@@ -2,8 +2,10 @@
 -- ("dq:{<queue>:<shard>}:"): every key below starts with it, so a call touches one Cluster slot.
 --   P..'b:'..name   HASH id -> value: a waiting bucket. name = base ':' k, base = 'w' (due window of W ms) or 'c'
 --                   (coarse minute) then the window's start in base 36, then '.n<attempt>' for attempts beyond the
---                   first. value = the due time's offset from the start (FW or CW base-36 digits) then the record.
---   P..'idx'        ZSET name -> window start: every waiting 'w' bucket. P..'cidx': the same for 'c' buckets.
+--                   first, and '.p<level>' before it for priority levels 1 and 2. value = the due time's offset from the
+--                   start (FW or CW base-36 digits) then the record.
+--   P..'idx'        ZSET name -> window start: every waiting 'w' bucket of level 0; 'idx1', 'idx2': levels 1 and 2 (a
+--                   claim takes level 2, then 1, then 0). P..'cidx': every 'c' bucket, whatever its level.
 --   P..'open'       HASH base -> places handed out in that base; only a hint for filling buckets to CAP: resetting
 --                   it is always safe (a place lands in a waiting bucket of the same base and attempt, or a new one).
 --   P..'f:'..name..'@'..tag  HASH: a bucket in flight, renamed there whole by a claim; the name is the fence.
@@ -30,24 +32,31 @@ local function server_now()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
--- a bucket name's (or in-flight name's) window start, attempt and kind
+-- a bucket name's (or in-flight name's) window start, attempt, kind and priority level
 local function parse_name(name)
   local kind, start = string.match(name, '^([wc])(%w+)')
-  return tonumber(start, 36), tonumber(string.match(name, '%.n(%d+)')) or 1, kind == 'c'
+  return tonumber(start, 36), tonumber(string.match(name, '%.n(%d+)')) or 1, kind == 'c',
+    tonumber(string.match(name, '%.p(%d)')) or 0
 end
 
-local function base_of(start, coarse, attempt)
+local function base_of(start, coarse, attempt, level)
   local base = (coarse and 'c' or 'w') .. b36(start)
+  if level > 0 then base = base .. '.p' .. level end
   if attempt > 1 then base = base .. '.n' .. attempt end
   return base
 end
 
+local WINDOW_INDEXES = { [0] = 'idx', 'idx1', 'idx2' }
+local function index_of(coarse, level)
+  return coarse and 'cidx' or WINDOW_INDEXES[level]
+end
+
 -- names of buckets placed by this call, listed in their index once at the end (index_placed)
 local placed_seen, placed_ix = {}, {}
-local function list_bucket(name, start, coarse)
+local function list_bucket(name, start, coarse, level)
   if not placed_seen[name] then
     placed_seen[name] = true
-    local ix = coarse and 'cidx' or 'idx'
+    local ix = index_of(coarse, level)
     local e = placed_ix[ix]
     if e == nil then e = {}; placed_ix[ix] = e end
     e[#e + 1] = start
@@ -65,13 +74,13 @@ local function bucket_for(P, base, count)
   return base .. ':' .. math.floor((cnt - count) / CAP)
 end
 
--- places one task due at `due` waiting as `attempt`; returns the bucket name
-local function place(P, id, due, now, attempt, record)
+-- places one task of priority `level` due at `due` waiting as `attempt`; returns the bucket name
+local function place(P, id, due, now, attempt, record, level)
   local coarse = due - now >= HORIZON
   local start = due - due % (coarse and COARSE or W)
-  local name = bucket_for(P, base_of(start, coarse, attempt), 1)
+  local name = bucket_for(P, base_of(start, coarse, attempt, level), 1)
   redis.call('HSET', P .. 'b:' .. name, id, b36(due - start, coarse and CW or FW) .. record)
-  list_bucket(name, start, coarse)
+  list_bucket(name, start, coarse, level)
   return name
 end
 
@@ -85,8 +94,8 @@ end
 -- where a task waits: the bucket name, or nil when it is in flight, dead or unknown. The id index holds its due
 -- time, so only the buckets listed at that window's (and minute's) start are looked at.
 local function find_waiting(P, id, due)
-  for _, ix in ipairs({ 'idx', 'cidx' }) do
-    local start = due - due % (ix == 'idx' and W or COARSE)
+  for _, ix in ipairs({ 'idx', 'idx1', 'idx2', 'cidx' }) do
+    local start = due - due % (ix == 'cidx' and COARSE or W)
     local names = redis.call('ZRANGEBYSCORE', P .. ix, start, start)
     for _, name in ipairs(names) do
       if redis.call('HEXISTS', P .. 'b:' .. name, id) == 1 then return name end
@@ -98,14 +107,14 @@ end
 -- after a bucket lost tasks by id: unlist it once empty, and forget its base's fill count
 local function unlist_if_empty(P, name)
   if redis.call('EXISTS', P .. 'b:' .. name) == 0 then
-    local _, _, coarse = parse_name(name)
-    redis.call('ZREM', P .. (coarse and 'cidx' or 'idx'), name)
+    local _, _, coarse, level = parse_name(name)
+    redis.call('ZREM', P .. index_of(coarse, level), name)
     redis.call('HDEL', P .. 'open', string.match(name, '^(.*):%d+$'))
   end
 end
 
 -- moves a whole bucket (source key, `size` tasks) into the waiting bucket of `base`, starting at `start`
-local function move_bucket(P, source, size, base, start, coarse)
+local function move_bucket(P, source, size, base, start, coarse, level)
   local name = bucket_for(P, base, size)
   local target = P .. 'b:' .. name
   if redis.call('EXISTS', target) == 1 then
@@ -114,6 +123,6 @@ local function move_bucket(P, source, size, base, start, coarse)
   else
     redis.call('RENAME', source, target)
   end
-  list_bucket(name, start, coarse)
+  list_bucket(name, start, coarse, level)
   return name
 end

@@ -69,7 +69,7 @@ public class EnqueueCommand extends QueueCommand {
     @Option(names = "--on-duplicate", paramLabel = "POLICY", defaultValue = "reject", converter = DuplicatePolicyConverter.class,
             completionCandidates = DuplicatePolicyConverter.Names.class,
             description = "When the id exists: reject (default: leave it), replace (new time and payload; not while in flight), "
-                    + "keep-earlier (move it only if the new time is earlier), future-only, once, "
+                    + "keep-earlier (move it only if the new time is earlier), future-only, once, future-once, "
                     + "debounce (needs --debounce-max-wait; implied by it).")
     DuplicatePolicy onDuplicate;
 
