@@ -89,7 +89,7 @@ class Protocol3(Drain):
             part = ids[i:i + ENQUEUE_CALL]
             args = [len(part)]
             for task_id in part:
-                args += [task_id, ix(task_id), timing, millis, RECORD]
+                args += [task_id, ix(task_id), timing, millis, RECORD, 0]  # level 0, as RECORD says
             out = self.enqueue_script(keys=[P], args=args)
             if out[1::2].count(b"added") != len(part):
                 self.fail("enqueue added %d of %d" % (out[1::2].count(b"added"), len(part)))

@@ -78,6 +78,12 @@ final class DelayqContender implements Contender {
     DelayqContender(Workbench bench, Settings settings) {
         this.bench = bench;
         this.settings = settings;
+        // system properties first: -Ddelayq.protocol=3 decides the protocol the producer records for the new queue
+        settings.extra().forEach((k, v) -> {
+            if (k.startsWith("-D")) {
+                System.setProperty(k.substring(2), v);
+            }
+        });
         this.client = DelayQueueClient.builder().redis(bench.redisUrl()).queue(QUEUE).shards(settings.shards()).build();
     }
 
@@ -121,7 +127,9 @@ final class DelayqContender implements Contender {
     @Override
     public boolean settled() {
         for (int s = 0; s < settings.shards(); s++) {
-            if (bench.probe().zcard(client.protocol().keys(s).inflight()) > 0) {
+            String inFlight = client.protocol().buckets() != null ? io.delayq.bucket.BucketLayout.prefix(QUEUE, s) + "lease"
+                    : client.protocol().keys(s).inflight();
+            if (bench.probe().zcard(inFlight) > 0) {
                 return false;
             }
         }
