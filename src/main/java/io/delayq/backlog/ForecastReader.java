@@ -26,6 +26,7 @@ public final class ForecastReader {
 
     /** @throws InvalidInputException when the windows are empty, too many, not positive or not ascending */
     public CompletionStage<DueForecast> forecast(int shard, List<Duration> windows) {
+        scope.requireProtocol2("the due forecast");
         List<String> args = arguments(windows);
         return scope.scripts().<List<Object>>run(LuaScript.FORECAST, scope.keys(shard).scriptKeys(), args).thenApply(r -> {
             List<DueWindow> counts = new ArrayList<>(windows.size());

@@ -19,6 +19,7 @@ public final class StatsReader {
     }
 
     public CompletionStage<ShardStats> stats(int shard) {
+        scope.requireProtocol2("stats");
         List<String> statsKeys = new ArrayList<>(scope.keys(shard).scriptKeys());
         statsKeys.add(scope.keys(shard).paused());
         return scope.scripts().<List<Object>>run(LuaScript.STATS, statsKeys, List.of()).thenApply(r ->

@@ -18,6 +18,7 @@ public final class BrowseScript {
 
     /** One bounded page of one shard (browse.lua); {@link io.delayq.browse.TaskBrowser} merges the shards. */
     public CompletionStage<ShardPage> browse(int shard, BrowseQuery query, Position after, int limit, int scanBudget, int previewBytes) {
+        scope.requireProtocol2("browse");
         List<String> args = List.of(query.state().wire(),
                 after == null ? "" : String.valueOf(after.score()), after == null ? "" : after.id(),
                 query.from() == null ? "" : String.valueOf(query.from().toEpochMilli()),

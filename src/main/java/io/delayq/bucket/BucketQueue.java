@@ -10,6 +10,7 @@ import io.delayq.queue.QueueProtocol;
 import io.delayq.queue.QueueScope;
 import io.delayq.redis.Replies;
 import io.delayq.script.ScriptRunner;
+import io.delayq.task.DuplicatePolicy;
 import io.delayq.task.EnqueueResult;
 import io.delayq.task.TaskSpec;
 
@@ -47,12 +48,25 @@ public final class BucketQueue {
 
     /** Enqueues tasks of one shard, rejecting ids it holds (waiting, in flight or dead). */
     public CompletionStage<List<EnqueueResult>> enqueue(int shard, List<TaskSpec> tasks, long enqueuedAt) {
-        return enqueue(shard, tasks, enqueuedAt, scripts).thenApply(placed -> placed.stream().map(QueueProtocol.Placed::result).toList());
+        return enqueue(shard, tasks, DuplicatePolicy.REJECT, enqueuedAt, scripts)
+                .thenApply(placed -> placed.stream().map(QueueProtocol.Placed::result).toList());
     }
 
-    /** As above, on the given connection (the replica-ack path waits on the connection that wrote), answered as the client routes. */
-    public CompletionStage<List<QueueProtocol.Placed>> enqueue(int shard, List<TaskSpec> tasks, long enqueuedAt, ScriptRunner scripts) {
-        List<String> args = new ArrayList<>(1 + tasks.size() * 6);
+    /**
+     * Enqueues tasks of one shard under {@code policy} on the given connection (the replica-ack path waits on the
+     * connection that wrote), answered as the client routes. REJECT takes enqueue.lua's short path, the other
+     * policies enqueue_policy.lua; DEBOUNCE is refused.
+     */
+    public CompletionStage<List<QueueProtocol.Placed>> enqueue(int shard, List<TaskSpec> tasks, DuplicatePolicy policy, long enqueuedAt,
+                                                               ScriptRunner scripts) {
+        if (policy == DuplicatePolicy.DEBOUNCE) {
+            throw new InvalidInputException("duplicatePolicy", "protocol 3 does not debounce yet");
+        }
+        boolean reject = policy == DuplicatePolicy.REJECT;
+        List<String> args = new ArrayList<>(2 + tasks.size() * 6);
+        if (!reject) {
+            args.add(policy.wire());
+        }
         args.add(String.valueOf(tasks.size()));
         for (TaskSpec t : tasks) {
             requireSupported(t);
@@ -63,7 +77,7 @@ public final class BucketQueue {
             args.add(t.record(enqueuedAt).encode());
             args.add(String.valueOf(t.priority()));
         }
-        return scripts.<List<Object>>run(BucketScript.ENQUEUE, keys(shard), args).thenApply(reply -> {
+        return scripts.<List<Object>>run(reject ? BucketScript.ENQUEUE : BucketScript.ENQUEUE_POLICY, keys(shard), args).thenApply(reply -> {
             List<QueueProtocol.Placed> out = new ArrayList<>(tasks.size());
             for (int i = 0; i < tasks.size(); i++) {
                 out.add(new QueueProtocol.Placed(tasks.get(i).id(), (String) reply.get(1 + 2 * i), Replies.asLong(reply.get(2 + 2 * i))));
@@ -184,6 +198,32 @@ public final class BucketQueue {
         List<String> args = List.of(id, String.valueOf(BucketLayout.indexBucket(id)));
         return scripts.<String>run(BucketScript.CANCEL, keys(shard), args)
                 .thenApply(reply -> Cancelled.valueOf(reply.toUpperCase(Locale.ROOT)));
+    }
+
+    /** inspect.lua of protocol 3: protocol 2's first seven answer fields for one id (TaskAdmin reads them). */
+    public CompletionStage<List<Object>> inspect(int shard, String id) {
+        return scripts.run(BucketScript.INSPECT, keys(shard), List.of(id, String.valueOf(BucketLayout.indexBucket(id))));
+    }
+
+    /** reschedule.lua of protocol 3: { status, due } in protocol 2's words (TaskAdmin reads them). */
+    public CompletionStage<List<Object>> reschedule(int shard, String id, io.delayq.task.Schedule schedule) {
+        return scripts.run(BucketScript.RESCHEDULE, keys(shard), List.of(id, String.valueOf(BucketLayout.indexBucket(id)),
+                schedule.timing().wire(), String.valueOf(schedule.millis())));
+    }
+
+    /** dead_list.lua of protocol 3: protocol 2's page answer (TaskAdmin reads it). */
+    public CompletionStage<List<Object>> deadLetters(int shard, long offset, int limit) {
+        return scripts.run(BucketScript.DEAD_LIST, keys(shard), List.of(String.valueOf(offset), String.valueOf(limit)));
+    }
+
+    /** Dead letters of one shard back to due now as attempt 1; answers how many were dead. */
+    public CompletionStage<Long> replayDead(int shard, List<String> ids) {
+        return scripts.run(BucketScript.DEAD_REPLAY, keys(shard), ids);
+    }
+
+    /** Dead letters of one shard deleted for good (their ids free again); answers how many were dead. */
+    public CompletionStage<Long> purgeDead(int shard, List<String> ids) {
+        return scripts.run(BucketScript.DEAD_PURGE, keys(shard), ids);
     }
 
     private static void requireSupported(TaskSpec t) {

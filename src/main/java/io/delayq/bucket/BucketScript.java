@@ -12,12 +12,18 @@ import java.util.List;
  */
 public enum BucketScript implements Script {
     ENQUEUE("enqueue", ScriptOutputType.MULTI),
+    ENQUEUE_POLICY("enqueue_policy", ScriptOutputType.MULTI),
     CLAIM("claim", ScriptOutputType.MULTI),
     ACK("ack", ScriptOutputType.MULTI),
     RETRY("retry", ScriptOutputType.MULTI),
     EXTEND("extend", ScriptOutputType.INTEGER),
     RECLAIM("reclaim", ScriptOutputType.MULTI),
-    CANCEL("cancel", ScriptOutputType.VALUE);
+    CANCEL("cancel", ScriptOutputType.VALUE),
+    INSPECT("inspect", ScriptOutputType.MULTI),
+    RESCHEDULE("reschedule", ScriptOutputType.MULTI),
+    DEAD_LIST("dead_list", ScriptOutputType.MULTI),
+    DEAD_REPLAY("dead_replay", ScriptOutputType.INTEGER),
+    DEAD_PURGE("dead_purge", ScriptOutputType.INTEGER);
 
     private final String file;
     private final ScriptOutputType outputType;

@@ -161,10 +161,7 @@ public final class QueueProtocol {
                                                    long epoch, boolean presentOnly, ScriptRunner scripts) {
         BucketQueue b = buckets;
         if (b != null) {
-            if (policy != DuplicatePolicy.REJECT) {
-                throw new io.delayq.InvalidInputException("duplicatePolicy", "protocol 3 takes only REJECT yet, got " + policy);
-            }
-            return b.enqueue(shard, tasks, enqueuedAt, scripts);
+            return b.enqueue(shard, tasks, policy, enqueuedAt, scripts);
         }
         List<String> args = new ArrayList<>(4 + tasks.size() * 5);
         args.add(policy.wire());

@@ -49,42 +49,54 @@ public final class TaskAdmin {
     }
 
     public CompletionStage<Found<RescheduleResult>> rescheduleAt(int shard, String id, Schedule schedule, long epoch) {
-        scope.requireProtocol2("reschedule");
+        if (scope.protocol() == QueueProtocol.BUCKETED) {
+            return new BucketQueue(scope).reschedule(shard, id, schedule).thenApply(TaskAdmin::rescheduled);
+        }
         return scope.scripts().<List<Object>>run(LuaScript.RESCHEDULE, scope.keys(shard).scriptKeys(),
-                List.of(id, schedule.timing().wire(), String.valueOf(schedule.millis()), String.valueOf(epoch))).thenApply(reply -> {
-            String wire = (String) reply.get(0);
-            RescheduleResult.Status status = switch (wire) {
-                case "rescheduled" -> RescheduleResult.Status.RESCHEDULED;
-                case "inflight" -> RescheduleResult.Status.IN_FLIGHT;
-                case "dead" -> RescheduleResult.Status.DEAD;
-                default -> RescheduleResult.Status.UNKNOWN;
-            };
-            return new Found<>(new RescheduleResult(status, asLong(reply.get(1))), wire.equals("unknown"), wire.equals("moving"));
-        });
+                List.of(id, schedule.timing().wire(), String.valueOf(schedule.millis()), String.valueOf(epoch))).thenApply(TaskAdmin::rescheduled);
+    }
+
+    /** reschedule.lua's answer (protocol 3's has the same shape). */
+    private static Found<RescheduleResult> rescheduled(List<Object> reply) {
+        String wire = (String) reply.get(0);
+        RescheduleResult.Status status = switch (wire) {
+            case "rescheduled" -> RescheduleResult.Status.RESCHEDULED;
+            case "inflight" -> RescheduleResult.Status.IN_FLIGHT;
+            case "dead" -> RescheduleResult.Status.DEAD;
+            default -> RescheduleResult.Status.UNKNOWN;
+        };
+        return new Found<>(new RescheduleResult(status, asLong(reply.get(1))), wire.equals("unknown"), wire.equals("moving"));
     }
 
     public CompletionStage<Found<TaskInfo>> inspectAt(int shard, String id, long epoch) {
-        scope.requireProtocol2("inspect");
-        return scope.scripts().<List<Object>>run(LuaScript.INSPECT, scope.keys(shard).scriptKeys(), List.of(id, String.valueOf(epoch))).thenApply(reply -> {
-            String wire = (String) reply.get(1);
-            TaskInfo.State state = switch (wire) {
-                case "scheduled" -> TaskInfo.State.SCHEDULED;
-                case "inflight" -> TaskInfo.State.IN_FLIGHT;
-                case "dead" -> TaskInfo.State.DEAD;
-                case "succeeded" -> TaskInfo.State.SUCCEEDED;
-                default -> TaskInfo.State.UNKNOWN;
-            };
-            return new Found<>(new TaskInfo(id, shard, state, asLong(reply.get(2)), (int) asLong(reply.get(3)), (int) asLong(reply.get(4)),
-                    (String) reply.get(5), (String) reply.get(6), asLong(reply.get(0)),
-                    reply.size() > 7 ? TaskProgress.parse((String) reply.get(7)) : null,
-                    reply.size() > 8 ? CompletionRecord.parse((String) reply.get(8)) : null), wire.equals("unknown"), wire.equals("moving"));
-        });
+        if (scope.protocol() == QueueProtocol.BUCKETED) {
+            return new BucketQueue(scope).inspect(shard, id).thenApply(reply -> inspected(id, shard, reply));
+        }
+        return scope.scripts().<List<Object>>run(LuaScript.INSPECT, scope.keys(shard).scriptKeys(), List.of(id, String.valueOf(epoch)))
+                .thenApply(reply -> inspected(id, shard, reply));
+    }
+
+    /** inspect.lua's answer (protocol 3's has the same first seven fields). */
+    private static Found<TaskInfo> inspected(String id, int shard, List<Object> reply) {
+        String wire = (String) reply.get(1);
+        TaskInfo.State state = switch (wire) {
+            case "scheduled" -> TaskInfo.State.SCHEDULED;
+            case "inflight" -> TaskInfo.State.IN_FLIGHT;
+            case "dead" -> TaskInfo.State.DEAD;
+            case "succeeded" -> TaskInfo.State.SUCCEEDED;
+            default -> TaskInfo.State.UNKNOWN;
+        };
+        return new Found<>(new TaskInfo(id, shard, state, asLong(reply.get(2)), (int) asLong(reply.get(3)), (int) asLong(reply.get(4)),
+                (String) reply.get(5), (String) reply.get(6), asLong(reply.get(0)),
+                reply.size() > 7 ? TaskProgress.parse((String) reply.get(7)) : null,
+                reply.size() > 8 ? CompletionRecord.parse((String) reply.get(8)) : null), wire.equals("unknown"), wire.equals("moving"));
     }
 
     public CompletionStage<DeadLetterPage> deadLetters(int shard, long offset, int limit) {
-        scope.requireProtocol2("dead-letter listing");
-        return scope.scripts().<List<Object>>run(LuaScript.DEAD_LIST, scope.keys(shard).scriptKeys(),
-                List.of(String.valueOf(offset), String.valueOf(limit))).thenApply(reply -> {
+        CompletionStage<List<Object>> page = scope.protocol() == QueueProtocol.BUCKETED
+                ? new BucketQueue(scope).deadLetters(shard, offset, limit)
+                : scope.scripts().run(LuaScript.DEAD_LIST, scope.keys(shard).scriptKeys(), List.of(String.valueOf(offset), String.valueOf(limit)));
+        return page.thenApply(reply -> {
             List<DeadLetter> entries = new ArrayList<>();
             for (int at = 1; at + 4 < reply.size() + 1 && at < reply.size(); at += 5) {
                 entries.add(new DeadLetter(shard, (String) reply.get(at), asLong(reply.get(at + 1)),
@@ -95,12 +107,16 @@ public final class TaskAdmin {
     }
 
     public CompletionStage<Long> replayDead(int shard, List<String> ids) {
-        scope.requireProtocol2("dead-letter replay");
+        if (scope.protocol() == QueueProtocol.BUCKETED) {
+            return new BucketQueue(scope).replayDead(shard, ids);
+        }
         return scope.scripts().run(LuaScript.DEAD_REPLAY, scope.keys(shard).scriptKeys(), ids);
     }
 
     public CompletionStage<Long> purgeDead(int shard, List<String> ids) {
-        scope.requireProtocol2("dead-letter purge");
+        if (scope.protocol() == QueueProtocol.BUCKETED) {
+            return new BucketQueue(scope).purgeDead(shard, ids);
+        }
         return scope.scripts().run(LuaScript.DEAD_PURGE, scope.keys(shard).scriptKeys(), ids);
     }
 }

@@ -10,7 +10,8 @@
 --          answers what the first one took and still holds, instead of leaving it to wait out its lease
 -- Returns: { lease expiry, the server's clock, the start of the earliest window (or minute) still waiting (-1: none),
 --          then per bucket taken: its in-flight name, its fields and values (HGETALL) };
---          a value is decoded against the name (the part before '@'): include/buckets.lua's decode
+--          a value is decoded against the name (the part before '@'): include/buckets.lua's decode. A paused shard
+--          (P..'paused', field 'at') answers { expiry, now, -1 } and nothing else.
 --@include buckets.lua
 --@include promote.lua
 
@@ -48,6 +49,10 @@ if replay then
     return out
   end
 end
+
+-- a paused shard (protocol 2's flag, shard_pause.lua) hands out nothing and answers no next window, so that workers
+-- sleep until resumed (the resume writes the marker)
+if redis.call('HGET', P .. 'paused', 'at') then return out end
 
 local coarse_head = redis.call('ZRANGE', P .. 'cidx', 0, 0, 'WITHSCORES')
 if coarse_head[2] and tonumber(coarse_head[2]) <= now + ahead then promote(P, now, now + ahead, 100) end

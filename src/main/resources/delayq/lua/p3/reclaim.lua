@@ -25,7 +25,7 @@ for _, fname in ipairs(expired) do
       local flat = redis.call('HGETALL', fkey)
       for j = 1, #flat, 2 do
         local _, record = decode(fname, flat[j + 1])
-        dead_letter(P, flat[j], crc32(flat[j]) % IXB, record, 'lease expired on attempt ' .. attempt, now)
+        dead_letter(P, flat[j], crc32(flat[j]) % IXB, record, 'lease expired on attempt ' .. attempt, now, attempt)
       end
       redis.call('DEL', fkey)
       dead = dead + size

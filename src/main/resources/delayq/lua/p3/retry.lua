@@ -21,7 +21,7 @@ local now = server_now()
 local _, record = decode(fname, value)
 local _, attempt, _, level = parse_name(fname)
 if ARGV[7] == '1' or attempt + 1 > tonumber(ARGV[6]) then
-  dead_letter(P, id, h, record, ARGV[5], now)
+  dead_letter(P, id, h, record, ARGV[5], now, attempt)
   trim_dead(P, now, tonumber(ARGV[8]) or 0, tonumber(ARGV[9]) or 0)
   return { 'dead', now }
 end

@@ -217,7 +217,7 @@ class BucketedQueueTest {
 
         assertThat(sync(q.retry(r2, Duration.ZERO, "boom 2", 2, false, KEEP_ALL)).status()).isEqualTo(RetryResult.Status.DEAD);
         assertThat(get(redisCommands().zscore("dq:{orders:0}:dead", "r"))).isNotNull();
-        assertThat(get(redisCommands().hget("dq:{orders:0}:dv", "r"))).isEqualTo(r.rawRecord());
+        assertThat(get(redisCommands().hget("dq:{orders:0}:dv", "r"))).as("the attempts it used, then its record").isEqualTo("2|" + r.rawRecord());
         assertThat(get(redisCommands().hget("dq:{orders:0}:err", "r"))).isEqualTo("boom 2");
 
         enqueue(TaskSpec.of("s"));
@@ -409,6 +409,17 @@ class BucketedQueueTest {
                 .hasMessageContaining("RESHARD the queue is on protocol 3, which cannot be resharded yet");
         assertThat(get(redisCommands().hget("dq:{orders}:meta", "shards"))).isEqualTo("1");
         assertThat(get(redisCommands().hexists("dq:{orders}:meta", "migration"))).isFalse();
+    }
+
+    @Test
+    void aPausedShardHandsOutNothingUntilResumed() {
+        enqueue(TaskSpec.of("a"));
+        get(redisCommands().hset("dq:{orders:0}:paused", "at", "1"));   // as shard_pause.lua writes it
+        ClaimBatch paused = claim(10, LONG);
+        assertThat(paused.tasks()).isEmpty();
+        assertThat(paused.nextDueAt()).as("no wake-up while paused").isEqualTo(-1);
+        get(redisCommands().hdel("dq:{orders:0}:paused", "at"));
+        assertThat(claim(10, LONG).tasks()).extracting(ClaimedTask::id).containsExactly("a");
     }
 
     @Test

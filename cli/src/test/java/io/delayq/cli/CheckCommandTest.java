@@ -53,8 +53,8 @@ class CheckCommandTest {
         CliRun r = CliRun.run("check", "--redis", redis.url(), "--queue", "bucketed");
 
         assertThat(r.out()).containsPattern("(?m)^WARN  queue\\s+queue 'bucketed' is on delayq protocol 3, which is still being built: "
-                        + "enqueue, claim, ack, retry, lease extension, reclaim and cancel work on it, nothing else yet$")
-                .contains("docs/protocol3.md");
+                        + "what it does not offer yet \\(docs/protocol3.md\\) is refused on it$")
+                .contains("DELAYQ_PROTOCOL=3");
     }
 
     @Test

@@ -84,6 +84,12 @@ local function place(P, id, due, now, attempt, record, level)
   return name
 end
 
+-- a record's priority level (TaskRecord: the compact form's first digit, or JSON's "priority"), for the paths that
+-- have no bucket name to read it from (dead letters)
+local function level_of_record(record)
+  return tonumber(string.match(record, '^([0-2])%w*:')) or tonumber(string.match(record, '^{.*"priority":%s*([0-2])')) or 0
+end
+
 -- a task's due time and record from its bucket's name and its value
 local function decode(name, value)
   local start, _, coarse = parse_name(name)

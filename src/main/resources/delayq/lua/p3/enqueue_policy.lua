@@ -1,0 +1,104 @@
+-- enqueue_policy (protocol 3): enqueue under a duplicate mode other than 'reject' (which enqueue.lua keeps on its
+-- short path), with protocol 2's modes and answers.
+-- KEYS[1]: the shard's prefix (include/buckets.lua); the once set is P..'once', protocol 2's key and rules
+-- ARGV[1]: mode: 'replace' (a waiting or dead task gets the new time, record and level, as attempt 1; in flight:
+--          'inflight') | 'keep-earlier' (a waiting task moves only to an earlier time, keeping its record; 'kept' /
+--          'earlier'; dead: 'dead'; in flight: 'inflight') | 'future-only' (as reject, and a due time not after the
+--          server's now is not added: 'past') | 'once' (as reject, and an id added in this mode within a week is a
+--          'duplicate' even after it was acked) | 'future-once' (both: the cron planner's mode for occurrences ahead)
+-- ARGV[2]: n; then per task (6 each, from ARGV[3 + 6k]): id, its ix bucket h, timing ('at' | 'in'), millis, record,
+--          priority level (0..2)
+-- Returns: { now, then per task: status, due } (statuses as protocol 2's enqueue.lua)
+--@include buckets.lua
+--@include crc32.lua
+--@include dead.lua
+
+local P = KEYS[1]
+local mode, n = ARGV[1], tonumber(ARGV[2])
+local once_mode = mode == 'once' or mode == 'future-once'
+local future_mode = mode == 'future-only' or mode == 'future-once'
+local now = server_now()
+local out = { now }
+-- a week: far longer than any planner takes to come back to an occurrence it owes (protocol 2's enqueue.lua)
+local ONCE_KEEP_MS = 7 * 86400000
+local ONCE = P .. 'once'
+if once_mode then
+  local old = redis.call('ZRANGEBYSCORE', ONCE, '-inf', now - ONCE_KEEP_MS, 'LIMIT', 0, 100 + 2 * n)
+  if #old > 0 then redis.call('ZREM', ONCE, unpack(old)) end
+end
+local heads = {}
+local function waited(level)
+  local head = heads[level]
+  if head == nil then
+    local first = redis.call('ZRANGE', P .. index_of(false, level), 0, 0, 'WITHSCORES')
+    head = tonumber(first[2]) or math.huge
+    heads[level] = head
+  end
+  return head
+end
+local soonest
+local function put(id, ix, due, record, level, attempt)
+  if due - due % W < waited(level) and (soonest == nil or due < soonest) then soonest = due end
+  place(P, id, due, now, attempt, record, level)
+  redis.call('HSET', ix, id, b36(due))
+end
+
+local function settle(id, h, due, record, level)
+  local ix = P .. 'ix:' .. h
+  if future_mode and due <= now then return 'past', due end
+  if once_mode and redis.call('ZSCORE', ONCE, id) then return 'duplicate', due end
+  local held = redis.call('HGET', ix, id)
+  if not held then
+    put(id, ix, due, record, level, 1)
+    return 'added', due
+  end
+  if held == '~' then
+    local died = tonumber(redis.call('ZSCORE', P .. 'dead', id)) or 0
+    if mode == 'replace' then
+      redis.call('ZREM', P .. 'dead', id)
+      redis.call('HDEL', P .. 'dv', id)
+      redis.call('HDEL', P .. 'err', id)
+      put(id, ix, due, record, level, 1)
+      return 'replaced', due
+    end
+    return mode == 'keep-earlier' and 'dead' or 'duplicate', died
+  end
+  local held_due = tonumber(held, 36)
+  local name = find_waiting(P, id, held_due)
+  if not name then
+    return (mode == 'replace' or mode == 'keep-earlier') and 'inflight' or 'duplicate', held_due
+  end
+  if mode == 'replace' then
+    redis.call('HDEL', P .. 'b:' .. name, id)
+    unlist_if_empty(P, name)
+    redis.call('HDEL', P .. 'err', id)
+    put(id, ix, due, record, level, 1)
+    return 'replaced', due
+  end
+  if mode == 'keep-earlier' then
+    if due >= held_due then return 'kept', held_due end
+    local bkey = P .. 'b:' .. name
+    local _, kept_record = decode(name, redis.call('HGET', bkey, id))
+    local _, attempt, _, kept_level = parse_name(name)
+    redis.call('HDEL', bkey, id)
+    unlist_if_empty(P, name)
+    put(id, ix, due, kept_record, kept_level, attempt)
+    return 'earlier', due
+  end
+  return 'duplicate', held_due
+end
+
+for k = 0, n - 1 do
+  local a = 3 + 6 * k
+  local id, h, millis, record, level = ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 3]), ARGV[a + 4], tonumber(ARGV[a + 5])
+  local due = ARGV[a + 2] == 'in' and now + millis or millis
+  local result
+  result, due = settle(id, h, due, record, level)
+  -- not for 'past': not added, so an owed occurrence of that id must still fire
+  if once_mode and result ~= 'past' then redis.call('ZADD', ONCE, 'NX', now, id) end
+  out[#out + 1] = result
+  out[#out + 1] = due
+end
+index_placed(P)
+if soonest then redis.call('ZADD', P .. 'marker', 'LT', soonest, 'next') end
+return out

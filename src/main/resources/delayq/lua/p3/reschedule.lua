@@ -1,0 +1,29 @@
+-- reschedule (protocol 3): move a waiting task to a new due time, keeping its record, level and attempt.
+-- KEYS[1]: the shard's prefix (include/buckets.lua)
+-- ARGV[1]: id, ARGV[2]: its ix bucket h, ARGV[3]: timing ('at' = epoch ms | 'in' = delay ms from the server's now),
+-- ARGV[4]: ms
+-- Returns: { status, due }; status 'rescheduled' (due: the new one) | 'inflight' (-1) | 'dead' (time of death) |
+--          'unknown' (-1)
+--@include buckets.lua
+
+local P = KEYS[1]
+local id, ix = ARGV[1], P .. 'ix:' .. ARGV[2]
+local now = server_now()
+local due = ARGV[3] == 'in' and now + tonumber(ARGV[4]) or tonumber(ARGV[4])
+local held = redis.call('HGET', ix, id)
+if not held then return { 'unknown', -1 } end
+if held == '~' then return { 'dead', tonumber(redis.call('ZSCORE', P .. 'dead', id)) or 0 } end
+local name = find_waiting(P, id, tonumber(held, 36))
+if not name then return { 'inflight', -1 } end
+local bkey = P .. 'b:' .. name
+local _, record = decode(name, redis.call('HGET', bkey, id))
+local _, attempt, _, level = parse_name(name)
+redis.call('HDEL', bkey, id)
+unlist_if_empty(P, name)
+-- the head of the task's level before it is placed again: an earlier task wakes a sleeping worker
+local head = redis.call('ZRANGE', P .. index_of(false, level), 0, 0, 'WITHSCORES')
+place(P, id, due, now, attempt, record, level)
+index_placed(P)
+redis.call('HSET', ix, id, b36(due))
+if head[2] == nil or due - due % W < tonumber(head[2]) then redis.call('ZADD', P .. 'marker', 'LT', due, 'next') end
+return { 'rescheduled', due }
