@@ -5,31 +5,19 @@
 --          'in': a delay counted from the server clock), millis, record, priority level (0..2)
 -- Returns: { now, then per task: status ('added' or 'duplicate'), due time (ms; -1 for a duplicate) }
 --@include buckets.lua
+--@include wake.lua
 
 local P = KEYS[1]
 local n = tonumber(ARGV[1])
 local now = server_now()
 local out = { now }
--- a task earlier than everything its level held before this call wakes a sleeping worker (the marker); a level's
--- head is read once, before anything is placed
-local heads = {}
-local function waited(level)
-  local head = heads[level]
-  if head == nil then
-    local first = redis.call('ZRANGE', P .. index_of(false, level), 0, 0, 'WITHSCORES')
-    head = tonumber(first[2]) or math.huge
-    heads[level] = head
-  end
-  return head
-end
-local soonest
 for k = 0, n - 1 do
   local a = 2 + 6 * k
   local id, h, millis, record, level = ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 3]), ARGV[a + 4], tonumber(ARGV[a + 5])
   local due = ARGV[a + 2] == 'in' and now + millis or millis
   local ix = P .. 'ix:' .. h
   if redis.call('HSETNX', ix, id, b36(due)) == 1 then
-    if due - due % W < waited(level) and (soonest == nil or due < soonest) then soonest = due end
+    consider_wake(P, due, level)
     place(P, id, due, now, 1, record, level)
     out[#out + 1] = 'added'
     out[#out + 1] = due
@@ -39,5 +27,5 @@ for k = 0, n - 1 do
   end
 end
 index_placed(P)
-if soonest then redis.call('ZADD', P .. 'marker', 'LT', soonest, 'next') end
+wake(P)
 return out

@@ -12,6 +12,7 @@
 --@include buckets.lua
 --@include crc32.lua
 --@include dead.lua
+--@include wake.lua
 
 local P = KEYS[1]
 local mode, n = ARGV[1], tonumber(ARGV[2])
@@ -26,19 +27,8 @@ if once_mode then
   local old = redis.call('ZRANGEBYSCORE', ONCE, '-inf', now - ONCE_KEEP_MS, 'LIMIT', 0, 100 + 2 * n)
   if #old > 0 then redis.call('ZREM', ONCE, unpack(old)) end
 end
-local heads = {}
-local function waited(level)
-  local head = heads[level]
-  if head == nil then
-    local first = redis.call('ZRANGE', P .. index_of(false, level), 0, 0, 'WITHSCORES')
-    head = tonumber(first[2]) or math.huge
-    heads[level] = head
-  end
-  return head
-end
-local soonest
 local function put(id, ix, due, record, level, attempt)
-  if due - due % W < waited(level) and (soonest == nil or due < soonest) then soonest = due end
+  consider_wake(P, due, level)
   place(P, id, due, now, attempt, record, level)
   redis.call('HSET', ix, id, b36(due))
 end
@@ -100,5 +90,5 @@ for k = 0, n - 1 do
   out[#out + 1] = due
 end
 index_placed(P)
-if soonest then redis.call('ZADD', P .. 'marker', 'LT', soonest, 'next') end
+wake(P)
 return out

@@ -13,9 +13,8 @@ import io.delayq.task.RescheduleResult;
 import io.delayq.task.Schedule;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol3;
 import io.delayq.testing.RedisServerExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -34,18 +33,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class BucketedClientTest {
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
+    @RegisterExtension
+    static NewQueuesOnProtocol3 protocol3 = new NewQueuesOnProtocol3();
 
     private static final DeadLetterPolicy KEEP_ALL = new DeadLetterPolicy(0, Duration.ZERO);
-
-    @BeforeAll
-    static void newQueuesAreProtocolThree() {
-        System.setProperty("delayq.protocol", "3");
-    }
-
-    @AfterAll
-    static void newQueuesAreProtocolTwoAgain() {
-        System.clearProperty("delayq.protocol");
-    }
 
     private ClaimedTask claimOne(DelayQueueClient client) {
         int shard = client.protocol().shardOf("a");

@@ -4,10 +4,9 @@ import io.delayq.InvalidInputException;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.settings.WorkerSettings;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol3;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -31,22 +30,14 @@ import static org.awaitility.Awaitility.await;
 class BucketedWorkerTest {
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
+    @RegisterExtension
+    static NewQueuesOnProtocol3 protocol3 = new NewQueuesOnProtocol3();
 
     private static final String Q = "bucketed";
     private static final int SHARDS = 4;
     private final TestQueue queue = TestQueue.eachTest(redis, Q, SHARDS);
     @RegisterExtension
     final RunningWorkers workers = RunningWorkers.on(queue);
-
-    @BeforeAll
-    static void newQueuesAreProtocolThree() {
-        System.setProperty("delayq.protocol", "3");
-    }
-
-    @AfterAll
-    static void newQueuesAreProtocolTwoAgain() {
-        System.clearProperty("delayq.protocol");
-    }
 
     /** One handled task: when the handler saw it, local clock (the server runs on this host). */
     private record Run(String id, int attempt, long dueAt, long ranAt) {
