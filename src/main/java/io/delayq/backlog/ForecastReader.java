@@ -13,7 +13,7 @@ import java.util.stream.IntStream;
 
 import static io.delayq.redis.Replies.asLong;
 
-/** The due forecast of a shard (forecast.lua), and of a queue over a range of shards, for autoscaling, metrics, the CLI and the console. */
+/** The due forecast of a shard (forecast.lua; p3/forecast.lua on protocol 3), and of a queue over a range of shards, for autoscaling, metrics, the CLI and the console. */
 public final class ForecastReader {
     /** More windows than a person reads or a policy needs; each costs a ZCOUNT per non-empty set. */
     public static final int MAX_WINDOWS = 16;
@@ -26,9 +26,10 @@ public final class ForecastReader {
 
     /** @throws InvalidInputException when the windows are empty, too many, not positive or not ascending */
     public CompletionStage<DueForecast> forecast(int shard, List<Duration> windows) {
-        scope.requireProtocol2("the due forecast");
         List<String> args = arguments(windows);
-        return scope.scripts().<List<Object>>run(LuaScript.FORECAST, scope.keys(shard).scriptKeys(), args).thenApply(r -> {
+        CompletionStage<List<Object>> reply = scope.buckets() != null ? scope.buckets().forecast(shard, args)
+                : scope.scripts().run(LuaScript.FORECAST, scope.keys(shard).scriptKeys(), args);
+        return reply.thenApply(r -> {
             List<DueWindow> counts = new ArrayList<>(windows.size());
             for (int i = 0; i < windows.size(); i++) {
                 counts.add(new DueWindow(windows.get(i), asLong(r.get(2 + i))));

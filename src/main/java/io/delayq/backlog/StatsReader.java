@@ -10,7 +10,7 @@ import java.util.stream.IntStream;
 
 import static io.delayq.redis.Replies.asLong;
 
-/** A shard's backlog counts (stats.lua), and a queue's over a range of shards, for metrics, the operator's status and the CLI. */
+/** A shard's backlog counts (stats.lua; p3/stats.lua on protocol 3), and a queue's over a range of shards, for metrics, the operator's status and the CLI. */
 public final class StatsReader {
     private final QueueScope scope;
 
@@ -19,10 +19,15 @@ public final class StatsReader {
     }
 
     public CompletionStage<ShardStats> stats(int shard) {
-        scope.requireProtocol2("stats");
-        List<String> statsKeys = new ArrayList<>(scope.keys(shard).scriptKeys());
-        statsKeys.add(scope.keys(shard).paused());
-        return scope.scripts().<List<Object>>run(LuaScript.STATS, statsKeys, List.of()).thenApply(r ->
+        CompletionStage<List<Object>> reply;
+        if (scope.buckets() != null) {
+            reply = scope.buckets().stats(shard);
+        } else {
+            List<String> statsKeys = new ArrayList<>(scope.keys(shard).scriptKeys());
+            statsKeys.add(scope.keys(shard).paused());
+            reply = scope.scripts().run(LuaScript.STATS, statsKeys, List.of());
+        }
+        return reply.thenApply(r ->
                 new ShardStats(shard, asLong(r.get(0)), asLong(r.get(1)), asLong(r.get(2)), asLong(r.get(3)), asLong(r.get(4)), asLong(r.get(5)),
                         r.size() > 6 && asLong(r.get(6)) == 1));
     }

@@ -15,6 +15,10 @@ public final class BucketLayout {
     public static final long HORIZON_MS = 600_000;
     /** Buckets of the id index per shard ({@code ix:<h>}); prime, so that it shares no factor with a shard count. */
     public static final int ID_INDEX_BUCKETS = 2039;
+    /** The shard's lease set (in-flight name -> lease expiry), after {@link #prefix}. */
+    public static final String LEASE = "lease";
+    /** The shard's index of coarse minute buckets, after {@link #prefix}. */
+    public static final String COARSE_INDEX = "cidx";
     private static final int WINDOW_DIGITS = 2;
     private static final int COARSE_DIGITS = 4;
 

@@ -93,7 +93,17 @@ public final class BucketQueue {
      * it until then.
      */
     public CompletionStage<ClaimBatch> claim(int shard, int batch, Duration lease, Duration ahead, String requestId) {
-        List<String> args = List.of(String.valueOf(batch), String.valueOf(lease.toMillis()), "0", String.valueOf(ahead.toMillis()), requestId);
+        return claim(shard, batch, lease, ahead, requestId, 0, 0);
+    }
+
+    /**
+     * As above, under the shard's rate limit: at most {@code perSecond} tasks a second with bursts of {@code burst}
+     * (0: none), protocol 2's token bucket; a rate-limited claim does not look ahead.
+     */
+    public CompletionStage<ClaimBatch> claim(int shard, int batch, Duration lease, Duration ahead, String requestId, double perSecond,
+                                             int burst) {
+        List<String> args = List.of(String.valueOf(batch), String.valueOf(lease.toMillis()), "0", String.valueOf(ahead.toMillis()), requestId,
+                String.valueOf(perSecond), String.valueOf(burst));
         return scripts.<List<Object>>run(BucketScript.CLAIM, keys(shard), args).thenApply(reply -> {
             long expiry = Replies.asLong(reply.get(0));
             List<ClaimedTask> tasks = new ArrayList<>();
@@ -224,6 +234,35 @@ public final class BucketQueue {
     /** Dead letters of one shard deleted for good (their ids free again); answers how many were dead. */
     public CompletionStage<Long> purgeDead(int shard, List<String> ids) {
         return scripts.run(BucketScript.DEAD_PURGE, keys(shard), ids);
+    }
+
+    /**
+     * Buckets a stats or forecast call reads at most; the rest count at the read ones' average fill. Ten thousand
+     * buckets are at least ten thousand tasks, and read in a few milliseconds of Redis time.
+     */
+    public static final int COUNTED_BUCKETS = 10_000;
+
+    /** A shard's backlog, in protocol 2's stats.lua answer. */
+    public CompletionStage<List<Object>> stats(int shard) {
+        return stats(shard, COUNTED_BUCKETS);
+    }
+
+    /** As {@link #stats(int)}, reading at most {@code mostBuckets} buckets. */
+    public CompletionStage<List<Object>> stats(int shard, int mostBuckets) {
+        return scripts.run(BucketScript.STATS, keys(shard), List.of(String.valueOf(mostBuckets)));
+    }
+
+    /** A shard's due forecast over windows of the given lengths (ms, ascending), in protocol 2's forecast.lua answer. */
+    public CompletionStage<List<Object>> forecast(int shard, List<String> windowMillis) {
+        return forecast(shard, windowMillis, COUNTED_BUCKETS);
+    }
+
+    /** As {@link #forecast(int, List)}, reading at most {@code mostBuckets} buckets. */
+    public CompletionStage<List<Object>> forecast(int shard, List<String> windowMillis, int mostBuckets) {
+        List<String> args = new ArrayList<>(windowMillis.size() + 1);
+        args.add(String.valueOf(mostBuckets));
+        args.addAll(windowMillis);
+        return scripts.run(BucketScript.FORECAST, keys(shard), args);
     }
 
     private static void requireSupported(TaskSpec t) {

@@ -23,7 +23,9 @@ public enum BucketScript implements Script {
     RESCHEDULE("reschedule", ScriptOutputType.MULTI),
     DEAD_LIST("dead_list", ScriptOutputType.MULTI),
     DEAD_REPLAY("dead_replay", ScriptOutputType.INTEGER),
-    DEAD_PURGE("dead_purge", ScriptOutputType.INTEGER);
+    DEAD_PURGE("dead_purge", ScriptOutputType.INTEGER),
+    STATS("stats", ScriptOutputType.MULTI),
+    FORECAST("forecast", ScriptOutputType.MULTI);
 
     private final String file;
     private final ScriptOutputType outputType;

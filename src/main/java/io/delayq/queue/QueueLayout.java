@@ -64,7 +64,14 @@ public final class QueueLayout {
     /** Re-reads the layout from the meta hash (after a LAYOUT answer, or periodically). */
     public CompletionStage<Layout> refresh() {
         return RecordedLayout.read(scope.commands(), scope.queue()).thenApply(recorded -> {
-            recorded.ifPresent(r -> layout = r.layout());
+            recorded.ifPresent(r -> {
+                layout = r.layout();
+                // a reader that never verifies (the operator while a spec and Redis disagree on the shard count) still
+                // routes by the recorded protocol; one this process does not speak is left to verify to refuse
+                if (r.protocol() == QueueProtocol.PROTOCOL_VERSION || r.protocol() == QueueProtocol.BUCKETED) {
+                    scope.recordProtocol((int) r.protocol());
+                }
+            });
             return layout;
         });
     }

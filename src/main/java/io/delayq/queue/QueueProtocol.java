@@ -64,7 +64,6 @@ public final class QueueProtocol {
     private final QueueScope scope;
     private final QueueLayout layout;
     private final ScriptRunner scripts;
-    private volatile BucketQueue buckets;
 
     public QueueProtocol(RedisEndpoint redis, String queue, int shards) {
         this(new QueueScope(redis, queue), shards);
@@ -107,11 +106,7 @@ public final class QueueProtocol {
      * {@link QueueLayout#verify}. A queue recorded as protocol 3 is then spoken to through {@link BucketQueue}.
      */
     public CompletionStage<Void> verifyMeta() {
-        return layout.verify(protocolForNewQueues(), SPOKEN).thenRun(() -> {
-            if (scope.protocol() == BUCKETED && buckets == null) {
-                buckets = new BucketQueue(scope);
-            }
-        });
+        return layout.verify(protocolForNewQueues(), SPOKEN);
     }
 
     /**
@@ -133,7 +128,7 @@ public final class QueueProtocol {
 
     /** The queue's protocol-3 calls, or null on a protocol-2 queue (or before {@link #verifyMeta()}). */
     public BucketQueue buckets() {
-        return buckets;
+        return scope.buckets();
     }
 
     /** Re-reads the layout from the meta hash (after a LAYOUT answer, or periodically). */
@@ -159,7 +154,7 @@ public final class QueueProtocol {
      */
     public CompletionStage<List<Placed>> enqueueAt(int shard, List<TaskSpec> tasks, DuplicatePolicy policy, long enqueuedAt,
                                                    long epoch, boolean presentOnly, ScriptRunner scripts) {
-        BucketQueue b = buckets;
+        BucketQueue b = scope.buckets();
         if (b != null) {
             return b.enqueue(shard, tasks, policy, enqueuedAt, scripts);
         }
@@ -247,15 +242,16 @@ public final class QueueProtocol {
         if (ahead.maxTasks() > MAX_PER_CALL * 2) {
             throw new io.delayq.InvalidInputException("claimAheadMax", "must be at most " + MAX_PER_CALL * 2 + ", got " + ahead.maxTasks());
         }
-        BucketQueue b = buckets;
+        BucketQueue b = scope.buckets();
         if (b != null) {
-            if (rate.enabled() || rate.groupsLimited()) {
-                throw new io.delayq.InvalidInputException("rateLimit", "protocol 3 does not rate-limit claims yet");
+            if (rate.groupsLimited()) {
+                throw new io.delayq.InvalidInputException("groupRateLimit", "protocol 3 does not rate-limit groups yet");
             }
             if (weights.any() || caps.any()) {
                 throw new io.delayq.InvalidInputException("groups", "protocol 3 does not take groups yet");
             }
-            return b.claim(shard, batch, lease, ahead.enabled() ? ahead.window() : Duration.ZERO, requestId);
+            return b.claim(shard, batch, lease, ahead.enabled() ? ahead.window() : Duration.ZERO, requestId,
+                    rate.enabled() ? rate.perShard(shards()) : 0, rate.enabled() ? rate.burstPerShard(shards()) : 0);
         }
         ShardKeys k = keys(shard);
         List<String> claimKeys = new ArrayList<>(k.scriptKeys());
@@ -337,7 +333,7 @@ public final class QueueProtocol {
      */
     public CompletionStage<List<Boolean>> ack(int shard, List<ClaimedTask> tasks, Set<String> reportedProgress,
                                              ResultRetention retention, String workerId, List<Finished> finished) {
-        BucketQueue b = buckets;
+        BucketQueue b = scope.buckets();
         if (b != null) {
             if (retention.on()) {
                 throw new io.delayq.InvalidInputException("resultRetention", "protocol 3 keeps no completion records yet");
@@ -431,7 +427,7 @@ public final class QueueProtocol {
     /** @param reportedProgress the handler reported progress: the retry deletes it */
     public CompletionStage<RetryResult> retry(ClaimedTask task, Duration backoff, String error, int maxAttempts,
                                               boolean permanent, DeadLetterPolicy dead, boolean reportedProgress) {
-        BucketQueue b = buckets;
+        BucketQueue b = scope.buckets();
         if (b != null) {
             return b.retry(task, backoff, error, maxAttempts, permanent, dead);
         }
@@ -452,7 +448,7 @@ public final class QueueProtocol {
 
     /** An extension under a caller-chosen request id: sent again, it answers the tokens of its first run. */
     public CompletionStage<List<Long>> extend(int shard, List<ClaimedTask> tasks, Duration lease, String requestId) {
-        BucketQueue b = buckets;
+        BucketQueue b = scope.buckets();
         if (b != null) {
             // a re-sent extension changes nothing on protocol 3 (a lease only moves on), so no request id is kept
             return b.extend(shard, tasks, lease);
@@ -475,7 +471,7 @@ public final class QueueProtocol {
      * 0 = refused (the lease is no longer {@code task}'s: settled, expired, or extended to a newer token meanwhile).
      */
     public CompletionStage<Long> progress(ClaimedTask task, double percent, String note) {
-        if (buckets != null) {
+        if (scope.buckets() != null) {
             return java.util.concurrent.CompletableFuture.failedFuture(
                     new io.delayq.InvalidInputException("progress", "protocol 3 keeps no progress reports yet"));
         }
@@ -484,7 +480,7 @@ public final class QueueProtocol {
     }
 
     public CompletionStage<Reclaimed> reclaim(int shard, int limit, int maxAttempts, DeadLetterPolicy dead) {
-        BucketQueue b = buckets;
+        BucketQueue b = scope.buckets();
         if (b != null) {
             return b.reclaim(shard, limit, maxAttempts, dead);
         }

@@ -1,5 +1,6 @@
 package io.delayq.queue;
 
+import io.delayq.bucket.BucketQueue;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.script.ScriptRunner;
 import io.delayq.shard.ShardKeys;
@@ -19,6 +20,7 @@ public final class QueueScope {
     private final RedisClusterAsyncCommands<String, String> commands;
     private final AtomicReferenceArray<ShardKeys> keys = new AtomicReferenceArray<>(Sharding.MAX_SHARDS);
     private volatile int protocol = QueueProtocol.PROTOCOL_VERSION;
+    private volatile BucketQueue buckets;
 
     public QueueScope(RedisEndpoint redis, String queue) {
         this.queue = QueueName.require(queue);
@@ -54,7 +56,20 @@ public final class QueueScope {
     }
 
     void recordProtocol(int recorded) {
+        if (recorded == QueueProtocol.BUCKETED && buckets == null) {
+            buckets = new BucketQueue(this);
+        } else if (recorded != QueueProtocol.BUCKETED) {
+            buckets = null;
+        }
         protocol = recorded;
+    }
+
+    /**
+     * The queue's protocol-3 calls, or null while the queue is known as protocol 2 (also before its meta was read):
+     * the one place that says a queue is bucketed, for every class that routes a call.
+     */
+    public BucketQueue buckets() {
+        return buckets;
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.delayq.queue;
 
-import io.delayq.bucket.BucketQueue;
 import io.delayq.completion.CompletionRecord;
 import io.delayq.deadletter.DeadLetter;
 import io.delayq.deadletter.DeadLetterPage;
@@ -33,8 +32,8 @@ public final class TaskAdmin {
 
     /** The cancel script on one shard under the caller's layout epoch. */
     public CompletionStage<Found<CancelResult>> cancelAt(int shard, String id, long epoch) {
-        if (scope.protocol() == QueueProtocol.BUCKETED) {
-            return new BucketQueue(scope).cancel(shard, id).thenApply(c -> switch (c) {
+        if (scope.buckets() != null) {
+            return scope.buckets().cancel(shard, id).thenApply(c -> switch (c) {
                 case CANCELLED -> new Found<>(CancelResult.CANCELLED, false, false);
                 case INFLIGHT -> new Found<>(CancelResult.IN_FLIGHT, false, false);
                 case ABSENT -> new Found<>(CancelResult.UNKNOWN, true, false);
@@ -49,8 +48,8 @@ public final class TaskAdmin {
     }
 
     public CompletionStage<Found<RescheduleResult>> rescheduleAt(int shard, String id, Schedule schedule, long epoch) {
-        if (scope.protocol() == QueueProtocol.BUCKETED) {
-            return new BucketQueue(scope).reschedule(shard, id, schedule).thenApply(TaskAdmin::rescheduled);
+        if (scope.buckets() != null) {
+            return scope.buckets().reschedule(shard, id, schedule).thenApply(TaskAdmin::rescheduled);
         }
         return scope.scripts().<List<Object>>run(LuaScript.RESCHEDULE, scope.keys(shard).scriptKeys(),
                 List.of(id, schedule.timing().wire(), String.valueOf(schedule.millis()), String.valueOf(epoch))).thenApply(TaskAdmin::rescheduled);
@@ -69,8 +68,8 @@ public final class TaskAdmin {
     }
 
     public CompletionStage<Found<TaskInfo>> inspectAt(int shard, String id, long epoch) {
-        if (scope.protocol() == QueueProtocol.BUCKETED) {
-            return new BucketQueue(scope).inspect(shard, id).thenApply(reply -> inspected(id, shard, reply));
+        if (scope.buckets() != null) {
+            return scope.buckets().inspect(shard, id).thenApply(reply -> inspected(id, shard, reply));
         }
         return scope.scripts().<List<Object>>run(LuaScript.INSPECT, scope.keys(shard).scriptKeys(), List.of(id, String.valueOf(epoch)))
                 .thenApply(reply -> inspected(id, shard, reply));
@@ -93,8 +92,8 @@ public final class TaskAdmin {
     }
 
     public CompletionStage<DeadLetterPage> deadLetters(int shard, long offset, int limit) {
-        CompletionStage<List<Object>> page = scope.protocol() == QueueProtocol.BUCKETED
-                ? new BucketQueue(scope).deadLetters(shard, offset, limit)
+        CompletionStage<List<Object>> page = scope.buckets() != null
+                ? scope.buckets().deadLetters(shard, offset, limit)
                 : scope.scripts().run(LuaScript.DEAD_LIST, scope.keys(shard).scriptKeys(), List.of(String.valueOf(offset), String.valueOf(limit)));
         return page.thenApply(reply -> {
             List<DeadLetter> entries = new ArrayList<>();
@@ -107,15 +106,15 @@ public final class TaskAdmin {
     }
 
     public CompletionStage<Long> replayDead(int shard, List<String> ids) {
-        if (scope.protocol() == QueueProtocol.BUCKETED) {
-            return new BucketQueue(scope).replayDead(shard, ids);
+        if (scope.buckets() != null) {
+            return scope.buckets().replayDead(shard, ids);
         }
         return scope.scripts().run(LuaScript.DEAD_REPLAY, scope.keys(shard).scriptKeys(), ids);
     }
 
     public CompletionStage<Long> purgeDead(int shard, List<String> ids) {
-        if (scope.protocol() == QueueProtocol.BUCKETED) {
-            return new BucketQueue(scope).purgeDead(shard, ids);
+        if (scope.buckets() != null) {
+            return scope.buckets().purgeDead(shard, ids);
         }
         return scope.scripts().run(LuaScript.DEAD_PURGE, scope.keys(shard).scriptKeys(), ids);
     }

@@ -14,8 +14,8 @@ if held == '~' then
 else
   local name = find_waiting(P, id, tonumber(held, 36))
   if not name then return 'inflight' end
-  redis.call('HDEL', P .. 'b:' .. name, id)
-  unlist_if_empty(P, name)
+  unwait(P, name, id)
+  write_placed(P)
 end
 redis.call('HDEL', ix, id)
 redis.call('HDEL', P .. 'err', id)

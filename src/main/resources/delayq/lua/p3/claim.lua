@@ -8,6 +8,9 @@
 -- ARGV[1]: batch (most tasks), ARGV[2]: lease ms, ARGV[3]: now (ms; 0 = the server's clock), ARGV[4]: ahead ms,
 -- ARGV[5]: the claim's request id ('' = none): a claim sent again with the same id (its answer was lost on the way)
 --          answers what the first one took and still holds, instead of leaving it to wait out its lease
+-- ARGV[6]: rate limit for this shard in tasks per second (0 or absent = none), ARGV[7]: its burst: protocol 2's
+--          token bucket (P..'rate', fields tokens and at); a rate-limited claim takes at most the whole tokens, looks
+--          no further ahead than now, and answers as next start the time a whole token has refilled
 -- Returns: { lease expiry, the server's clock, the start of the earliest window (or minute) still waiting (-1: none),
 --          then per bucket taken: its in-flight name, its fields and values (HGETALL) };
 --          a value is decoded against the name (the part before '@'): include/buckets.lua's decode. A paused shard
@@ -53,6 +56,21 @@ end
 -- a paused shard (protocol 2's flag, shard_pause.lua) hands out nothing and answers no next window, so that workers
 -- sleep until resumed (the resume writes the marker)
 if redis.call('HGET', P .. 'paused', 'at') then return out end
+
+local rate, burst = tonumber(ARGV[6]) or 0, tonumber(ARGV[7]) or 0
+local tokens
+local asked = batch
+if rate > 0 then
+  local bucket = redis.call('HMGET', P .. 'rate', 'tokens', 'at')
+  tokens = tonumber(bucket[1]) or burst
+  tokens = math.min(burst, tokens + math.max(0, now - (tonumber(bucket[2]) or now)) * rate / 1000)
+  batch = math.min(batch, math.floor(tokens))
+  ahead = 0
+end
+-- when the next whole token has refilled: a rate-limited shard's next start while due tasks wait
+local function next_token()
+  return now + math.ceil((1 - (tokens - math.floor(tokens))) * 1000 / rate)
+end
 
 local coarse_head = redis.call('ZRANGE', P .. 'cidx', 0, 0, 'WITHSCORES')
 if coarse_head[2] and tonumber(coarse_head[2]) <= now + ahead then promote(P, now, now + ahead, 100) end
@@ -100,17 +118,30 @@ local function take(ix)
     redis.call('HDEL', P .. 'open', unpack(bases))
   end
 end
-if leveled then
-  take('idx2')
-  if took < batch then take('idx1') end
+if batch > 0 then
+  if leveled then
+    take('idx2')
+    if took < batch then take('idx1') end
+  end
+  if took < batch then take('idx') end
 end
-if took < batch then take('idx') end
+local function limited_start()
+  local start = next_start()
+  if rate > 0 and batch < asked and took >= batch and start >= 0 and start <= now then return next_token() end
+  return start
+end
+if rate > 0 then
+  tokens = tokens - took
+  redis.call('HSET', P .. 'rate', 'tokens', tokens, 'at', now)
+end
 if #leases == 0 then
-  out[3] = next_start()
+  out[3] = limited_start()
   return out  -- (nothing to replay either: a re-sent empty claim claims afresh)
 end
 redis.call('ZADD', P .. 'lease', unpack(leases))
-out[3] = next_start()
+waiting_delta = waiting_delta - took
+write_placed(P)
+out[3] = limited_start()
 if replay then
   local names = {}
   for j = 2, #leases, 2 do names[#names + 1] = leases[j] end

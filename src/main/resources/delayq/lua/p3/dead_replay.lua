@@ -19,6 +19,6 @@ for _, id in ipairs(ARGV) do
     replayed = replayed + 1
   end
 end
-index_placed(P)
+write_placed(P)
 if replayed > 0 then redis.call('ZADD', P .. 'marker', 'LT', now, 'next') end
 return replayed

@@ -26,6 +26,6 @@ for k = 0, n - 1 do
     out[#out + 1] = -1
   end
 end
-index_placed(P)
+write_placed(P)
 wake(P)
 return out

@@ -59,8 +59,7 @@ local function settle(id, h, due, record, level)
     return (mode == 'replace' or mode == 'keep-earlier') and 'inflight' or 'duplicate', held_due
   end
   if mode == 'replace' then
-    redis.call('HDEL', P .. 'b:' .. name, id)
-    unlist_if_empty(P, name)
+    unwait(P, name, id)
     redis.call('HDEL', P .. 'err', id)
     put(id, ix, due, record, level, 1)
     return 'replaced', due
@@ -70,8 +69,7 @@ local function settle(id, h, due, record, level)
     local bkey = P .. 'b:' .. name
     local _, kept_record = decode(name, redis.call('HGET', bkey, id))
     local _, attempt, _, kept_level = parse_name(name)
-    redis.call('HDEL', bkey, id)
-    unlist_if_empty(P, name)
+    unwait(P, name, id)
     put(id, ix, due, kept_record, kept_level, attempt)
     return 'earlier', due
   end
@@ -89,6 +87,6 @@ for k = 0, n - 1 do
   out[#out + 1] = result
   out[#out + 1] = due
 end
-index_placed(P)
+write_placed(P)
 wake(P)
 return out

@@ -18,12 +18,11 @@ if not name then return { 'inflight', -1 } end
 local bkey = P .. 'b:' .. name
 local _, record = decode(name, redis.call('HGET', bkey, id))
 local _, attempt, _, level = parse_name(name)
-redis.call('HDEL', bkey, id)
-unlist_if_empty(P, name)
+unwait(P, name, id)
 -- the head of the task's level before it is placed again: an earlier task wakes a sleeping worker
 local head = redis.call('ZRANGE', P .. index_of(false, level), 0, 0, 'WITHSCORES')
 place(P, id, due, now, attempt, record, level)
-index_placed(P)
+write_placed(P)
 redis.call('HSET', ix, id, b36(due))
 if head[2] == nil or due - due % W < tonumber(head[2]) then redis.call('ZADD', P .. 'marker', 'LT', due, 'next') end
 return { 'rescheduled', due }

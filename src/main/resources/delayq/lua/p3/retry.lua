@@ -27,7 +27,7 @@ if ARGV[7] == '1' or attempt + 1 > tonumber(ARGV[6]) then
 end
 local due = now + tonumber(ARGV[4])
 place(P, id, due, now, attempt + 1, record, level)
-index_placed(P)
+write_placed(P)
 redis.call('HSET', P .. 'ix:' .. h, id, b36(due))
 redis.call('HSET', P .. 'err', id, ARGV[5])
 redis.call('ZADD', P .. 'marker', 'LT', due, 'next')

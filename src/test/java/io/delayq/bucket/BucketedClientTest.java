@@ -1,6 +1,8 @@
 package io.delayq.bucket;
 
 import io.delayq.DelayQueueException;
+import io.delayq.browse.BrowseQuery;
+import io.delayq.browse.BrowseState;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.claim.RateLimit;
 import io.delayq.client.DelayQueueClient;
@@ -104,8 +106,9 @@ class BucketedClientTest {
             assertThat(client.purgeDead(List.of("d"))).isEqualTo(1);
             assertThat(client.inspect("d").state()).isEqualTo(TaskInfo.State.UNKNOWN);
             assertThat(client.enqueue(TaskSpec.of("d")).added()).as("a purged id is free again").isTrue();
-            assertThatThrownBy(client::stats).isInstanceOf(DelayQueueException.class)
-                    .hasMessageContaining("protocol 3, which does not offer stats yet");
+            assertThat(client.stats().dead()).as("stats answer on protocol 3").isZero();
+            assertThatThrownBy(() -> client.browse(BrowseQuery.of(BrowseState.SCHEDULED))).isInstanceOf(DelayQueueException.class)
+                    .hasMessageContaining("protocol 3, which does not offer browse yet");
         }
     }
 

@@ -300,7 +300,7 @@ class BucketedQueueTest {
         enqueue(TaskSpec.of("a"), TaskSpec.of("b"));
         claim(10, Duration.ofMillis(100));
         await().atMost(Duration.ofSeconds(5)).until(() -> sync(q.reclaim(0, 100, 1, KEEP_ALL)).dead() == 2);
-        assertThat(get(redisCommands().hget("dq:{orders:0}:err", "a"))).isEqualTo("lease expired on attempt 1");
+        assertThat(get(redisCommands().hget("dq:{orders:0}:err", "a"))).isEqualTo("lease expired on attempt 1 (worker died or stalled)");
         assertThat(enqueue(TaskSpec.of("a")).get(0).status()).isEqualTo(EnqueueResult.Status.DUPLICATE);
         assertThat(sync(q.cancel(0, "a"))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
     }

@@ -20,7 +20,7 @@ import static io.delayq.testing.TestQueue.sync;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** claim.lua: batches, leases, next due time, priority, the rate limit and the server clock. */
+/** claim.lua: batches, leases, next due time, priority, the rate limit's split over shards and the server clock (its token bucket: ClaimRateLimitTest). */
 class ClaimTest {
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
@@ -149,38 +149,6 @@ class ClaimTest {
             }
         }
         throw new AssertionError("the enqueue did not show up in SLOWLOG");
-    }
-
-    @Test
-    void rateLimitBoundsClaimsByTheTokenBucket() {
-        int tasks = 12;
-        for (int i = 0; i < tasks; i++) {
-            q.client().enqueue(TaskSpec.of("t" + i).at(ago(10)));
-        }
-        RateLimit limit = new RateLimit(10, 3);      // one shard: 10 per second, burst of 3
-        ClaimBatch burst = sync(q.protocol().claim(0, 100, LEASE, limit));
-        assertThat(burst.tasks()).hasSize(3);
-        long start = burst.serverNow();
-
-        ClaimBatch throttled = sync(q.protocol().claim(0, 100, LEASE, limit));
-        if (throttled.tasks().isEmpty()) {
-            // rate limited: the next due time tells the worker when a token will be there
-            assertThat(throttled.nextDueAt()).isBetween(throttled.serverNow() + 1, throttled.serverNow() + 100);
-        }
-        List<ClaimedTask> got = new ArrayList<>(burst.tasks());
-        got.addAll(throttled.tasks());
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
-            ClaimBatch b = sync(q.protocol().claim(0, 100, LEASE, limit));
-            got.addAll(b.tasks());
-            // never more than the burst plus what the rate refilled since the first claim
-            long allowed = 3 + (long) Math.floor((b.serverNow() - start) * 10 / 1000.0);
-            assertThat((long) got.size()).isLessThanOrEqualTo(allowed);
-            return got.size() == tasks;
-        });
-        // without a limit, everything due at once is claimable
-        q.client().enqueue(TaskSpec.of("x1"));
-        q.client().enqueue(TaskSpec.of("x2"));
-        assertThat(q.claim(0, 100, LEASE).tasks()).hasSize(2);
     }
 
     @Test

@@ -10,6 +10,21 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * {@code @RegisterExtension static NewQueuesOnProtocol3 protocol3 = new NewQueuesOnProtocol3();}.
  */
 public final class NewQueuesOnProtocol3 implements BeforeAllCallback, AfterAllCallback {
+    /**
+     * Runs {@code create} with the queues it creates recorded as {@code protocol} (2 or 3), for a test that sets a queue
+     * of each side by side.
+     */
+    public static <T> T creating(int protocol, java.util.function.Supplier<T> create) {
+        if (protocol == 3) {
+            System.setProperty("delayq.protocol", "3");
+        }
+        try {
+            return create.get();
+        } finally {
+            System.clearProperty("delayq.protocol");
+        }
+    }
+
     @Override
     public void beforeAll(ExtensionContext context) {
         System.setProperty("delayq.protocol", "3");

@@ -142,6 +142,25 @@ public final class TestQueue implements AutoCloseable, BeforeEachCallback, After
         return Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000;
     }
 
+    /**
+     * The lease expiry (ms, server clock) of a task in flight, or null when it is not: protocol 2's in-flight score,
+     * or on protocol 3 the lease of the in-flight bucket that holds the id.
+     */
+    public Long leaseExpiryOf(String id) {
+        int shard = shardOf(id);
+        if (protocol().buckets() == null) {
+            Double score = get(redis().zscore(keys(shard).inflight(), id));
+            return score == null ? null : score.longValue();
+        }
+        String prefix = io.delayq.bucket.BucketLayout.prefix(protocol().queue(), shard);
+        for (ScoredValue<String> lease : zrange(prefix + io.delayq.bucket.BucketLayout.LEASE)) {
+            if (get(redis().hexists(prefix + "f:" + lease.getValue(), id))) {
+                return (long) lease.getScore();
+            }
+        }
+        return null;
+    }
+
     public List<ScoredValue<String>> zrange(String key) {
         return get(redis().zrangeWithScores(key, 0, -1));
     }

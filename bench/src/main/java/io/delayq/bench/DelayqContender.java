@@ -127,7 +127,7 @@ final class DelayqContender implements Contender {
     @Override
     public boolean settled() {
         for (int s = 0; s < settings.shards(); s++) {
-            String inFlight = client.protocol().buckets() != null ? io.delayq.bucket.BucketLayout.prefix(QUEUE, s) + "lease"
+            String inFlight = client.protocol().buckets() != null ? io.delayq.bucket.BucketLayout.prefix(QUEUE, s) + io.delayq.bucket.BucketLayout.LEASE
                     : client.protocol().keys(s).inflight();
             if (bench.probe().zcard(inFlight) > 0) {
                 return false;

@@ -12,6 +12,8 @@
 --   P..'lease'      ZSET in-flight name -> lease expiry (ms).
 --   P..'ix:'..h     HASH id -> the task's due time (base 36), or '~' for a dead letter: the id index (h: the
 --                   caller's ix bucket of the id, crc32(id) % IXB, so that no script pays the hash per task).
+--   P..'waiting'    STRING: how many tasks wait in buckets, kept by every script that places or takes one (stats:
+--                   the total, of which the due part is counted from the due buckets themselves).
 local W, COARSE, HORIZON, CAP, IXB = 100, 60000, 600000, 250, 2039
 local FW, CW = 2, 4
 local DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz'
@@ -51,8 +53,10 @@ local function index_of(coarse, level)
   return coarse and 'cidx' or WINDOW_INDEXES[level]
 end
 
--- names of buckets placed by this call, listed in their index once at the end (index_placed)
+-- names of buckets placed by this call, listed in their index once at the end (write_placed), and the change of the
+-- waiting count
 local placed_seen, placed_ix = {}, {}
+local waiting_delta = 0
 local function list_bucket(name, start, coarse, level)
   if not placed_seen[name] then
     placed_seen[name] = true
@@ -64,8 +68,16 @@ local function list_bucket(name, start, coarse, level)
   end
 end
 
-local function index_placed(P)
+-- lists the buckets placed so far in their indexes and stores the waiting count's change: every script that places
+-- or takes a waiting task calls it before it returns
+local function write_placed(P)
   for ix, e in pairs(placed_ix) do redis.call('ZADD', P .. ix, 'NX', unpack(e)) end
+  placed_ix = {}
+  if waiting_delta ~= 0 then
+    -- a drained shard keeps no count
+    if redis.call('INCRBY', P .. 'waiting', waiting_delta) == 0 then redis.call('DEL', P .. 'waiting') end
+    waiting_delta = 0
+  end
 end
 
 -- the bucket of `base` that `count` more tasks go to
@@ -81,6 +93,7 @@ local function place(P, id, due, now, attempt, record, level)
   local name = bucket_for(P, base_of(start, coarse, attempt, level), 1)
   redis.call('HSET', P .. 'b:' .. name, id, b36(due - start, coarse and CW or FW) .. record)
   list_bucket(name, start, coarse, level)
+  waiting_delta = waiting_delta + 1
   return name
 end
 
@@ -110,16 +123,8 @@ local function find_waiting(P, id, due)
   return nil
 end
 
--- after a bucket lost tasks by id: unlist it once empty, and forget its base's fill count
-local function unlist_if_empty(P, name)
-  if redis.call('EXISTS', P .. 'b:' .. name) == 0 then
-    local _, _, coarse, level = parse_name(name)
-    redis.call('ZREM', P .. index_of(coarse, level), name)
-    redis.call('HDEL', P .. 'open', string.match(name, '^(.*):%d+$'))
-  end
-end
-
--- moves a whole bucket (source key, `size` tasks) into the waiting bucket of `base`, starting at `start`
+-- moves a whole bucket (source key, `size` tasks not waiting until now: an in-flight bucket) into the waiting
+-- bucket of `base`, starting at `start`
 local function move_bucket(P, source, size, base, start, coarse, level)
   local name = bucket_for(P, base, size)
   local target = P .. 'b:' .. name
@@ -130,5 +135,18 @@ local function move_bucket(P, source, size, base, start, coarse, level)
     redis.call('RENAME', source, target)
   end
   list_bucket(name, start, coarse, level)
+  waiting_delta = waiting_delta + size
   return name
+end
+
+-- takes one waiting task out of its bucket `name` (cancelled, or about to be placed again); a bucket left empty is
+-- unlisted, and its base's fill count forgotten
+local function unwait(P, name, id)
+  redis.call('HDEL', P .. 'b:' .. name, id)
+  waiting_delta = waiting_delta - 1
+  if redis.call('EXISTS', P .. 'b:' .. name) == 0 then
+    local _, _, coarse, level = parse_name(name)
+    redis.call('ZREM', P .. index_of(coarse, level), name)
+    redis.call('HDEL', P .. 'open', string.match(name, '^(.*):%d+$'))
+  end
 end

@@ -27,6 +27,6 @@ local function promote(P, now, horizon, most)
     redis.call('HDEL', P .. 'open', string.match(name, '^(.*):%d+$'))
   end
   if #coarse > 0 then redis.call('ZREM', P .. 'cidx', unpack(coarse)) end
-  index_placed(P)
+  write_placed(P)
   return moved
 end

@@ -333,9 +333,6 @@ public final class Worker implements AutoCloseable {
      * blank the others' gauges nor look like a Redis outage.
      */
     private void refreshBacklog(int shard) {
-        if (protocol.buckets() != null) {
-            return; // protocol 3 has no stats script yet: its gauges stay unset rather than read protocol 2's empty keys
-        }
         backlog.stats(shard).whenComplete((stats, e) -> answered(e, () -> metrics.backlog(stats)));
         forecasts.forecast(shard, DueForecast.DEFAULT_WINDOWS).whenComplete((forecast, e) -> answered(e, () -> metrics.forecast(shard, forecast)));
     }

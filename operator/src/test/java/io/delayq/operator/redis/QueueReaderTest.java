@@ -8,6 +8,7 @@ import io.delayq.operator.problem.Reason;
 import io.delayq.shard.ShardRange;
 import io.delayq.shard.Sharding;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol3;
 import io.delayq.testing.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -60,6 +61,30 @@ class QueueReaderTest {
         assertThat(result.facts().persistence()).as("test servers run with --save '' --appendonly no").isEqualTo("off");
         assertThat(result.facts().warnings()).extracting(Problem::reasonText).containsExactly("RedisPersistenceOff");
         assertThat(result.facts().problems()).isEmpty();
+    }
+
+    @Test
+    void readsTheBacklogOfAQueueOnProtocol3AlsoWhileTheSpecAsksForMoreShards() {
+        try (DelayQueueClient client = NewQueuesOnProtocol3.creating(3,
+                () -> DelayQueueClient.builder().redis(redis.url()).queue("bucketed").shards(8).build())) {
+            assertThat(client.protocol().buckets()).as("recorded as protocol 3").isNotNull();
+            for (int i = 0; i < 30; i++) {
+                client.enqueue(TaskSpec.of("order-" + i).at(Instant.now().minusSeconds(60)));
+            }
+            for (int i = 0; i < 12; i++) {
+                client.enqueue(TaskSpec.of("later-" + i).after(Duration.ofMinutes(30)));
+            }
+        }
+
+        // 8 shards: the meta is verified; 16: a grow the reconciler would drive, read without verifying
+        for (int specShards : new int[]{8, 16}) {
+            QueueReading result = reader.read("shop/bucketed-" + specShards, redis.url(), RedisCredentials.NONE, "bucketed", specShards, RANGES);
+            assertThat(result.problem()).as("spec.shards %d", specShards).isNull();
+            assertThat(result.backlog().values().stream().mapToLong(QueueStats::due).sum()).as("spec.shards %d", specShards).isEqualTo(30);
+            assertThat(result.backlog().values().stream().mapToLong(QueueStats::scheduled).sum()).isEqualTo(12);
+            assertThat(result.forecast().values().stream().mapToLong(f -> f.dueWithin(Duration.ofMinutes(15))).sum()).isZero();
+            assertThat(result.forecast().values().stream().mapToLong(f -> f.dueWithin(Duration.ofMinutes(60))).sum()).isEqualTo(12);
+        }
     }
 
     @Test

@@ -12,9 +12,6 @@ public final class BucketedQueueSettings {
     }
 
     public static void requireSupported(WorkerConfig config) {
-        if (config.rateLimit().enabled()) {
-            throw refused(WorkerSettings.RATE_LIMIT.name(), "rate limits");
-        }
         if (config.rateLimit().groupsLimited()) {
             throw refused(WorkerSettings.GROUP_RATE_LIMIT.name(), "group rate limits");
         }

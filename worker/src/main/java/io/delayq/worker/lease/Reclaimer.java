@@ -1,5 +1,6 @@
 package io.delayq.worker.lease;
 
+import io.delayq.bucket.BucketLayout;
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.lease.Reclaimed;
 import io.delayq.queue.QueueProtocol;
@@ -112,11 +113,12 @@ public final class Reclaimer implements Runnable {
     private List<Integer> shardsHoldingLeases() throws Exception {
         int shards = protocol.shards();
         List<Integer> maybe = new ArrayList<>(shards);
-        // protocol 3: the sweep also splits coarse minutes into due windows, which every shard may hold
-        if (cluster || protocol.buckets() != null) {
+        if (cluster) {
             for (int shard = 0; shard < shards; shard++) {
                 maybe.add(shard);
             }
+        } else if (protocol.buckets() != null) {
+            return bucketedShardsToSweep(shards);
         } else {
             List<CompletableFuture<Long>> groups = new ArrayList<>();
             for (int from = 0; from < shards; from += KEYS_PER_CHECK) {
@@ -159,5 +161,34 @@ public final class Reclaimer implements Runnable {
             }
         }
         return holding;
+    }
+
+    /**
+     * Protocol 3 (standalone): the shards holding a lease or a coarse minute (the sweep also splits minutes into due
+     * windows), per group of shards one {@code EXISTS} over both keys; every shard of a group where any exists is
+     * swept, as the script answers an idle shard with two reads.
+     */
+    private List<Integer> bucketedShardsToSweep(int shards) throws Exception {
+        int perGroup = KEYS_PER_CHECK / 2;
+        List<CompletableFuture<Long>> groups = new ArrayList<>();
+        for (int from = 0; from < shards; from += perGroup) {
+            int to = Math.min(shards, from + perGroup);
+            String[] keys = new String[2 * (to - from)];
+            for (int shard = from; shard < to; shard++) {
+                String prefix = BucketLayout.prefix(protocol.queue(), shard);
+                keys[2 * (shard - from)] = prefix + BucketLayout.LEASE;
+                keys[2 * (shard - from) + 1] = prefix + BucketLayout.COARSE_INDEX;
+            }
+            groups.add(redis.exists(keys).toCompletableFuture());
+        }
+        List<Integer> sweep = new ArrayList<>();
+        for (int g = 0; g < groups.size(); g++) {
+            if (groups.get(g).get(30, TimeUnit.SECONDS) > 0) {
+                for (int shard = g * perGroup; shard < Math.min(shards, (g + 1) * perGroup); shard++) {
+                    sweep.add(shard);
+                }
+            }
+        }
+        return sweep;
     }
 }

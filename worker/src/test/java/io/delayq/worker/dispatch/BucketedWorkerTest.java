@@ -88,9 +88,9 @@ class BucketedWorkerTest {
     void aSettingProtocolThreeCannotHonourYetFailsTheStartNamingIt() {
         queue.client().enqueue(TaskSpec.of("x"));
         Map<String, String> env = RunningWorkers.env(redis.url(), Q, SHARDS);
-        env.put(WorkerSettings.RATE_LIMIT.name(), "100");
+        env.put(WorkerSettings.RESULTS_KEEP.name(), "1h");
         assertThatThrownBy(() -> workers.startHandler(env, task -> { }))
                 .isInstanceOf(InvalidInputException.class)
-                .hasMessageContaining("DELAYQ_RATE_LIMIT").hasMessageContaining("protocol 3");
+                .hasMessageContaining("DELAYQ_RESULTS_KEEP").hasMessageContaining("protocol 3");
     }
 }

@@ -48,8 +48,7 @@ class RateLimitTest {
         env.put("DELAYQ_CONCURRENCY", "16");
         env.put("DELAYQ_LEASE", LEASE_MS + "ms");
         Worker w = workers.startHandler(env, task -> {
-            Double lease = TestQueue.get(queue.redis().zscore(queue.keys(0).inflight(), task.id()));
-            claimedAt.add(lease.longValue() - LEASE_MS);
+            claimedAt.add(queue.leaseExpiryOf(task.id()) - LEASE_MS);
         });
 
         await().atMost(Duration.ofSeconds(20)).until(() -> claimedAt.size() == n);
