@@ -10,21 +10,14 @@
 --          after a task's claim came with a new token, so that ack is stale anyway.
 -- ARGV[3 + 3n + m]: p (absent = 0), then p positions (as above) of the tasks whose handler reported progress:
 --          their PROGRESS entries are deleted; a task that never reported one costs nothing here.
--- ARGV[4 + 3n + m + p]: keep ms (absent or 0 = keep no completion records: nothing below is read), then
---          max records per shard, worker id (no '|'), then per task (in the order above) two arguments: "<attempts>|
---          <handler ms>|<truncated 0/1>" ("" = keep no record of this task, e.g. an expired task discarded) and the
---          result (at most 1024 bytes are kept: a longer one is cut there, truncated = 1). Each acked task with a
---          record gets DONE id -> "<finished ms>|<attempts>|<handler ms>|<truncated>|<worker>|<result>" and DONE_AT
---          id -> finished ms (the server clock); then the oldest records beyond the count or older than keep are
---          trimmed, at most (acked + 8) per call, and both keys expire keep ms after this ack.
+-- ARGV[4 + 3n + m + p]: keep ms (absent or 0 = keep no completion records), then the completion records'
+--          arguments per task in the order above (include/completion.lua): DONE and DONE_AT
 -- Returns: array of n integers, 1 = acked, 0 = stale (not in flight under that token)
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua
 --@include dedup.lua
-
--- the longest result a completion record keeps, in bytes (io.delayq.completion.CompletionRecord.RESULT_MAX_BYTES)
-local RESULT_MAX_BYTES = 1024
+--@include completion.lua
 
 local n = tonumber(ARGV[1])
 local done, hints, out, acked = {}, {}, {}, {}
@@ -83,46 +76,6 @@ if p > 0 then
 end
 -- dedup windows of the acked tasks start now (include/dedup.lua; a queue without windows pays a ZCARD)
 dedup_settle(done)
-local at = 4 + 3 * n + m + p
-local keep = tonumber(ARGV[at])
-if not keep or keep <= 0 then return out end
 -- completion records (protocol.md, "Completion records"): the ack's only extra work while results are kept
-local cap, worker, now = tonumber(ARGV[at + 1]), ARGV[at + 2], server_now()
-local fields, members, written = {}, {}, 0
-for k = 0, n - 1 do
-  local meta, result = ARGV[at + 3 + 2 * k], ARGV[at + 4 + 2 * k]
-  if acked[k + 1] and meta and meta ~= '' then
-    if #result > RESULT_MAX_BYTES then
-      result = string.sub(result, 1, RESULT_MAX_BYTES)
-      meta = string.sub(meta, 1, -2) .. '1'
-    end
-    fields[#fields + 1] = ids[k + 1]
-    fields[#fields + 1] = now .. '|' .. meta .. '|' .. worker .. '|' .. result
-    members[#members + 1] = now
-    members[#members + 1] = ids[k + 1]
-    written = written + 1
-  end
-end
-if written == 0 then return out end
-redis.call('HSET', DONE, unpack(fields))
-redis.call('ZADD', DONE_AT, unpack(members))
--- trim in a bounded step: the oldest records beyond the count or past keep, at most written + 8 of them, so
--- each ack removes more than it adds while anything is over (a lowered bound is reached over a few acks)
-local over = redis.call('ZCARD', DONE_AT) - cap
-local horizon = now - keep
-local oldest = redis.call('ZRANGE', DONE_AT, 0, 0, 'WITHSCORES')
-if over > 0 or tonumber(oldest[2]) <= horizon then
-  local look = redis.call('ZRANGE', DONE_AT, 0, written + 7, 'WITHSCORES')
-  local gone = {}
-  for i = 1, #look, 2 do
-    if #gone < over or tonumber(look[i + 1]) <= horizon then gone[#gone + 1] = look[i] else break end
-  end
-  if #gone > 0 then
-    redis.call('ZREM', DONE_AT, unpack(gone))
-    redis.call('HDEL', DONE, unpack(gone))
-  end
-end
--- a queue that stops acking (or stops keeping results) leaves nothing behind once its records are all past keep
-redis.call('PEXPIRE', DONE, keep)
-redis.call('PEXPIRE', DONE_AT, keep)
+keep_completions(DONE, DONE_AT, ids, acked, 4 + 3 * n + m + p)
 return out

@@ -6,17 +6,14 @@
 -- Writes PROGRESS[id] = "<server ms>|<percent>|<note>".
 -- Returns: 1 = written, 0 = stale (not in flight under that token); an error for a percent or note out of bounds
 --@include shard_keys.lua
+--@include progress.lua
 
-local id, token, percent, note = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4] or ''
-if not percent or percent ~= percent or percent < 0 or percent > 100 then
-  return redis.error_reply('ERR progress percent: must be a number from 0 to 100, was ' .. tostring(ARGV[3]))
-end
-if #note > 200 then
-  return redis.error_reply('ERR progress note: must be at most 200 bytes of UTF-8, was ' .. #note .. ' bytes')
-end
+local id, token = ARGV[1], tonumber(ARGV[2])
+local value, refused = progress_value(ARGV[3], ARGV[4] or '')
+if refused then return refused end
 local score = redis.call('ZSCORE', INFLIGHT, id)
 if not score or tonumber(score) ~= token then
   return 0
 end
-redis.call('HSET', PROGRESS, id, server_now() .. '|' .. ARGV[3] .. '|' .. note)
+redis.call('HSET', PROGRESS, id, value)
 return 1

@@ -13,6 +13,7 @@
 --@include common.lua
 --@include dedup.lua
 --@include dead.lua
+--@include attempt_limit.lua
 
 local limit, max_attempts = tonumber(ARGV[1]), tonumber(ARGV[2])
 local now = server_now()
@@ -26,17 +27,9 @@ if #expired > 0 then
   -- whatever their handlers reported is over with the lease (the worker that reported it is gone)
   redis.call('HDEL', PROGRESS, unpack(expired))
 end
--- the task's own limit, when its record (JSON: the compact form carries no options) names one that is
--- valid (1..1000); anything else leaves the worker's. Leases expire rarely, so reading records here is cheap.
+-- the task's own limit (include/attempt_limit.lua); leases expire rarely, so reading records here is cheap
 local function own_limit(id)
-  local record = redis.pcall('HGET', record_key(id), id)
-  if type(record) ~= 'string' or byte(record, 1) ~= 123 or not string.find(record, '"maxAttempts"', 1, true) then
-    return max_attempts
-  end
-  local ok, decoded = pcall(cjson.decode, record)
-  local n = ok and type(decoded) == 'table' and tonumber(decoded.maxAttempts)
-  if n and n >= 1 and n <= 1000 then return math.floor(n) end
-  return max_attempts
+  return attempt_limit_of(redis.pcall('HGET', record_key(id), id), max_attempts)
 end
 local ended = {}
 for i, id in ipairs(expired) do

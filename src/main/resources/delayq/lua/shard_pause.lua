@@ -29,5 +29,10 @@ end
 if not paused then return 0 end
 redis.call('HDEL', KEYS[11], 'at')
 local next_due = earliest_due()
-if next_due then mark(next_due) end
+if next_due then
+  mark(next_due)
+elseif redis.call('EXISTS', string.sub(KEYS[11], 1, -7) .. 'waiting') == 1 then
+  -- a protocol-3 shard (docs/protocol3.md) keeps its tasks in buckets: its workers wake and claim to find the next
+  mark(server_now())
+end
 return 1

@@ -30,6 +30,12 @@ public final class BucketLayout {
         return "dq:{" + queue + ":" + shard + "}:";
     }
 
+    /** The shard's indexes of waiting window buckets, levels 0, 1 and 2 (scored by window start). */
+    public static java.util.List<String> windowIndexes(String queue, int shard) {
+        String prefix = prefix(queue, shard);
+        return java.util.List.of(prefix + "idx", prefix + "idx1", prefix + "idx2");
+    }
+
     /** The id index bucket of {@code id}: crc32(id) % {@link #ID_INDEX_BUCKETS}, as the scripts compute it. */
     public static int indexBucket(String id) {
         CRC32 crc = new CRC32();

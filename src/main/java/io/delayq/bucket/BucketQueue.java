@@ -3,6 +3,8 @@ package io.delayq.bucket;
 import io.delayq.InvalidInputException;
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
+import io.delayq.completion.Finished;
+import io.delayq.completion.ResultRetention;
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.lease.Reclaimed;
 import io.delayq.lease.RetryResult;
@@ -21,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -128,13 +131,29 @@ public final class BucketQueue {
      * claim's (a bucket reclaimed after its lease expired acks nothing).
      */
     public CompletionStage<List<Boolean>> ack(int shard, List<ClaimedTask> tasks) {
+        return ack(shard, tasks, Set.of(), ResultRetention.OFF, "", List.of());
+    }
+
+    /**
+     * As above, deleting the progress reported for the ids in {@code reportedProgress}, and, while {@code retention} is
+     * on, keeping a completion record of each acked task that {@code finished} (index for index with {@code tasks})
+     * says ran, as protocol 2's ack does.
+     */
+    public CompletionStage<List<Boolean>> ack(int shard, List<ClaimedTask> tasks, Set<String> reportedProgress, ResultRetention retention,
+                                              String workerId, List<Finished> finished) {
         Map<String, List<Integer>> byFlight = new LinkedHashMap<>();
         for (int i = 0; i < tasks.size(); i++) {
             ClaimedTask t = tasks.get(i);
-            if (t.shard() != shard || t.flight() == null) {
-                throw new IllegalArgumentException("task " + t.id() + " was not claimed on shard " + shard + " of a protocol-3 queue");
+            if (t.shard() != shard) {
+                throw new IllegalArgumentException("task " + t.id() + " was claimed on shard " + t.shard() + ", not " + shard);
             }
-            byFlight.computeIfAbsent(t.flight(), f -> new ArrayList<>()).add(i);
+            // a task no protocol-3 claim handed out names no in-flight bucket: it is not in flight, so not acked
+            if (t.flight() != null) {
+                byFlight.computeIfAbsent(t.flight(), f -> new ArrayList<>()).add(i);
+            }
+        }
+        if (byFlight.isEmpty()) {
+            return CompletableFuture.completedFuture(java.util.Collections.nCopies(tasks.size(), false));
         }
         List<String> args = new ArrayList<>(1 + byFlight.size() * 2 + tasks.size() * 2);
         args.add(String.valueOf(byFlight.size()));
@@ -147,8 +166,19 @@ public final class BucketQueue {
                 args.add(String.valueOf(BucketLayout.indexBucket(id)));
             }
         });
+        if (!reportedProgress.isEmpty() || retention.on()) {
+            List<String> reported = tasks.stream().map(ClaimedTask::id).filter(reportedProgress::contains).toList();
+            args.add(String.valueOf(reported.size()));
+            args.addAll(reported);
+        }
+        if (retention.on()) {
+            int[] order = byFlight.values().stream().flatMap(List::stream).mapToInt(Integer::intValue).toArray();
+            retention.appendAckArguments(args, workerId, order.length, k -> tasks.get(order[k]).attempt(),
+                    k -> QueueProtocol.finishedOf(finished, order[k]));
+        }
         return scripts.<List<Object>>run(BucketScript.ACK, keys(shard), args).thenApply(reply -> {
             Boolean[] acked = new Boolean[tasks.size()];
+            Arrays.fill(acked, false);
             int b = 0;
             for (List<Integer> at : byFlight.values()) {
                 Object answer = reply.get(b++);
@@ -166,11 +196,29 @@ public final class BucketQueue {
      */
     public CompletionStage<RetryResult> retry(ClaimedTask task, Duration backoff, String error, int maxAttempts, boolean permanent,
                                               DeadLetterPolicy dead) {
+        return retry(task, backoff, error, maxAttempts, permanent, dead, false);
+    }
+
+    /** As above; {@code reportedProgress}: the handler reported progress, which goes with the retry. */
+    public CompletionStage<RetryResult> retry(ClaimedTask task, Duration backoff, String error, int maxAttempts, boolean permanent,
+                                              DeadLetterPolicy dead, boolean reportedProgress) {
         List<String> args = List.of(task.flight(), task.id(), String.valueOf(BucketLayout.indexBucket(task.id())),
                 String.valueOf(backoff.toMillis()), error == null ? "" : error, String.valueOf(maxAttempts), permanent ? "1" : "0",
-                String.valueOf(dead.maxCount()), String.valueOf(dead.maxAge().toMillis()));
+                String.valueOf(dead.maxCount()), String.valueOf(dead.maxAge().toMillis()), reportedProgress ? "1" : "0");
         return scripts.<List<Object>>run(BucketScript.RETRY, keys(task.shard()), args).thenApply(reply -> new RetryResult(
                 RetryResult.Status.valueOf(((String) reply.get(0)).toUpperCase(Locale.ROOT)), Replies.asLong(reply.get(1))));
+    }
+
+    /**
+     * Keeps a running handler's progress with its in-flight task while the task is still in the bucket its claim named:
+     * 1 = written, 0 = refused (settled, or its bucket reclaimed).
+     */
+    public CompletionStage<Long> progress(ClaimedTask task, double percent, String note) {
+        if (task.flight() == null) {
+            return CompletableFuture.completedFuture(0L); // handed out by no protocol-3 claim: not in flight
+        }
+        return scripts.run(BucketScript.PROGRESS, keys(task.shard()), List.of(task.flight(), task.id(),
+                io.delayq.task.TaskProgress.percentText(percent), note == null ? "" : note));
     }
 
     /** Moves the leases of tasks' in-flight buckets on by {@code lease}; per task the new expiry, or 0 where the bucket is no longer held. */

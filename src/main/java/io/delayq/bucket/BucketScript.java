@@ -24,6 +24,7 @@ public enum BucketScript implements Script {
     DEAD_LIST("dead_list", ScriptOutputType.MULTI),
     DEAD_REPLAY("dead_replay", ScriptOutputType.INTEGER),
     DEAD_PURGE("dead_purge", ScriptOutputType.INTEGER),
+    PROGRESS("progress", ScriptOutputType.INTEGER),
     STATS("stats", ScriptOutputType.MULTI),
     FORECAST("forecast", ScriptOutputType.MULTI);
 

@@ -335,10 +335,7 @@ public final class QueueProtocol {
                                              ResultRetention retention, String workerId, List<Finished> finished) {
         BucketQueue b = scope.buckets();
         if (b != null) {
-            if (retention.on()) {
-                throw new io.delayq.InvalidInputException("resultRetention", "protocol 3 keeps no completion records yet");
-            }
-            return b.ack(shard, tasks);
+            return b.ack(shard, tasks, reportedProgress, retention, workerId, finished);
         }
         int n = tasks.size();
         // each task's record bucket goes with it, the tasks ordered by bucket: the script then hashes no id and
@@ -395,20 +392,8 @@ public final class QueueProtocol {
             args.add("0");
         }
         if (retention.on()) {
-            args.add(String.valueOf(retention.keep().toMillis()));
-            args.add(String.valueOf(retention.maxPerShard()));
-            args.add(workerId.replace('|', '_'));
-            for (int k = 0; k < n; k++) {
-                int i = (int) byBucket[k];
-                Finished f = i < finished.size() ? finished.get(i) : Finished.NO_RECORD;
-                if (f.recorded()) {
-                    args.add(tasks.get(i).attempt() + "|" + f.handlerMillis() + "|" + (f.result().truncated() ? "1" : "0"));
-                    args.add(f.result().text());
-                } else {
-                    args.add("");
-                    args.add("");
-                }
-            }
+            retention.appendAckArguments(args, workerId, n, k -> tasks.get((int) byBucket[k]).attempt(),
+                    k -> finishedOf(finished, (int) byBucket[k]));
         }
         return scripts.<List<Object>>run(LuaScript.ACK, keys(shard).scriptKeys(), args).thenApply(reply -> {
             Boolean[] acked = new Boolean[n];
@@ -417,6 +402,11 @@ public final class QueueProtocol {
             }
             return Arrays.asList(acked);
         });
+    }
+
+    /** How task {@code i} of an ack ended; tasks beyond the list keep no completion record. */
+    public static Finished finishedOf(List<Finished> finished, int i) {
+        return i < finished.size() ? finished.get(i) : Finished.NO_RECORD;
     }
 
     public CompletionStage<RetryResult> retry(ClaimedTask task, Duration backoff, String error, int maxAttempts,
@@ -429,7 +419,7 @@ public final class QueueProtocol {
                                               boolean permanent, DeadLetterPolicy dead, boolean reportedProgress) {
         BucketQueue b = scope.buckets();
         if (b != null) {
-            return b.retry(task, backoff, error, maxAttempts, permanent, dead);
+            return b.retry(task, backoff, error, maxAttempts, permanent, dead, reportedProgress);
         }
         List<String> args = new ArrayList<>(List.of(task.id(), String.valueOf(task.token()), String.valueOf(backoff.toMillis()),
                 error == null ? "" : error, String.valueOf(maxAttempts), permanent ? "1" : "0",
@@ -472,8 +462,7 @@ public final class QueueProtocol {
      */
     public CompletionStage<Long> progress(ClaimedTask task, double percent, String note) {
         if (scope.buckets() != null) {
-            return java.util.concurrent.CompletableFuture.failedFuture(
-                    new io.delayq.InvalidInputException("progress", "protocol 3 keeps no progress reports yet"));
+            return scope.buckets().progress(task, percent, note);
         }
         List<String> args = List.of(task.id(), String.valueOf(task.token()), TaskProgress.percentText(percent), note == null ? "" : note);
         return scripts.run(LuaScript.PROGRESS, keys(task.shard()).scriptKeys(), args);

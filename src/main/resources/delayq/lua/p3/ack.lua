@@ -1,10 +1,14 @@
 -- ack (protocol 3): finish handled tasks. One HDEL per in-flight bucket; the in-flight name is the fence: a
 -- bucket reclaimed after its lease expired was renamed away, so a late ack of its tasks removes nothing.
 -- KEYS[1]: the shard's prefix (include/buckets.lua)
--- ARGV[1]: nb (buckets); then per bucket: its in-flight name, c, then c pairs (id, the id's ix bucket h)
+-- ARGV[1]: nb (buckets); then per bucket: its in-flight name, c, then c pairs (id, the id's ix bucket h); then p
+--          (absent = 0) and p ids whose handlers reported progress: their P..'progress' entries go with the ack;
+--          then (absent = none) the completion records' keep ms and arguments per task, in the order above
+--          (include/completion.lua: P..'done' and P..'done:at', protocol 2's keys and values)
 -- Returns: per bucket, in the order above: the number of its tasks acked (0 or c), or, where only some were (a rare
 --          path: a task retried or acked before), a list of c flags (1 = acked)
 --@include buckets.lua
+--@include completion.lua
 
 local P = KEYS[1]
 local nb = tonumber(ARGV[1])
@@ -46,4 +50,29 @@ end
 if #errs > 0 then redis.call('HDEL', P .. 'err', unpack(errs)) end
 for h, e in pairs(by_ix) do redis.call('HDEL', P .. 'ix:' .. h, unpack(e)) end
 if #ended > 0 then redis.call('ZREM', P .. 'lease', unpack(ended)) end
+local p = tonumber(ARGV[i]) or 0
+local keep_at = i + 1 + p
+if p == 0 and (tonumber(ARGV[keep_at]) or 0) <= 0 then return out end
+-- the ids and whether each was acked, in the order of the arguments: only for progress or completion records
+local ids_in_order, acked_in_order, acked_ids = {}, {}, {}
+local at = 2
+for b = 1, nb do
+  local c, answer = tonumber(ARGV[at + 1]), out[b]
+  for k = 1, c do
+    local id = ARGV[at + 2 * k]
+    local acked = answer == c or (type(answer) == 'table' and answer[k] == 1)
+    ids_in_order[#ids_in_order + 1] = id
+    acked_in_order[#acked_in_order + 1] = acked
+    if acked then acked_ids[id] = true end
+  end
+  at = at + 2 + 2 * c
+end
+if p > 0 then
+  local reported = {}
+  for j = 1, p do
+    if acked_ids[ARGV[i + j]] then reported[#reported + 1] = ARGV[i + j] end
+  end
+  if #reported > 0 then redis.call('HDEL', P .. 'progress', unpack(reported)) end
+end
+keep_completions(P .. 'done', P .. 'done:at', ids_in_order, acked_in_order, keep_at)
 return out

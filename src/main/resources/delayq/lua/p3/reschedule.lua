@@ -2,8 +2,8 @@
 -- KEYS[1]: the shard's prefix (include/buckets.lua)
 -- ARGV[1]: id, ARGV[2]: its ix bucket h, ARGV[3]: timing ('at' = epoch ms | 'in' = delay ms from the server's now),
 -- ARGV[4]: ms
--- Returns: { status, due }; status 'rescheduled' (due: the new one) | 'inflight' (-1) | 'dead' (time of death) |
---          'unknown' (-1)
+-- Returns: { status, due }; status 'rescheduled' (due: the new one) | 'inflight' (its lease expiry) | 'dead' (time of
+--          death) | 'unknown' (-1)
 --@include buckets.lua
 
 local P = KEYS[1]
@@ -14,7 +14,10 @@ local held = redis.call('HGET', ix, id)
 if not held then return { 'unknown', -1 } end
 if held == '~' then return { 'dead', tonumber(redis.call('ZSCORE', P .. 'dead', id)) or 0 } end
 local name = find_waiting(P, id, tonumber(held, 36))
-if not name then return { 'inflight', -1 } end
+if not name then
+  local _, expiry = find_flight(P, id, tonumber(held, 36))
+  return { 'inflight', expiry or -1 }
+end
 local bkey = P .. 'b:' .. name
 local _, record = decode(name, redis.call('HGET', bkey, id))
 local _, attempt, _, level = parse_name(name)

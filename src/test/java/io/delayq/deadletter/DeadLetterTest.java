@@ -8,7 +8,6 @@ import io.delayq.task.TaskRecord;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
-import io.lettuce.core.ScoredValue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -74,7 +73,7 @@ class DeadLetterTest {
         assertThat(a.score()).isBetween(before, q.serverNow());
         assertThat(a.attempts()).isZero();
         assertThat(a.lastError()).isNull();
-        assertThat(q.zrange(q.keys(0).due(2))).extracting(ScoredValue::getValue).containsExactly("vip");
+        assertThat(q.client().inspect("vip").priority()).as("waits at its level").isEqualTo(2);
         assertThat(q.client().inspect("b").state()).isEqualTo(TaskInfo.State.DEAD);
         assertThat(q.client().inspect("alive").state()).isEqualTo(TaskInfo.State.SCHEDULED);
 

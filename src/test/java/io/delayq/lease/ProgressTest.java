@@ -30,11 +30,11 @@ class ProgressTest {
     @RegisterExtension
     final TestQueue q = TestQueue.eachTest(redis, "exports", 1);
 
-    private long report(ClaimedTask task, double percent, String note) {
+    long report(ClaimedTask task, double percent, String note) {
         return sync(q.protocol().progress(task, percent, note));
     }
 
-    private TaskProgress progressOf(String id) {
+    TaskProgress progressOf(String id) {
         return q.client().inspect(id).progress();
     }
 

@@ -4,7 +4,6 @@ import io.delayq.calendar.BusinessCalendar;
 import io.delayq.calendar.Calendars;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
-import io.lettuce.core.ScoredValue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -17,7 +16,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,16 +33,9 @@ class CalendarScheduleTest {
     /** Three days ahead: every daily occurrence up to the day after tomorrow is planned in one turn. */
     private static final PlanRules RULES = new PlanRules(Duration.ofDays(3), Duration.ofSeconds(5), 500);
 
+    /** Every task waiting in the queue: id → due time. */
     private Map<String, Long> due() {
-        Map<String, Long> out = new TreeMap<>();
-        for (int s = 0; s < 2; s++) {
-            for (int level = 0; level < 3; level++) {
-                for (ScoredValue<String> v : q.zrange(q.keys(s).due(level))) {
-                    out.put(v.getValue(), (long) v.getScore());
-                }
-            }
-        }
-        return out;
+        return q.waiting();
     }
 
     private LocalDate today() {

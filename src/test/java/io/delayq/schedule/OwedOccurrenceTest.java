@@ -6,7 +6,6 @@ import io.delayq.task.EnqueueResult;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
-import io.lettuce.core.ScoredValue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -21,7 +20,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -182,12 +180,6 @@ class OwedOccurrenceTest {
     }
 
     private Set<String> dueIds() {
-        List<String> out = new ArrayList<>();
-        for (int s = 0; s < 4; s++) {
-            for (int level = 0; level < 3; level++) {
-                q.zrange(q.keys(s).due(level)).stream().map(ScoredValue::getValue).forEach(out::add);
-            }
-        }
-        return out.stream().collect(Collectors.toSet());
+        return q.waiting().keySet();
     }
 }

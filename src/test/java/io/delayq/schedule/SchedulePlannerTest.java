@@ -3,7 +3,6 @@ package io.delayq.schedule;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
-import io.lettuce.core.ScoredValue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -41,17 +40,9 @@ class SchedulePlannerTest {
         return Schedules.of(q.client());
     }
 
-    /** Every task in the queue's due sets: id → due time. */
+    /** Every task waiting in the queue: id → due time. */
     private Map<String, Long> due() {
-        Map<String, Long> out = new TreeMap<>();
-        for (int s = 0; s < 4; s++) {
-            for (int level = 0; level < 3; level++) {
-                for (ScoredValue<String> v : q.zrange(q.keys(s).due(level))) {
-                    out.put(v.getValue(), (long) v.getScore());
-                }
-            }
-        }
-        return out;
+        return q.waiting();
     }
 
     private static List<Long> instants(String cron, long after, long until) {

@@ -45,8 +45,8 @@ class CancelRescheduleInspectTest {
         assertThat(q.client().cancel("a")).isEqualTo(CancelResult.IN_FLIGHT);
         assertThat(sync(q.client().async().cancel("a"))).isEqualTo(CancelResult.IN_FLIGHT);
         // untouched: still in flight under the same lease, record and attempt count kept, ack still works
-        assertThat(q.zrange(q.keys(0).inflight())).containsExactly(ScoredValue.just(running.token(), "a"));
-        assertThat(TaskRecord.decode(q.storedRecord("a")).payload()).isEqualTo("p");
+        assertThat(q.leaseExpiryOf("a")).isEqualTo(running.token());
+        assertThat(TaskRecord.decode(q.client().inspect("a").rawRecord()).payload()).isEqualTo("p");
         assertThat(q.client().inspect("a").attempts()).isEqualTo(1);
         assertThat(q.ack(running)).containsExactly(true);
         assertThat(q.client().cancel("a")).isEqualTo(CancelResult.UNKNOWN);
@@ -67,8 +67,9 @@ class CancelRescheduleInspectTest {
         q.client().enqueue(TaskSpec.of("a").at(T1).payload("p").priority(Priority.HIGHEST));
         Instant later = T1.plusSeconds(60);
         assertThat(q.client().reschedule("a", later)).isEqualTo(new RescheduleResult(RescheduleResult.Status.RESCHEDULED, later.toEpochMilli()));
-        assertThat(q.zrange(q.keys(0).due(2))).containsExactly(ScoredValue.just(later.toEpochMilli(), "a"));
+        assertThat(q.waiting()).containsExactly(java.util.Map.entry("a", later.toEpochMilli()));
         TaskInfo info = q.client().inspect("a");
+        assertThat(info.priority()).as("within its level").isEqualTo(2);
         assertThat(TaskRecord.decode(info.rawRecord()).payload()).isEqualTo("p");
         // an earlier time lowers the wake-up marker
         Instant sooner = T1.minusSeconds(60);

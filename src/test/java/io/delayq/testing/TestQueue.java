@@ -161,6 +161,38 @@ public final class TestQueue implements AutoCloseable, BeforeEachCallback, After
         return null;
     }
 
+    /**
+     * Every task waiting on the queue's shards (not in flight, not dead): id → due time, read from protocol 2's due
+     * sets or from protocol 3's buckets, as the queue's protocol says.
+     */
+    public java.util.Map<String, Long> waiting() {
+        java.util.Map<String, Long> out = new java.util.TreeMap<>();
+        for (int shard = 0; shard < protocol().shards(); shard++) {
+            out.putAll(waiting(shard));
+        }
+        return out;
+    }
+
+    /** As {@link #waiting()}, on one shard. */
+    public java.util.Map<String, Long> waiting(int shard) {
+        java.util.Map<String, Long> out = new java.util.TreeMap<>();
+        if (protocol().buckets() == null) {
+            for (int level = 0; level < 3; level++) {
+                for (ScoredValue<String> v : zrange(keys(shard).due(level))) {
+                    out.put(v.getValue(), (long) v.getScore());
+                }
+            }
+            return out;
+        }
+        String prefix = io.delayq.bucket.BucketLayout.prefix(protocol().queue(), shard);
+        for (String index : List.of("idx", "idx1", "idx2", io.delayq.bucket.BucketLayout.COARSE_INDEX)) {
+            for (String name : get(redis().zrange(prefix + index, 0, -1))) {
+                get(redis().hgetall(prefix + "b:" + name)).forEach((id, value) -> out.put(id, io.delayq.bucket.BucketLayout.dueOf(name, value)));
+            }
+        }
+        return out;
+    }
+
     public List<ScoredValue<String>> zrange(String key) {
         return get(redis().zrangeWithScores(key, 0, -1));
     }

@@ -123,6 +123,21 @@ local function find_waiting(P, id, due)
   return nil
 end
 
+-- where a task not waiting runs: its in-flight name and lease expiry, or nil. The lease set holds one entry per
+-- bucket in flight (not per task), and only the names of the task's window or minute are looked into; for the
+-- calls by id (inspect, reschedule), not the hot path.
+local function find_flight(P, id, due)
+  local leases = redis.call('ZRANGE', P .. 'lease', 0, -1, 'WITHSCORES')
+  for j = 1, #leases, 2 do
+    local name = leases[j]
+    local start, _, coarse = parse_name(name)
+    if start == due - due % (coarse and COARSE or W) and redis.call('HEXISTS', P .. 'f:' .. name, id) == 1 then
+      return name, tonumber(leases[j + 1])
+    end
+  end
+  return nil
+end
+
 -- moves a whole bucket (source key, `size` tasks not waiting until now: an in-flight bucket) into the waiting
 -- bucket of `base`, starting at `start`
 local function move_bucket(P, source, size, base, start, coarse, level)

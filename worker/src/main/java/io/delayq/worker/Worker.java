@@ -284,7 +284,7 @@ public final class Worker implements AutoCloseable {
         // on the planner's thread: its calls wait for Redis, and the lease keeper's timers must not wait behind them
         planningTimer.scheduleWithFixedDelay(guard(straySweep), StraySweep.TICK.toMillis(), StraySweep.TICK.toMillis(), TimeUnit.MILLISECONDS);
         IdleSweep sweep = new IdleSweep(new IdleSweep.Params(redis.commands(), new ShardPace(owned, config.pollInterval(), IDLE_SWEEP_PER_SECOND),
-                s -> protocol.keys(s).due(0), s -> protocol.keys(s).groups(), (dueAt, shard) -> claimLoop.wakeFor(shard, dueAt)));
+                wakingSets(), (dueAt, shard) -> claimLoop.wakeFor(shard, dueAt)));
         timers.scheduleWithFixedDelay(guard(sweep), IdleSweep.TICK_MILLIS, IdleSweep.TICK_MILLIS, TimeUnit.MILLISECONDS);
         ShardPace backlog = new ShardPace(owned, BACKLOG_REFRESH, BACKLOG_SHARDS_PER_SECOND);
         timers.scheduleWithFixedDelay(guard(() -> backlog.take(System.nanoTime(), this::refreshBacklog)), 0, IdleSweep.TICK_MILLIS,
@@ -326,6 +326,14 @@ public final class Worker implements AutoCloseable {
                 scheduleJittered(on, job, nextDelayMillis);
             }
         }, nextDelayMillis.getAsLong(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The sets of a shard whose head the idle sweep reads: the due tasks' (and groups') of the queue's protocol. */
+    private java.util.function.IntFunction<List<String>> wakingSets() {
+        if (protocol.buckets() != null) {
+            return s -> io.delayq.bucket.BucketLayout.windowIndexes(config.queue(), s);
+        }
+        return s -> List.of(protocol.keys(s).due(0), protocol.keys(s).groups());
     }
 
     /**

@@ -21,9 +21,6 @@ public final class BucketedQueueSettings {
         if (config.groupCaps().any()) {
             throw refused(WorkerSettings.GROUP_MAX_RUNNING.name(), "groups");
         }
-        if (config.results().on()) {
-            throw refused(WorkerSettings.RESULTS_KEEP.name(), "completion records");
-        }
     }
 
     private static InvalidInputException refused(String setting, String what) {

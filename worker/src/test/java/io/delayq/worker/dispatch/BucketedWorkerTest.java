@@ -88,9 +88,9 @@ class BucketedWorkerTest {
     void aSettingProtocolThreeCannotHonourYetFailsTheStartNamingIt() {
         queue.client().enqueue(TaskSpec.of("x"));
         Map<String, String> env = RunningWorkers.env(redis.url(), Q, SHARDS);
-        env.put(WorkerSettings.RESULTS_KEEP.name(), "1h");
+        env.put(WorkerSettings.GROUP_WEIGHTS.name(), "acme=2");
         assertThatThrownBy(() -> workers.startHandler(env, task -> { }))
                 .isInstanceOf(InvalidInputException.class)
-                .hasMessageContaining("DELAYQ_RESULTS_KEEP").hasMessageContaining("protocol 3");
+                .hasMessageContaining("DELAYQ_GROUP_WEIGHTS").hasMessageContaining("protocol 3");
     }
 }

@@ -34,7 +34,7 @@ class IdleSweepVisitTest {
     void sweep() {
         sweep = new IdleSweep(new IdleSweep.Params(queue.redis(),
             new ShardPace(IntStream.range(0, SHARDS).boxed().toList(), Duration.ofSeconds(1), 20),
-            s -> queue.keys(s).due(0), s -> queue.keys(s).groups(), (due, shard) -> heads.put(shard, due)));
+            s -> java.util.List.of(queue.keys(s).due(0), queue.keys(s).groups()), (due, shard) -> heads.put(shard, due)));
     }
 
     @Test

@@ -1,0 +1,9 @@
+package io.delayq.worker.progress;
+
+import io.delayq.testing.NewQueuesOnProtocol3;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class ProgressReportsOnProtocol3Test extends ProgressReportsTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol3 protocol3 = new NewQueuesOnProtocol3();
+}
