@@ -118,8 +118,10 @@ public final class BucketQueue {
                 List<Object> flat = (List<Object>) reply.get(i + 1);
                 for (int j = 0; j + 1 < flat.size(); j += 2) {
                     String value = (String) flat.get(j + 1);
+                    String record = BucketLayout.recordOf(name, value);
+                    // a bare task (p3/include/bare.lua) has no record: null, as protocol 2 hands it out
                     tasks.add(new ClaimedTask(shard, (String) flat.get(j), BucketLayout.dueOf(name, value), attempt, expiry,
-                            BucketLayout.recordOf(name, value), flight));
+                            record.isEmpty() ? null : record, flight));
                 }
             }
             return new ClaimBatch(shard, Replies.asLong(reply.get(1)), Replies.asLong(reply.get(2)), tasks);

@@ -3,9 +3,14 @@
 -- ARGV[1]: id, ARGV[2]: its ix bucket h
 -- Returns: 'cancelled' | 'inflight' | 'absent'
 --@include buckets.lua
+--@include crc32.lua
+--@include dead.lua
+--@include malformed.lua
+--@include bare.lua
 
 local P = KEYS[1]
 local id, ix = ARGV[1], P .. 'ix:' .. ARGV[2]
+adopt_id(P, id, ARGV[2], server_now())
 local held = redis.call('HGET', ix, id)
 if not held then return 'absent' end
 if held == '~' then

@@ -17,6 +17,10 @@
 --          (P..'paused', field 'at') answers { expiry, now, -1 } and nothing else.
 --@include buckets.lua
 --@include promote.lua
+--@include crc32.lua
+--@include dead.lua
+--@include malformed.lua
+--@include bare.lua
 
 local P = KEYS[1]
 local batch, lease, ahead = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[4])
@@ -72,6 +76,7 @@ local function next_token()
   return now + math.ceil((1 - (tokens - math.floor(tokens))) * 1000 / rate)
 end
 
+adopt_bare(P, now)
 local coarse_head = redis.call('ZRANGE', P .. 'cidx', 0, 0, 'WITHSCORES')
 if coarse_head[2] and tonumber(coarse_head[2]) <= now + ahead then promote(P, now, now + ahead, 100) end
 

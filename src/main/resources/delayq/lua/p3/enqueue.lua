@@ -3,9 +3,14 @@
 -- KEYS[1]: the shard's prefix (include/buckets.lua)
 -- ARGV[1]: n; then per task (6 each, from ARGV[2 + 6k]): id, its ix bucket h, timing ('at': millis is the due time;
 --          'in': a delay counted from the server clock), millis, record, priority level (0..2)
--- Returns: { now, then per task: status ('added' or 'duplicate'), due time (ms; -1 for a duplicate) }
+-- Returns: { now, then per task: status ('added' or 'duplicate'), due time (ms; a duplicate: the holding task's due
+--          time, or its time of death when it is a dead letter) }
 --@include buckets.lua
 --@include wake.lua
+--@include crc32.lua
+--@include dead.lua
+--@include malformed.lua
+--@include bare.lua
 
 local P = KEYS[1]
 local n = tonumber(ARGV[1])
@@ -16,14 +21,17 @@ for k = 0, n - 1 do
   local id, h, millis, record, level = ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 3]), ARGV[a + 4], tonumber(ARGV[a + 5])
   local due = ARGV[a + 2] == 'in' and now + millis or millis
   local ix = P .. 'ix:' .. h
+  adopt_id(P, id, h, now)
   if redis.call('HSETNX', ix, id, b36(due)) == 1 then
     consider_wake(P, due, level)
     place(P, id, due, now, 1, record, level)
     out[#out + 1] = 'added'
     out[#out + 1] = due
   else
+    -- the task holding the id: its due time (waiting or in flight), or its time of death
+    local held = redis.call('HGET', ix, id)
     out[#out + 1] = 'duplicate'
-    out[#out + 1] = -1
+    out[#out + 1] = held == '~' and (tonumber(redis.call('ZSCORE', P .. 'dead', id)) or -1) or tonumber(held, 36)
   end
 end
 write_placed(P)

@@ -13,6 +13,8 @@
 --@include crc32.lua
 --@include dead.lua
 --@include wake.lua
+--@include malformed.lua
+--@include bare.lua
 
 local P = KEYS[1]
 local mode, n = ARGV[1], tonumber(ARGV[2])
@@ -37,6 +39,7 @@ local function settle(id, h, due, record, level)
   local ix = P .. 'ix:' .. h
   if future_mode and due <= now then return 'past', due end
   if once_mode and redis.call('ZSCORE', ONCE, id) then return 'duplicate', due end
+  adopt_id(P, id, h, now)
   local held = redis.call('HGET', ix, id)
   if not held then
     put(id, ix, due, record, level, 1)

@@ -9,10 +9,15 @@
 --          false when none): 'succeeded' is an id no task of which waits, runs or is dead, with a completion record
 --          kept.
 --@include buckets.lua
+--@include crc32.lua
+--@include dead.lua
+--@include malformed.lua
+--@include bare.lua
 
 local P = KEYS[1]
 local id = ARGV[1]
 local now = server_now()
+adopt_id(P, id, ARGV[2], now)
 local held = redis.call('HGET', P .. 'ix:' .. ARGV[2], id)
 local completion = redis.call('HGET', P .. 'done', id)
 if not held then
@@ -27,8 +32,8 @@ if held == '~' then
   local kept = redis.call('HGET', P .. 'dv', id) or '0|'
   local attempts, record = string.match(kept, '^(%d+)|(.*)$')
   local level = level_of_record(record)
-  return { now, 'dead', tonumber(redis.call('ZSCORE', P .. 'dead', id)) or 0, level, tonumber(attempts), err, record, false,
-    completion }
+  return { now, 'dead', tonumber(redis.call('ZSCORE', P .. 'dead', id)) or 0, level, tonumber(attempts), err,
+    record ~= '' and record, false, completion }
 end
 local name = find_waiting(P, id, tonumber(held, 36))
 if not name then
@@ -37,8 +42,9 @@ if not name then
   if not flight then return { now, 'inflight', -1, 0, 0, err, false, progress, completion } end
   local _, record = decode(flight, redis.call('HGET', P .. 'f:' .. flight, id))
   local _, attempt, _, level = parse_name(flight)
-  return { now, 'inflight', expiry, level, attempt, err, record, progress, completion }
+  return { now, 'inflight', expiry, level, attempt, err, record ~= '' and record, progress, completion }
 end
 local due, record = decode(name, redis.call('HGET', P .. 'b:' .. name, id))
 local _, attempt, _, level = parse_name(name)
-return { now, 'scheduled', due, level, attempt - 1, err, record, false, completion }
+-- a bare task (include/bare.lua) has no record: false, as protocol 2 answers it
+return { now, 'scheduled', due, level, attempt - 1, err, record ~= '' and record, false, completion }

@@ -5,11 +5,16 @@
 -- Returns: { status, due }; status 'rescheduled' (due: the new one) | 'inflight' (its lease expiry) | 'dead' (time of
 --          death) | 'unknown' (-1)
 --@include buckets.lua
+--@include crc32.lua
+--@include dead.lua
+--@include malformed.lua
+--@include bare.lua
 
 local P = KEYS[1]
 local id, ix = ARGV[1], P .. 'ix:' .. ARGV[2]
 local now = server_now()
 local due = ARGV[3] == 'in' and now + tonumber(ARGV[4]) or tonumber(ARGV[4])
+adopt_id(P, id, ARGV[2], now)
 local held = redis.call('HGET', ix, id)
 if not held then return { 'unknown', -1 } end
 if held == '~' then return { 'dead', tonumber(redis.call('ZSCORE', P .. 'dead', id)) or 0 } end

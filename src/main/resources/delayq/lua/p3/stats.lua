@@ -56,6 +56,15 @@ count_due('cidx', COARSE)
 
 local waiting = tonumber(redis.call('GET', P .. 'waiting')) or 0
 if due > waiting then due = waiting end
+-- bare tasks not adopted yet (include/bare.lua): protocol 2's due set, counted as it stands
+local bare = redis.call('ZCARD', P .. 'due')
+if bare > 0 then
+  local bare_due = redis.call('ZCOUNT', P .. 'due', '-inf', now)
+  waiting, due = waiting + bare, due + bare_due
+  local head = redis.call('ZRANGE', P .. 'due', 0, 0, 'WITHSCORES')
+  local at = math.floor(tonumber(head[2]))
+  if bare_due > 0 and (oldest < 0 or at < oldest) then oldest = at end
+end
 
 local inflight = 0
 local most = tonumber(ARGV[1])

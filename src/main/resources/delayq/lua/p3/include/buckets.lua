@@ -17,6 +17,7 @@
 local W, COARSE, HORIZON, CAP, IXB = 100, 60000, 600000, 250, 2039
 local FW, CW = 2, 4
 local DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz'
+local byte = string.byte
 
 local function b36(x, width)
   local out = ''

@@ -1,0 +1,130 @@
+package io.delayq.security;
+
+import io.delayq.client.DelayQueueClient;
+import io.delayq.handler.PermanentFailure;
+import io.delayq.handler.TaskHandler;
+import io.delayq.task.TaskInfo;
+import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol3;
+import io.delayq.testing.RedisServerExtension;
+import io.delayq.worker.Worker;
+import io.delayq.worker.config.WorkerConfig;
+import io.delayq.worker.delivery.HandlerDelivery;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The documented users on a queue recorded as protocol 3 (docs/protocol3.md): with the additions docs/security.md
+ * lists for it, a producer and a worker do their whole job there (enqueue, reschedule, inspect, stats, a bare ZADD
+ * adopted, claims split and rate-limited, retries, dead letters, extensions, completion records) and Redis's ACL LOG
+ * stays empty.
+ */
+class ProtocolThreeAclTest {
+    private static final String QUEUE = "acl-p3";
+    private static final String WORKER_PASSWORD = "worker-secret-p3";
+    private static final String PRODUCER_PASSWORD = "producer-secret-p3";
+
+    @RegisterExtension
+    static RedisServerExtension redis = new RedisServerExtension();
+
+    @BeforeEach
+    void createDocumentedUsers() throws Exception {
+        DocumentedAcl.apply(redis.admin(), DocumentedAcl.line("delayq-worker", WORKER_PASSWORD) + " "
+                + DocumentedAcl.addition("# Protocol 3 queues: append to the worker's line"));
+        DocumentedAcl.apply(redis.admin(), DocumentedAcl.line("delayq-producer", PRODUCER_PASSWORD) + " "
+                + DocumentedAcl.addition("# Protocol 3 queues: append to the producer's line"));
+        redis.admin().commands().aclLogReset().get(5, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void producerAndWorkerDoTheirWholeJobWithTheDocumentedAdditionsAndNoDeniedCommand() throws Exception {
+        Set<String> handled = ConcurrentHashMap.newKeySet();
+        TaskHandler handler = task -> {
+            switch (task.id()) {
+                case "fails-once" -> {
+                    if (task.attempt() == 1) {
+                        throw new IllegalStateException("first attempt fails: exercises retry");
+                    }
+                }
+                case "poison" -> throw new PermanentFailure("exercises the dead-letter path");
+                case "slow" -> Thread.sleep(1_500); // longer than the 500 ms lease: exercises extend
+                default -> {
+                }
+            }
+            handled.add(task.id());
+        };
+        try (DelayQueueClient producer = NewQueuesOnProtocol3.creating(3, () -> DelayQueueClient.builder()
+                .redis(url("delayq-producer", PRODUCER_PASSWORD)).queue(QUEUE).shards(4).build())) {
+            assertThat(producer.protocol().buckets()).as("recorded as protocol 3").isNotNull();
+            List<TaskSpec> tasks = new ArrayList<>();
+            // 300 due at once on 4 shards: buckets larger than a claim of the worker's batch are split (HRANDFIELD)
+            for (int i = 0; i < 300; i++) {
+                tasks.add(TaskSpec.of("order-" + i).payload("{\"n\":" + i + "}").priority(i % 3));
+            }
+            tasks.add(TaskSpec.of("fails-once"));
+            tasks.add(TaskSpec.of("poison"));
+            tasks.add(TaskSpec.of("slow"));
+            tasks.add(TaskSpec.of("later").after(Duration.ofHours(1)).priority(2));
+            tasks.add(TaskSpec.of("far").after(Duration.ofDays(2)));
+            producer.enqueueAll(tasks);
+            // the producer's other calls: reschedule (out of its bucket, into another), inspect, stats, forecast
+            producer.reschedule("later", Duration.ofMillis(100));
+            producer.reschedule("far", Duration.ofDays(1));
+            // a seed producer's bare ZADD, adopted by the inspect that asks for it and by the claims
+            redis.admin().commands().zadd("dq:{" + QUEUE + ":" + producer.protocol().shardOf("bare-1") + "}:due",
+                    System.currentTimeMillis(), "bare-1").get(5, TimeUnit.SECONDS);
+            redis.admin().commands().zadd("dq:{" + QUEUE + ":" + producer.protocol().shardOf("bare-2") + "}:due",
+                    System.currentTimeMillis(), "bare-2").get(5, TimeUnit.SECONDS);
+            assertThat(producer.inspect("bare-1").state()).isEqualTo(TaskInfo.State.SCHEDULED);
+            assertThat(producer.inspect("later").state()).isEqualTo(TaskInfo.State.SCHEDULED);
+            assertThat(producer.stats().scheduled() + producer.stats().due()).isPositive();
+
+            Map<String, String> env = workerEnv();
+            env.put("DELAYQ_LEASE", "500ms");
+            env.put("DELAYQ_BATCH_SIZE", "40");
+            env.put("DELAYQ_RETRY_BACKOFF_INITIAL", "50ms");
+            env.put("DELAYQ_RATE_LIMIT", "10000");
+            env.put("DELAYQ_RESULTS_KEEP", "1h");
+            try (Worker worker = Worker.start(WorkerConfig.fromEnv(env), r -> new HandlerDelivery(handler))) {
+                await().atMost(Duration.ofSeconds(30)).until(() -> handled.size() == 300 + 5 && producer.stats().dead() == 1);
+                assertThat(worker.ready()).isTrue();
+            }
+            assertThat(handled).contains("bare-1", "bare-2", "later", "fails-once", "slow");
+            assertThat(producer.inspect("order-7").state()).as("read back by the producer's user").isEqualTo(TaskInfo.State.SUCCEEDED);
+            assertThat(producer.inspect("far").state()).isEqualTo(TaskInfo.State.SCHEDULED);
+            assertThat(producer.stats().scheduled()).isEqualTo(1);
+        }
+        List<Map<String, Object>> log = redis.admin().commands().aclLog().get(5, TimeUnit.SECONDS);
+        log.forEach(e -> System.out.println("ACL LOG: " + e));
+        assertThat(log).as("commands Redis denied to the documented users").isEmpty();
+    }
+
+    private Map<String, String> workerEnv() {
+        Map<String, String> env = new HashMap<>();
+        env.put("DELAYQ_REDIS_URL", redis.url());
+        env.put("DELAYQ_REDIS_USERNAME", "delayq-worker");
+        env.put("DELAYQ_REDIS_PASSWORD", WORKER_PASSWORD);
+        env.put("DELAYQ_QUEUE", QUEUE);
+        env.put("DELAYQ_SHARDS", "4");
+        env.put("DELAYQ_HTTP_PORT", "0");
+        env.put("DELAYQ_POLL_INTERVAL", "100ms");
+        return env;
+    }
+
+    private String url(String user, String password) {
+        return "redis://" + user + ":" + password + "@127.0.0.1:" + redis.server().port();
+    }
+}
