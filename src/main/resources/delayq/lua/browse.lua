@@ -19,6 +19,7 @@
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua
+--@include browse_order.lua
 
 local state = ARGV[1]
 local now = server_now()
@@ -33,40 +34,6 @@ local after_id = ARGV[3]
 local lo = tonumber(ARGV[4]) or -math.huge
 local hi = tonumber(ARGV[5]) or math.huge
 if state == 'scheduled' then lo = math.max(lo, now + 1) elseif state == 'due' then hi = math.min(hi, now) end
-
--- Byte order of two ids, as Redis sorts equal scores (Lua's < on strings follows the locale).
-local function id_less(a, b)
-  local n = math.min(#a, #b)
-  local i = 1
-  while i <= n do
-    local x, y = byte(a, i), byte(b, i)
-    if x ~= y then return x < y end
-    i = i + 1
-  end
-  return #a < #b
-end
-
-local function pos_less(s1, id1, s2, id2)
-  if s1 ~= s2 then return s1 < s2 end
-  return id_less(id1, id2)
-end
-
--- First rank of `key` after the position: O(log n) ZCOUNTs, plus a binary search over the ids that
--- share the position's score (a million tasks due in the same millisecond costs ~20 ZRANGEs).
-local function rank_after(key, score, id)
-  local before = redis.call('ZCOUNT', key, '-inf', '(' .. score)
-  local same = redis.call('ZCOUNT', key, score, score)
-  if same == 0 then return before end
-  local s = redis.call('ZSCORE', key, id)
-  if s and tonumber(s) == score then return redis.call('ZRANK', key, id) + 1 end
-  local a, b = before, before + same
-  while a < b do
-    local mid = math.floor((a + b) / 2)
-    local m = redis.call('ZRANGE', key, mid, mid)[1]
-    if id_less(id, m) then b = mid else a = mid + 1 end
-  end
-  return a
-end
 
 local sets, levels = {}, {}
 if state == 'scheduled' or state == 'due' then
@@ -136,14 +103,6 @@ if #found > limit then
   if frontier_s == nil or pos_less(f[1], f[2], frontier_s, frontier_id) then
     frontier_s, frontier_id = f[1], f[2]
   end
-end
-
--- The first `max` bytes of s, backed off so that no UTF-8 character is cut (continuation bytes are 10xxxxxx).
-local function utf8_prefix(s, max)
-  if #s <= max then return s end
-  local cut = max
-  while cut > 0 and cut > max - 3 and byte(s, cut + 1) >= 0x80 and byte(s, cut + 1) < 0xC0 do cut = cut - 1 end
-  return string.sub(s, 1, cut)
 end
 
 local out = { now, in_window, frontier_s and 0 or 1, frontier_s or -1, frontier_id or '', 0 }

@@ -1,5 +1,7 @@
 package io.delayq.browse;
 
+import io.delayq.bucket.BucketLayout;
+import io.delayq.bucket.BucketScript;
 import io.delayq.queue.QueueScope;
 import io.delayq.script.LuaScript;
 import java.util.ArrayList;
@@ -8,7 +10,7 @@ import java.util.concurrent.CompletionStage;
 
 import static io.delayq.redis.Replies.asLong;
 
-/** One bounded page of one shard (browse.lua); {@link TaskBrowser} merges the shards' pages. */
+/** One bounded page of one shard (browse.lua; p3/browse.lua on protocol 3); {@link TaskBrowser} merges the shards' pages. */
 public final class BrowseScript {
     private final QueueScope scope;
 
@@ -18,13 +20,15 @@ public final class BrowseScript {
 
     /** One bounded page of one shard (browse.lua); {@link io.delayq.browse.TaskBrowser} merges the shards. */
     public CompletionStage<ShardPage> browse(int shard, BrowseQuery query, Position after, int limit, int scanBudget, int previewBytes) {
-        scope.requireProtocol2("browse");
         List<String> args = List.of(query.state().wire(),
                 after == null ? "" : String.valueOf(after.score()), after == null ? "" : after.id(),
                 query.from() == null ? "" : String.valueOf(query.from().toEpochMilli()),
                 query.to() == null ? "" : String.valueOf(query.to().toEpochMilli()),
                 query.idPrefix(), String.valueOf(limit), String.valueOf(scanBudget), String.valueOf(previewBytes));
-        return scope.scripts().<List<Object>>run(LuaScript.BROWSE, scope.keys(shard).scriptKeys(), args).thenApply(r -> {
+        CompletionStage<List<Object>> reply = scope.buckets() != null
+                ? scope.scripts().run(BucketScript.BROWSE, List.of(BucketLayout.prefix(scope.queue(), shard)), args)
+                : scope.scripts().run(LuaScript.BROWSE, scope.keys(shard).scriptKeys(), args);
+        return reply.thenApply(r -> {
             int n = (int) asLong(r.get(5));
             List<BrowsedTask> tasks = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {

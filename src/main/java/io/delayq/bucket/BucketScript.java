@@ -26,6 +26,7 @@ public enum BucketScript implements Script {
     DEAD_PURGE("dead_purge", ScriptOutputType.INTEGER),
     PROGRESS("progress", ScriptOutputType.INTEGER),
     STATS("stats", ScriptOutputType.MULTI),
+    BROWSE("browse", ScriptOutputType.MULTI),
     FORECAST("forecast", ScriptOutputType.MULTI);
 
     private final String file;

@@ -72,17 +72,6 @@ public final class QueueScope {
         return buckets;
     }
 
-    /**
-     * Fails when the queue is on protocol 3, which does not offer {@code what} yet: reading protocol 2's keys there
-     * would answer as if the queue were empty.
-     */
-    public void requireProtocol2(String what) {
-        if (protocol != QueueProtocol.PROTOCOL_VERSION) {
-            throw new io.delayq.DelayQueueException("protocol: queue '" + queue + "' is on protocol " + protocol
-                    + ", which does not offer " + what + " yet (docs/protocol3.md)");
-        }
-    }
-
     /** The queue's meta hash (shard count, protocol version, layout, pause, migration). */
     public String meta() {
         return ShardKeys.meta(queue);

@@ -193,6 +193,42 @@ class BucketedBacklogTest {
     }
 
     @Test
+    void browsingWindowsPagesInDueOrderStoppingBetweenWindowsAtTheBudget() {
+        try (DelayQueueClient client = client("browse-windows", 3)) {
+            long now = serverNow(endpoint.commands());
+            // 3,000 tasks due within the horizon: 30 a window of 100 ms, ids interleaved against due order
+            List<TaskSpec> specs = new ArrayList<>();
+            Map<String, Long> due = new HashMap<>();
+            for (int i = 0; i < 3_000; i++) {
+                long at = now + 60_000 + (i % 100) * 100L + i / 100;
+                due.put("w-" + i, at);
+                specs.add(TaskSpec.of("w-" + i).at(Instant.ofEpochMilli(at)).priority(i % 3));
+            }
+            client.enqueueAll(specs);
+            io.delayq.browse.BrowseScript script = new io.delayq.browse.BrowseScript(client.protocol().scope());
+            io.delayq.browse.BrowseQuery query = io.delayq.browse.BrowseQuery.of(io.delayq.browse.BrowseState.SCHEDULED).limit(500);
+            List<io.delayq.browse.BrowsedTask> seen = new ArrayList<>();
+            io.delayq.browse.Position after = null;
+            int calls = 0;
+            do {
+                io.delayq.browse.ShardPage page = sync(script.browse(0, query, after, 500, 100, 160));
+                calls++;
+                // a call stops between windows once 100 were read: at most a window's 30 beyond the budget
+                assertThat(page.tasks()).hasSizeLessThanOrEqualTo(100 + 30);
+                seen.addAll(page.tasks());
+                after = page.frontier() != null ? page.frontier() : null;
+                if (!page.tasks().isEmpty() && after != null && page.tasks().get(page.tasks().size() - 1).position().compareTo(after) > 0) {
+                    after = page.tasks().get(page.tasks().size() - 1).position();
+                }
+            } while (after != null && calls < 1_000);
+            assertThat(calls).as("pages of about 100").isBetween(23, 31);
+            assertThat(seen).extracting(io.delayq.browse.BrowsedTask::id).doesNotHaveDuplicates().hasSize(3_000);
+            assertThat(seen).isSortedAccordingTo(java.util.Comparator.comparing(io.delayq.browse.BrowsedTask::position));
+            assertThat(seen).allSatisfy(t -> assertThat(t.score()).isEqualTo(due.get(t.id())));
+        }
+    }
+
+    @Test
     void aDrainedShardKeepsNoCount() {
         try (DelayQueueClient client = client("drained", 3)) {
             client.enqueueAll(List.of(TaskSpec.of("a"), TaskSpec.of("b")));

@@ -1,6 +1,6 @@
 package io.delayq.bucket;
 
-import io.delayq.DelayQueueException;
+import io.delayq.InvalidInputException;
 import io.delayq.browse.BrowseQuery;
 import io.delayq.browse.BrowseState;
 import io.delayq.claim.ClaimedTask;
@@ -107,8 +107,9 @@ class BucketedClientTest {
             assertThat(client.inspect("d").state()).isEqualTo(TaskInfo.State.UNKNOWN);
             assertThat(client.enqueue(TaskSpec.of("d")).added()).as("a purged id is free again").isTrue();
             assertThat(client.stats().dead()).as("stats answer on protocol 3").isZero();
-            assertThatThrownBy(() -> client.browse(BrowseQuery.of(BrowseState.SCHEDULED))).isInstanceOf(DelayQueueException.class)
-                    .hasMessageContaining("protocol 3, which does not offer browse yet");
+            assertThat(client.browse(BrowseQuery.of(BrowseState.DEAD)).tasks()).as("browse answers on protocol 3").isEmpty();
+            assertThatThrownBy(() -> client.enqueue(TaskSpec.of("g").group("acme"))).isInstanceOf(InvalidInputException.class)
+                    .hasMessageStartingWith("group:");
         }
     }
 
