@@ -184,18 +184,6 @@ local function deadline_of(stored)
   return stored and tonumber(string.match(stored, '^{"debounceDeadline":(%d+),'))
 end
 
--- A task just scheduled with this record: its window waits for its settle (a negative score: the length), and a
--- record without one that replaced one that had it leaves no window behind. A new task without a window writes
--- nothing (an ended window of its id is aged out later): so a producer's reject-mode enqueue needs no ZREM.
-local function note_window(id, record, replacing)
-  local w = window_of(record)
-  if w then
-    redis.call('ZADD', DEDUP, -w, id)
-  elseif windows and replacing then
-    redis.call('ZREM', DEDUP, id)
-  end
-end
-
 -- Where the id is (locate) decides, per mode. Returns the result and the due time to answer.
 local function settle(id, key, due, record, level)
   if windows then
@@ -222,11 +210,11 @@ local function settle(id, key, due, record, level)
       redis.call('HDEL', ERRORS, id)
     end
     schedule(id, key, due, with_deadline(record, deadline), level)
-    note_window(id, record, state ~= nil)
+    note_window(id, record, windows and state ~= nil)
     return state and 'replaced' or 'added', due
   elseif state == nil then
     schedule(id, key, due, record, level)
-    note_window(id, record)
+    note_window(id, record, false)
     return 'added', due
   elseif mode == 'replace' then
     if state == 'inflight' then return 'inflight', score end
@@ -234,7 +222,7 @@ local function settle(id, key, due, record, level)
     redis.call('HDEL', ATTEMPTS, id)
     redis.call('HDEL', ERRORS, id)
     schedule(id, key, due, record, level)
-    note_window(id, record, true)
+    note_window(id, record, windows)
     return 'replaced', due
   elseif mode == 'keep-earlier' then
     if state ~= 'due' then return state, score end

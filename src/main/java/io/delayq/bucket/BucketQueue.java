@@ -319,9 +319,6 @@ public final class BucketQueue {
         if (t.options().group() != null) {
             throw new InvalidInputException("group", "protocol 3 does not take groups yet; task " + t.id() + " names " + t.options().group());
         }
-        if (t.options().dedupWindowMs() != null) {
-            throw new InvalidInputException("dedupWindow", "protocol 3 does not keep dedup windows yet; task " + t.id() + " asks for one");
-        }
         if (t.options().debounceMaxWaitMs() != null) {
             throw new InvalidInputException("debounce", "protocol 3 does not debounce yet; task " + t.id() + " asks for it");
         }

@@ -36,3 +36,16 @@ local function window_of(record)
   if w and w >= 1 and w <= DEDUP_MAX_MS then return math.floor(w) end
   return nil
 end
+
+-- A task just scheduled with this record: its window waits for its settle (a negative score: the length), and a
+-- record without one that replaced one that had it (`replacing`: the set holds windows and the id had a task) leaves
+-- no window behind. A new task without a window writes nothing (an ended window of its id is aged out later): so a
+-- producer's reject-mode enqueue needs no ZREM.
+local function note_window(id, record, replacing)
+  local w = window_of(record)
+  if w then
+    redis.call('ZADD', DEDUP, -w, id)
+  elseif replacing then
+    redis.call('ZREM', DEDUP, id)
+  end
+end

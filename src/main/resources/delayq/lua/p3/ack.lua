@@ -4,11 +4,13 @@
 -- ARGV[1]: nb (buckets); then per bucket: its in-flight name, c, then c pairs (id, the id's ix bucket h); then p
 --          (absent = 0) and p ids whose handlers reported progress: their P..'progress' entries go with the ack;
 --          then (absent = none) the completion records' keep ms and arguments per task, in the order above
---          (include/completion.lua: P..'done' and P..'done:at', protocol 2's keys and values)
+--          (include/completion.lua: P..'done' and P..'done:at', protocol 2's keys and values); the acked ids' dedup
+--          windows start (include/dedup.lua)
 -- Returns: per bucket, in the order above: the number of its tasks acked (0 or c), or, where only some were (a rare
 --          path: a task retried or acked before), a list of c flags (1 = acked)
 --@include buckets.lua
 --@include completion.lua
+--@include dedup.lua
 
 local P = KEYS[1]
 local nb = tonumber(ARGV[1])
@@ -52,9 +54,12 @@ for h, e in pairs(by_ix) do redis.call('HDEL', P .. 'ix:' .. h, unpack(e)) end
 if #ended > 0 then redis.call('ZREM', P .. 'lease', unpack(ended)) end
 local p = tonumber(ARGV[i]) or 0
 local keep_at = i + 1 + p
-if p == 0 and (tonumber(ARGV[keep_at]) or 0) <= 0 then return out end
--- the ids and whether each was acked, in the order of the arguments: only for progress or completion records
-local ids_in_order, acked_in_order, acked_ids = {}, {}, {}
+-- dedup windows of the acked tasks start now (include/dedup.lua; a queue without windows pays a ZCARD)
+local windows = redis.call('ZCARD', DEDUP) > 0
+if p == 0 and (tonumber(ARGV[keep_at]) or 0) <= 0 and not windows then return out end
+-- the ids and whether each was acked, in the order of the arguments: only for progress, completion records or
+-- dedup windows
+local ids_in_order, acked_in_order, acked_ids, acked_list = {}, {}, {}, {}
 local at = 2
 for b = 1, nb do
   local c, answer = tonumber(ARGV[at + 1]), out[b]
@@ -63,7 +68,10 @@ for b = 1, nb do
     local acked = answer == c or (type(answer) == 'table' and answer[k] == 1)
     ids_in_order[#ids_in_order + 1] = id
     acked_in_order[#acked_in_order + 1] = acked
-    if acked then acked_ids[id] = true end
+    if acked then
+      acked_ids[id] = true
+      acked_list[#acked_list + 1] = id
+    end
   end
   at = at + 2 + 2 * c
 end
@@ -74,5 +82,6 @@ if p > 0 then
   end
   if #reported > 0 then redis.call('HDEL', P .. 'progress', unpack(reported)) end
 end
+if windows then dedup_settle(acked_list) end
 keep_completions(P .. 'done', P .. 'done:at', ids_in_order, acked_in_order, keep_at)
 return out

@@ -13,6 +13,7 @@
 --          average fill
 --@include buckets.lua
 --@include crc32.lua
+--@include dedup.lua
 --@include dead.lua
 --@include malformed.lua
 --@include bare.lua

@@ -4,6 +4,7 @@
 -- Returns: 'cancelled' | 'inflight' | 'absent'
 --@include buckets.lua
 --@include crc32.lua
+--@include dedup.lua
 --@include dead.lua
 --@include malformed.lua
 --@include bare.lua
@@ -24,4 +25,5 @@ else
 end
 redis.call('HDEL', ix, id)
 redis.call('HDEL', P .. 'err', id)
+dedup_settle({ id }) -- a cancel starts the id's dedup window, as protocol 2's
 return 'cancelled'

@@ -18,6 +18,7 @@
 --@include buckets.lua
 --@include promote.lua
 --@include crc32.lua
+--@include dedup.lua
 --@include dead.lua
 --@include malformed.lua
 --@include bare.lua

@@ -4,6 +4,7 @@
 -- Returns: the number purged (ids not among the dead letters are skipped)
 --@include buckets.lua
 --@include crc32.lua
+--@include dedup.lua
 --@include dead.lua
 
 local P = KEYS[1]

@@ -3,11 +3,13 @@
 -- KEYS[1]: the shard's prefix (include/buckets.lua)
 -- ARGV[1]: n; then per task (6 each, from ARGV[2 + 6k]): id, its ix bucket h, timing ('at': millis is the due time;
 --          'in': a delay counted from the server clock), millis, record, priority level (0..2)
--- Returns: { now, then per task: status ('added' or 'duplicate'), due time (ms; a duplicate: the holding task's due
---          time, or its time of death when it is a dead letter) }
+-- Returns: { now, then per task: status ('added', 'duplicate' or 'window': the id's dedup window runs until the due
+--          answered), due time (ms; a duplicate: the holding task's due time, or its time of death when it is a dead
+--          letter) }
 --@include buckets.lua
 --@include wake.lua
 --@include crc32.lua
+--@include dedup.lua
 --@include dead.lua
 --@include malformed.lua
 --@include bare.lua
@@ -16,15 +18,22 @@ local P = KEYS[1]
 local n = tonumber(ARGV[1])
 local now = server_now()
 local out = { now }
+-- dedup windows (include/dedup.lua): the only cost to a queue that never used one is this ZCARD
+local windows = redis.call('ZCARD', DEDUP) > 0
 for k = 0, n - 1 do
   local a = 2 + 6 * k
   local id, h, millis, record, level = ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 3]), ARGV[a + 4], tonumber(ARGV[a + 5])
   local due = ARGV[a + 2] == 'in' and now + millis or millis
   local ix = P .. 'ix:' .. h
   adopt_id(P, id, h, now)
-  if redis.call('HSETNX', ix, id, b36(due)) == 1 then
+  local window_ends = windows and tonumber(redis.call('ZSCORE', DEDUP, id))
+  if window_ends and window_ends > now then
+    out[#out + 1] = 'window'
+    out[#out + 1] = window_ends
+  elseif redis.call('HSETNX', ix, id, b36(due)) == 1 then
     consider_wake(P, due, level)
     place(P, id, due, now, 1, record, level)
+    if string.find(record, '"dedupWindowMs"', 1, true) then note_window(id, record, false) end
     out[#out + 1] = 'added'
     out[#out + 1] = due
   else

@@ -11,6 +11,7 @@
 -- Returns: { now, then per task: status, due } (statuses as protocol 2's enqueue.lua)
 --@include buckets.lua
 --@include crc32.lua
+--@include dedup.lua
 --@include dead.lua
 --@include wake.lua
 --@include malformed.lua
@@ -29,20 +30,27 @@ if once_mode then
   local old = redis.call('ZRANGEBYSCORE', ONCE, '-inf', now - ONCE_KEEP_MS, 'LIMIT', 0, 100 + 2 * n)
   if #old > 0 then redis.call('ZREM', ONCE, unpack(old)) end
 end
-local function put(id, ix, due, record, level, attempt)
+-- dedup windows (include/dedup.lua): the only cost to a queue that never used one is this ZCARD
+local windows = redis.call('ZCARD', DEDUP) > 0
+local function put(id, ix, due, record, level, attempt, replacing)
   consider_wake(P, due, level)
   place(P, id, due, now, attempt, record, level)
   redis.call('HSET', ix, id, b36(due))
+  note_window(id, record, windows and replacing)
 end
 
 local function settle(id, h, due, record, level)
   local ix = P .. 'ix:' .. h
+  if windows then
+    local ends = tonumber(redis.call('ZSCORE', DEDUP, id))
+    if ends and ends > now then return 'window', ends end
+  end
   if future_mode and due <= now then return 'past', due end
   if once_mode and redis.call('ZSCORE', ONCE, id) then return 'duplicate', due end
   adopt_id(P, id, h, now)
   local held = redis.call('HGET', ix, id)
   if not held then
-    put(id, ix, due, record, level, 1)
+    put(id, ix, due, record, level, 1, false)
     return 'added', due
   end
   if held == '~' then
@@ -51,7 +59,7 @@ local function settle(id, h, due, record, level)
       redis.call('ZREM', P .. 'dead', id)
       redis.call('HDEL', P .. 'dv', id)
       redis.call('HDEL', P .. 'err', id)
-      put(id, ix, due, record, level, 1)
+      put(id, ix, due, record, level, 1, true)
       return 'replaced', due
     end
     return mode == 'keep-earlier' and 'dead' or 'duplicate', died
@@ -64,7 +72,7 @@ local function settle(id, h, due, record, level)
   if mode == 'replace' then
     unwait(P, name, id)
     redis.call('HDEL', P .. 'err', id)
-    put(id, ix, due, record, level, 1)
+    put(id, ix, due, record, level, 1, true)
     return 'replaced', due
   end
   if mode == 'keep-earlier' then
@@ -73,7 +81,7 @@ local function settle(id, h, due, record, level)
     local _, kept_record = decode(name, redis.call('HGET', bkey, id))
     local _, attempt, _, kept_level = parse_name(name)
     unwait(P, name, id)
-    put(id, ix, due, kept_record, kept_level, attempt)
+    put(id, ix, due, kept_record, kept_level, attempt, false)
     return 'earlier', due
   end
   return 'duplicate', held_due

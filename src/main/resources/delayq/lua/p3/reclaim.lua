@@ -10,6 +10,7 @@
 -- Returns: { tasks given back, tasks dead-lettered, tasks promoted }
 --@include buckets.lua
 --@include crc32.lua
+--@include dedup.lua
 --@include dead.lua
 --@include promote.lua
 --@include attempt_limit.lua

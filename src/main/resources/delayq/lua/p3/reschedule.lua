@@ -6,6 +6,7 @@
 --          death) | 'unknown' (-1)
 --@include buckets.lua
 --@include crc32.lua
+--@include dedup.lua
 --@include dead.lua
 --@include malformed.lua
 --@include bare.lua

@@ -9,6 +9,7 @@
 -- Returns: { 'retried', due time } | { 'dead', time of death } | { 'stale', -1 }
 --@include buckets.lua
 --@include crc32.lua
+--@include dedup.lua
 --@include dead.lua
 
 local P = KEYS[1]

@@ -57,8 +57,8 @@ class DedupWindowTest {
             EnqueueResult r = q.client().enqueue(TaskSpec.of("welcome-42").at(LATER).payload("again"), policy);
             assertThat(r).as(policy.name()).isEqualTo(new EnqueueResult("welcome-42", Status.WINDOW, (long) end));
         }
-        assertThat(q.storedRecord("welcome-42")).isNull();
-        assertThat(q.zrange(q.keys(0).due(0))).isEmpty();
+        assertThat(q.client().inspect("welcome-42").state()).as("nothing of it waits").isEqualTo(io.delayq.task.TaskInfo.State.UNKNOWN);
+        assertThat(q.waiting()).isEmpty();
         // other ids are not affected
         assertThat(q.client().enqueue(TaskSpec.of("welcome-43").at(LATER)).status()).isEqualTo(Status.ADDED);
     }
@@ -127,7 +127,7 @@ class DedupWindowTest {
         q.client().cancel("plain2");
         assertThat(q.client().enqueue(TaskSpec.of("plain").at(LATER)).status()).isEqualTo(Status.ADDED);
         assertThat(get(q.redis().exists(q.keys(0).dedup()))).isZero();
-        assertThat(q.storedRecord("plain")).doesNotContain("dedupWindowMs");
+        assertThat(q.client().inspect("plain").rawRecord()).doesNotContain("dedupWindowMs");
     }
 
     @Test

@@ -18,6 +18,8 @@ local W, COARSE, HORIZON, CAP, IXB = 100, 60000, 600000, 250, 2039
 local FW, CW = 2, 4
 local DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz'
 local byte = string.byte
+-- protocol 2's dedup windows (include/dedup.lua), in the same key: P..'dedup'
+local DEDUP = KEYS[1] .. 'dedup'
 
 local function b36(x, width)
   local out = ''

@@ -1,11 +1,12 @@
 -- Protocol 3's dead letters: P..'dead' ZSET id -> time of death (ms), P..'dv' HASH id -> '<attempts>|<record>' (the
 -- attempts it used, then its record), P..'err' HASH id -> the last error. The id index keeps '~' for a dead id: it stays a duplicate until cancelled or
--- trimmed. Needs crc32.lua (the id index bucket of a trimmed id) and buckets.lua (IXB).
+-- trimmed. Needs crc32.lua (the id index bucket of a trimmed id), buckets.lua (IXB) and include/dedup.lua.
 local function dead_letter(P, id, h, record, error, now, attempts)
   redis.call('ZADD', P .. 'dead', now, id)
   redis.call('HSET', P .. 'dv', id, attempts .. '|' .. record)
   redis.call('HSET', P .. 'err', id, error)
   redis.call('HSET', P .. 'ix:' .. h, id, '~')
+  dedup_settle({ id }, now) -- a dead letter starts its id's dedup window, as protocol 2's
 end
 
 local function forget_dead(P, ids)
