@@ -134,6 +134,7 @@ end
 --@include groups.lua
 --@include common.lua
 --@include dedup.lua
+--@include debounce.lua
 
 local function schedule(id, key, due, record, level)
   -- >>> groups: a record naming a group puts the task into that group's set (include/groups.lua)
@@ -159,12 +160,7 @@ if once_mode then
   if #old > 0 then redis.call('ZREM', ONCE, unpack(old)) end
 end
 
--- debounce: every record must carry its maximum wait; checked before anything is written
-local function max_wait_of(record)
-  local w = byte(record, 1) == 123 and tonumber(string.match(record, '"debounceMaxWaitMs":%s*(%d+)[,}%s]'))
-  if w and w >= 1 and w <= DEDUP_MAX_MS then return w end
-  return nil
-end
+-- debounce: every record must carry its maximum wait (include/debounce.lua); checked before anything is written
 if mode == 'debounce' then
   for j = 0, n - 1 do
     local _, _, record = task(j)
@@ -172,16 +168,6 @@ if mode == 'debounce' then
       return redis.error_reply('debounceMaxWaitMs: the debounce mode needs it in every record, 1 ms to 30 days (' .. DEDUP_MAX_MS .. ' ms)')
     end
   end
-end
-
--- The record with the burst's deadline written in (a JSON object: max_wait_of checked it).
-local function with_deadline(record, deadline)
-  return '{"debounceDeadline":' .. string.format('%d', deadline) .. ',' .. string.sub(record, 2)
-end
-
--- The deadline a stored record's burst fixed, or nil (a task enqueued in another mode starts a burst now).
-local function deadline_of(stored)
-  return stored and tonumber(string.match(stored, '^{"debounceDeadline":(%d+),'))
 end
 
 -- Where the id is (locate) decides, per mode. Returns the result and the due time to answer.

@@ -58,13 +58,10 @@ public final class BucketQueue {
     /**
      * Enqueues tasks of one shard under {@code policy} on the given connection (the replica-ack path waits on the
      * connection that wrote), answered as the client routes. REJECT takes enqueue.lua's short path, the other
-     * policies enqueue_policy.lua; DEBOUNCE is refused.
+     * policies enqueue_policy.lua.
      */
     public CompletionStage<List<QueueProtocol.Placed>> enqueue(int shard, List<TaskSpec> tasks, DuplicatePolicy policy, long enqueuedAt,
                                                                ScriptRunner scripts) {
-        if (policy == DuplicatePolicy.DEBOUNCE) {
-            throw new InvalidInputException("duplicatePolicy", "protocol 3 does not debounce yet");
-        }
         boolean reject = policy == DuplicatePolicy.REJECT;
         List<String> args = new ArrayList<>(2 + tasks.size() * 6);
         if (!reject) {
@@ -318,9 +315,6 @@ public final class BucketQueue {
     private static void requireSupported(TaskSpec t) {
         if (t.options().group() != null) {
             throw new InvalidInputException("group", "protocol 3 does not take groups yet; task " + t.id() + " names " + t.options().group());
-        }
-        if (t.options().debounceMaxWaitMs() != null) {
-            throw new InvalidInputException("debounce", "protocol 3 does not debounce yet; task " + t.id() + " asks for it");
         }
     }
 }

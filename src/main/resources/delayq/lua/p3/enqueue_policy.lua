@@ -5,13 +5,16 @@
 --          'inflight') | 'keep-earlier' (a waiting task moves only to an earlier time, keeping its record; 'kept' /
 --          'earlier'; dead: 'dead'; in flight: 'inflight') | 'future-only' (as reject, and a due time not after the
 --          server's now is not added: 'past') | 'once' (as reject, and an id added in this mode within a week is a
---          'duplicate' even after it was acked) | 'future-once' (both: the cron planner's mode for occurrences ahead)
+--          'duplicate' even after it was acked) | 'future-once' (both: the cron planner's mode for occurrences ahead) |
+--          'debounce' (include/debounce.lua: every record carries debounceMaxWaitMs; a waiting or dead task of the id
+--          is replaced, due no later than its burst's deadline; in flight: 'inflight')
 -- ARGV[2]: n; then per task (6 each, from ARGV[3 + 6k]): id, its ix bucket h, timing ('at' | 'in'), millis, record,
 --          priority level (0..2)
 -- Returns: { now, then per task: status, due } (statuses as protocol 2's enqueue.lua)
 --@include buckets.lua
 --@include crc32.lua
 --@include dedup.lua
+--@include debounce.lua
 --@include dead.lua
 --@include wake.lua
 --@include malformed.lua
@@ -30,6 +33,14 @@ if once_mode then
   local old = redis.call('ZRANGEBYSCORE', ONCE, '-inf', now - ONCE_KEEP_MS, 'LIMIT', 0, 100 + 2 * n)
   if #old > 0 then redis.call('ZREM', ONCE, unpack(old)) end
 end
+-- debounce: every record must carry its maximum wait; checked before anything is written
+if mode == 'debounce' then
+  for k = 0, n - 1 do
+    if not max_wait_of(ARGV[3 + 6 * k + 4]) then
+      return redis.error_reply('debounceMaxWaitMs: the debounce mode needs it in every record, 1 ms to 30 days (' .. DEDUP_MAX_MS .. ' ms)')
+    end
+  end
+end
 -- dedup windows (include/dedup.lua): the only cost to a queue that never used one is this ZCARD
 local windows = redis.call('ZCARD', DEDUP) > 0
 local function put(id, ix, due, record, level, attempt, replacing)
@@ -37,6 +48,32 @@ local function put(id, ix, due, record, level, attempt, replacing)
   place(P, id, due, now, attempt, record, level)
   redis.call('HSET', ix, id, b36(due))
   note_window(id, record, windows and replacing)
+end
+
+-- what protocol 2 answers for a task in flight: its lease expiry (the due time if its bucket is not found)
+local function lease_of(id, due)
+  local _, expiry = find_flight(P, id, due)
+  return expiry or due
+end
+
+-- a burst of one id keeps one task, due no later than the deadline its first enqueue fixed (protocol 2's answers)
+local function debounce(id, ix, held, due, record, level)
+  local deadline = now + max_wait_of(record)
+  if held == '~' then
+    redis.call('ZREM', P .. 'dead', id)
+    redis.call('HDEL', P .. 'dv', id)
+    redis.call('HDEL', P .. 'err', id)
+  elseif held then
+    local name = find_waiting(P, id, tonumber(held, 36))
+    if not name then return 'inflight', lease_of(id, tonumber(held, 36)) end
+    local _, stored = decode(name, redis.call('HGET', P .. 'b:' .. name, id))
+    deadline = deadline_of(stored) or deadline
+    unwait(P, name, id)
+    redis.call('HDEL', P .. 'err', id)
+  end
+  if due > deadline then due = deadline end
+  put(id, ix, due, with_deadline(record, deadline), level, 1, held ~= nil and held ~= false)
+  return held and 'replaced' or 'added', due
 end
 
 local function settle(id, h, due, record, level)
@@ -49,6 +86,7 @@ local function settle(id, h, due, record, level)
   if once_mode and redis.call('ZSCORE', ONCE, id) then return 'duplicate', due end
   adopt_id(P, id, h, now)
   local held = redis.call('HGET', ix, id)
+  if mode == 'debounce' then return debounce(id, ix, held, due, record, level) end
   if not held then
     put(id, ix, due, record, level, 1, false)
     return 'added', due
@@ -67,7 +105,7 @@ local function settle(id, h, due, record, level)
   local held_due = tonumber(held, 36)
   local name = find_waiting(P, id, held_due)
   if not name then
-    return (mode == 'replace' or mode == 'keep-earlier') and 'inflight' or 'duplicate', held_due
+    return (mode == 'replace' or mode == 'keep-earlier') and 'inflight' or 'duplicate', lease_of(id, held_due)
   end
   if mode == 'replace' then
     unwait(P, name, id)

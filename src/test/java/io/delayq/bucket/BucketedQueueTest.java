@@ -426,8 +426,6 @@ class BucketedQueueTest {
     void whatProtocolThreeDoesNotDoYetIsRefusedNamingTheField() {
         assertThatThrownBy(() -> enqueue(TaskSpec.of("g").group("acme")))
                 .isInstanceOf(InvalidInputException.class).hasMessageStartingWith("group:");
-        assertThatThrownBy(() -> enqueue(TaskSpec.of("d").debounce(Duration.ofMinutes(1), Duration.ofMinutes(5))))
-                .isInstanceOf(InvalidInputException.class).hasMessageStartingWith("debounce:");
         assertThat(keysLeft()).isEmpty();
     }
 }

@@ -31,7 +31,7 @@ class DebounceTest {
     }
 
     private long due() {
-        return get(q.redis().zscore(q.keys(0).due(0), "reindex-7")).longValue();
+        return q.waiting().get("reindex-7");
     }
 
     @Test
@@ -41,7 +41,7 @@ class DebounceTest {
         long after = q.serverNow();
         assertThat(first.status()).isEqualTo(Status.ADDED);
         assertThat(first.dueAt()).isBetween(before + MINUTE.toMillis(), after + MINUTE.toMillis());
-        TaskRecord stored = TaskRecord.decode(q.storedRecord("reindex-7"));
+        TaskRecord stored = TaskRecord.decode(q.client().inspect("reindex-7").rawRecord());
         long deadline = stored.options().debounceDeadline();
         assertThat(deadline).isBetween(before + Duration.ofMinutes(5).toMillis(), after + Duration.ofMinutes(5).toMillis());
 
@@ -50,14 +50,14 @@ class DebounceTest {
         assertThat(second.dueAt()).isGreaterThan(first.dueAt());
         assertThat(due()).isEqualTo(second.dueAt());
         // the deadline is the burst's first: a later enqueue does not move it
-        assertThat(TaskRecord.decode(q.storedRecord("reindex-7")).options().debounceDeadline()).isEqualTo(deadline);
-        assertThat(TaskRecord.decode(q.storedRecord("reindex-7")).payload()).isEqualTo("v2");
+        assertThat(TaskRecord.decode(q.client().inspect("reindex-7").rawRecord()).options().debounceDeadline()).isEqualTo(deadline);
+        assertThat(TaskRecord.decode(q.client().inspect("reindex-7").rawRecord()).payload()).isEqualTo("v2");
 
         // a delay beyond the deadline is capped at it (and a longer max wait in the new call does not extend it)
         EnqueueResult capped = debounce("v3", Duration.ofMinutes(20), Duration.ofMinutes(30));
         assertThat(capped).isEqualTo(new EnqueueResult("reindex-7", Status.REPLACED, deadline));
         assertThat(due()).isEqualTo(deadline);
-        assertThat(q.zrange(q.keys(0).due(0))).hasSize(1);
+        assertThat(q.waiting()).hasSize(1);
     }
 
     @Test
@@ -76,11 +76,11 @@ class DebounceTest {
         EnqueueResult refused = debounce("v4", MINUTE, Duration.ofMinutes(5));
         assertThat(refused.status()).isEqualTo(Status.INFLIGHT);
         assertThat(refused.dueAt()).isEqualTo(fired.token());
-        assertThat(TaskRecord.decode(q.storedRecord("reindex-7")).payload()).isEqualTo("v3");
+        assertThat(TaskRecord.decode(q.client().inspect("reindex-7").rawRecord()).payload()).isEqualTo("v3");
         assertThat(q.ack(fired)).containsExactly(true);
         // after the ack a new burst starts
         assertThat(debounce("v5", MINUTE, Duration.ofMinutes(5)).status()).isEqualTo(Status.ADDED);
-        assertThat(TaskRecord.decode(q.storedRecord("reindex-7")).options().debounceDeadline()).isGreaterThanOrEqualTo(before + Duration.ofMinutes(5).toMillis());
+        assertThat(TaskRecord.decode(q.client().inspect("reindex-7").rawRecord()).options().debounceDeadline()).isGreaterThanOrEqualTo(before + Duration.ofMinutes(5).toMillis());
     }
 
     @Test
@@ -104,6 +104,6 @@ class DebounceTest {
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("debounceMaxWaitMs").hasMessageContaining("DEBOUNCE");
         assertThatThrownBy(() -> q.client().enqueue(TaskSpec.of("x").debounce(MINUTE, MINUTE), DuplicatePolicy.REPLACE))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("duplicatePolicy").hasMessageContaining("must be DEBOUNCE");
-        assertThat(q.zrange(q.keys(0).due(0))).isEmpty();
+        assertThat(q.waiting()).isEmpty();
     }
 }
