@@ -13,6 +13,7 @@
 -- ARGV[4 + 3n + m + p]: keep ms (absent or 0 = keep no completion records), then the completion records'
 --          arguments per task in the order above (include/completion.lua): DONE and DONE_AT
 -- Returns: array of n integers, 1 = acked, 0 = stale (not in flight under that token)
+--@include record_hash.lua
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua

@@ -16,6 +16,7 @@
 --           frontier score, frontier id (the position up to which this answer is complete),
 --           n, then per task: id, score, priority level, attempts (in flight: the attempt it is on, as
 --           inspect.lua), last error, record preview, record bytes}
+--@include record_hash.lua
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua

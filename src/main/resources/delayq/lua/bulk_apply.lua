@@ -14,6 +14,7 @@
 -- Returns: {cursor ("end": the shard is done), entries read, acted on now, skipped now (run-now: already due;
 --           a shift past 9999-12-31 or before 1970), acted on in all, skipped in all}
 --  or an error "LAYOUT ..." / "MIGRATING ..." (nothing done)
+--@include record_hash.lua
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua

@@ -7,6 +7,7 @@
 -- Returns: {cursor ("end" when walked through), entries read, matches, earliest due of a match (-1: none),
 --           latest due of a match (-1: none), server now, n, then per sampled match: id, due}
 --  or an error "LAYOUT ..." (the caller's epoch is not the shard's) or "MIGRATING ..." (a reshard is running)
+--@include record_hash.lua
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua

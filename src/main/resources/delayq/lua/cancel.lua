@@ -4,6 +4,7 @@
 -- ARGV[1]: id, ARGV[2]: the caller's layout epoch (absent: 0; include/layout.lua)
 -- A dedup window the task carries starts now (include/dedup.lua).
 -- Returns: "cancelled" | "inflight" | "unknown" | "moving" (being moved to another shard: retry)
+--@include record_hash.lua
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua

@@ -34,6 +34,7 @@
 --           claim looked ahead (0: the rate limit or the groups kept it to due tasks), then, when ARGV[10] is given,
 --           w and w pairs (group, tasks): the capped groups that had tasks due but no permit, and how many tasks
 --           each would have got}; a replayed answer has none of these
+--@include record_hash.lua
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua

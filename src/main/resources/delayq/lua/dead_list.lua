@@ -2,6 +2,7 @@
 -- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
 -- ARGV[1]: offset, ARGV[2]: limit
 -- Returns: {total, then per task: id, died at, attempts, last error, record}
+--@include record_hash.lua
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua

@@ -2,6 +2,7 @@
 -- KEYS[1..10]: the shard keys (see include/shard_keys.lua)
 -- ARGV[1..n]: ids
 -- Returns: the number replayed (ids not in the dead-letter set are skipped)
+--@include record_hash.lua
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua

@@ -29,6 +29,7 @@
 -- exists, a grouped record, a mode or a migration that asks first). Most calls end there; the second part (the other helpers and the general way,
 -- from that task on) is only built when needed, because defining the helpers costs a call more than the work
 -- of a new task (docs/bench.md, "Redis CPU per task (W2)"; bench/profile/enqueue_cost.py measures it).
+--@include record_hash.lua
 --@include shard_keys.lua
 --@include layout.lua
 

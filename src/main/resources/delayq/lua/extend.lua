@@ -5,6 +5,7 @@
 --           its own renewal as a lost lease, and the worker would ack with a stale token.
 -- ARGV[1]: n; ARGV[2 + 3k ..]: id, token, lease ms from server now
 -- Returns: array of n new tokens (0 = stale: the lease was lost)
+--@include record_hash.lua
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua

@@ -6,6 +6,7 @@
 -- Returns: {now, due time of the next task not yet due (-1 when none), tasks due within ARGV[1], ..., within ARGV[n]}
 --   A window counts the tasks due in (now, now + length]: what is due already is the backlog (stats.lua), and is
 --   not counted again. All due levels and the grouped tasks (include/groups.lua: GROUP_ALL holds every one) count.
+--@include record_hash.lua
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua

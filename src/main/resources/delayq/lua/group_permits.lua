@@ -11,6 +11,7 @@
 --   a and a fresh permit ids wanted (unique, from the caller: a re-sent call finds the ones it took and takes
 --   no more)
 -- Returns: per key, the ids of those wanted that the caller holds now, at most cap minus the running count
+--@include record_hash.lua
 --@include shard_keys.lua
 
 local now = server_now()

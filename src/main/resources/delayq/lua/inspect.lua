@@ -9,6 +9,7 @@
 --           <truncated 0/1>|<worker>|<result>", kept after an ack while the worker keeps results; false when none).
 --           "succeeded": no task of this id waits, runs or is dead, but a completion record is kept; a task that
 --           does (the id was enqueued again) answers its own state, with the earlier run's completion record beside it}
+--@include record_hash.lua
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua

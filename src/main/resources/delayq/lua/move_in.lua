@@ -7,6 +7,7 @@
 -- KEYS[1..10]: the shard keys (see include/shard_keys.lua), KEYS[11]: dq:{queue:shard}:arrived (HASH source -> seq)
 -- ARGV[1]: source shard, ARGV[2]: batch seq (move_out's answer), ARGV[3]: n, then per task: id, state
 -- Returns: {added, merged, already applied}
+--@include record_hash.lua
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua

@@ -21,6 +21,7 @@
 --           ids are delivered by: a pending batch that a stray sweep took under the old count and a mover resumes
 --           under a new one must still go where the sweep's half-done delivery went (0: a batch of an earlier
 --           version, delivered by the caller's count)
+--@include record_hash.lua
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua

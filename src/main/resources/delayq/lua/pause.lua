@@ -14,6 +14,7 @@
 -- ARGV[3]: for 'resumed': the epoch its 'resume' step answered
 -- Returns: {paused before (0/1), paused at (server ms, -1 when not paused after this call), by, epoch}
 --   (for 'resumed' the epoch is the queue's current one: larger than ARGV[3] when a later call came)
+--@include record_hash.lua
 --@include shard_keys.lua
 
 local meta = KEYS[1]

@@ -5,6 +5,7 @@
 -- ARGV[1]: id, ARGV[2]: token, ARGV[3]: percent (a number from 0 to 100), ARGV[4]: note (at most 200 bytes)
 -- Writes PROGRESS[id] = "<server ms>|<percent>|<note>".
 -- Returns: 1 = written, 0 = stale (not in flight under that token); an error for a percent or note out of bounds
+--@include record_hash.lua
 --@include shard_keys.lua
 --@include progress.lua
 

@@ -8,6 +8,7 @@
 -- ARGV[3]: dead-letter max count (0 = unbounded), ARGV[4]: dead-letter max age ms (0 = unbounded)
 -- Deletes the expired tasks' PROGRESS entries.
 -- Returns: {requeued, dead}
+--@include record_hash.lua
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua

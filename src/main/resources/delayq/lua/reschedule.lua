@@ -3,6 +3,7 @@
 -- ARGV[1]: id, ARGV[2]: timing ("at" = epoch ms | "in" = delay ms from server now), ARGV[3]: ms
 -- ARGV[4]: the caller's layout epoch (absent: 0; include/layout.lua)
 -- Returns: {status, due}; status "rescheduled" | "inflight" | "dead" | "unknown" | "moving" (retry)
+--@include record_hash.lua
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua

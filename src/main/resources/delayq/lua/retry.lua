@@ -7,6 +7,7 @@
 -- ARGV[7]: dead-letter max count (0 = unbounded), ARGV[8]: dead-letter max age ms (0 = unbounded)
 -- ARGV[9]: "1" when the handler reported progress: its PROGRESS entry is deleted (absent = none)
 -- Returns: {"retried", due} | {"dead", died at} | {"stale", -1}
+--@include record_hash.lua
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua

@@ -11,6 +11,7 @@
 -- ARGV[1]: '1' pause, '0' resume
 -- ARGV[2]: the call's epoch (optional: without it the call always applies, as in 0.x)
 -- Returns: 1 when the flag changed, 0 when it already was so or a later call had decided it
+--@include record_hash.lua
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua

@@ -4,6 +4,7 @@
 -- ARGV: none
 -- Returns: {now, scheduled (due in the future), due (due now, not claimed), in flight, dead,
 --           due time of the oldest overdue task (-1 when none), paused (1 while the shard's flag is set)}
+--@include record_hash.lua
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua

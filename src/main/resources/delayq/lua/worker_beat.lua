@@ -9,6 +9,7 @@
 --          lease still held from one that expired and was claimed again)
 -- ARGV[1]: worker id; ARGV[2]: the JSON; ARGV[3]: ttl in ms; ARGV[4]: the held leases' JSON ("" for none)
 -- Returns: {heartbeat ms, entries removed as expired}
+--@include record_hash.lua
 --@include shard_keys.lua
 
 local now = server_now()

@@ -17,6 +17,8 @@ public final class BucketLayout {
     public static final int ID_INDEX_BUCKETS = 2039;
     /** The shard's lease set (in-flight name -> lease expiry), after {@link #prefix}. */
     public static final String LEASE = "lease";
+    /** The mark of a shard upgraded in place while it still holds protocol 2's tasks, after {@link #prefix}. */
+    public static final String LEGACY = "legacy";
     /** The shard's index of coarse minute buckets, after {@link #prefix}. */
     public static final String COARSE_INDEX = "cidx";
     private static final int WINDOW_DIGITS = 2;

@@ -27,6 +27,7 @@ public enum BucketScript implements Script {
     PROGRESS("progress", ScriptOutputType.INTEGER),
     STATS("stats", ScriptOutputType.MULTI),
     BROWSE("browse", ScriptOutputType.MULTI),
+    UPGRADE_STEP("upgrade_step", ScriptOutputType.MULTI),
     FORECAST("forecast", ScriptOutputType.MULTI);
 
     private final String file;

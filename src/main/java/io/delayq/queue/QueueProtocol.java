@@ -31,13 +31,17 @@ import io.delayq.task.TaskSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import static io.delayq.redis.Replies.asLong;
 
@@ -310,7 +314,7 @@ public final class QueueProtocol {
     }
 
     /** Every record bucket's number as the ack's argument text (formatted once, not per acked task). */
-    private static final String[] BUCKET_TEXT = java.util.stream.IntStream.range(0, RecordBuckets.BUCKETS)
+    private static final String[] BUCKET_TEXT = IntStream.range(0, RecordBuckets.BUCKETS)
             .mapToObj(String::valueOf).toArray(String[]::new);
 
     /** Acks tasks of one shard (at most {@link #MAX_PER_CALL}); the answer says, per task, whether the lease was still ours. */
@@ -335,8 +339,50 @@ public final class QueueProtocol {
                                              ResultRetention retention, String workerId, List<Finished> finished) {
         BucketQueue b = scope.buckets();
         if (b != null) {
-            return b.ack(shard, tasks, reportedProgress, retention, workerId, finished);
+            return byOrigin(tasks,
+                    (own, at) -> b.ack(shard, own, reportedProgress, retention, workerId, pick(finished, at)),
+                    (legacy, at) -> ackProtocol2(shard, legacy, reportedProgress, retention, workerId, pick(finished, at)));
         }
+        return ackProtocol2(shard, tasks, reportedProgress, retention, workerId, finished);
+    }
+
+    /**
+     * Runs a call about claimed tasks on a protocol-3 queue: the tasks a protocol-3 claim handed out (in an in-flight
+     * bucket) through {@code bucketed}, those protocol 2 handed out before the queue was upgraded in place through
+     * {@code legacy} (protocol 2's scripts, on its keys: docs/protocol3.md, "Upgrade in place"); each is given its
+     * tasks and their indexes in {@code tasks}, and the answers come back in the order of {@code tasks}.
+     */
+    private static <T> CompletionStage<List<T>> byOrigin(List<ClaimedTask> tasks,
+                                                        BiFunction<List<ClaimedTask>, int[], CompletionStage<List<T>>> bucketed,
+                                                        BiFunction<List<ClaimedTask>, int[], CompletionStage<List<T>>> legacy) {
+        int[] own = IntStream.range(0, tasks.size()).filter(i -> tasks.get(i).flight() != null).toArray();
+        if (own.length == tasks.size()) {
+            return bucketed.apply(tasks, own);
+        }
+        int[] old = IntStream.range(0, tasks.size()).filter(i -> tasks.get(i).flight() == null).toArray();
+        if (old.length == tasks.size()) {
+            return legacy.apply(tasks, old);
+        }
+        CompletableFuture<List<T>> a = bucketed.apply(Arrays.stream(own).mapToObj(tasks::get).toList(), own).toCompletableFuture();
+        CompletableFuture<List<T>> c = legacy.apply(Arrays.stream(old).mapToObj(tasks::get).toList(), old).toCompletableFuture();
+        return a.thenCombine(c, (x, y) -> {
+            List<T> out = new ArrayList<>(Collections.nCopies(tasks.size(), null));
+            for (int k = 0; k < own.length; k++) {
+                out.set(own[k], x.get(k));
+            }
+            for (int k = 0; k < old.length; k++) {
+                out.set(old[k], y.get(k));
+            }
+            return out;
+        });
+    }
+
+    private static List<Finished> pick(List<Finished> finished, int[] at) {
+        return Arrays.stream(at).mapToObj(i -> finishedOf(finished, i)).toList();
+    }
+
+    private CompletionStage<List<Boolean>> ackProtocol2(int shard, List<ClaimedTask> tasks, Set<String> reportedProgress,
+                                                       ResultRetention retention, String workerId, List<Finished> finished) {
         int n = tasks.size();
         // each task's record bucket goes with it, the tasks ordered by bucket: the script then hashes no id and
         // deletes the records of one bucket with one HDEL (ack.lua); the answer comes back in this order
@@ -418,9 +464,11 @@ public final class QueueProtocol {
     public CompletionStage<RetryResult> retry(ClaimedTask task, Duration backoff, String error, int maxAttempts,
                                               boolean permanent, DeadLetterPolicy dead, boolean reportedProgress) {
         BucketQueue b = scope.buckets();
-        if (b != null) {
+        if (b != null && task.flight() != null) {
             return b.retry(task, backoff, error, maxAttempts, permanent, dead, reportedProgress);
         }
+        // (a task protocol 2 handed out before its queue was upgraded in place goes back to protocol 2's keys, to be
+        // adopted from there: p3/include/legacy.lua)
         List<String> args = new ArrayList<>(List.of(task.id(), String.valueOf(task.token()), String.valueOf(backoff.toMillis()),
                 error == null ? "" : error, String.valueOf(maxAttempts), permanent ? "1" : "0",
                 String.valueOf(dead.maxCount()), String.valueOf(dead.maxAge().toMillis())));
@@ -441,8 +489,12 @@ public final class QueueProtocol {
         BucketQueue b = scope.buckets();
         if (b != null) {
             // a re-sent extension changes nothing on protocol 3 (a lease only moves on), so no request id is kept
-            return b.extend(shard, tasks, lease);
+            return byOrigin(tasks, (own, at) -> b.extend(shard, own, lease), (legacy, at) -> extendProtocol2(shard, legacy, lease, requestId));
         }
+        return extendProtocol2(shard, tasks, lease, requestId);
+    }
+
+    private CompletionStage<List<Long>> extendProtocol2(int shard, List<ClaimedTask> tasks, Duration lease, String requestId) {
         List<String> args = new ArrayList<>(1 + tasks.size() * 3);
         args.add(String.valueOf(tasks.size()));
         for (ClaimedTask t : tasks) {
@@ -461,7 +513,7 @@ public final class QueueProtocol {
      * 0 = refused (the lease is no longer {@code task}'s: settled, expired, or extended to a newer token meanwhile).
      */
     public CompletionStage<Long> progress(ClaimedTask task, double percent, String note) {
-        if (scope.buckets() != null) {
+        if (scope.buckets() != null && task.flight() != null) {
             return scope.buckets().progress(task, percent, note);
         }
         List<String> args = List.of(task.id(), String.valueOf(task.token()), TaskProgress.percentText(percent), note == null ? "" : note);

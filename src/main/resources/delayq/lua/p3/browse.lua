@@ -4,7 +4,8 @@
 -- indexes and the minutes' (a minute spans many windows): once every bucket starting before F is read, every task
 -- due before F is known, so the answer is complete up to F. Tasks in flight are read bucket by bucket in the order
 -- of their lease (every task of a bucket has its bucket's lease expiry as score), dead letters from `dead`.
--- A bare ZADD waiting in protocol 2's due set is adopted first (include/bare.lua), so it is listed like any task.
+-- Protocol 2's waiting tasks (a bare ZADD, an upgrade in place) are adopted first (include/legacy.lua), so they are
+-- listed like any task.
 -- KEYS[1]: the shard's prefix (include/buckets.lua)
 -- ARGV[1..9]: as browse.lua's: state, position score and id, window start and end (inclusive; '' = none), id
 --             prefix, limit, scan budget (tasks read, capped at MAX_READ; whole buckets are read, so a call may
@@ -16,7 +17,8 @@
 --@include dedup.lua
 --@include dead.lua
 --@include malformed.lua
---@include bare.lua
+--@include record_hash.lua
+--@include legacy.lua
 --@include browse_order.lua
 
 local P = KEYS[1]
@@ -57,7 +59,7 @@ local function consider(score, id, level, attempts, record)
 end
 
 if state == 'scheduled' or state == 'due' then
-  adopt_bare(P, now)
+  adopt_waiting_tasks(P, now)
   local from = lo
   if after_score and after_score > from then from = after_score end
   -- the buckets whose span reaches `from` and that start by `hi`, merged over the indexes by start

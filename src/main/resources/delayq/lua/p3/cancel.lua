@@ -7,13 +7,14 @@
 --@include dedup.lua
 --@include dead.lua
 --@include malformed.lua
---@include bare.lua
+--@include record_hash.lua
+--@include legacy.lua
 
 local P = KEYS[1]
 local id, ix = ARGV[1], P .. 'ix:' .. ARGV[2]
 adopt_id(P, id, ARGV[2], server_now())
 local held = redis.call('HGET', ix, id)
-if not held then return 'absent' end
+if not held then return legacy_running(P, id) and 'inflight' or 'absent' end
 if held == '~' then
   redis.call('ZREM', P .. 'dead', id)
   redis.call('HDEL', P .. 'dv', id)

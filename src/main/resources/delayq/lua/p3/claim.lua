@@ -21,7 +21,8 @@
 --@include dedup.lua
 --@include dead.lua
 --@include malformed.lua
---@include bare.lua
+--@include record_hash.lua
+--@include legacy.lua
 
 local P = KEYS[1]
 local batch, lease, ahead = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[4])
@@ -77,7 +78,7 @@ local function next_token()
   return now + math.ceil((1 - (tokens - math.floor(tokens))) * 1000 / rate)
 end
 
-adopt_bare(P, now)
+adopt_waiting_tasks(P, now)
 local coarse_head = redis.call('ZRANGE', P .. 'cidx', 0, 0, 'WITHSCORES')
 if coarse_head[2] and tonumber(coarse_head[2]) <= now + ahead then promote(P, now, now + ahead, 100) end
 

@@ -12,6 +12,6 @@ for i = 1, #page, 2 do
   out[#out + 1] = tonumber(page[i + 1])
   out[#out + 1] = tonumber(attempts)
   out[#out + 1] = redis.call('HGET', P .. 'err', id) or ''
-  out[#out + 1] = record ~= '' and record -- a bare task (include/bare.lua) has none: false, as protocol 2's
+  out[#out + 1] = record ~= '' and record -- a bare task (include/legacy.lua) has none: false, as protocol 2's
 end
 return out

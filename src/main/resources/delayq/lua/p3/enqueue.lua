@@ -12,7 +12,8 @@
 --@include dedup.lua
 --@include dead.lua
 --@include malformed.lua
---@include bare.lua
+--@include record_hash.lua
+--@include legacy.lua
 
 local P = KEYS[1]
 local n = tonumber(ARGV[1])
@@ -27,9 +28,13 @@ for k = 0, n - 1 do
   local ix = P .. 'ix:' .. h
   adopt_id(P, id, h, now)
   local window_ends = windows and tonumber(redis.call('ZSCORE', DEDUP, id))
+  local running = legacy_running(P, id)
   if window_ends and window_ends > now then
     out[#out + 1] = 'window'
     out[#out + 1] = window_ends
+  elseif running then
+    out[#out + 1] = 'duplicate'
+    out[#out + 1] = running
   elseif redis.call('HSETNX', ix, id, b36(due)) == 1 then
     consider_wake(P, due, level)
     place(P, id, due, now, 1, record, level)

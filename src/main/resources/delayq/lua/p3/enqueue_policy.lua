@@ -18,7 +18,8 @@
 --@include dead.lua
 --@include wake.lua
 --@include malformed.lua
---@include bare.lua
+--@include record_hash.lua
+--@include legacy.lua
 
 local P = KEYS[1]
 local mode, n = ARGV[1], tonumber(ARGV[2])
@@ -86,6 +87,10 @@ local function settle(id, h, due, record, level)
   if once_mode and redis.call('ZSCORE', ONCE, id) then return 'duplicate', due end
   adopt_id(P, id, h, now)
   local held = redis.call('HGET', ix, id)
+  local running = not held and legacy_running(P, id)
+  if running then
+    return (mode == 'replace' or mode == 'keep-earlier' or mode == 'debounce') and 'inflight' or 'duplicate', running
+  end
   if mode == 'debounce' then return debounce(id, ix, held, due, record, level) end
   if not held then
     put(id, ix, due, record, level, 1, false)

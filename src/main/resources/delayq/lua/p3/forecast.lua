@@ -71,14 +71,16 @@ end
 
 for _, ix in ipairs({ 'idx2', 'idx1', 'idx' }) do look(ix, W) end
 look('cidx', COARSE)
--- bare tasks not adopted yet (include/bare.lua): protocol 2's due set, counted as it stands
-if redis.call('EXISTS', P .. 'due') == 1 then
-  local after = '(' .. now
-  local head = redis.call('ZRANGE', P .. 'due', after, '+inf', 'BYSCORE', 'LIMIT', 0, 1, 'WITHSCORES')
-  if head[2] then
-    local at = math.floor(tonumber(head[2]))
-    if next_due < 0 or at < next_due then next_due = at end
-    for i = 1, n do within[i] = within[i] + redis.call('ZCOUNT', P .. 'due', after, upto[i]) end
+-- protocol 2's waiting tasks not adopted yet (include/legacy.lua): its due sets, counted as they stand
+for _, key in ipairs({ P .. 'due', P .. 'due:p1', P .. 'due:p2' }) do
+  if redis.call('EXISTS', key) == 1 then
+    local after = '(' .. now
+    local head = redis.call('ZRANGE', key, after, '+inf', 'BYSCORE', 'LIMIT', 0, 1, 'WITHSCORES')
+    if head[2] then
+      local at = math.floor(tonumber(head[2]))
+      if next_due < 0 or at < next_due then next_due = at end
+      for i = 1, n do within[i] = within[i] + redis.call('ZCOUNT', key, after, upto[i]) end
+    end
   end
 end
 

@@ -13,7 +13,8 @@
 --@include dedup.lua
 --@include dead.lua
 --@include malformed.lua
---@include bare.lua
+--@include record_hash.lua
+--@include legacy.lua
 
 local P = KEYS[1]
 local id = ARGV[1]
@@ -21,6 +22,14 @@ local now = server_now()
 adopt_id(P, id, ARGV[2], now)
 local held = redis.call('HGET', P .. 'ix:' .. ARGV[2], id)
 local completion = redis.call('HGET', P .. 'done', id)
+local running = not held and legacy_running(P, id)
+if running then
+  -- protocol 2's, finishing there: its record, attempt and error in protocol 2's keys
+  local record = redis.call('HGET', legacy_record_key(P, id), id)
+  local attempt = (tonumber(redis.call('HGET', P .. 'attempts', id)) or 0) + 1
+  return { now, 'inflight', running, level_of_record(record or ''), attempt, redis.call('HGET', P .. 'errors', id),
+    record or false, redis.call('HGET', P .. 'progress', id), completion }
+end
 if not held then
   if completion then
     local finished, attempts = string.match(completion, '^(%d+)|(%d+)|')
@@ -47,5 +56,5 @@ if not name then
 end
 local due, record = decode(name, redis.call('HGET', P .. 'b:' .. name, id))
 local _, attempt, _, level = parse_name(name)
--- a bare task (include/bare.lua) has no record: false, as protocol 2 answers it
+-- a bare task (include/legacy.lua) has no record: false, as protocol 2 answers it
 return { now, 'scheduled', due, level, attempt - 1, err, record ~= '' and record, false, completion }

@@ -1,8 +1,9 @@
 -- reclaim (protocol 3): buckets whose lease expired go back to wait in their window as the next attempt (whole
 -- buckets, renamed; each task's last error reads 'lease expired on attempt N', as protocol 2's), or to the dead
 -- letters when that attempt would be beyond the most allowed ('lease expired on attempt N (worker died or
--- stalled)'); their progress reports go; then coarse buckets within the horizon are split into due windows. Not
--- the hot path: a lease expires only where a worker died or stalled.
+-- stalled)'); their progress reports go; on a shard upgraded in place, protocol 2's expired leases too
+-- (include/legacy.lua); then coarse buckets within the horizon are split into due windows. Not the hot path: a lease
+-- expires only where a worker died or stalled.
 -- KEYS[1]: the shard's prefix (include/buckets.lua)
 -- ARGV[1]: now (ms; 0 = the server's clock), ARGV[2]: most buckets, ARGV[3]: most attempts (0 = unlimited; a
 -- record's own maxAttempts wins), ARGV[4], ARGV[5]: the
@@ -14,6 +15,9 @@
 --@include dead.lua
 --@include promote.lua
 --@include attempt_limit.lua
+--@include malformed.lua
+--@include record_hash.lua
+--@include legacy.lua
 
 local P = KEYS[1]
 local now = tonumber(ARGV[1])
@@ -57,6 +61,26 @@ for _, fname in ipairs(expired) do
   end
 end
 if #expired > 0 then redis.call('ZREM', P .. 'lease', unpack(expired)) end
+-- a shard upgraded in place (include/legacy.lua): leases protocol 2 handed out expire here too, as their next attempt
+if redis.call('EXISTS', P .. 'legacy') == 1 then
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. 'inflight', '-inf', now, 'LIMIT', 0, most)) do
+    redis.call('ZREM', P .. 'inflight', id)
+    redis.call('HDEL', P .. 'progress', id)
+    local record, attempts, err = legacy_parts(P, id)
+    attempts = attempts + 1 -- the attempt whose lease expired
+    local h = crc32(id) % IXB
+    local limit = attempt_limit_of(record, max_attempts)
+    if limit > 0 and attempts >= limit then
+      dead_letter(P, id, h, record, 'lease expired on attempt ' .. attempts .. ' (worker died or stalled)', now, attempts)
+      dead = dead + 1
+    else
+      redis.call('HSET', P .. 'ix:' .. h, id, b36(now))
+      place(P, id, now, now, attempts + 1, record, level_of_record(record))
+      redis.call('HSET', P .. 'err', id, 'lease expired on attempt ' .. attempts)
+      back = back + 1
+    end
+  end
+end
 if dead > 0 then trim_dead(P, now, tonumber(ARGV[4]) or 0, tonumber(ARGV[5]) or 0) end
 write_placed(P)
 if back > 0 then redis.call('ZADD', P .. 'marker', 'LT', now, 'next') end

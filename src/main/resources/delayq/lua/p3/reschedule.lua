@@ -9,7 +9,8 @@
 --@include dedup.lua
 --@include dead.lua
 --@include malformed.lua
---@include bare.lua
+--@include record_hash.lua
+--@include legacy.lua
 
 local P = KEYS[1]
 local id, ix = ARGV[1], P .. 'ix:' .. ARGV[2]
@@ -17,7 +18,10 @@ local now = server_now()
 local due = ARGV[3] == 'in' and now + tonumber(ARGV[4]) or tonumber(ARGV[4])
 adopt_id(P, id, ARGV[2], now)
 local held = redis.call('HGET', ix, id)
-if not held then return { 'unknown', -1 } end
+if not held then
+  local running = legacy_running(P, id)
+  return running and { 'inflight', running } or { 'unknown', -1 }
+end
 if held == '~' then return { 'dead', tonumber(redis.call('ZSCORE', P .. 'dead', id)) or 0 } end
 local name = find_waiting(P, id, tonumber(held, 36))
 if not name then

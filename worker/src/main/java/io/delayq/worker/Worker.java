@@ -330,12 +330,11 @@ public final class Worker implements AutoCloseable {
 
     /** The sets of a shard whose head the idle sweep reads: the due tasks' (and groups') of the queue's protocol. */
     private java.util.function.IntFunction<List<String>> wakingSets() {
-        if (protocol.buckets() != null) {
-            // and protocol 2's due set, where a bare ZADD waits until a claim adopts it (p3/include/bare.lua)
-            return s -> java.util.stream.Stream.concat(io.delayq.bucket.BucketLayout.windowIndexes(config.queue(), s).stream(),
-                    java.util.stream.Stream.of(protocol.keys(s).due(0))).toList();
-        }
-        return s -> List.of(protocol.keys(s).due(0), protocol.keys(s).groups());
+        // asked per visit: a queue upgraded in place switches while the worker runs
+        return s -> protocol.buckets() == null ? List.of(protocol.keys(s).due(0), protocol.keys(s).groups())
+                // and protocol 2's due sets, where its tasks (a bare ZADD, an upgrade) wait until a claim adopts them
+                : java.util.stream.Stream.concat(io.delayq.bucket.BucketLayout.windowIndexes(config.queue(), s).stream(),
+                        java.util.stream.Stream.of(protocol.keys(s).due(0), protocol.keys(s).due(1), protocol.keys(s).due(2))).toList();
     }
 
     /**

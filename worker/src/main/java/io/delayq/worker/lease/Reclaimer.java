@@ -164,20 +164,22 @@ public final class Reclaimer implements Runnable {
     }
 
     /**
-     * Protocol 3 (standalone): the shards holding a lease or a coarse minute (the sweep also splits minutes into due
-     * windows), per group of shards one {@code EXISTS} over both keys; every shard of a group where any exists is
-     * swept, as the script answers an idle shard with two reads.
+     * Protocol 3 (standalone): the shards holding a lease, a coarse minute (the sweep also splits minutes into due
+     * windows) or protocol 2's leases (upgraded in place), per group of shards one {@code EXISTS} over those keys;
+     * every shard of a group where any exists is swept, as the script answers an idle shard with a few reads.
      */
     private List<Integer> bucketedShardsToSweep(int shards) throws Exception {
-        int perGroup = KEYS_PER_CHECK / 2;
+        int perGroup = KEYS_PER_CHECK / 3;
         List<CompletableFuture<Long>> groups = new ArrayList<>();
         for (int from = 0; from < shards; from += perGroup) {
             int to = Math.min(shards, from + perGroup);
-            String[] keys = new String[2 * (to - from)];
+            String[] keys = new String[3 * (to - from)];
             for (int shard = from; shard < to; shard++) {
                 String prefix = BucketLayout.prefix(protocol.queue(), shard);
-                keys[2 * (shard - from)] = prefix + BucketLayout.LEASE;
-                keys[2 * (shard - from) + 1] = prefix + BucketLayout.COARSE_INDEX;
+                keys[3 * (shard - from)] = prefix + BucketLayout.LEASE;
+                keys[3 * (shard - from) + 1] = prefix + BucketLayout.COARSE_INDEX;
+                // protocol 2's leases on a shard upgraded in place expire through the same sweep
+                keys[3 * (shard - from) + 2] = prefix + BucketLayout.LEGACY;
             }
             groups.add(redis.exists(keys).toCompletableFuture());
         }

@@ -1,0 +1,87 @@
+-- Protocol 2's tasks on a protocol-3 shard (docs/protocol3.md, "Protocol 2's tasks"): what a seed producer's bare
+-- `ZADD dq:{<queue>:<shard>}:due <ms> <id>` writes, and whatever a queue upgraded in place still holds in protocol
+-- 2's keys (its due sets `due`, `due:p1`, `due:p2`, records `tasks:<b>`, `attempts`, `errors`, `inflight`, and the
+-- dead letters protocol 2 left in `dead` without a `dv` entry). A waiting one is adopted into its bucket, with its
+-- record, level, attempts and last error: by a call by id that asks for it and by claims (up to LEGACY_MOST a claim,
+-- earliest first); a dead one by a call by id and by the reclaim sweep; one protocol 2 holds in flight finishes
+-- there (its ack, retry, extension and progress run protocol 2's scripts, io.delayq.queue.QueueProtocol routes them)
+-- unless its lease expires, when the reclaim sweep adopts it as its next attempt. An id the shard already holds makes
+-- the protocol-2 entry a duplicate, dropped (the first task is kept); an id or a score no task can carry is
+-- dead-lettered with protocol 2's reason (include/malformed.lua). A shard upgraded in place carries P..'legacy'
+-- until it holds nothing of protocol 2 (upgrade.lua); a call by id pays one EXISTS while neither it nor a bare due
+-- set exists. Needs buckets.lua, crc32.lua, dedup.lua, dead.lua, malformed.lua and record_hash.lua before it.
+local LEGACY_MOST = 1000
+local LEGACY_DUE = { [0] = 'due', 'due:p1', 'due:p2' }
+
+local function legacy_record_key(P, id)
+  return P .. 'tasks:' .. record_bucket(id)
+end
+
+-- takes a task's record, attempts and last error out of protocol 2's keys
+local function legacy_parts(P, id)
+  local rkey = legacy_record_key(P, id)
+  local record = redis.call('HGET', rkey, id)
+  local attempts = tonumber(redis.call('HGET', P .. 'attempts', id)) or 0
+  local err = redis.call('HGET', P .. 'errors', id)
+  if record then redis.call('HDEL', rkey, id) end
+  if attempts > 0 then redis.call('HDEL', P .. 'attempts', id) end
+  if err then redis.call('HDEL', P .. 'errors', id) end
+  return record or '', attempts, err
+end
+
+-- one waiting task of protocol 2's due set of `level`, scored `score` (`text`: as Redis wrote it)
+local function adopt_waiting(P, id, h, level, score, text, now)
+  redis.call('ZREM', P .. LEGACY_DUE[level], id)
+  local record, attempts, err = legacy_parts(P, id)
+  local due = math.floor(score)
+  local problem = id_problem(id) or score_problem(due, text)
+  if problem then
+    if redis.call('HEXISTS', P .. 'ix:' .. h, id) == 0 then dead_letter(P, id, h, record, problem, now, attempts) end
+  elseif redis.call('HSETNX', P .. 'ix:' .. h, id, b36(due)) == 1 then
+    place(P, id, due, now, attempts + 1, record, level)
+    if err then redis.call('HSET', P .. 'err', id, err) end
+    write_placed(P) -- listed at once: the call that adopted it may look for it next (find_waiting)
+  end
+end
+
+-- one dead letter protocol 2 left (in `dead`, without `dv`): its record and attempts into `dv`, its id into the index
+local function adopt_dead(P, id, h)
+  if redis.call('HEXISTS', P .. 'dv', id) == 1 then return end
+  local record, attempts, err = legacy_parts(P, id)
+  redis.call('HSET', P .. 'dv', id, attempts .. '|' .. record)
+  redis.call('HSET', P .. 'ix:' .. h, id, '~')
+  if err then redis.call('HSET', P .. 'err', id, err) end
+end
+
+-- the id a call by id is about, wherever protocol 2 keeps it waiting or dead
+local legacy_seen
+local function adopt_id(P, id, h, now)
+  if legacy_seen == nil then
+    legacy_seen = redis.call('EXISTS', P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. 'legacy') > 0
+  end
+  if not legacy_seen then return end
+  for level = 0, 2 do
+    local score = redis.call('ZSCORE', P .. LEGACY_DUE[level], id)
+    if score then return adopt_waiting(P, id, h, level, tonumber(score), score, now) end
+  end
+  if redis.call('ZSCORE', P .. 'dead', id) then adopt_dead(P, id, h) end
+end
+
+-- up to LEGACY_MOST waiting tasks of each due set of protocol 2, earliest first (a claim's first step: one EXISTS
+-- while there are none)
+local function adopt_waiting_tasks(P, now)
+  if redis.call('EXISTS', P .. 'due', P .. 'due:p1', P .. 'due:p2') == 0 then return end
+  for level = 0, 2 do
+    local waiting = redis.call('ZRANGE', P .. LEGACY_DUE[level], 0, LEGACY_MOST - 1, 'WITHSCORES')
+    for j = 1, #waiting, 2 do
+      adopt_waiting(P, waiting[j], crc32(waiting[j]) % IXB, level, tonumber(waiting[j + 1]), waiting[j + 1], now)
+    end
+  end
+end
+
+-- a task protocol 2 holds in flight on a shard upgraded in place: its lease expiry, or nil (nil too once the shard
+-- holds nothing of protocol 2: asked after adopt_id, which looked)
+local function legacy_running(P, id)
+  if not legacy_seen then return nil end
+  return tonumber(redis.call('ZSCORE', P .. 'inflight', id))
+end
