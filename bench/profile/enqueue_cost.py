@@ -68,9 +68,9 @@ def main():
         ("enqueue.lua of " + rev, assembled("enqueue", rev)),
         ("enqueue.lua of this worktree", here),
         ("floor: a script that only returns", "return {0}\n"),
-        ("floor: shard_keys + layout defined, then return (what part one of enqueue.lua needs)", helpers("shard_keys.lua", "layout.lua")),
+        ("floor: shard_keys + layout defined, then return (what part one of enqueue.lua needs)", helpers("record_hash.lua", "shard_keys.lua", "layout.lua")),
         ("floor: shard_keys + groups + common + layout defined, then return (all of enqueue's helpers)",
-         helpers("shard_keys.lua", "groups.lua", "common.lua", "layout.lua")),
+         helpers("record_hash.lua", "shard_keys.lua", "groups.lua", "common.lua", "layout.lua")),
     ]
     r = profiled_redis.start()
     keys = profiled_redis.KEYS

@@ -36,7 +36,8 @@ def shard_keys(shard):
 def converter(cand):
     """KEYS[1..10]: the protocol-2 shard keys, KEYS[11]: the protocol-3 prefix of the same shard (same hash tag).
     ARGV: level (0, 1, 2), budget. Returns {converted, left in the set, of them into due windows, buckets written}."""
-    include = open(os.path.join(script_cost.LUA, "include", "shard_keys.lua"), encoding="utf-8").read()
+    include = "".join(open(os.path.join(script_cost.LUA, "include", name), encoding="utf-8").read()
+                      for name in ("record_hash.lua", "shard_keys.lua"))
     return include + """
 local DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz'
 local function b36(x, width)

@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Which of its shard's record hashes holds a task's record ({@code dq:{q:i}:tasks:<bucket>}). The
- * scripts compute the same function in Lua ({@code record_key} in include/shard_keys.lua); this copy is
+ * scripts compute the same function in Lua ({@code record_bucket} in include/record_hash.lua); this copy is
  * for tools, tests and the documentation of the key layout.
  *
  * <p>Why buckets: Redis stores a hash of at most {@code hash-max-listpack-entries} (512) entries whose

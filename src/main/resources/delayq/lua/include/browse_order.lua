@@ -42,3 +42,16 @@ local function utf8_prefix(s, max)
   while cut > 0 and cut > max - 3 and byte(s, cut + 1) >= 0x80 and byte(s, cut + 1) < 0xC0 do cut = cut - 1 end
   return string.sub(s, 1, cut)
 end
+
+-- The arguments both browse scripts take (ARGV[1..9], browse.lua's header), read against the server's `now`: the
+-- state, the position, the window (narrowed to the future for 'scheduled', to the past for 'due'), the id prefix,
+-- the limit, the scan budget (capped at max_read) and the preview's bytes.
+local function browse_args(now, max_read)
+  local a = {
+    state = ARGV[1], after_score = tonumber(ARGV[2]), after_id = ARGV[3],
+    lo = tonumber(ARGV[4]) or -math.huge, hi = tonumber(ARGV[5]) or math.huge,
+    prefix = ARGV[6], limit = tonumber(ARGV[7]), budget = math.min(tonumber(ARGV[8]), max_read), preview = tonumber(ARGV[9]),
+  }
+  if a.state == 'scheduled' then a.lo = math.max(a.lo, now + 1) elseif a.state == 'due' then a.hi = math.min(a.hi, now) end
+  return a
+end

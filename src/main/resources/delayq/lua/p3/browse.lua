@@ -22,19 +22,12 @@
 --@include browse_order.lua
 
 local P = KEYS[1]
-local state = ARGV[1]
 local now = server_now()
-local limit = tonumber(ARGV[7])
 local MAX_READ, MOST_COUNTED, LISTED = 5000, 10000, 2000
-local budget = math.min(tonumber(ARGV[8]), MAX_READ)
-local preview = tonumber(ARGV[9])
-local prefix = ARGV[6]
+local args = browse_args(now, MAX_READ)
+local state, limit, budget, preview = args.state, args.limit, args.budget, args.preview
+local prefix, after_score, after_id, lo, hi = args.prefix, args.after_score, args.after_id, args.lo, args.hi
 local plen = #prefix
-local after_score = tonumber(ARGV[2])
-local after_id = ARGV[3]
-local lo = tonumber(ARGV[4]) or -math.huge
-local hi = tonumber(ARGV[5]) or math.huge
-if state == 'scheduled' then lo = math.max(lo, now + 1) elseif state == 'due' then hi = math.min(hi, now) end
 local INF = math.huge
 
 local function bound(x)

@@ -61,7 +61,7 @@ class RecordStorageTest {
     @Test
     void luaAndJavaPutEveryIdInTheSameBucket() {
         // the scripts' own helper, pasted in as the scripts include it
-        String script = resource("shard_keys.lua") + "\n" + resource("common.lua") + "\n"
+        String script = resource("record_hash.lua") + "\n" + resource("shard_keys.lua") + "\n" + resource("common.lua") + "\n"
                 + "local out = {}\nfor i = 1, #ARGV do out[i] = record_key(ARGV[i]) end\nreturn out\n";
         ShardKeys k = q.keys(0);
         List<String> ids = manyIds();

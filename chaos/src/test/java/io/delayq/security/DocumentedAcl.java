@@ -48,6 +48,20 @@ final class DocumentedAcl {
         return lines.get(at + 1);
     }
 
+    /** A worker's environment for {@code queue} as the documented worker user (the operator fills these from a Secret). */
+    static java.util.Map<String, String> workerEnv(String redisUrl, String queue, int shards, String password) {
+        java.util.Map<String, String> env = new java.util.HashMap<>();
+        env.put("DELAYQ_REDIS_URL", redisUrl);
+        // the operator fills these two from a Secret: they override the URL's credentials
+        env.put("DELAYQ_REDIS_USERNAME", "delayq-worker");
+        env.put("DELAYQ_REDIS_PASSWORD", password);
+        env.put("DELAYQ_QUEUE", queue);
+        env.put("DELAYQ_SHARDS", String.valueOf(shards));
+        env.put("DELAYQ_HTTP_PORT", "0");
+        env.put("DELAYQ_POLL_INTERVAL", "100ms");
+        return env;
+    }
+
     /** Runs an {@code ACL SETUSER …} line (as redis-cli would) on an admin connection. */
     static void apply(RedisEndpoint admin, String line) throws Exception {
         List<String> words = Arrays.asList(line.split("\\s+"));

@@ -16,7 +16,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -113,15 +112,7 @@ class ProtocolThreeAclTest {
     }
 
     private Map<String, String> workerEnv() {
-        Map<String, String> env = new HashMap<>();
-        env.put("DELAYQ_REDIS_URL", redis.url());
-        env.put("DELAYQ_REDIS_USERNAME", "delayq-worker");
-        env.put("DELAYQ_REDIS_PASSWORD", WORKER_PASSWORD);
-        env.put("DELAYQ_QUEUE", QUEUE);
-        env.put("DELAYQ_SHARDS", "4");
-        env.put("DELAYQ_HTTP_PORT", "0");
-        env.put("DELAYQ_POLL_INTERVAL", "100ms");
-        return env;
+        return DocumentedAcl.workerEnv(redis.url(), QUEUE, 4, WORKER_PASSWORD);
     }
 
     private String url(String user, String password) {

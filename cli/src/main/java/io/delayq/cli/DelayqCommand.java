@@ -30,7 +30,7 @@ import java.util.concurrent.Callable;
                 "Connection: --redis or $DELAYQ_REDIS_URL / $REDIS_URL; queue: --queue or $DELAYQ_QUEUE; "
                         + "shards: read from Redis (--shards or $DELAYQ_SHARDS only to create a queue). These options work before or after the command."},
         subcommands = {EnqueueCommand.class, CancelCommand.class, RescheduleCommand.class, InspectCommand.class,
-                StatsCommand.class, io.delayq.cli.reshard.ReshardCommand.class, TopCommand.class, ListCommand.class, PauseCommand.class, ResumeCommand.class,
+                StatsCommand.class, io.delayq.cli.reshard.ReshardCommand.class, io.delayq.cli.upgrade.UpgradeCommand.class, TopCommand.class, ListCommand.class, PauseCommand.class, ResumeCommand.class,
                 DeadCommand.class, BackfillCommand.class, CheckCommand.class, ScheduleCommand.class, io.delayq.cli.bulk.TasksCommand.class,
                 io.delayq.cli.calendar.CalendarCommand.class,
                 CommandLine.HelpCommand.class},
