@@ -135,6 +135,27 @@ public final class QueueProtocol {
         return scope.buckets();
     }
 
+    /**
+     * Re-reads the protocol the queue's meta records (one HGET): a queue upgraded in place (docs/protocol3.md) is spoken
+     * to as protocol 3 from then on. Answers the protocol now spoken; a version this process does not speak changes
+     * nothing (the next verify refuses it).
+     */
+    public CompletionStage<Integer> refreshProtocol() {
+        return scope.commands().hget(scope.meta(), "protocol").thenApply(recorded -> {
+            if (recorded != null) {
+                try {
+                    int p = Integer.parseInt(recorded.trim());
+                    if (SPOKEN.contains(p)) {
+                        scope.recordProtocol(p);
+                    }
+                } catch (NumberFormatException e) {
+                    // a damaged field is RecordedLayout's to report, on the next layout read
+                }
+            }
+            return scope.protocol();
+        });
+    }
+
     /** Re-reads the layout from the meta hash (after a LAYOUT answer, or periodically). */
     public CompletionStage<Layout> refreshLayout() {
         return layout.refresh();

@@ -85,6 +85,8 @@ public final class Worker implements AutoCloseable {
     static final Duration REDIS_TIMEOUT = Duration.ofSeconds(5);
     static final Duration MARKER_BLOCK = Duration.ofSeconds(2);
     static final Duration BACKLOG_REFRESH = Duration.ofSeconds(5);
+    /** How often a worker on a queue of protocol 2 looks whether it was upgraded in place. */
+    static final Duration PROTOCOL_CHECK = Duration.ofSeconds(2);
     /**
      * What an idle worker spends stays bounded whatever its shard count: the idle sweep reads at most this many
      * shards' heads a second (one command each) and the backlog gauges at most this many shards' stats and due
@@ -294,6 +296,31 @@ public final class Worker implements AutoCloseable {
                 workerId, config.range(), io.delayq.ProductVersion.version(), host, inflight, PresenceHeartbeat.INTERVAL,
                 metrics::settledCount));
         timers.scheduleWithFixedDelay(guard(presence), 0, PresenceHeartbeat.INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        if (protocol.buckets() == null) {
+            timers.scheduleWithFixedDelay(guard(this::followUpgrade), PROTOCOL_CHECK.toMillis(), PROTOCOL_CHECK.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * A queue upgraded in place while this worker runs (docs/protocol3.md, "Upgrade in place") is spoken to as protocol 3
+     * from the next check on: one HGET of the meta per check. The tasks this worker claimed before finish through
+     * protocol 2's scripts (QueueProtocol routes by origin).
+     */
+    private void followUpgrade() {
+        if (protocol.buckets() != null) {
+            return;
+        }
+        protocol.refreshProtocol().thenAccept(p -> {
+            if (p == QueueProtocol.BUCKETED) {
+                LOG.info("queue '{}' was upgraded to protocol 3 in place: claiming from its buckets from now on", config.queue());
+                try {
+                    BucketedQueueSettings.requireSupported(config);
+                } catch (RuntimeException e) {
+                    LOG.error("queue '{}' is on protocol 3 now, and this worker's settings ask for what it does not offer: {}",
+                            config.queue(), e.getMessage());
+                }
+            }
+        });
     }
 
     /** This worker's id in the queue's presence registry (the console's worker list), null before it started. */
