@@ -5,6 +5,7 @@ import io.delayq.chaos.scenario.ClusterFailoverScenario;
 import io.delayq.chaos.scenario.RedisPauseScenario;
 import io.delayq.chaos.scenario.ReshardScenario;
 import io.delayq.chaos.scenario.Scenario;
+import io.delayq.chaos.scenario.UpgradeScenario;
 import io.delayq.chaos.scenario.WorkerKillScenario;
 
 import java.time.Duration;
@@ -31,12 +32,14 @@ public final class ChaosSuite {
         all.add(new ReshardScenario(new ReshardScenario.Settings("reshard-grow", 16, 64, 100_000, Duration.ofSeconds(60), 40_000,
                 Duration.ofSeconds(60), 3, Duration.ofSeconds(5), 20, 20, Duration.ofSeconds(5), List.of(0.1, 0.2, 0.35, 0.45), 0.5, 0.3,
                 Duration.ofMillis(10))));
+        all.add(new UpgradeScenario(new UpgradeScenario.Settings("upgrade-live", 40_000, 8, 3, Duration.ofSeconds(40),
+                Duration.ofSeconds(10), Duration.ofMillis(1500), Duration.ofSeconds(5), 20)));
         return all;
     }
 
     /**
-     * About 3 minutes: what CI runs on every build (worker kills + Redis restart, SIGSTOP, a failover with replica acks, a grow with
-     * worker, mover and Redis kills).
+     * About 3.5 minutes: what CI runs on every build (worker kills + Redis restart, SIGSTOP, a failover with replica acks, a grow
+     * with worker, mover and Redis kills, an upgrade to protocol 3 in place with the upgrade and a worker killed).
      */
     public static List<Scenario> shortRun() {
         List<Scenario> all = new ArrayList<>();
@@ -49,7 +52,14 @@ public final class ChaosSuite {
         all.add(new ReshardScenario(new ReshardScenario.Settings("reshard-grow", 4, 16, 20_000, Duration.ofSeconds(25), 8_000,
                 Duration.ofSeconds(25), 3, Duration.ofSeconds(4), 10, 5, Duration.ofSeconds(3), List.of(0.15, 0.35), 0.45, 0.25,
                 Duration.ofMillis(10))));
+        all.add(upgrade());
         return all;
+    }
+
+    /** A queue upgraded from protocol 2 to 3 under load, its upgrade and a worker killed with SIGKILL. */
+    private static Scenario upgrade() {
+        return new UpgradeScenario(new UpgradeScenario.Settings("upgrade-live", 8_000, 8, 3, Duration.ofSeconds(16),
+                Duration.ofSeconds(5), Duration.ofMillis(1500), Duration.ofSeconds(4), 10));
     }
 
     private static Scenario cluster(String key, int tasks, Duration replicaLag, int replicaAcks) {

@@ -31,7 +31,7 @@ class ChaosShortIT {
         System.out.println(section);
 
         assertThat(results).extracting(ScenarioResult::key)
-                .containsExactly("kill-fsync-always", "redis-sigstop", "cluster-kill-lagging-replica-acks", "reshard-grow");
+                .containsExactly("kill-fsync-always", "redis-sigstop", "cluster-kill-lagging-replica-acks", "reshard-grow", "upgrade-live");
         for (ScenarioResult r : results) {
             Figures f = r.figures();
             assertThat(f.lost()).as("%s: acknowledged tasks never executed", r.key()).isZero();
@@ -43,7 +43,7 @@ class ChaosShortIT {
         // runs again only after its lease expired: every duplicate carries a higher attempt, none repeats one.
         // A failover is different: the promoted replica may not have the last claims and acks, and the
         // attempt counter goes back with them, so the cluster run is held to "nothing lost" only.
-        for (ScenarioResult r : List.of(results.get(0), results.get(1), results.get(3))) {
+        for (ScenarioResult r : List.of(results.get(0), results.get(1), results.get(3), results.get(4))) {
             assertThat(r.figures().repeatedAttempts()).as("%s: duplicates that repeat an attempt", r.key()).isZero();
         }
         ScenarioResult kill = results.get(0);
@@ -62,5 +62,10 @@ class ChaosShortIT {
                 .anyMatch(e -> e.contains("exited 0: resumed and finished")).filteredOn(e -> e.contains("kill -9 worker")).hasSize(2);
         assertThat(grow.details().get("executions after their cancel succeeded")).isEqualTo("0");
         assertThat(grow.details().get("layout afterwards")).startsWith("16 shards, history [4, 16]").endsWith("no migration running");
+        // the upgrade: its first run killed, a worker killed, run again; after the drain nothing of protocol 2 is left
+        ScenarioResult upgrade = results.get(4);
+        assertThat(upgrade.events()).anyMatch(e -> e.contains("kill -9 the upgrade")).anyMatch(e -> e.contains("kill -9 worker"))
+                .anyMatch(e -> e.contains("after the drain, the upgrade exited 0"));
+        assertThat(upgrade.details().get("protocol afterwards")).isEqualTo("3");
     }
 }

@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code delayq reshard QUEUE --to M --batch B} as its own JVM (the packaged executable), the process a person
- * or the operator's job runs: it can be killed with SIGKILL mid-move and run again, which resumes from what
+ * {@code delayq reshard QUEUE --to M --batch B} (or {@code delayq upgrade}) as its own JVM (the packaged executable),
+ * the process a person or the operator's job runs: it can be killed with SIGKILL mid-move and run again, which resumes from what
  * Redis holds. Its output goes to a file of its own ({@code mover-<n>.out}).
  */
 public final class MoverProcess {
@@ -26,6 +26,15 @@ public final class MoverProcess {
 
     public static MoverProcess start(WorkerBinaries binaries, String redisUrl, String queue, int to, int batch, Path log) throws IOException {
         List<String> args = List.of("reshard", queue, "--to", String.valueOf(to), "--batch", String.valueOf(batch));
+        ProcessBuilder pb = new ProcessBuilder(binaries.command(args)).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().keySet().removeIf(WorkerSettings::isDelayqVariable);
+        pb.environment().put(WorkerSettings.REDIS_URL.name(), redisUrl);
+        return new MoverProcess(pb.start(), log);
+    }
+
+    /** {@code delayq upgrade QUEUE --wait W} (docs/protocol3.md, "Upgrade in place") as its own JVM, killable the same way. */
+    public static MoverProcess upgrade(WorkerBinaries binaries, String redisUrl, String queue, Duration wait, Path log) throws IOException {
+        List<String> args = List.of("upgrade", "--queue", queue, "--wait", wait.toMillis() + "ms");
         ProcessBuilder pb = new ProcessBuilder(binaries.command(args)).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(WorkerSettings::isDelayqVariable);
         pb.environment().put(WorkerSettings.REDIS_URL.name(), redisUrl);

@@ -4,6 +4,7 @@ import io.delayq.chaos.ChaosContext;
 import io.delayq.chaos.fleet.WorkerFleet;
 import io.delayq.chaos.load.Producer;
 import io.delayq.client.DelayQueueClient;
+import io.delayq.redis.Replies;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -84,6 +85,11 @@ final class FleetRig implements AutoCloseable {
     void awaitLoadAcknowledged(Producer producer, Duration load) throws InterruptedException {
         QueueSupport.awaitProduced(producer, load);
         ctx.log("%s: all %,d produced tasks acknowledged by Redis; waiting for the queue to drain", key, producer.acked().size());
+    }
+
+    /** The admin client (stats, the drain) reads the queue's protocol again: after an upgrade in place, it reads 3's keys. */
+    void followUpgrade() {
+        Replies.await(admin.protocol().refreshProtocol(), Duration.ofSeconds(5));
     }
 
     /** Waits for the queue to drain and stops the fleet gracefully: the figures the report is made from. */
