@@ -40,7 +40,6 @@ local function adopt_waiting(P, id, h, level, score, text, now)
   elseif redis.call('HSETNX', P .. 'ix:' .. h, id, b36(due)) == 1 then
     place(P, id, due, now, attempts + 1, record, level)
     if err then redis.call('HSET', P .. 'err', id, err) end
-    write_placed(P) -- listed at once: the call that adopted it may look for it next (find_waiting)
   end
 end
 
@@ -62,7 +61,11 @@ local function adopt_id(P, id, h, now)
   if not legacy_seen then return end
   for level = 0, 2 do
     local score = redis.call('ZSCORE', P .. LEGACY_DUE[level], id)
-    if score then return adopt_waiting(P, id, h, level, tonumber(score), score, now) end
+    if score then
+      adopt_waiting(P, id, h, level, tonumber(score), score, now)
+      write_placed(P) -- listed at once: the call that adopted it looks for it next (find_waiting)
+      return
+    end
   end
   if redis.call('ZSCORE', P .. 'dead', id) then adopt_dead(P, id, h) end
 end
@@ -77,6 +80,7 @@ local function adopt_waiting_tasks(P, now)
       adopt_waiting(P, waiting[j], crc32(waiting[j]) % IXB, level, tonumber(waiting[j + 1]), waiting[j + 1], now)
     end
   end
+  write_placed(P) -- the adopted tasks' buckets listed once, before the claim looks for due buckets
 end
 
 -- a task protocol 2 holds in flight on a shard upgraded in place: its lease expiry, or nil (nil too once the shard
