@@ -116,7 +116,7 @@ public final class BucketQueue {
                 for (int j = 0; j + 1 < flat.size(); j += 2) {
                     String value = (String) flat.get(j + 1);
                     String record = BucketLayout.recordOf(name, value);
-                    // a bare task (p3/include/bare.lua) has no record: null, as protocol 2 hands it out
+                    // a bare task (p3/include/legacy.lua) has no record: null, as protocol 2 hands it out
                     tasks.add(new ClaimedTask(shard, (String) flat.get(j), BucketLayout.dueOf(name, value), attempt, expiry,
                             record.isEmpty() ? null : record, flight));
                 }
