@@ -7,6 +7,7 @@ import io.delayq.kube.cluster.RealKubernetes;
 import io.delayq.localredis.LocalRedisServer;
 import io.delayq.operator.resource.DelayQueue;
 import io.delayq.operator.workers.WorkerLabels;
+import io.delayq.shard.ShardKeys;
 import io.delayq.task.TaskSpec;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -15,6 +16,8 @@ import io.fabric8.kubernetes.api.model.autoscaling.v1.HorizontalPodAutoscalerBui
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -35,7 +38,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A DelayQueue's life on a real API server, reconciled by the operator as the chart's ServiceAccount: the scale
- * subresource (kubectl scale, and an HPA whose controller reads it), suspend, growing spec.shards, a spec that only
+ * subresource (kubectl scale, and an HPA whose controller reads it), suspend, growing spec.shards, an upgrade to protocol 3
+ * asked by spec.protocol, a spec that only
  * CEL or the operator can refuse, deletion with garbage collection by kube-controller-manager — and last, every
  * request the operator made held against the chart's RBAC rules.
  */
@@ -154,6 +158,49 @@ class QueueLifecycleOnApiServerTest {
 
     @Test
     @Order(4)
+    void specProtocol3UpgradesAQueueOfProtocol2InPlace() {
+        admin.resource(queue("upgraded", 4, 2)).create();
+        try (DelayQueueClient producer = DelayQueueClient.builder().redis(redis.url()).queue("upgraded").shards(4).build()) {
+            for (int i = 0; i < 200; i++) {
+                producer.enqueue(TaskSpec.of("task-" + i).at(Instant.now().plus(Duration.ofHours(1))));
+            }
+        }
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> live("upgraded").getStatus().getProtocol() == 2);
+
+        Queues.patchSpec(admin, NS, "upgraded", "{\"protocol\":3}");
+
+        await().atMost(Duration.ofSeconds(120)).ignoreExceptions().untilAsserted(() -> {
+            var status = live("upgraded").getStatus();
+            assertThat(status.getUpgrade().isFinished()).isTrue();
+            assertThat(status.getUpgrade().getWaitingAdopted()).isEqualTo(200);
+            assertThat(status.getProtocol()).isEqualTo(3);
+        });
+        try (RedisClient client = RedisClient.create(redis.url()); var connection = client.connect()) {
+            assertThat(connection.sync().hget(ShardKeys.meta("upgraded"), "protocol")).isEqualTo("3");
+            for (int shard = 0; shard < 4; shard++) {
+                assertThat(connection.sync().exists(new ShardKeys("upgraded", shard).due(0))).as("protocol 2's due set of shard " + shard).isZero();
+            }
+        }
+        // read through protocol 3's stats now: every task is still there
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() -> assertThat(live("upgraded").getStatus().getBacklog().getScheduled()).isEqualTo(200));
+        assertThat(admin.v1().events().inNamespace(NS).list().getItems()).filteredOn(e -> e.getInvolvedObject().getName().equals("upgraded"))
+                .extracting(e -> e.getReason()).contains("ProtocolUpgradeStarted", "ProtocolUpgraded");
+
+        // no way back: a downgrade is refused by the CRD's transition rule where the API server runs CEL, else by the operator
+        try {
+            Queues.patchSpec(admin, NS, "upgraded", "{\"protocol\":2}");
+            await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() -> assertThat(live("upgraded").getStatus().getConditions())
+                    .anySatisfy(c -> {
+                        assertThat(c.getType()).isEqualTo("Degraded");
+                        assertThat(c.getReason()).isEqualTo("ProtocolDowngradeRefused");
+                    }));
+        } catch (KubernetesClientException e) {
+            assertThat(e.getMessage()).contains("spec.protocol cannot go back");
+        }
+    }
+
+    @Test
+    @Order(5)
     void aSpecOnlyCelOrTheOperatorRefusesIsInvalidSpecAndTouchesNoDeployment() {
         DelayQueue bad = queue("window", 4, 2);
         bad.getSpec().setLease("5s");
@@ -177,7 +224,7 @@ class QueueLifecycleOnApiServerTest {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void deletingADelayQueueGarbageCollectsItsDeployments() {
         admin.resource(queue("deleted", 4, 2)).create();
         await().atMost(Duration.ofSeconds(60)).until(() -> workers("deleted").size() == 2);
@@ -189,7 +236,7 @@ class QueueLifecycleOnApiServerTest {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void everyRequestTheOperatorMadeIsAllowedByTheChartsRbac() {
         // Every authenticated user may ask what it may do (system:basic-user): JOSDK does so before leader election.
         List<AuditEvent> mine = cluster.auditEvents().stream().filter(e -> e.user().equals(operator.user()) && e.onResource())

@@ -8,6 +8,7 @@ import io.delayq.operator.metrics.QueueMetrics;
 import io.delayq.operator.reconcile.DelayQueueReconciler;
 import io.delayq.operator.redis.QueueReader;
 import io.delayq.operator.resharding.MigrationJobs;
+import io.delayq.operator.upgrade.UpgradeJobs;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
@@ -45,6 +46,7 @@ public final class DelayQueueOperator implements AutoCloseable {
     private final JvmGcMetrics gcMetrics;
     private final LeadershipLoss leadershipLoss;
     private final MigrationJobs migrations;
+    private final UpgradeJobs upgrades;
     private volatile boolean started;
 
     private DelayQueueOperator(KubernetesClient client, OperatorSettings settings, boolean closeClientOnStop,
@@ -71,8 +73,9 @@ public final class DelayQueueOperator implements AutoCloseable {
         leadershipLoss = new LeadershipLoss(onLeadershipLost);
         operator = new Operator(configuration(client, settings, closeClientOnStop, registry, leadershipLoss));
         migrations = new MigrationJobs(settings.backlogInterval(), Clock.systemUTC());
+        upgrades = new UpgradeJobs(settings.backlogInterval(), Clock.systemUTC());
         DelayQueueReconciler reconciler = new DelayQueueReconciler(reader, new QueueMetrics(registry), Clock.systemUTC(),
-                settings.backlogInterval(), settings.workerImage(), migrations, settings.reshardBatch(), apis);
+                settings.backlogInterval(), settings.workerImage(), migrations, upgrades, settings.reshardBatch(), apis);
         operator.register(reconciler, c -> {
             if (settings.watchAllNamespaces()) {
                 c.watchingAllNamespaces();
@@ -147,8 +150,9 @@ public final class DelayQueueOperator implements AutoCloseable {
     public void close() {
         started = false;
         leadershipLoss.closing();
-        // First, so that the move stops within a batch; the next leader resumes it from Redis.
+        // First, so that the move stops within a batch (and an upgrade within a step); the next leader resumes them from Redis.
         migrations.close();
+        upgrades.close();
         try {
             operator.stop();
         } finally {

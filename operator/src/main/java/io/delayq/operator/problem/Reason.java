@@ -12,7 +12,11 @@ public enum Reason {
     REDIS_PERSISTENCE_OFF("RedisPersistenceOff"),
     SHARD_COUNT_MISMATCH("ShardCountMismatch"),
     WORKER_CRASH_LOOP("WorkerCrashLoop"),
-    INVALID_SCHEDULE("InvalidSchedule");
+    INVALID_SCHEDULE("InvalidSchedule"),
+    /** spec.protocol asks for 2 of a queue on protocol 3. */
+    PROTOCOL_DOWNGRADE_REFUSED("ProtocolDowngradeRefused"),
+    /** The upgrade to protocol 3 failed (and is retried): a queue it refuses, or Redis went away. */
+    PROTOCOL_UPGRADE_FAILED("ProtocolUpgradeFailed");
 
     private final String text;
 

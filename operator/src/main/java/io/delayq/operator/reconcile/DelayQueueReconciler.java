@@ -17,6 +17,10 @@ import io.delayq.layout.Layout;
 import io.delayq.operator.resharding.MigrationJob;
 import io.delayq.operator.resharding.MigrationJobs;
 import io.delayq.operator.resharding.ReshardPlan;
+import io.delayq.operator.upgrade.UpgradeJob;
+import io.delayq.operator.upgrade.UpgradeJobs;
+import io.delayq.operator.upgrade.UpgradePlan;
+import io.delayq.operator.upgrade.UpgradeProgress;
 import io.delayq.operator.sharding.ShardPlan;
 import io.delayq.operator.status.Conditions;
 import io.delayq.operator.status.DisruptionBudgetCondition;
@@ -61,6 +65,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -75,6 +80,9 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
     public static final String NAME = "delayqueue";
     private static final Logger LOG = LoggerFactory.getLogger(DelayQueueReconciler.class);
     private static final KubernetesSerialization JSON = new KubernetesSerialization();
+    /** Each Redis call of an upgrade step, and how long one upgrade run waits for protocol 2's tasks in flight. */
+    private static final Duration UPGRADE_STEP_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration UPGRADE_PATIENCE = Duration.ofSeconds(30);
 
     private final WorkerDeploymentsResource deployments = new WorkerDeploymentsResource();
     private final MetricsServiceResource metricsService = new MetricsServiceResource();
@@ -85,6 +93,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
     private final Duration backlogInterval;
     private final String workerImage;
     private final MigrationJobs migrations;
+    private final UpgradeJobs upgrades;
     private final int reshardBatch;
     private final ServedApis apis;
     private final FleetMeter fleetMeter;
@@ -92,22 +101,25 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
     private final SimpleInboundEventSource<DelayQueue> migrationEvents = new SimpleInboundEventSource<>("delayqueue-migrations");
 
     public DelayQueueReconciler(QueueReader reader, QueueMetrics metrics, Clock clock, Duration backlogInterval, String workerImage) {
-        this(reader, metrics, clock, backlogInterval, workerImage, new MigrationJobs(backlogInterval, clock), 100, ServedApis.all());
+        this(reader, metrics, clock, backlogInterval, workerImage, new MigrationJobs(backlogInterval, clock),
+                new UpgradeJobs(backlogInterval, clock), 100, ServedApis.all());
     }
 
     /**
      * @param migrations   the operator's mover jobs (closed by the operator when it stops)
+     * @param upgrades     the operator's upgrade jobs to protocol 3 (closed by the operator when it stops)
      * @param reshardBatch entries per move script call of those jobs
      * @param apis         what the API server serves (no PodDisruptionBudgets where {@code policy/v1} is not)
      */
     public DelayQueueReconciler(QueueReader reader, QueueMetrics metrics, Clock clock, Duration backlogInterval, String workerImage,
-                                MigrationJobs migrations, int reshardBatch, ServedApis apis) {
+                                MigrationJobs migrations, UpgradeJobs upgrades, int reshardBatch, ServedApis apis) {
         this.reader = reader;
         this.metrics = metrics;
         this.clock = clock;
         this.backlogInterval = backlogInterval;
         this.workerImage = workerImage;
         this.migrations = migrations;
+        this.upgrades = upgrades;
         this.reshardBatch = reshardBatch;
         this.apis = apis;
         this.fleetMeter = new FleetMeter();
@@ -164,6 +176,14 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
             migrations.forgetEnded(key(dq));
         }
         List<ShardRange> ranges = plan.ranges();
+        UpgradePlan upgrade = UpgradePlan.of(dq.getSpec().getProtocol(), look == null ? 0 : look.protocol(), layout,
+                plan.resharding(), before == null ? null : before.getUpgrade());
+        if (upgrade.action() == UpgradePlan.Action.UPGRADE) {
+            upgrades.ensure(key(dq), () -> upgradeParams(dq, secrets));
+        } else {
+            upgrades.forgetEnded(key(dq));
+        }
+        Optional<UpgradeJob.State> upgradeJob = upgrades.state(key(dq));
 
         List<Problem> problems = new ArrayList<>(secrets.problems());
         List<Problem> warnings = new ArrayList<>();
@@ -175,6 +195,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
             warnings.addAll(look.facts().warnings());
         }
         problems.addAll(CrashingWorkers.of(workerPods, secrets.credentials()));
+        problems.addAll(UpgradeProgress.problems(upgrade, upgradeJob));
 
         DesiredSchedules wantedSchedules = DesiredSchedules.of(dq.getSpec());
         problems.addAll(wantedSchedules.problems());
@@ -206,7 +227,12 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
             after.setSchedules(before.getSchedules());
             after.setNextScheduleFire(before.getNextScheduleFire());
         }
-        for (Notice notice : Notices.between(before, after, problems, warnings)) {
+        Integer protocolBefore = before == null ? null : before.getProtocol();
+        after.setProtocol(look == null || look.protocol() == 0 ? protocolBefore : Integer.valueOf(look.protocol()));
+        after.setUpgrade(UpgradeProgress.status(upgrade, upgradeJob, before == null ? null : before.getUpgrade()));
+        List<Notice> notices = new ArrayList<>(Notices.between(before, after, problems, warnings));
+        notices.addAll(UpgradeProgress.notices(before, after));
+        for (Notice notice : notices) {
             KubernetesEvents.record(client, dq, notice, now);
         }
         if (!problems.isEmpty() && changed(before, after)) {
@@ -222,6 +248,14 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
         ResourceID id = ResourceID.fromResource(dq);
         return new MigrationJob.Params(key(dq), to, reshardBatch,
                 () -> reader.open(url, secrets.credentials(), secrets.tlsCa(), dq.queueName(), to),
+                () -> migrationEvents.propagateEvent(id), clock);
+    }
+
+    /** The job that upgrades this queue to protocol 3: core's upgrade on a connection of its own to the queue's Redis. */
+    private UpgradeJob.Params upgradeParams(DelayQueue dq, SecretCheck secrets) {
+        ResourceID id = ResourceID.fromResource(dq);
+        return new UpgradeJob.Params(key(dq), () -> reader.open(dq.getSpec().getRedis().getUrl(), secrets.credentials(), secrets.tlsCa(),
+                dq.queueName(), dq.getSpec().getShards()), UPGRADE_STEP_TIMEOUT, UPGRADE_PATIENCE,
                 () -> migrationEvents.propagateEvent(id), clock);
     }
 
@@ -333,6 +367,7 @@ public class DelayQueueReconciler implements Reconciler<DelayQueue> {
     private void forget(DelayQueue dq) {
         fleetMeter.forget(key(dq));
         migrations.stop(key(dq));
+        upgrades.stop(key(dq));
         reader.forget(key(dq));
         metrics.remove(dq.getMetadata().getNamespace(), dq.getMetadata().getName());
     }

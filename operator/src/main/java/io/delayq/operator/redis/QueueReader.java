@@ -118,7 +118,7 @@ public final class QueueReader implements AutoCloseable {
                 connection.facts = inspector.inspect(connection.endpoint.commands());
                 connection.factsAt = now;
             }
-            return new QueueReading(backlog, connection.facts, null, layout, forecast, workers);
+            return new QueueReading(backlog, connection.facts, null, layout, forecast, workers, connection.protocol.scope().protocol());
         } catch (ShardCountMismatchException e) {
             return QueueReading.failed(new Problem(Reason.SHARD_COUNT_MISMATCH, credentials.scrub(e.getMessage())));
         } catch (InterruptedException e) {

@@ -13,15 +13,20 @@ import java.util.Optional;
 
 /**
  * One look at a queue in Redis: the backlog and the due forecast of each worker's shard range, the workers alive
- * (the presence registry), the server's safety facts, the shard layout its meta hash records (null when unknown),
- * or the problem that prevented the look.
+ * (the presence registry), the server's safety facts, the shard layout and the protocol its meta hash records (null
+ * and 0 when unknown), or the problem that prevented the look.
  */
 public record QueueReading(Map<ShardRange, QueueStats> backlog, RedisFacts facts, Problem problem, Layout layout,
-                           Map<ShardRange, DueForecast> forecast, List<WorkerPresence> workers) {
+                           Map<ShardRange, DueForecast> forecast, List<WorkerPresence> workers, int protocol) {
 
     public QueueReading {
         forecast = forecast == null ? Map.of() : forecast;
         workers = workers == null ? List.of() : workers;
+    }
+
+    public QueueReading(Map<ShardRange, QueueStats> backlog, RedisFacts facts, Problem problem, Layout layout,
+                        Map<ShardRange, DueForecast> forecast, List<WorkerPresence> workers) {
+        this(backlog, facts, problem, layout, forecast, workers, 0);
     }
 
     public QueueReading(Map<ShardRange, QueueStats> backlog, RedisFacts facts, Problem problem, Layout layout,

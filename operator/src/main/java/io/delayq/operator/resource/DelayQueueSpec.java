@@ -63,6 +63,15 @@ public class DelayQueueSpec {
     @Max(MAX_SHARDS)
     private Integer shardsPerWorker;
 
+    @JsonPropertyDescription("The delayq protocol the queue runs in Redis (docs/protocol3.md). 3 upgrades a queue of protocol 2 in place while "
+            + "its producers and workers go on (the operator runs the upgrade, status.upgrade shows it); absent or 2 leaves the queue as it is. "
+            + "Protocol 3 is still being built: it does not take groups or resharding yet, and an upgrade waits for a reshard to finish. "
+            + "A queue on protocol 3 is never downgraded.")
+    @Min(2)
+    @Max(3)
+    @ValidationRule(value = "self >= oldSelf", message = "spec.protocol cannot go back: a queue upgraded to protocol 3 stays on protocol 3")
+    private Integer protocol;
+
     @JsonPropertyDescription("Replicas of each worker Deployment when autoscaling.mode is Disabled or External (the target of the scale subresource).")
     @SpecReplicas
     @Default("1")
@@ -202,6 +211,14 @@ public class DelayQueueSpec {
 
     public void setShardsPerWorker(Integer shardsPerWorker) {
         this.shardsPerWorker = shardsPerWorker;
+    }
+
+    public Integer getProtocol() {
+        return protocol;
+    }
+
+    public void setProtocol(Integer protocol) {
+        this.protocol = protocol;
     }
 
     public Integer getReplicas() {

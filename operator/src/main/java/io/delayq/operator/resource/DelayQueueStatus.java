@@ -21,6 +21,12 @@ public class DelayQueueStatus {
     @JsonPropertyDescription("The running (or last) shard-count migration: from, to, tasks moved and left.")
     private ReshardingStatus resharding;
 
+    @JsonPropertyDescription("The delayq protocol the queue's meta hash in Redis recorded at the last check (2 or 3).")
+    private Integer protocol;
+
+    @JsonPropertyDescription("The running (or last) upgrade to protocol 3 that spec.protocol asked for: tasks adopted, tasks protocol 2 still holds in flight.")
+    private ProtocolUpgradeStatus upgrade;
+
     @JsonPropertyDescription("Ready, Progressing, Degraded, Paused and Resharding.")
     private List<Condition> conditions = new ArrayList<>();
 
@@ -172,6 +178,22 @@ public class DelayQueueStatus {
 
     public void setPhase(String phase) {
         this.phase = phase;
+    }
+
+    public Integer getProtocol() {
+        return protocol;
+    }
+
+    public void setProtocol(Integer protocol) {
+        this.protocol = protocol;
+    }
+
+    public ProtocolUpgradeStatus getUpgrade() {
+        return upgrade;
+    }
+
+    public void setUpgrade(ProtocolUpgradeStatus upgrade) {
+        this.upgrade = upgrade;
     }
 
     public ReshardingStatus getResharding() {

@@ -114,6 +114,7 @@ class CrdBoundsMatchWorkerTest {
     private static final Map<String, String> NOT_WORKER_VARIABLES = Map.of(
             "replicas", "the Deployments' replica count",
             "shardsPerWorker", "the operator's shard plan",
+            "protocol", "the operator's upgrade job (UpgradePlan), which writes the queue's meta in Redis",
             "autoscaling", "the operator's autoscaler",
             "schedules", "written into Redis as recurring tasks, not into the workers' environment",
             "worker", "the pod's own settings (Kubernetes types)",

@@ -1,0 +1,121 @@
+package io.delayq.operator.upgrade;
+
+import io.delayq.operator.redis.ProbeConnection;
+import io.delayq.redis.Replies;
+import io.delayq.upgrade.ProtocolUpgrade;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Supplier;
+
+/**
+ * Upgrades one queue to protocol 3 with core's {@link ProtocolUpgrade} on a connection of its own, as a background job
+ * of the operator, and runs it again until nothing of protocol 2 is left (the tasks protocol 2 holds in flight finish
+ * or are reclaimed within their lease). Every step is one script and the meta's protocol is written once, so a job
+ * that was stopped (operator shut down, Lease lost, DelayQueue deleted) or failed is resumed by starting another.
+ */
+public final class UpgradeJob implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(UpgradeJob.class);
+
+    /**
+     * @param name       the DelayQueue (namespace/name), for logs and the thread name
+     * @param connection opens the job's own connection to the queue's Redis; closed when the job ends
+     * @param patience   how long one run waits for protocol 2's in-flight tasks before it reports and runs again
+     * @param onChange   told after every run and when the job ends (the reconciler looks again)
+     */
+    public record Params(String name, Supplier<ProbeConnection> connection, Duration timeout, Duration patience,
+                         Runnable onChange, Clock clock) {
+    }
+
+    /** How the job stands: its last run's result (null before the first), and whether and how it ended. */
+    public record State(boolean running, ProtocolUpgrade.Result last, String error, Instant endedAt) {
+        public boolean failed() {
+            return !running && error != null;
+        }
+
+        public boolean finished() {
+            return !running && error == null && last != null && last.done();
+        }
+    }
+
+    private final Params p;
+    private volatile boolean stopping;
+    private volatile Thread thread;
+    private volatile State state = new State(true, null, null, null);
+
+    public UpgradeJob(Params params) {
+        this.p = params;
+    }
+
+    public State state() {
+        return state;
+    }
+
+    /** Starts the job on a daemon thread of its own. */
+    public UpgradeJob start() {
+        Thread t = new Thread(this, "delayq-upgrade-" + p.name());
+        t.setDaemon(true);
+        thread = t;
+        t.start();
+        return this;
+    }
+
+    /** Stops after the current step; what it left in Redis is resumed by the next job. */
+    public void stop() {
+        stopping = true;
+        Thread t = thread;
+        if (t != null) {
+            t.interrupt();
+        }
+    }
+
+    /** Waits for the job's thread to end, up to {@code timeout}; true when it has. */
+    public boolean awaitEnd(Duration timeout) throws InterruptedException {
+        Thread t = thread;
+        if (t != null) {
+            t.join(timeout.toMillis());
+            return !t.isAlive();
+        }
+        return true;
+    }
+
+    /** The job's totals so far: every run adds what it adopted; the tasks still in flight are the last run's. */
+    private static ProtocolUpgrade.Result sum(ProtocolUpgrade.Result before, ProtocolUpgrade.Result run) {
+        return before == null ? run : new ProtocolUpgrade.Result(before.waitingAdopted() + run.waitingAdopted(),
+                before.deadAdopted() + run.deadAdopted(), run.stillInFlight(), before.steps() + run.steps());
+    }
+
+    @Override
+    public void run() {
+        LOG.info("upgrading {} to protocol 3", p.name());
+        try (ProbeConnection connection = p.connection().get()) {
+            Replies.await(connection.protocol().refreshLayout(), p.timeout());
+            ProtocolUpgrade upgrade = new ProtocolUpgrade(connection.protocol(), p.timeout(), p.patience());
+            while (!stopping) {
+                state = new State(true, sum(state.last(), upgrade.run()), null, null);
+                if (state.last().done() || stopping) {
+                    break;
+                }
+                LOG.info("upgrading {}: {} task(s) of protocol 2 still in flight; looking again", p.name(), state.last().stillInFlight());
+                p.onChange().run();
+            }
+            state = new State(false, state.last(), stopping ? "stopped" : null, p.clock().instant());
+            if (!stopping) {
+                LOG.info("upgraded {} to protocol 3: {} waiting task(s) and {} dead letter(s) adopted", p.name(),
+                        state.last().waitingAdopted(), state.last().deadAdopted());
+            }
+        } catch (RuntimeException e) {
+            String why = stopping ? "stopped" : String.valueOf(e.getMessage());
+            state = new State(false, state.last(), why, p.clock().instant());
+            if (!stopping) {
+                LOG.warn("upgrading {} to protocol 3 failed, will resume: {}", p.name(), why);
+            }
+        }
+        if (!stopping) {
+            p.onChange().run();
+        }
+    }
+}
