@@ -31,12 +31,13 @@ if now == 0 then now = server_now() end
 local expiry = now + lease
 local out = { expiry, now, -1 }
 -- what the worker's wake-up timer is seeded with: the earliest window or minute still waiting after this claim
--- (levels 1 and 2 only when the shard holds any: one EXISTS a claim)
-local leveled
+-- (levels 1 and 2 only when the shard holds any; the minutes' head as read before taking, when nothing promoted since)
+local leveled = true
+local coarse_head
 local function next_start()
   local soonest = -1
   for _, ix in ipairs(leveled and { 'idx', 'idx1', 'idx2', 'cidx' } or { 'idx', 'cidx' }) do
-    local head = redis.call('ZRANGE', P .. ix, 0, 0, 'WITHSCORES')
+    local head = (ix == 'cidx' and coarse_head) or redis.call('ZRANGE', P .. ix, 0, 0, 'WITHSCORES')
     local at = tonumber(head[2])
     if at and (soonest < 0 or at < soonest) then soonest = at end
   end
@@ -59,9 +60,12 @@ if replay then
   end
 end
 
--- a paused shard (protocol 2's flag, shard_pause.lua) hands out nothing and answers no next window, so that workers
--- sleep until resumed (the resume writes the marker)
-if redis.call('HGET', P .. 'paused', 'at') then return out end
+-- A paused shard (protocol 2's flag, shard_pause.lua) hands out nothing and answers no next window, so that workers
+-- sleep until resumed (the resume writes the marker). The pause flag, protocol 2's due sets (include/legacy.lua) and
+-- the levels' indexes are rarely there: one EXISTS answers for all of them, and only a shard holding any of them
+-- asks which.
+local rare = redis.call('EXISTS', P .. 'paused', P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. 'idx2', P .. 'idx1') > 0
+if rare and redis.call('HGET', P .. 'paused', 'at') then return out end
 
 local rate, burst = tonumber(ARGV[6]) or 0, tonumber(ARGV[7]) or 0
 local tokens
@@ -78,11 +82,15 @@ local function next_token()
   return now + math.ceil((1 - (tokens - math.floor(tokens))) * 1000 / rate)
 end
 
-adopt_waiting_tasks(P, now)
-local coarse_head = redis.call('ZRANGE', P .. 'cidx', 0, 0, 'WITHSCORES')
-if coarse_head[2] and tonumber(coarse_head[2]) <= now + ahead then promote(P, now, now + ahead, 100) end
+if rare then adopt_waiting_tasks(P, now) end
+coarse_head = redis.call('ZRANGE', P .. 'cidx', 0, 0, 'WITHSCORES')
+if coarse_head[2] and tonumber(coarse_head[2]) <= now + ahead then
+  promote(P, now, now + ahead, 100)
+  coarse_head = redis.call('ZRANGE', P .. 'cidx', 0, 0, 'WITHSCORES')
+end
 
-leveled = redis.call('EXISTS', P .. 'idx2', P .. 'idx1') > 0
+-- (adopting protocol 2's tasks may have listed buckets of levels 1 and 2)
+leveled = rare and redis.call('EXISTS', P .. 'idx2', P .. 'idx1') > 0
 -- the tag makes every in-flight name unique, also for two parts of one bucket taken in the same millisecond
 local tag
 local took, leases = 0, {}

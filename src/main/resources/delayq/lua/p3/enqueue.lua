@@ -19,8 +19,8 @@ local P = KEYS[1]
 local n = tonumber(ARGV[1])
 local now = server_now()
 local out = { now }
--- dedup windows (include/dedup.lua): the only cost to a queue that never used one is this ZCARD
-local windows = redis.call('ZCARD', DEDUP) > 0
+-- dedup windows (include/dedup.lua) and protocol 2's keys (include/legacy.lua): one EXISTS on a shard with neither
+local windows = read_shard_flags(P)
 for k = 0, n - 1 do
   local a = 2 + 6 * k
   local id, h, millis, record, level = ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 3]), ARGV[a + 4], tonumber(ARGV[a + 5])
@@ -36,7 +36,7 @@ for k = 0, n - 1 do
     out[#out + 1] = 'duplicate'
     out[#out + 1] = running
   elseif redis.call('HSETNX', ix, id, b36(due)) == 1 then
-    consider_wake(P, due, level)
+    consider_wake(due, now, level)
     place(P, id, due, now, 1, record, level)
     if string.find(record, '"dedupWindowMs"', 1, true) then note_window(id, record, false) end
     out[#out + 1] = 'added'

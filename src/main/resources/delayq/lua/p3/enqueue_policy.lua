@@ -42,10 +42,10 @@ if mode == 'debounce' then
     end
   end
 end
--- dedup windows (include/dedup.lua): the only cost to a queue that never used one is this ZCARD
-local windows = redis.call('ZCARD', DEDUP) > 0
+-- dedup windows (include/dedup.lua) and protocol 2's keys (include/legacy.lua): one EXISTS on a shard with neither
+local windows = read_shard_flags(P)
 local function put(id, ix, due, record, level, attempt, replacing)
-  consider_wake(P, due, level)
+  consider_wake(due, now, level)
   place(P, id, due, now, attempt, record, level)
   redis.call('HSET', ix, id, b36(due))
   note_window(id, record, windows and replacing)

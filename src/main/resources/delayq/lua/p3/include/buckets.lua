@@ -71,10 +71,16 @@ local function list_bucket(name, start, coarse, level)
   end
 end
 
+-- how many buckets this call newly listed, per index: an enqueue's wake-up reads an index's head only when it listed
+-- a new bucket there (include/wake.lua)
+local newly_listed = {}
+
 -- lists the buckets placed so far in their indexes and stores the waiting count's change: every script that places
 -- or takes a waiting task calls it before it returns
 local function write_placed(P)
-  for ix, e in pairs(placed_ix) do redis.call('ZADD', P .. ix, 'NX', unpack(e)) end
+  for ix, e in pairs(placed_ix) do
+    newly_listed[ix] = (newly_listed[ix] or 0) + redis.call('ZADD', P .. ix, 'NX', unpack(e))
+  end
   placed_ix = {}
   if waiting_delta ~= 0 then
     -- a drained shard keeps no count

@@ -70,6 +70,16 @@ local function adopt_id(P, id, h, now)
   if redis.call('ZSCORE', P .. 'dead', id) then adopt_dead(P, id, h) end
 end
 
+-- An enqueue's first read: whether the shard holds dedup windows (returned) or anything of protocol 2 (legacy_seen,
+-- then asked by adopt_id). Almost every shard holds neither and pays this one EXISTS.
+local function read_shard_flags(P)
+  if redis.call('EXISTS', P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. 'legacy', DEDUP) == 0 then
+    legacy_seen = false
+    return false
+  end
+  return redis.call('ZCARD', DEDUP) > 0
+end
+
 -- up to LEGACY_MOST waiting tasks of each due set of protocol 2, earliest first (a claim's first step: one EXISTS
 -- while there are none)
 local function adopt_waiting_tasks(P, now)
