@@ -1,22 +1,21 @@
 package io.delayq.operator.resharding;
 
+import io.delayq.operator.jobs.QueueJob;
 import io.delayq.operator.redis.ProbeConnection;
 import io.delayq.reshard.Mover;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.function.Supplier;
 
 /**
  * Drives one queue's growth with core's {@link Mover} (reshard_begin, the layout stamps, the move passes,
- * reshard_finish) on a connection of its own, as a background job of the operator. Everything the mover needs
- * is in Redis, so a job that was stopped (operator shut down, Lease lost, DelayQueue deleted) or failed
- * (Redis unreachable) is resumed by starting another: the next leader's, or this operator's next reconcile.
+ * reshard_finish) on a connection of its own, as a background job of the operator ({@link QueueJob}: one that was
+ * stopped or failed, Redis unreachable say, is resumed by starting another).
  */
-public final class MigrationJob implements Runnable {
+public final class MigrationJob extends QueueJob {
     private static final Logger LOG = LoggerFactory.getLogger(MigrationJob.class);
 
     /**
@@ -37,8 +36,6 @@ public final class MigrationJob implements Runnable {
     }
 
     private final Params p;
-    private volatile boolean stopping;
-    private volatile Thread thread;
     private volatile State state = new State(true, null, null, null, null);
     private String lastPhase = "";
 
@@ -54,32 +51,24 @@ public final class MigrationJob implements Runnable {
         return state;
     }
 
-    /** Starts the job on a daemon thread of its own. */
-    public MigrationJob start() {
-        Thread t = new Thread(this, "delayq-reshard-" + p.name());
-        t.setDaemon(true);
-        thread = t;
-        t.start();
-        return this;
+    @Override
+    protected String threadName() {
+        return "delayq-reshard-" + p.name();
     }
 
-    /** Stops after the current script call; what it left in Redis is resumed by the next job. */
-    public void stop() {
-        stopping = true;
-        Thread t = thread;
-        if (t != null) {
-            t.interrupt();
-        }
+    @Override
+    public boolean running() {
+        return state.running();
     }
 
-    /** Waits for the job's thread to end, up to {@code timeout}; true when it has. */
-    public boolean awaitEnd(Duration timeout) throws InterruptedException {
-        Thread t = thread;
-        if (t != null) {
-            t.join(timeout.toMillis());
-            return !t.isAlive();
-        }
-        return true;
+    @Override
+    public boolean failed() {
+        return state.failed();
+    }
+
+    @Override
+    public Instant endedAt() {
+        return state.endedAt();
     }
 
     @Override
@@ -94,20 +83,20 @@ public final class MigrationJob implements Runnable {
             state = new State(false, null, "stopped", p.clock().instant(), state.last());
             LOG.info("resharding {} stopped; the next mover resumes it from Redis", p.name());
         } catch (RuntimeException e) {
-            String why = stopping ? "stopped" : String.valueOf(e.getMessage());
+            String why = stopping() ? "stopped" : String.valueOf(e.getMessage());
             state = new State(false, null, why, p.clock().instant(), state.last());
-            if (!stopping) {
+            if (!stopping()) {
                 LOG.warn("resharding {} to {} shards failed, will resume: {}", p.name(), p.to(), why);
             }
         }
-        if (!stopping) {
+        if (!stopping()) {
             p.onChange().run();
         }
     }
 
     /** The mover's progress callback: also where a stop takes effect, between two batches. */
     private void progress(Mover.Progress progress) {
-        if (stopping) {
+        if (stopping()) {
             throw new Stopped();
         }
         state = new State(true, null, null, null, progress);

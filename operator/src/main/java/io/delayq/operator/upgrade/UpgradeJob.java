@@ -1,5 +1,6 @@
 package io.delayq.operator.upgrade;
 
+import io.delayq.operator.jobs.QueueJob;
 import io.delayq.operator.redis.ProbeConnection;
 import io.delayq.redis.Replies;
 import io.delayq.upgrade.ProtocolUpgrade;
@@ -13,11 +14,11 @@ import java.util.function.Supplier;
 
 /**
  * Upgrades one queue to protocol 3 with core's {@link ProtocolUpgrade} on a connection of its own, as a background job
- * of the operator, and runs it again until nothing of protocol 2 is left (the tasks protocol 2 holds in flight finish
- * or are reclaimed within their lease). Every step is one script and the meta's protocol is written once, so a job
- * that was stopped (operator shut down, Lease lost, DelayQueue deleted) or failed is resumed by starting another.
+ * of the operator ({@link QueueJob}), and runs it again until nothing of protocol 2 is left (the tasks protocol 2 holds
+ * in flight finish or are reclaimed within their lease). Every step is one script and the meta's protocol is written
+ * once, so another job resumes where a stopped or failed one ended.
  */
-public final class UpgradeJob implements Runnable {
+public final class UpgradeJob extends QueueJob {
     private static final Logger LOG = LoggerFactory.getLogger(UpgradeJob.class);
 
     /**
@@ -42,8 +43,6 @@ public final class UpgradeJob implements Runnable {
     }
 
     private final Params p;
-    private volatile boolean stopping;
-    private volatile Thread thread;
     private volatile State state = new State(true, null, null, null);
 
     public UpgradeJob(Params params) {
@@ -54,32 +53,24 @@ public final class UpgradeJob implements Runnable {
         return state;
     }
 
-    /** Starts the job on a daemon thread of its own. */
-    public UpgradeJob start() {
-        Thread t = new Thread(this, "delayq-upgrade-" + p.name());
-        t.setDaemon(true);
-        thread = t;
-        t.start();
-        return this;
+    @Override
+    protected String threadName() {
+        return "delayq-upgrade-" + p.name();
     }
 
-    /** Stops after the current step; what it left in Redis is resumed by the next job. */
-    public void stop() {
-        stopping = true;
-        Thread t = thread;
-        if (t != null) {
-            t.interrupt();
-        }
+    @Override
+    public boolean running() {
+        return state.running();
     }
 
-    /** Waits for the job's thread to end, up to {@code timeout}; true when it has. */
-    public boolean awaitEnd(Duration timeout) throws InterruptedException {
-        Thread t = thread;
-        if (t != null) {
-            t.join(timeout.toMillis());
-            return !t.isAlive();
-        }
-        return true;
+    @Override
+    public boolean failed() {
+        return state.failed();
+    }
+
+    @Override
+    public Instant endedAt() {
+        return state.endedAt();
     }
 
     /** The job's totals so far: every run adds what it adopted; the tasks still in flight are the last run's. */
@@ -94,27 +85,27 @@ public final class UpgradeJob implements Runnable {
         try (ProbeConnection connection = p.connection().get()) {
             Replies.await(connection.protocol().refreshLayout(), p.timeout());
             ProtocolUpgrade upgrade = new ProtocolUpgrade(connection.protocol(), p.timeout(), p.patience());
-            while (!stopping) {
+            while (!stopping()) {
                 state = new State(true, sum(state.last(), upgrade.run()), null, null);
-                if (state.last().done() || stopping) {
+                if (state.last().done() || stopping()) {
                     break;
                 }
                 LOG.info("upgrading {}: {} task(s) of protocol 2 still in flight; looking again", p.name(), state.last().stillInFlight());
                 p.onChange().run();
             }
-            state = new State(false, state.last(), stopping ? "stopped" : null, p.clock().instant());
-            if (!stopping) {
+            state = new State(false, state.last(), stopping() ? "stopped" : null, p.clock().instant());
+            if (!stopping()) {
                 LOG.info("upgraded {} to protocol 3: {} waiting task(s) and {} dead letter(s) adopted", p.name(),
                         state.last().waitingAdopted(), state.last().deadAdopted());
             }
         } catch (RuntimeException e) {
-            String why = stopping ? "stopped" : String.valueOf(e.getMessage());
+            String why = stopping() ? "stopped" : String.valueOf(e.getMessage());
             state = new State(false, state.last(), why, p.clock().instant());
-            if (!stopping) {
+            if (!stopping()) {
                 LOG.warn("upgrading {} to protocol 3 failed, will resume: {}", p.name(), why);
             }
         }
-        if (!stopping) {
+        if (!stopping()) {
             p.onChange().run();
         }
     }
