@@ -3,6 +3,7 @@ package io.delayq.bulk;
 import io.delayq.InvalidInputException;
 import io.delayq.layout.Layout;
 import io.delayq.layout.RecordedLayout;
+import io.delayq.queue.QueueProtocol;
 import io.delayq.queue.QueueScope;
 import io.delayq.redis.Replies;
 import io.delayq.script.LuaScript;
@@ -283,6 +284,11 @@ public final class BulkActions {
         Optional<RecordedLayout> recorded = Replies.await(RecordedLayout.read(scope.commands(), scope.queue()), timeout);
         if (recorded.isEmpty()) {
             throw new InvalidInputException("queue", "no queue '" + scope.queue() + "' in Redis (no hash " + scope.meta() + ")");
+        }
+        if (recorded.get().protocol() == QueueProtocol.BUCKETED) {
+            // the bulk scripts walk protocol 2's due sets, where a protocol-3 queue keeps nothing: refused, never "nothing matched"
+            throw new BulkRefusedException("queue '" + scope.queue() + "' is on protocol 3, which does not take bulk actions yet "
+                    + "(docs/protocol3.md); act on tasks one by one (cancel, reschedule) meanwhile");
         }
         return recorded.get().layout();
     }
