@@ -4,8 +4,8 @@
 -- ARGV[1]: n; then per task (6 each, from ARGV[2 + 6k]): id, its ix bucket h, timing ('at': millis is the due time;
 --          'in': a delay counted from the server clock), millis, record, priority level (0..2)
 -- Returns: { now, then per task: status ('added', 'duplicate' or 'window': the id's dedup window runs until the due
---          answered), due time (ms; a duplicate: the holding task's due time, or its time of death when it is a dead
---          letter) }
+--          answered), due time (ms; a duplicate: the holding task's due time, its lease expiry while in flight, or
+--          its time of death when it is a dead letter) }
 --@include buckets.lua
 --@include wake.lua
 --@include crc32.lua
@@ -17,6 +17,16 @@
 
 local P = KEYS[1]
 local n = tonumber(ARGV[1])
+
+-- the time a duplicate answers, as protocol 2's: the holding task's due time while it waits, its lease expiry while
+-- it runs, its time of death when it is a dead letter (looked up only on this rare path)
+local function held_time(P, id, held)
+  if held == '~' then return tonumber(redis.call('ZSCORE', P .. 'dead', id)) or -1 end
+  local due = tonumber(held, 36)
+  if find_waiting(P, id, due) then return due end
+  local _, expiry = find_flight(P, id, due)
+  return expiry or due
+end
 local now = server_now()
 local out = { now }
 -- dedup windows (include/dedup.lua) and protocol 2's keys (include/legacy.lua): one EXISTS on a shard with neither
@@ -42,10 +52,8 @@ for k = 0, n - 1 do
     out[#out + 1] = 'added'
     out[#out + 1] = due
   else
-    -- the task holding the id: its due time (waiting or in flight), or its time of death
-    local held = redis.call('HGET', ix, id)
     out[#out + 1] = 'duplicate'
-    out[#out + 1] = held == '~' and (tonumber(redis.call('ZSCORE', P .. 'dead', id)) or -1) or tonumber(held, 36)
+    out[#out + 1] = held_time(P, id, redis.call('HGET', ix, id))
   end
 end
 write_placed(P)
