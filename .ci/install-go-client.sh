@@ -3,8 +3,8 @@
 # /usr/share/gocode, which clients/go/go.mod points at), so nothing is fetched (GOPROXY=off). Debian ships redisc
 # without a go.mod, which a module replace needs: its sources are copied to clients/go/.deps/redisc (git-ignored)
 # beside a minimal go.mod, and clients/go/go.mod replaces redisc with that folder. Assembles core's
-# current Lua scripts into the library (go generate), builds it, and builds the interop driver that the interop
-# tests (clients/interop) run: clients/go/bin/delayq-interop. Idempotent.
+# current Lua scripts (protocol 2's and protocol 3's) into the library (go generate), builds it, and builds the
+# interop driver that the interop tests (clients/interop) run: clients/go/bin/delayq-interop. Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,4 +37,4 @@ cd clients/go
 go generate ./...
 go vet ./...
 go build -o bin/delayq-interop ./cmd/delayq-interop
-echo "go client: $(go version | cut -d' ' -f3), $(ls lua/*.lua | wc -l) scripts, driver bin/delayq-interop"
+echo "go client: $(go version | cut -d' ' -f3), $(ls lua/*.lua | wc -l) scripts of protocol 2 and $(ls lua/p3/*.lua | wc -l) of protocol 3, driver bin/delayq-interop"

@@ -1,13 +1,13 @@
 // Package delayq is a producer for delayq delay queues in Redis: it schedules, cancels, reschedules and inspects
 // tasks that the Java worker fleet fires, with core's own Lua scripts (embedded at build time from
-// src/main/resources/delayq/lua), so it gives exactly what the Java, Python and Node clients give.
+// src/main/resources/delayq/lua), so it gives exactly what the Java, Python and Node clients give. It speaks
+// protocol 2, and protocol 3 to a queue whose meta records it (protocol3.go).
 package delayq
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -84,14 +84,18 @@ type Queue struct {
 	settings
 	redis            target
 	configuredShards int
+	// protocol is the one the queue's meta records, calls that protocol's script calls; Connect sets both, once.
+	protocol int
+	calls    shardScripts
 
 	mu     sync.Mutex
 	layout Layout
 }
 
 // Connect connects to a redis://, rediss://, redis-cluster:// or rediss-cluster:// URL and checks the queue's shard count and protocol in
-// dq:{queue}:meta (recording them on first use): ShardCountMismatchError or ProtocolVersionMismatchError when
-// Redis holds others. Bad options fail with InvalidInputError before anything is sent.
+// dq:{queue}:meta (recording them on first use, protocol 2): ShardCountMismatchError or ProtocolVersionMismatchError
+// when Redis holds others. A queue that records protocol 3 is spoken to with protocol 3's scripts. Bad options fail
+// with InvalidInputError before anything is sent.
 func Connect(ctx context.Context, url string, o Options) (*Queue, error) {
 	s, err := checkOptions(o)
 	if err != nil {
@@ -140,6 +144,10 @@ func (q *Queue) Name() string { return q.queue }
 // Shards is the queue's current shard count (as last read from its meta hash: it grows with a reshard).
 func (q *Queue) Shards() int { return q.currentLayout().Shards }
 
+// Protocol is the delayq protocol the queue's meta records and this client speaks to it: ProtocolVersion (2), or
+// BucketedProtocolVersion (3), where groups are refused.
+func (q *Queue) Protocol() int { return q.protocol }
+
 // Layout is the queue's layout as last read from its meta hash.
 func (q *Queue) Layout() Layout { return q.currentLayout() }
 
@@ -175,6 +183,9 @@ func (q *Queue) EnqueueMany(ctx context.Context, tasks []Task, policy DuplicateP
 	if err != nil {
 		return nil, err
 	}
+	if err := q.calls.accept(prepared); err != nil {
+		return nil, err
+	}
 	return q.enqueuePrepared(ctx, prepared, policy, enqueuedAt)
 }
 
@@ -183,7 +194,7 @@ func (q *Queue) Cancel(ctx context.Context, id string) (CancelResult, error) {
 	if err := RequireID(id); err != nil {
 		return "", err
 	}
-	reply, _, err := q.byID(ctx, id, "cancel", func(epoch int64) []string { return []string{id, strconv.FormatInt(epoch, 10)} })
+	reply, _, err := q.byID(ctx, id, "cancel", func(shard int, epoch int64) scriptCall { return q.calls.cancel(shard, id, epoch) })
 	if err != nil {
 		return "", err
 	}
@@ -199,8 +210,8 @@ func (q *Queue) Reschedule(ctx context.Context, id string, w When) (RescheduleRe
 	if err != nil {
 		return RescheduleResult{}, err
 	}
-	reply, _, err := q.byID(ctx, id, "reschedule", func(epoch int64) []string {
-		return []string{id, timing, strconv.FormatInt(ms, 10), strconv.FormatInt(epoch, 10)}
+	reply, _, err := q.byID(ctx, id, "reschedule", func(shard int, epoch int64) scriptCall {
+		return q.calls.reschedule(shard, id, timing, ms, epoch)
 	})
 	if err != nil {
 		return RescheduleResult{}, err
@@ -214,7 +225,7 @@ func (q *Queue) Inspect(ctx context.Context, id string) (TaskInfo, error) {
 	if err := RequireID(id); err != nil {
 		return TaskInfo{}, err
 	}
-	reply, shard, err := q.byID(ctx, id, "inspect", func(epoch int64) []string { return []string{id, strconv.FormatInt(epoch, 10)} })
+	reply, shard, err := q.byID(ctx, id, "inspect", func(shard int, epoch int64) scriptCall { return q.calls.inspect(shard, id, epoch) })
 	if err != nil {
 		return TaskInfo{}, err
 	}
@@ -235,7 +246,7 @@ func (q *Queue) Stats(ctx context.Context) (Stats, error) {
 	n := q.Shards()
 	st := Stats{Queue: q.queue, Shards: make([]ShardStats, n)}
 	for s := 0; s < n; s++ {
-		reply, err := q.run(ctx, "stats", shardKeys(q.queue, s), nil)
+		reply, err := q.runCall(ctx, q.calls.stats(s))
 		if err != nil {
 			return Stats{}, err
 		}
@@ -291,16 +302,21 @@ func (q *Queue) run(ctx context.Context, name string, keys, args []string) (any,
 	return reply, err
 }
 
+// runCall runs one script call on its shard (run).
+func (q *Queue) runCall(ctx context.Context, c scriptCall) (any, error) {
+	return q.run(ctx, c.script, c.keys, c.args)
+}
+
 // enqueueCall is one enqueue script call; with replica acks the enqueue, then WAIT on the same connection: Redis
 // answers how many replicas hold every write of that connection so far.
-func (q *Queue) enqueueCall(ctx context.Context, shard int, batch []preparedTask, keys, args []string) ([]any, error) {
+func (q *Queue) enqueueCall(ctx context.Context, shard int, batch []preparedTask, c scriptCall) ([]any, error) {
 	if q.replicaAcks == 0 {
-		reply, err := q.run(ctx, "enqueue", keys, args)
+		reply, err := q.runCall(ctx, c)
 		list, _ := reply.([]any)
 		return list, err
 	}
 	for redirections := 0; ; redirections++ {
-		list, err := q.enqueueAndWait(ctx, shard, batch, keys, args)
+		list, err := q.enqueueAndWait(ctx, shard, batch, c)
 		if !isRedirection(err) || redirections == redirectAttempts {
 			return list, err
 		}
@@ -310,16 +326,16 @@ func (q *Queue) enqueueCall(ctx context.Context, shard int, batch []preparedTask
 
 // enqueueAndWait pipelines the enqueue and WAIT on one connection (on a Cluster, to the shard's primary as last
 // known: a redirection error means the script did not run there).
-func (q *Queue) enqueueAndWait(ctx context.Context, shard int, batch []preparedTask, keys, args []string) ([]any, error) {
-	s := scripts["enqueue"]
-	conn, err := q.redis.pipeline(ctx, keys[0])
+func (q *Queue) enqueueAndWait(ctx context.Context, shard int, batch []preparedTask, c scriptCall) ([]any, error) {
+	s := scripts[c.script]
+	conn, err := q.redis.pipeline(ctx, c.keys[0])
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
 	waitMs := q.replicaAckTimeout.Milliseconds()
 	for _, attempt := range []struct{ command, body string }{{"EVALSHA", s.SHA}, {"EVAL", s.Source}} {
-		if err := conn.Send(attempt.command, scriptArgs(attempt.body, keys, args)...); err != nil {
+		if err := conn.Send(attempt.command, scriptArgs(attempt.body, c.keys, c.args)...); err != nil {
 			return nil, err
 		}
 		if err := conn.Send("WAIT", q.replicaAcks, waitMs); err != nil {

@@ -79,8 +79,18 @@ func (l Layout) lookupOrder(id string) []int {
 	return order
 }
 
-// checkMeta is the layout meta.lua answered; it refuses another protocol, or a shard count the queue never had (a
-// count it had before a reshard is followed: the layout is the meta's, as in core's QueueProtocol.verifyMeta).
+// protocolFromMeta is the protocol meta.lua's reply records (0 when none).
+func protocolFromMeta(reply []any) int { return int(integer(at(reply, 1))) }
+
+// speaks tells whether this client speaks a protocol a queue's meta records.
+func speaks(protocol int) bool {
+	return protocol == ProtocolVersion || protocol == BucketedProtocolVersion
+}
+
+// checkMeta is the layout meta.lua answered; it refuses a protocol this client does not speak, or a shard count the
+// queue never had (a count it had before a reshard is followed: the layout is the meta's, as in core's
+// QueueProtocol.verifyMeta). A refused protocol is named against ProtocolVersion, the one this client records for
+// new queues, as core names it.
 func checkMeta(reply []any, queue string, shards int) (Layout, error) {
 	l := layoutFromMeta(reply)
 	known := l.Shards == shards
@@ -90,7 +100,7 @@ func checkMeta(reply []any, queue string, shards int) (Layout, error) {
 	if !known {
 		return l, &ShardCountMismatchError{Queue: queue, Configured: shards, Recorded: l.Shards}
 	}
-	if v := int(integer(at(reply, 1))); v != ProtocolVersion {
+	if v := protocolFromMeta(reply); !speaks(v) {
 		return l, &ProtocolVersionMismatchError{Queue: queue, Supported: ProtocolVersion, Recorded: v}
 	}
 	return l, nil

@@ -16,7 +16,8 @@ import (
 // vectors (clients/protocol-vectors.json) hold them to the same answers.
 
 const (
-	// ProtocolVersion is the key layout and record format this client speaks.
+	// ProtocolVersion is the key layout and record format this client speaks and records for a queue it creates; it
+	// also speaks BucketedProtocolVersion to a queue whose meta records that (protocol3.go).
 	ProtocolVersion = 2
 	// MaxPerCall is the most tasks one enqueue script call carries.
 	MaxPerCall = 500
@@ -245,9 +246,14 @@ func BucketOf(id string) int {
 
 func metaKey(queue string) string { return "dq:{" + queue + "}:meta" }
 
-// shardKeys are KEYS[1..10] of every shard script, in include/shard_keys.lua's order.
+// shardPrefix starts every key of a shard: "dq:{<queue>:<shard>}:" (its hash tag keeps a shard on one Cluster slot).
+func shardPrefix(queue string, shard int) string {
+	return "dq:{" + queue + ":" + strconv.Itoa(shard) + "}:"
+}
+
+// shardKeys are KEYS[1..10] of every protocol-2 shard script, in include/shard_keys.lua's order.
 func shardKeys(queue string, shard int) []string {
-	prefix := "dq:{" + queue + ":" + strconv.Itoa(shard) + "}:"
+	prefix := shardPrefix(queue, shard)
 	names := []string{"due", "due:p1", "due:p2", "inflight", "tasks", "attempts", "errors", "dead", "marker", "rate"}
 	keys := make([]string, len(names))
 	for i, n := range names {

@@ -45,6 +45,8 @@ func (q *Queue) readMeta(ctx context.Context) ([]any, error) {
 	return list, nil
 }
 
+// verifyMeta checks the meta hash and takes the queue's layout and protocol from it; Connect calls it before the
+// Queue is shared.
 func (q *Queue) verifyMeta(ctx context.Context) error {
 	reply, err := q.readMeta(ctx)
 	if err != nil {
@@ -55,6 +57,8 @@ func (q *Queue) verifyMeta(ctx context.Context) error {
 		return err
 	}
 	q.setLayout(l)
+	q.protocol = protocolFromMeta(reply)
+	q.calls = scriptsFor(q.protocol, q.queue)
 	return nil
 }
 
@@ -74,21 +78,25 @@ func (q *Queue) setLayout(l Layout) {
 }
 
 // wireStatus is the status word of cancel.lua's, reschedule.lua's and inspect.lua's replies ("unknown" and
-// "moving" are routed on).
-func wireStatus(name string, reply any) string {
+// "moving" are routed on); op names the operation.
+func wireStatus(op string, reply any) string {
 	list, _ := reply.([]any)
-	switch name {
+	switch op {
 	case "reschedule":
 		return text(at(list, 0))
 	case "inspect":
 		return text(at(list, 1))
 	}
-	return text(reply)
+	// protocol 3's cancel says "absent" where protocol 2's says "unknown"
+	if status := text(reply); status != "absent" {
+		return status
+	}
+	return "unknown"
 }
 
-// byID runs a cancel, reschedule or inspect on the first shard in the layout's lookup order that holds the id; when
-// none does, it answers the id's own shard's "unknown" reply. args(epoch) gives the script's ARGV.
-func (q *Queue) byID(ctx context.Context, id, name string, args func(epoch int64) []string) (any, int, error) {
+// byID runs a cancel, reschedule or inspect (op) on the first shard in the layout's lookup order that holds the id;
+// when none does, it answers the id's own shard's "unknown" reply. call(shard, epoch) is the script call on a shard.
+func (q *Queue) byID(ctx context.Context, id, op string, call func(shard int, epoch int64) scriptCall) (any, int, error) {
 	deadline := time.Now().Add(patience)
 	for {
 		layout := q.currentLayout()
@@ -96,7 +104,7 @@ func (q *Queue) byID(ctx context.Context, id, name string, args func(epoch int64
 		shard, own := -1, -1
 		refused := false
 		for _, s := range layout.lookupOrder(id) {
-			r, err := q.run(ctx, name, shardKeys(q.queue, s), args(layout.Epoch))
+			r, err := q.runCall(ctx, call(s, layout.Epoch))
 			if isLayoutRefusal(err) {
 				refused = true
 				break
@@ -108,7 +116,7 @@ func (q *Queue) byID(ctx context.Context, id, name string, args func(epoch int64
 			if s == layout.ShardOf(id) {
 				ownReply, own = r, s
 			}
-			if wireStatus(name, r) != "unknown" {
+			if wireStatus(op, r) != "unknown" {
 				break
 			}
 		}
@@ -121,7 +129,7 @@ func (q *Queue) byID(ctx context.Context, id, name string, args func(epoch int64
 			}
 			continue
 		}
-		kind := wireStatus(name, reply)
+		kind := wireStatus(op, reply)
 		if kind == "moving" {
 			if err := q.later(ctx, deadline, q.movingMessage(id)); err != nil {
 				return nil, 0, err
@@ -206,8 +214,8 @@ func (q *Queue) enqueuePrepared(ctx context.Context, prepared []preparedTask, po
 					for j, i := range c.indexes {
 						batch[j] = prepared[i]
 					}
-					reply, err := q.enqueueCall(ctx, c.shard, batch, shardKeys(q.queue, c.shard),
-						enqueueArgs(policy, batch, enqueuedAt, layout.Epoch, presentOnly))
+					reply, err := q.enqueueCall(ctx, c.shard, batch,
+						q.calls.enqueue(c.shard, policy, batch, enqueuedAt, layout.Epoch, presentOnly))
 					mu.Lock()
 					defer mu.Unlock()
 					if isLayoutRefusal(err) {

@@ -4,19 +4,20 @@ import (
 	"crypto/sha1"
 	"embed"
 	"encoding/hex"
-	"path"
+	"io/fs"
 	"strings"
 )
 
 //go:generate go run ./internal/cmd/assemble-lua
 
-// Core's Lua scripts as the build step assembled them from src/main/resources/delayq/lua (go generate; a build
-// without them fails here with "pattern lua/*.lua: no matching files found").
+// Core's Lua scripts as the build step assembled them from src/main/resources/delayq/lua, protocol 3's in lua/p3 (go
+// generate; a build without them fails here with "pattern lua/*.lua: no matching files found").
 //
-//go:embed lua/*.lua
+//go:embed lua/*.lua lua/p3/*.lua
 var luaFiles embed.FS
 
-// Script is one of core's Lua scripts: its name (the file's, without .lua), its text and the SHA-1 EVALSHA takes.
+// Script is one of core's Lua scripts: its name (its path under lua/ without .lua: "enqueue", or "p3/enqueue" for
+// protocol 3's), its text and the SHA-1 EVALSHA takes.
 type Script struct {
 	Name   string
 	Source string
@@ -26,24 +27,26 @@ type Script struct {
 var scripts = loadScripts()
 
 func loadScripts() map[string]Script {
-	entries, err := luaFiles.ReadDir("lua")
-	if err != nil {
-		panic(err)
-	}
-	all := make(map[string]Script, len(entries))
-	for _, e := range entries {
-		text, err := luaFiles.ReadFile(path.Join("lua", e.Name()))
+	all := map[string]Script{}
+	for _, pattern := range []string{"lua/*.lua", "lua/p3/*.lua"} {
+		files, err := fs.Glob(luaFiles, pattern)
 		if err != nil {
 			panic(err)
 		}
-		sum := sha1.Sum(text)
-		name := strings.TrimSuffix(e.Name(), ".lua")
-		all[name] = Script{Name: name, Source: string(text), SHA: hex.EncodeToString(sum[:])}
+		for _, file := range files {
+			text, err := luaFiles.ReadFile(file)
+			if err != nil {
+				panic(err)
+			}
+			sum := sha1.Sum(text)
+			name := strings.TrimSuffix(strings.TrimPrefix(file, "lua/"), ".lua")
+			all[name] = Script{Name: name, Source: string(text), SHA: hex.EncodeToString(sum[:])}
+		}
 	}
 	return all
 }
 
-// Scripts answers core's scripts this library runs, by name.
+// Scripts answers core's scripts as this library embeds them, by name (protocol 3's as "p3/<name>").
 func Scripts() map[string]Script {
 	copied := make(map[string]Script, len(scripts))
 	for k, v := range scripts {

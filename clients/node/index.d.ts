@@ -166,6 +166,11 @@ export declare class DelayQueue {
   readonly shards: number;
   /** The queue's layout as last read from its meta hash (re-read whenever a shard answers LAYOUT). */
   readonly layout: Layout;
+  /**
+   * The protocol the queue's meta records, as last read: 2 (every queue this library creates), or 3 for a queue recorded
+   * as protocol 3 (docs/protocol3.md), spoken to with protocol 3's scripts; a task naming a group is refused there.
+   */
+  readonly protocolVersion: 2 | 3;
   readonly redis: Redis | Cluster;
   shardOf(id: string): number;
   /** The queue's business calendar of that name (dq:{q}:calendars), or null. */

@@ -4,8 +4,9 @@ setuptools builds wheels only with the ``wheel`` package beside it (before setup
 Python 3.12 or later has no setuptools at all; where PyPI is out of reach neither can be fetched. This backend
 needs neither, so ``pip install --no-build-isolation ./clients/python`` works on every supported Python with
 nothing but pip. It also does what the package needs besides copying files: it assembles core's Lua scripts
-from ``src/main/resources/delayq/lua`` of the delayq checkout (two folders up, or ``DELAYQ_CORE_LUA``) into
-``delayq/_scripts.json``, so the library never carries a copy of the scripts kept by hand.
+from ``src/main/resources/delayq/lua`` of the delayq checkout (two folders up, or ``DELAYQ_CORE_LUA``; protocol
+3's from its ``p3/`` folder, named ``p3/<name>``) into ``delayq/_scripts.json``, so the library never carries a
+copy of the scripts kept by hand.
 
 The backend itself runs on older Pythons too, so that pip can refuse one below ``REQUIRES_PYTHON`` by name.
 """

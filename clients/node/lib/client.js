@@ -50,8 +50,9 @@ async function run(redis, name, keys, args) {
 
 /**
  * The producer client of one queue. Create it with `await DelayQueue.connect(url, {queue, shards})`, which
- * checks the queue's shard count and protocol in `dq:{queue}:meta` (recording them on first use) and rejects
- * with ShardCountMismatchException or ProtocolVersionMismatchException when Redis holds others.
+ * checks the queue's shard count and protocol in `dq:{queue}:meta` (recording them on first use, as protocol 2) and
+ * rejects with ShardCountMismatchException or ProtocolVersionMismatchException when Redis holds others. A queue whose
+ * meta records protocol 3 is spoken to with protocol 3's scripts (docs/protocol3.md), answering as on protocol 2.
  */
 class DelayQueue {
   constructor(redis, s, owns) {
@@ -59,7 +60,7 @@ class DelayQueue {
     this.settings = s;
     this.owns = owns;
     this.routing = new Routing(s.queue, s.shards, (name, keys, args) => run(this.redis, name, keys, args),
-      (shard, batch, keys, args) => (s.replicaAcks > 0 ? this.enqueueAcked(shard, batch, keys, args) : run(this.redis, 'enqueue', keys, args)));
+      (shard, batch, call) => (s.replicaAcks > 0 ? this.enqueueAcked(shard, batch, call) : run(this.redis, call.script, call.keys, call.args)));
   }
 
   /** Connects to a redis://, rediss://, redis-cluster:// or rediss-cluster:// URL. */
@@ -108,6 +109,11 @@ class DelayQueue {
     return this.routing.layout;
   }
 
+  /** The protocol the queue's meta records, as last read: 2, or 3 for a queue recorded as protocol 3. */
+  get protocolVersion() {
+    return this.routing.calls.version;
+  }
+
   shardOf(id) {
     return protocol.shardOf(protocol.requireId(id), this.shards);
   }
@@ -129,34 +135,38 @@ class DelayQueue {
     const enqueuedAt = Date.now();
     const prepared = protocol.prepare(tasks, this.shards, this.settings.maxPayloadBytes, enqueuedAt);
     protocol.requireDebounce(policy, prepared);
+    this.routing.calls.requireSupported(tasks);
     return this.routing.enqueue(prepared, policy, enqueuedAt);
   }
 
   /** 'CANCELLED', 'IN_FLIGHT' (left running) or 'UNKNOWN'. */
   async cancel(id) {
     protocol.requireId(id);
-    const { reply } = await this.routing.byId(id, 'cancel', (epoch) => [id, String(epoch)]);
+    const { reply } = await this.routing.byId(id, 'cancel', []);
     return protocol.parseCancel(reply);
   }
 
   async reschedule(id, { delay, dueAt } = {}) {
     protocol.requireId(id);
     const [timing, ms] = protocol.schedule(delay, dueAt, Date.now());
-    const { reply } = await this.routing.byId(id, 'reschedule', (epoch) => [id, timing, String(ms), String(epoch)]);
+    const { reply } = await this.routing.byId(id, 'reschedule', [timing, String(ms)]);
     return protocol.parseReschedule(reply);
   }
 
   async inspect(id) {
     protocol.requireId(id);
-    const { reply, shard } = await this.routing.byId(id, 'inspect', (epoch) => [id, String(epoch)]);
+    const { reply, shard } = await this.routing.byId(id, 'inspect', []);
     const info = protocol.parseInspect(reply, id, shard);
     info.record = info.rawRecord === null ? null : protocol.decodeRecord(info.rawRecord);
     return info;
   }
 
   async stats() {
-    const shards = await Promise.all(Array.from({ length: this.shards }, async (_, s) =>
-      protocol.parseStats(await run(this.redis, 'stats', protocol.shardKeys(this.queue, s), []), s)));
+    const { calls } = this.routing;
+    const shards = await Promise.all(Array.from({ length: this.shards }, async (_, s) => {
+      const { script, keys, args } = calls.stats(this.queue, s);
+      return protocol.parseStats(await run(this.redis, script, keys, args), s);
+    }));
     return protocol.queueStats(this.queue, shards);
   }
 
@@ -169,9 +179,9 @@ class DelayQueue {
    * connection (in a Cluster, the node of the script's keys), and Redis answers how many replicas hold every
    * write of that connection so far.
    */
-  async enqueueAcked(shard, batch, keys, args) {
+  async enqueueAcked(shard, batch, { script, keys, args }) {
     const { replicaAcks, replicaAckTimeoutMs } = this.settings;
-    const s = SCRIPTS.enqueue;
+    const s = SCRIPTS[script];
     for (const [command, body] of [['evalsha', s.sha], ['eval', s.source]]) {
       const [[scriptError, reply], [waitError, acknowledged]] = await this.redis.pipeline()[command](body, keys.length, ...keys, ...args)
         .wait(replicaAcks, replicaAckTimeoutMs).exec();

@@ -2,6 +2,7 @@
 // A queue's shard layout as its meta hash records it, and where an id-addressed operation must look
 // (docs/protocol.md, "Layouts and resharding"). Pure: mirrors core's io.delayq.layout.Layout.
 const { shardOf, PROTOCOL_VERSION } = require('./protocol');
+const { SPOKEN } = require('./shard-calls');
 const { ShardCountMismatchException, ProtocolVersionMismatchException } = require('./errors');
 
 const int = (v) => (v === null || v === undefined || v === '' ? 0 : Number(v));
@@ -57,18 +58,22 @@ class Layout {
   }
 }
 
+/** The protocol meta.lua answered (its second field). */
+const protocolOf = (reply) => int(reply[1]);
+
 /**
- * The layout meta.lua answered; refuses another protocol, or a shard count the queue never had (a count it had
- * before a reshard is followed: the layout is the meta's, as in core's QueueProtocol.verifyMeta).
+ * The layout meta.lua answered; refuses a protocol this library does not speak, or a shard count the queue never had
+ * (a count it had before a reshard is followed: the layout is the meta's, as in core's QueueProtocol.verifyMeta). A
+ * refused protocol is named against the version new queues are recorded with, in core's words.
  */
 function checkMeta(reply, queue, shards) {
   const layout = Layout.fromMeta(reply);
   if (layout.shards !== shards && !layout.history.includes(shards)) throw new ShardCountMismatchException(queue, shards, layout.shards);
-  if (int(reply[1]) !== PROTOCOL_VERSION) throw new ProtocolVersionMismatchException(queue, PROTOCOL_VERSION, int(reply[1]));
+  if (!SPOKEN.includes(protocolOf(reply))) throw new ProtocolVersionMismatchException(queue, PROTOCOL_VERSION, protocolOf(reply));
   return layout;
 }
 
 /** A script's "LAYOUT <epoch> <shards> <from> ..." answer: the caller's epoch is not the shard's. */
 const isLayoutRefusal = (e) => Boolean(e && typeof e.message === 'string' && e.message.startsWith('LAYOUT '));
 
-module.exports = { Layout, checkMeta, isLayoutRefusal };
+module.exports = { Layout, checkMeta, protocolOf, isLayoutRefusal };

@@ -3,9 +3,10 @@
 // and resharding"), as core's IdRouting does: during a migration the old shard first, acting only if the id is there,
 // then the new one; a "LAYOUT" refusal re-reads the meta hash and tries again; a "moving" answer waits a few
 // milliseconds for the mover to deliver the task. Nothing is written by a refused or "moving" call, so trying again is
-// always safe.
+// always safe. The per-shard calls are those of the protocol the queue's meta records (shard-calls.js).
 const protocol = require('./protocol');
-const { Layout, checkMeta, isLayoutRefusal } = require('./layout');
+const { Layout, checkMeta, protocolOf, isLayoutRefusal } = require('./layout');
+const { callsOf } = require('./shard-calls');
 const { LayoutChangedException } = require('./errors');
 
 /** How long an operation follows layout changes and waits for a task in the mover's hands (core: 10 s). */
@@ -17,12 +18,14 @@ const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
 class Routing {
   /**
-   * run(name, keys, args) runs one script and resolves its reply; enqueue(shard, batch, keys, args) runs one enqueue
-   * call (the client's replica-ack path, or run). A script's error reply rejects.
+   * run(name, keys, args) runs one script and resolves its reply; enqueue(shard, batch, {script, keys, args}) runs one
+   * enqueue call (the client's replica-ack path, or run). A script's error reply rejects.
    */
   constructor(queue, configuredShards, run, enqueue) {
     Object.assign(this, { queue, configuredShards, run, enqueueCall: enqueue });
     this.layout = Layout.initial(configuredShards);
+    /** The shard calls of the protocol the meta records (as last read). */
+    this.calls = callsOf(protocol.PROTOCOL_VERSION);
   }
 
   metaArgs() {
@@ -30,29 +33,38 @@ class Routing {
   }
 
   async verifyMeta() {
-    this.layout = checkMeta(await this.run('meta', ...this.metaArgs()), this.queue, this.configuredShards);
+    const reply = await this.run('meta', ...this.metaArgs());
+    this.layout = checkMeta(reply, this.queue, this.configuredShards);
+    this.calls = callsOf(protocolOf(reply));
   }
 
+  /**
+   * Re-reads the layout; a queue upgraded in place to protocol 3 is spoken to as such from then on, as core's client
+   * does on its next layout answer (a protocol this library does not speak changes nothing).
+   */
   async refresh() {
-    this.layout = Layout.fromMeta(await this.run('meta', ...this.metaArgs()));
+    const reply = await this.run('meta', ...this.metaArgs());
+    this.layout = Layout.fromMeta(reply);
+    this.calls = callsOf(protocolOf(reply)) || this.calls;
   }
 
   /**
    * A cancel, reschedule or inspect: resolves {reply, shard} of the first shard in the layout's lookup order that
-   * holds the id; when none does, the id's own shard's "unknown" reply. args(epoch) gives the script's ARGV.
+   * holds the id; when none does, the id's own shard's "unknown" reply. rest: the call's arguments after the id.
    */
-  async byId(id, name, args) {
-    const status = protocol.statusOf[name];
+  async byId(id, name, rest) {
     const deadline = Date.now() + PATIENCE_MS;
     for (;;) {
-      const { layout } = this;
+      const { layout, calls } = this;
+      const status = calls.statusOf[name];
       let own = null;
       let answer = null;
       let refused = false;
       for (const shard of layout.lookupOrder(id)) {
         let reply;
         try {
-          reply = await this.run(name, protocol.shardKeys(this.queue, shard), args(layout.epoch));
+          const { script, keys, args } = calls.byId(this.queue, shard, name, id, rest, layout.epoch);
+          reply = await this.run(script, keys, args);
         } catch (e) {
           if (!isLayoutRefusal(e)) throw e;
           refused = true;
@@ -82,7 +94,7 @@ class Routing {
     let pending = prepared.map((_, i) => i);
     const deadline = Date.now() + PATIENCE_MS;
     while (pending.length) {
-      const { layout } = this;
+      const { layout, calls } = this;
       const again = [];
       let refused = false;
       const send = async (indexes, shardOfIndex, presentOnly) => {
@@ -91,8 +103,7 @@ class Routing {
           const batch = chunk.map((i) => prepared[i]);
           let reply;
           try {
-            reply = await this.enqueueCall(shard, batch, protocol.shardKeys(this.queue, shard),
-              protocol.enqueueArgs(policy, batch, enqueuedAt, layout.epoch, presentOnly));
+            reply = await this.enqueueCall(shard, batch, calls.enqueue(this.queue, shard, policy, batch, enqueuedAt, layout.epoch, presentOnly));
           } catch (e) {
             if (!isLayoutRefusal(e)) throw e;
             refused = true;

@@ -18,6 +18,8 @@ async function example(): Promise<void> {
     const stats = await orders.stats();
     console.log(stats.due, stats.shards[0].oldestOverdueMillis);
     const layout: Layout = orders.layout;
+    const spoken: 2 | 3 = orders.protocolVersion;
+    console.log(spoken);
     console.log(layout.epoch, layout.migrating ? layout.from : layout.shards, layout.history.join(','), layout.lookupOrder('order-8812'));
   } catch (e) {
     if (e instanceof ShardCountMismatchException) console.error(e.recorded, e.message);

@@ -15,8 +15,9 @@ from .scripts import script
 ATTEMPTS = ("evalsha", "eval")
 
 
-def pipeline(node: Any, attempt: str, keys: List[str], args: List[str], replicas: int, timeout_ms: int) -> Any:
-    s = script("enqueue")
+def pipeline(node: Any, attempt: str, name: str, keys: List[str], args: List[str], replicas: int, timeout_ms: int) -> Any:
+    """The enqueue script ``name`` (the queue's protocol's) and WAIT, on one connection."""
+    s = script(name)
     pipe = node.pipeline(transaction=False)
     getattr(pipe, attempt)(s.sha if attempt == "evalsha" else s.source, len(keys), *keys, *args)
     pipe.wait(replicas, timeout_ms)

@@ -83,6 +83,11 @@ class AsyncDelayQueue:
     def layout(self) -> Layout:
         return self._routing.layout
 
+    @property
+    def protocol_version(self) -> int:
+        """The protocol the queue's meta records (2, or 3 for a queue of protocol 3), as last read."""
+        return self._routing.protocol_version
+
     async def calendar(self, name: str) -> Optional[Calendar]:
         """The queue's business calendar of that name (``dq:{q}:calendars``)."""
         raw = await self._redis.hget(calendars_key(self.queue), require_name(name))
@@ -105,25 +110,18 @@ class AsyncDelayQueue:
         return await routing.run_async(self._routing.enqueue(prepared, policy, enqueued_at), self._execute)
 
     async def cancel(self, task_id: str) -> CancelResult:
-        reply, _ = await self._by_id(task_id, "cancel", lambda epoch: [task_id, str(epoch)], protocol.status_of_cancel)
-        return protocol.parse_cancel(reply)
+        protocol.require_id(task_id)
+        return await routing.run_async(self._routing.cancel(task_id), self._execute)
 
     async def reschedule(self, task_id: str, *, delay: Optional[timedelta] = None,
                          due_at: Optional[DueAt] = None) -> RescheduleResult:
         protocol.require_id(task_id)
         timing, ms = protocol.schedule(delay, due_at, int(time.time() * 1000))
-        reply, _ = await self._by_id(task_id, "reschedule", lambda epoch: [task_id, timing, str(ms), str(epoch)],
-                                     protocol.status_of_reschedule)
-        return protocol.parse_reschedule(reply)
+        return await routing.run_async(self._routing.reschedule(task_id, timing, ms), self._execute)
 
     async def inspect(self, task_id: str) -> TaskInfo:
-        reply, shard = await self._by_id(task_id, "inspect", lambda epoch: [task_id, str(epoch)],
-                                         protocol.status_of_inspect)
-        return protocol.parse_inspect(reply, task_id, shard)
-
-    async def _by_id(self, task_id: str, name: str, args: Any, status: Any) -> Tuple[Any, int]:
         protocol.require_id(task_id)
-        return await routing.run_async(self._routing.by_id(task_id, name, args, status), self._execute)
+        return await routing.run_async(self._routing.inspect(task_id), self._execute)
 
     async def _execute(self, calls: List[routing.Call]) -> List[Any]:
         """The routing's calls, concurrently; a script's error reply is answered as the exception, not raised."""
@@ -137,9 +135,7 @@ class AsyncDelayQueue:
         return list(await asyncio.gather(*(one(c) for c in calls)))
 
     async def stats(self) -> QueueStats:
-        replies = await asyncio.gather(*(self._run(self._redis, "stats", protocol.shard_keys(self.queue, s), [])
-                                         for s in range(self.shards)))
-        return QueueStats(self.queue, [protocol.parse_stats(r, s) for s, r in enumerate(replies)])
+        return await routing.run_async(self._routing.stats(), self._execute)
 
     async def close(self) -> None:
         for node in self._nodes.values():
@@ -170,7 +166,7 @@ class AsyncDelayQueue:
         node = self._primary_of(c.keys[0])
         acks, ms = self._settings.replica_acks, self._settings.replica_ack_millis
         for attempt in acks_.ATTEMPTS:
-            reply = acks_.settle(await acks_.pipeline(node, attempt, c.keys, c.args, acks, ms).execute(raise_on_error=False),
+            reply = acks_.settle(await acks_.pipeline(node, attempt, c.name, c.keys, c.args, acks, ms).execute(raise_on_error=False),
                                  c.batch or [], c.shard, acks, ms)
             if reply is not None:
                 return reply

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 from datetime import timedelta
-from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, List, Optional, Sequence, Union
 
 from redis.cluster import RedisCluster
 from redis.exceptions import NoScriptError, ResponseError
@@ -17,13 +17,12 @@ from .model import (CancelResult, DueAt, DuplicatePolicy, EnqueueResult, QueueSt
 from .scripts import script
 from .settings import Settings
 
-Call = Tuple[str, List[str], List[str]]  # script name, keys, args
-
 
 class DelayQueue:
     """The producer client of one queue. Building it checks the queue's shard count and protocol in
-    ``dq:{queue}:meta`` (recording them on first use) and raises ``ShardCountMismatchException`` or
-    ``ProtocolVersionMismatchException`` when Redis holds others.
+    ``dq:{queue}:meta`` (recording them on first use, protocol 2 for a new queue) and raises
+    ``ShardCountMismatchException`` or ``ProtocolVersionMismatchException`` when Redis holds others. A queue whose
+    meta records protocol 3 is spoken to with protocol 3's scripts (docs/protocol3.md), with the same answers.
 
     >>> with DelayQueue.connect("redis://localhost:6379", queue="orders", shards=16) as orders:
     ...     orders.enqueue("order-8812", delay=timedelta(minutes=30), payload='{"action":"cancel-if-unpaid"}')
@@ -73,6 +72,11 @@ class DelayQueue:
         return self._routing.layout
 
     @property
+    def protocol_version(self) -> int:
+        """The protocol the queue's meta records (2, or 3 for a queue of protocol 3), as last read."""
+        return self._routing.protocol_version
+
+    @property
     def redis(self) -> Any:
         return self._redis
 
@@ -104,28 +108,21 @@ class DelayQueue:
 
     def cancel(self, task_id: str) -> CancelResult:
         """Removes a scheduled or dead task; a task in flight is left running (IN_FLIGHT)."""
-        reply, _ = self._by_id(task_id, "cancel", lambda epoch: [task_id, str(epoch)], protocol.status_of_cancel)
-        return protocol.parse_cancel(reply)
+        protocol.require_id(task_id)
+        return routing.run_sync(self._routing.cancel(task_id), self._execute)
 
     def reschedule(self, task_id: str, *, delay: Optional[timedelta] = None,
                    due_at: Optional[DueAt] = None) -> RescheduleResult:
         protocol.require_id(task_id)
         timing, ms = protocol.schedule(delay, due_at, int(time.time() * 1000))
-        reply, _ = self._by_id(task_id, "reschedule", lambda epoch: [task_id, timing, str(ms), str(epoch)],
-                               protocol.status_of_reschedule)
-        return protocol.parse_reschedule(reply)
+        return routing.run_sync(self._routing.reschedule(task_id, timing, ms), self._execute)
 
     def inspect(self, task_id: str) -> TaskInfo:
-        reply, shard = self._by_id(task_id, "inspect", lambda epoch: [task_id, str(epoch)], protocol.status_of_inspect)
-        return protocol.parse_inspect(reply, task_id, shard)
-
-    def _by_id(self, task_id: str, name: str, args: Any, status: Any) -> Tuple[Any, int]:
         protocol.require_id(task_id)
-        return routing.run_sync(self._routing.by_id(task_id, name, args, status), self._execute)
+        return routing.run_sync(self._routing.inspect(task_id), self._execute)
 
     def stats(self) -> QueueStats:
-        replies = self._run_all([("stats", protocol.shard_keys(self.queue, s), []) for s in range(self.shards)])
-        return QueueStats(self.queue, [protocol.parse_stats(r, s) for s, r in enumerate(replies)])
+        return routing.run_sync(self._routing.stats(), self._execute)
 
     def close(self) -> None:
         if self._owns and self._redis is not None:
@@ -151,17 +148,10 @@ class DelayQueue:
         except NoScriptError:
             return redis.eval(s.source, len(keys), *keys, *args)
 
-    def _run_all(self, calls: Sequence[Call]) -> List[Any]:
-        """Many calls: pipelined on a standalone Redis (one round trip), one after another on a Cluster."""
-        out = self._execute([routing.Call(*c) for c in calls])
-        for reply in out:
-            if isinstance(reply, Exception):
-                raise reply
-        return out
-
     def _execute(self, calls: Sequence[routing.Call]) -> List[Any]:
-        """The routing's calls; a script's error reply is answered as the exception, not raised. Enqueue calls go
-        through the replica-ack path when the client waits for replicas."""
+        """The routing's calls, pipelined on a standalone Redis (one round trip), one after another on a Cluster; a
+        script's error reply is answered as the exception, not raised. Enqueue calls go through the replica-ack path
+        when the client waits for replicas."""
         if self._settings.replica_acks:
             return [self._enqueue_acked(c) if c.batch is not None else self._one(c) for c in calls]
         if self._cluster or len(calls) < 2:
@@ -191,7 +181,7 @@ class DelayQueue:
         node = self._primary_of(c.keys[0])
         acks, ms = self._settings.replica_acks, self._settings.replica_ack_millis
         for attempt in acks_.ATTEMPTS:
-            reply = acks_.settle(acks_.pipeline(node, attempt, c.keys, c.args, acks, ms).execute(raise_on_error=False),
+            reply = acks_.settle(acks_.pipeline(node, attempt, c.name, c.keys, c.args, acks, ms).execute(raise_on_error=False),
                                  c.batch or [], c.shard, acks, ms)
             if reply is not None:
                 return reply

@@ -8,6 +8,10 @@ from typing import Any, List, Sequence, Tuple
 
 from .errors import DelayQueueException, ProtocolVersionMismatchException, ShardCountMismatchException
 from .protocol import PROTOCOL_VERSION, shard_of as _crc_shard
+from .protocol3 import PROTOCOL_BUCKETED
+
+#: the protocols this library speaks, as a queue's meta records them; it records protocol 2 for a new queue
+SPOKEN = (PROTOCOL_VERSION, PROTOCOL_BUCKETED)
 
 
 @dataclass(frozen=True)
@@ -63,14 +67,20 @@ class Layout:
         return order
 
 
+def recorded_protocol(reply: Sequence[Any]) -> int:
+    """The protocol version meta.lua answered (0 when none is recorded)."""
+    return _int(reply[1])
+
+
 def check_meta(reply: Sequence[Any], queue: str, shards: int) -> Layout:
-    """The layout meta.lua answered; refuses another protocol, or a shard count the queue never had (a count it
-    had before a reshard is followed: the layout is the meta's, as in core's QueueProtocol.verifyMeta)."""
+    """The layout meta.lua answered; refuses a protocol this library does not speak, or a shard count the queue never
+    had (a count it had before a reshard is followed: the layout is the meta's, as in core's QueueLayout.verify)."""
     layout = Layout.from_meta(reply)
     if layout.shards != shards and shards not in layout.history:
         raise ShardCountMismatchException(queue, shards, layout.shards)
-    if _int(reply[1]) != PROTOCOL_VERSION:
-        raise ProtocolVersionMismatchException(queue, PROTOCOL_VERSION, _int(reply[1]))
+    if recorded_protocol(reply) not in SPOKEN:
+        # named as the version recorded for new queues, as core's message does
+        raise ProtocolVersionMismatchException(queue, PROTOCOL_VERSION, recorded_protocol(reply))
     return layout
 
 

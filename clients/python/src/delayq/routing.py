@@ -2,7 +2,9 @@
 "Layouts and resharding"), as core's ``IdRouting`` does: during a migration the old shard first, acting only
 if the id is there, then the new one; a "LAYOUT" refusal re-reads the meta hash and tries again; a "moving"
 answer waits a few milliseconds for the mover to deliver the task. Nothing is written by a refused or
-"moving" call, so trying again is always safe.
+"moving" call, so trying again is always safe. The scripts are those of the protocol the queue's meta records
+(calls.py); a protocol-3 shard never answers LAYOUT or "moving" (protocol 3 has no resharding), so there the rule
+only walks the lookup order.
 
 No I/O: each operation is a generator that yields what it needs and is sent the answer, so that the sync and
 the asyncio client run the same rule. It yields either a list of :class:`Call` (answered with a list of
@@ -12,11 +14,12 @@ to sleep, answered with None). Its return value is the operation's answer.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Dict, Generator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, Generator, List, Optional, Sequence, Tuple
 
 from . import protocol
-from .layout import Layout, LayoutChangedException, check_meta, is_layout_refusal
-from .model import DuplicatePolicy, EnqueueResult, EnqueueStatus
+from .calls import Call, ProtocolCalls, calls_for
+from .layout import SPOKEN, Layout, LayoutChangedException, check_meta, is_layout_refusal, recorded_protocol
+from .model import DuplicatePolicy, EnqueueResult, EnqueueStatus, QueueStats
 
 #: how long an operation follows layout changes and waits for a task in the mover's hands (core: 10 s)
 PATIENCE_S = 10.0
@@ -24,42 +27,72 @@ PATIENCE_S = 10.0
 PAUSE_S = 0.005
 
 
-class Call(NamedTuple):
-    """One script call; ``shard`` and ``batch`` are set on enqueue calls (the replica-ack path needs them)."""
-    name: str
-    keys: List[str]
-    args: List[str]
-    shard: int = -1
-    batch: Optional[List[protocol.Prepared]] = None
-
-
 Step = Generator[Any, Any, Any]
 
 
 class Routing:
-    """The layout one client follows: read from the meta hash when the client starts and after every LAYOUT
-    answer."""
+    """The layout and protocol one client follows: read from the meta hash when the client starts and after every
+    LAYOUT answer. ``calls`` are the scripts of the protocol the meta records (calls.py)."""
 
     def __init__(self, queue: str, configured_shards: int) -> None:
         self.queue = queue
         self.configured_shards = configured_shards
         self.layout = Layout.initial(configured_shards)
+        self.calls: ProtocolCalls = calls_for(protocol.PROTOCOL_VERSION, queue)
+
+    @property
+    def protocol_version(self) -> int:
+        """The protocol the queue's meta records, as last read (2 before the first read)."""
+        return self.calls.version
 
     def meta_call(self) -> Call:
+        # a new queue is recorded as protocol 2; an existing one keeps what its meta records
         return Call("meta", [protocol.meta_key(self.queue)], [str(self.configured_shards), str(protocol.PROTOCOL_VERSION)])
 
     def verify_meta(self) -> Step:
         [reply] = yield [self.meta_call()]
-        self.layout = check_meta(_raised(reply), self.queue, self.configured_shards)
+        reply = _raised(reply)
+        self.layout = check_meta(reply, self.queue, self.configured_shards)
+        self._speak(recorded_protocol(reply))
 
     def _refresh(self) -> Step:
         [reply] = yield [self.meta_call()]
-        self.layout = Layout.from_meta(_raised(reply))
+        reply = _raised(reply)
+        self.layout = Layout.from_meta(reply)
+        # a queue upgraded in place to protocol 3 is spoken to as such from here on (core's QueueLayout.refresh)
+        if recorded_protocol(reply) in SPOKEN:
+            self._speak(recorded_protocol(reply))
 
-    def by_id(self, task_id: str, name: str, args: Callable[[int], List[str]],
-              status: Callable[[Any], str]) -> Step:
-        """A cancel, reschedule or inspect: answers (reply, shard) of the first shard in the layout's lookup
-        order that holds the id; when none does, the id's own shard's "unknown" reply."""
+    def _speak(self, version: int) -> None:
+        if version != self.calls.version:
+            self.calls = calls_for(version, self.queue)
+
+    # ---- operations: each answers what the client answers ----
+
+    def cancel(self, task_id: str) -> Step:
+        reply, _ = yield from self.by_id(task_id, lambda shard, epoch: self.calls.cancel(shard, task_id, epoch),
+                                         lambda reply: self.calls.status_of_cancel(reply))
+        return protocol.parse_cancel(reply)
+
+    def reschedule(self, task_id: str, timing: str, ms: int) -> Step:
+        reply, _ = yield from self.by_id(task_id, lambda shard, epoch: self.calls.reschedule(shard, task_id, timing, ms, epoch),
+                                         protocol.status_of_reschedule)
+        return protocol.parse_reschedule(reply)
+
+    def inspect(self, task_id: str) -> Step:
+        reply, shard = yield from self.by_id(task_id, lambda shard, epoch: self.calls.inspect(shard, task_id, epoch),
+                                             protocol.status_of_inspect)
+        return protocol.parse_inspect(reply, task_id, shard)
+
+    def stats(self) -> Step:
+        """Every shard's stats, in one batch of calls."""
+        replies = yield [self.calls.stats(s) for s in range(self.layout.shards)]
+        return QueueStats(self.queue, [protocol.parse_stats(_raised(r), s) for s, r in enumerate(replies)])
+
+    def by_id(self, task_id: str, call: Callable[[int, int], Call], status: Callable[[Any], str]) -> Step:
+        """A cancel, reschedule or inspect (``call``: its call on a shard under a layout epoch): answers (reply, shard)
+        of the first shard in the layout's lookup order that holds the id; when none does, the id's own shard's
+        "unknown" reply."""
         deadline = time.monotonic() + PATIENCE_S
         while True:
             layout = self.layout
@@ -67,7 +100,7 @@ class Routing:
             answer: Optional[Tuple[Any, int]] = None
             refused = False
             for shard in layout.lookup_order(task_id):
-                [reply] = yield [Call(name, protocol.shard_keys(self.queue, shard), args(layout.epoch))]
+                [reply] = yield [call(shard, layout.epoch)]
                 if isinstance(reply, Exception):
                     if not is_layout_refusal(reply):
                         raise reply
@@ -135,13 +168,8 @@ class Routing:
 
     def _calls(self, prepared: Sequence[protocol.Prepared], indexes: List[int], shard_of: Callable[[int], int],
                policy: DuplicatePolicy, enqueued_at: int, layout: Layout, present_only: bool) -> List[Tuple[Call, List[int]]]:
-        calls = []
-        for shard, chunk in protocol.group(indexes, shard_of):
-            batch = [prepared[i] for i in chunk]
-            calls.append((Call("enqueue", protocol.shard_keys(self.queue, shard),
-                               protocol.enqueue_args(policy, batch, enqueued_at, layout.epoch, present_only), shard, batch),
-                          chunk))
-        return calls
+        return [(self.calls.enqueue(shard, policy, [prepared[i] for i in chunk], enqueued_at, layout.epoch, present_only), chunk)
+                for shard, chunk in protocol.group(indexes, shard_of)]
 
     def _later(self, deadline: float, give_up: str) -> Step:
         if time.monotonic() > deadline:

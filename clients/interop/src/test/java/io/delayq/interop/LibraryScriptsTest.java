@@ -1,6 +1,7 @@
 package io.delayq.interop;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.delayq.bucket.BucketScript;
 import io.delayq.script.LuaScript;
 import io.delayq.testing.RedisServerExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -16,8 +17,9 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * One source of truth: every library runs exactly the scripts core's {@link LuaScript} assembles from
- * {@code src/main/resources/delayq/lua} (same names, same SHA-1, so the same text). A library built before
+ * One source of truth: every library runs exactly the scripts core's {@link LuaScript} and {@link BucketScript}
+ * (protocol 3's, named {@code p3/<name>}) assemble from {@code src/main/resources/delayq/lua} (same names, same
+ * SHA-1, so the same text). A library built before
  * a script changed fails here until it is built again.
  */
 class LibraryScriptsTest {
@@ -33,6 +35,8 @@ class LibraryScriptsTest {
     void theLibraryRunsCoresScriptsExactly(Producer producer) {
         Map<String, String> core = Arrays.stream(LuaScript.values())
                 .collect(Collectors.toMap(s -> s.fileName().replace(".lua", ""), LuaScript::sha));
+        // protocol 3's, by their path under lua/: p3/enqueue, ...
+        Arrays.stream(BucketScript.values()).forEach(s -> core.put(s.path().replace("delayq/lua/", "").replace(".lua", ""), s.sha()));
         try (ProducerProcess p = producer.connect(redis.url(), "scripts", 1).connected()) {
             JsonNode answer = p.ok(Map.of("op", "scripts"));
             Map<String, String> library = new HashMap<>();

@@ -1,0 +1,79 @@
+package delayq
+
+import (
+	"hash/crc32"
+	"strconv"
+)
+
+// Protocol 3 (docs/protocol3.md): a shard's waiting tasks in hashes of one due window, found by id through the id
+// index. A queue is protocol 3 only where its meta records it (its first Java client or worker ran with
+// DELAYQ_PROTOCOL=3, or it was upgraded in place); this library records 2 for a queue it creates and speaks 3 to a
+// queue that records it, with core's p3 scripts and the arguments core's io.delayq.bucket.BucketQueue sends.
+// Protocol 3 has no layout epoch and no migration (it refuses a reshard), so its calls carry neither.
+
+const (
+	// BucketedProtocolVersion is protocol 3, which this client speaks on a queue whose meta records it.
+	BucketedProtocolVersion = 3
+	// idIndexBuckets is the id index's hash count per shard (ix:<h>; core's BucketLayout.ID_INDEX_BUCKETS).
+	idIndexBuckets = 2039
+	// countedBuckets bounds the buckets p3/stats.lua reads a call; the rest count at the read ones' average fill
+	// (core's BucketQueue.COUNTED_BUCKETS).
+	countedBuckets = 10000
+)
+
+// indexBucketOf is the id index hash of an id, h in ix:<h>: CRC-32 of its UTF-8 bytes mod 2039 (the scripts take it
+// from the caller so that none pays the hash per task).
+func indexBucketOf(id string) int {
+	return int(crc32.ChecksumIEEE([]byte(id)) % idIndexBuckets)
+}
+
+// protocol3Scripts: every call takes one key, the shard's prefix (KEYS[1] of every p3 script), and each id its
+// index bucket.
+type protocol3Scripts struct{ queue string }
+
+func (p protocol3Scripts) keys(shard int) []string { return []string{shardPrefix(p.queue, shard)} }
+
+// accept refuses a task that names a group with core's error: protocol 3 has no groups yet.
+func (protocol3Scripts) accept(batch []preparedTask) error {
+	for _, t := range batch {
+		if g := t.options.Group; g != nil {
+			return invalid("group", "protocol 3 does not take groups yet; task %s names %s", t.id, *g)
+		}
+	}
+	return nil
+}
+
+// enqueue: the duplicate policy reject takes p3/enqueue.lua's short path, the others p3/enqueue_policy.lua, which
+// takes the policy's wire name first. Every task carries its index bucket; there is no epoch, and no "present only"
+// (a protocol-3 queue never migrates).
+func (p protocol3Scripts) enqueue(shard int, policy DuplicatePolicy, batch []preparedTask, enqueuedAt, _ int64, _ bool) scriptCall {
+	script := "p3/enqueue_policy"
+	args := make([]string, 0, 2+6*len(batch))
+	if policy == Reject {
+		script = "p3/enqueue"
+	} else {
+		args = append(args, string(policy))
+	}
+	args = append(args, strconv.Itoa(len(batch)))
+	for _, t := range batch {
+		args = append(args, t.id, strconv.Itoa(indexBucketOf(t.id)), t.timing, strconv.FormatInt(t.ms, 10),
+			encodeRecord(t.payload, enqueuedAt, t.priority, t.options), strconv.Itoa(int(t.priority)))
+	}
+	return scriptCall{script, p.keys(shard), args}
+}
+
+func (p protocol3Scripts) cancel(shard int, id string, _ int64) scriptCall {
+	return scriptCall{"p3/cancel", p.keys(shard), []string{id, strconv.Itoa(indexBucketOf(id))}}
+}
+
+func (p protocol3Scripts) reschedule(shard int, id, timing string, ms, _ int64) scriptCall {
+	return scriptCall{"p3/reschedule", p.keys(shard), []string{id, strconv.Itoa(indexBucketOf(id)), timing, strconv.FormatInt(ms, 10)}}
+}
+
+func (p protocol3Scripts) inspect(shard int, id string, _ int64) scriptCall {
+	return scriptCall{"p3/inspect", p.keys(shard), []string{id, strconv.Itoa(indexBucketOf(id))}}
+}
+
+func (p protocol3Scripts) stats(shard int) scriptCall {
+	return scriptCall{"p3/stats", p.keys(shard), []string{strconv.Itoa(countedBuckets)}}
+}

@@ -1,0 +1,484 @@
+package delayq
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gomodule/redigo/redis"
+)
+
+// Protocol 3 on a real Redis: a queue whose meta records protocol 3 (as core's Java client records it) is spoken to
+// with core's p3 scripts, its tasks sit in protocol 3's keys, and every answer is protocol 2's.
+
+// createProtocol3Queue records a queue as protocol 3 the way core does on its first use: meta.lua with protocol 3.
+func createProtocol3Queue(t *testing.T, r *redisServer, queue string, shards int) {
+	t.Helper()
+	if _, err := r.admin.Do("EVAL", scripts["meta"].Source, 1, metaKey(queue), shards, BucketedProtocolVersion); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func connectProtocol3(t *testing.T, r *redisServer, queue string, shards int) *Queue {
+	t.Helper()
+	createProtocol3Queue(t, r, queue, shards)
+	q := connect(t, r, queue, shards)
+	if q.Protocol() != BucketedProtocolVersion {
+		t.Fatalf("queue %s recorded as protocol 3 is spoken to as protocol %d", queue, q.Protocol())
+	}
+	return q
+}
+
+func serverNow(t *testing.T, r *redisServer) int64 {
+	t.Helper()
+	now, err := redis.Int64s(r.admin.Do("TIME"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return now[0]*1000 + now[1]/1000
+}
+
+// taskPrefix is the prefix of the shard that holds id in a queue of n shards.
+func taskPrefix(queue, id string, shards int) string { return shardPrefix(queue, ShardOf(id, shards)) }
+
+// indexedDue is the due time protocol 3's id index holds for id (ix:<h>), "" when it holds none.
+func indexedDue(t *testing.T, r *redisServer, prefix, id string) string {
+	t.Helper()
+	due, err := redis.String(r.admin.Do("HGET", prefix+"ix:"+strconv.Itoa(indexBucketOf(id)), id))
+	if errors.Is(err, redis.ErrNil) {
+		return ""
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return due
+}
+
+// waitingBucket is the index (idx, idx1, idx2 or cidx) listing the waiting bucket b:<name> that holds id, and that
+// bucket's value for it; "" when no waiting bucket does.
+func waitingBucket(t *testing.T, r *redisServer, prefix, id string) (index, value string) {
+	t.Helper()
+	for _, ix := range []string{"idx", "idx1", "idx2", "cidx"} {
+		names, err := redis.Strings(r.admin.Do("ZRANGE", prefix+ix, 0, -1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range names {
+			v, err := redis.String(r.admin.Do("HGET", prefix+"b:"+name, id))
+			if err == nil {
+				return ix, v
+			}
+		}
+	}
+	return "", ""
+}
+
+// protocol2KeysOf counts the keys protocol 2 would hold id in: its shard's due sets and its record hash.
+func protocol2KeysOf(t *testing.T, r *redisServer, prefix, id string) int {
+	t.Helper()
+	n, err := redis.Int(r.admin.Do("EXISTS", prefix+"due", prefix+"due:p1", prefix+"due:p2", prefix+"tasks:"+strconv.Itoa(BucketOf(id))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestAQueueRecordedAsProtocol3KeepsItsTasksInProtocol3sBuckets(t *testing.T) {
+	r := startRedis(t)
+	ctx := context.Background()
+	name := unique("p3-orders")
+	q := connectProtocol3(t, r, name, 4)
+	before := serverNow(t, r)
+	urgentAt := time.UnixMilli(before + 5*60*1000 + 17)
+	laterAt := time.UnixMilli(before + 2*3600*1000 + 3)
+	results, err := q.EnqueueMany(ctx, []Task{
+		{ID: "soon-1", Delay: 2 * time.Second, Payload: Ptr("s")},
+		{ID: "high-1", Delay: 30 * time.Second, Priority: High, Payload: Ptr("h")},
+		{ID: "urgent-1", DueAt: urgentAt, Priority: Highest, Payload: Ptr("u")},
+		{ID: "later-1", DueAt: laterAt, Payload: Ptr("l"), MaxAttempts: Ptr(3)},
+	}, Reject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := serverNow(t, r)
+	for _, res := range results {
+		if res.Status != Added {
+			t.Errorf("%+v, want ADDED", res)
+		}
+	}
+	// a delay is counted on the Redis clock, a due time is kept to the millisecond
+	if d := results[0].DueAt.UnixMilli(); d < before+2000 || d > after+2000 {
+		t.Errorf("soon-1 due %d, want between %d and %d", d, before+2000, after+2000)
+	}
+	if !results[2].DueAt.Equal(urgentAt) || !results[3].DueAt.Equal(laterAt) {
+		t.Errorf("due times %v %v, want %v %v", results[2].DueAt, results[3].DueAt, urgentAt, laterAt)
+	}
+
+	// each task in a bucket of its level's index (a minute's when due 10 minutes or more ahead), its due time in the
+	// id index, and nothing in protocol 2's keys
+	for i, want := range []struct{ id, index, record string }{
+		{"soon-1", "idx", ":s"}, {"high-1", "idx1", ":h"}, {"urgent-1", "idx2", ":u"}, {"later-1", "cidx", `"maxAttempts":3}`},
+	} {
+		prefix := taskPrefix(name, want.id, 4)
+		if index, value := waitingBucket(t, r, prefix, want.id); index != want.index || !strings.HasSuffix(value, want.record) {
+			t.Errorf("%s waits in %q as %q, want a bucket of %s ending %s", want.id, index, value, want.index, want.record)
+		}
+		if due := indexedDue(t, r, prefix, want.id); due != strconv.FormatInt(results[i].DueAt.UnixMilli(), 36) {
+			t.Errorf("%s: the id index holds %q, want its due time %d in base 36", want.id, due, results[i].DueAt.UnixMilli())
+		}
+		if n := protocol2KeysOf(t, r, prefix, want.id); n != 0 {
+			t.Errorf("%s: %d of protocol 2's keys written on a protocol-3 queue", want.id, n)
+		}
+	}
+	waiting := 0
+	for s := 0; s < 4; s++ {
+		n, _ := redis.Int(r.admin.Do("GET", shardPrefix(name, s)+"waiting"))
+		waiting += n
+	}
+	if waiting != 4 {
+		t.Errorf("protocol 3's waiting counts hold %d tasks, want 4", waiting)
+	}
+	if meta, _ := redis.StringMap(r.admin.Do("HGETALL", metaKey(name))); meta["protocol"] != "3" || meta["shards"] != "4" {
+		t.Errorf("meta %v, want protocol 3 and 4 shards kept", meta)
+	}
+
+	// scripts forgotten (a restart, SCRIPT FLUSH): protocol 3's are sent in full once, as protocol 2's
+	if _, err := r.admin.Do("SCRIPT", "FLUSH"); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := q.Enqueue(ctx, Task{ID: "after-flush"}, Reject); err != nil || res.Status != Added {
+		t.Errorf("%+v (%v)", res, err)
+	}
+	if index, _ := waitingBucket(t, r, taskPrefix(name, "after-flush", 4), "after-flush"); index != "idx" {
+		t.Errorf("after-flush waits in %q, want idx", index)
+	}
+}
+
+func TestEveryDuplicatePolicyAnswersOnProtocol3AsOnProtocol2(t *testing.T) {
+	r := startRedis(t)
+	ctx := context.Background()
+	name := unique("p3-policies")
+	q := connectProtocol3(t, r, name, 4)
+	first, err := q.Enqueue(ctx, Task{ID: "order-8812", Delay: 30 * time.Minute, Payload: Ptr("v1")}, Reject)
+	if err != nil || first.Status != Added {
+		t.Fatalf("%+v (%v)", first, err)
+	}
+	for _, c := range []struct {
+		policy DuplicatePolicy
+		delay  time.Duration
+		want   EnqueueStatus
+	}{{Reject, time.Minute, Duplicate}, {KeepEarlier, time.Hour, Kept}, {KeepEarlier, time.Minute, Earlier}, {Replace, 2 * time.Hour, Replaced}} {
+		res, err := q.Enqueue(ctx, Task{ID: "order-8812", Delay: c.delay, Payload: Ptr("v-" + string(c.policy))}, c.policy)
+		if err != nil || res.Status != c.want {
+			t.Errorf("%s: %+v (%v), want %s", c.policy, res, err, c.want)
+		}
+	}
+	// a duplicate answers the holding task's due time; replace put the new record in a minute two hours ahead
+	info, err := q.Inspect(ctx, "order-8812")
+	if err != nil || info.State != Scheduled || info.Record == nil || *info.Record.Payload != "v-replace" {
+		t.Errorf("after replace: %+v (%v)", info, err)
+	}
+	if index, _ := waitingBucket(t, r, taskPrefix(name, "order-8812", 4), "order-8812"); index != "cidx" {
+		t.Errorf("the replaced task waits in %q, want cidx", index)
+	}
+	if dup, _ := q.Enqueue(ctx, Task{ID: "order-8812", Delay: time.Second}, Reject); dup.Status != Duplicate || dup.DueAt.UnixMilli() != info.Score {
+		t.Errorf("duplicate %+v, want the holder's due time %d", dup, info.Score)
+	}
+
+	wait := Ptr(time.Minute)
+	debounced, err := q.Enqueue(ctx, Task{ID: "reindex-7", Delay: 10 * time.Second, Payload: Ptr("v1"), DebounceMaxWait: wait}, Debounce)
+	if err != nil || debounced.Status != Added {
+		t.Fatalf("%+v (%v)", debounced, err)
+	}
+	moved, err := q.Enqueue(ctx, Task{ID: "reindex-7", Delay: 20 * time.Second, Payload: Ptr("v2"), DebounceMaxWait: wait}, Debounce)
+	if err != nil || moved.Status != Replaced || !moved.DueAt.After(debounced.DueAt) {
+		t.Errorf("debounced again: %+v (%v), first due %v", moved, err, debounced.DueAt)
+	}
+
+	// a dedup window, started by the cancel, refuses the id in every policy
+	windowed, err := q.Enqueue(ctx, Task{ID: "coupon-C-9", Delay: time.Hour, DedupWindow: Ptr(time.Hour)}, Reject)
+	if err != nil || windowed.Status != Added {
+		t.Fatalf("%+v (%v)", windowed, err)
+	}
+	if c, err := q.Cancel(ctx, "coupon-C-9"); err != nil || c != Cancelled {
+		t.Fatalf("%s (%v)", c, err)
+	}
+	for _, policy := range []DuplicatePolicy{Reject, Replace, KeepEarlier} {
+		if res, err := q.Enqueue(ctx, Task{ID: "coupon-C-9", Delay: time.Minute}, policy); err != nil || res.Status != Window {
+			t.Errorf("%s within the dedup window: %+v (%v), want WINDOW", policy, res, err)
+		}
+	}
+}
+
+// claimAll is a worker's claim on a protocol-3 shard (p3/claim.lua): every task due now goes in flight. It answers
+// the lease expiry and, by id, the in-flight bucket each task is in.
+func claimAll(t *testing.T, r *redisServer, prefix string) (int64, map[string]string) {
+	t.Helper()
+	s := scripts["p3/claim"]
+	reply, err := redis.Values(r.admin.Do("EVAL", s.Source, 1, prefix, 100, 30000, 0, 0, "", 0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flights := map[string]string{}
+	for i := 3; i+1 < len(reply); i += 2 {
+		fields, _ := redis.Strings(reply[i+1], nil)
+		for j := 0; j+1 < len(fields); j += 2 {
+			flights[fields[j]] = text(reply[i])
+		}
+	}
+	return integer(reply[0]), flights
+}
+
+// deadLetter is a worker's permanent failure of a claimed task (p3/retry.lua): the task becomes a dead letter.
+func deadLetter(t *testing.T, r *redisServer, prefix, flight, id, reason string) {
+	t.Helper()
+	s := scripts["p3/retry"]
+	reply, err := redis.Values(r.admin.Do("EVAL", s.Source, 1, prefix, flight, id, indexBucketOf(id), 0, reason, 5, 1, 0, 0, 0))
+	if err != nil || text(reply[0]) != "dead" {
+		t.Fatalf("retry of %s: %v (%v)", id, reply, err)
+	}
+}
+
+func TestCancelRescheduleAndInspectOnProtocol3AnswerInProtocol2sWords(t *testing.T) {
+	r := startRedis(t)
+	ctx := context.Background()
+	name := unique("p3-admin")
+	q := connectProtocol3(t, r, name, 1)
+	prefix := shardPrefix(name, 0)
+	due := time.UnixMilli(serverNow(t, r) + 3600*1000 + 7)
+	if _, err := q.EnqueueMany(ctx, []Task{
+		{ID: "running-1", Payload: Ptr("r")}, {ID: "failing-1", Payload: Ptr("f")},
+	}, Reject); err != nil {
+		t.Fatal(err)
+	}
+	expiry, flights := claimAll(t, r, prefix)
+	if flights["running-1"] == "" || flights["failing-1"] == "" {
+		t.Fatalf("the claim took %v", flights)
+	}
+	deadLetter(t, r, prefix, flights["failing-1"], "failing-1", "declined")
+	if _, err := q.EnqueueMany(ctx, []Task{
+		{ID: "payout-W-17", DueAt: due, Priority: Highest, Payload: Ptr("pay")}, {ID: "due-now", Payload: Ptr("d")},
+	}, Reject); err != nil {
+		t.Fatal(err)
+	}
+
+	// scheduled
+	info, err := q.Inspect(ctx, "payout-W-17")
+	if err != nil || info.State != Scheduled || info.Score != due.UnixMilli() || info.Priority != Highest || info.Shard != 0 ||
+		info.Attempts != 0 || info.Record == nil || *info.Record.Payload != "pay" {
+		t.Errorf("scheduled: %+v (%v)", info, err)
+	}
+	moved, err := q.Reschedule(ctx, "payout-W-17", At(due.Add(5*time.Millisecond)))
+	if err != nil || moved.Status != Rescheduled || !moved.DueAt.Equal(due.Add(5*time.Millisecond)) {
+		t.Errorf("rescheduled: %+v (%v)", moved, err)
+	}
+	if got := indexedDue(t, r, prefix, "payout-W-17"); got != strconv.FormatInt(due.UnixMilli()+5, 36) {
+		t.Errorf("the id index holds %q after the reschedule", got)
+	}
+	if later, err := q.Reschedule(ctx, "payout-W-17", In(2*time.Hour)); err != nil || later.Status != Rescheduled || !later.DueAt.After(due) {
+		t.Errorf("rescheduled by a delay: %+v (%v)", later, err)
+	}
+	if index, _ := waitingBucket(t, r, prefix, "payout-W-17"); index != "cidx" {
+		t.Errorf("rescheduled two hours ahead, it waits in %q, want cidx", index)
+	}
+
+	// in flight: the lease expiry of its bucket, refused by cancel, reschedule and every duplicate policy
+	if info, _ := q.Inspect(ctx, "running-1"); info.State != StateInFlight || info.Score != expiry || info.Attempts != 1 ||
+		info.Record == nil || *info.Record.Payload != "r" {
+		t.Errorf("in flight: %+v, want lease expiry %d", info, expiry)
+	}
+	if c, err := q.Cancel(ctx, "running-1"); err != nil || c != CancelInFlight {
+		t.Errorf("cancel in flight: %s (%v)", c, err)
+	}
+	if res, err := q.Reschedule(ctx, "running-1", In(time.Minute)); err != nil || res.Status != RescheduleInFlight || res.DueAt.UnixMilli() != expiry {
+		t.Errorf("reschedule in flight: %+v (%v)", res, err)
+	}
+	for _, policy := range []DuplicatePolicy{Replace, KeepEarlier} {
+		if res, err := q.Enqueue(ctx, Task{ID: "running-1", Delay: time.Minute}, policy); err != nil || res.Status != InFlight || res.DueAt.UnixMilli() != expiry {
+			t.Errorf("%s in flight: %+v (%v), want INFLIGHT at %d", policy, res, err, expiry)
+		}
+	}
+
+	// dead
+	dead, err := q.Inspect(ctx, "failing-1")
+	if err != nil || dead.State != StateDead || dead.LastError == nil || *dead.LastError != "declined" {
+		t.Errorf("dead: %+v (%v)", dead, err)
+	}
+	if res, _ := q.Reschedule(ctx, "failing-1", In(time.Minute)); res.Status != RescheduleDead || res.DueAt.UnixMilli() != dead.Score {
+		t.Errorf("reschedule dead: %+v, want DEAD at %d", res, dead.Score)
+	}
+	if res, _ := q.Enqueue(ctx, Task{ID: "failing-1", Delay: time.Minute}, KeepEarlier); res.Status != Dead {
+		t.Errorf("keep-earlier of a dead letter: %+v", res)
+	}
+
+	// the counts, in protocol 2's answer
+	stats, err := q.Stats(ctx)
+	if err != nil || len(stats.Shards) != 1 || stats.Scheduled != 1 || stats.Due != 1 || stats.InFlight != 1 || stats.Dead != 1 {
+		t.Errorf("stats %+v (%v), want 1 scheduled, 1 due, 1 in flight, 1 dead", stats, err)
+	}
+
+	// cancelled: a waiting task and a dead letter go, and the id index forgets them
+	for _, id := range []string{"payout-W-17", "failing-1"} {
+		if c, err := q.Cancel(ctx, id); err != nil || c != Cancelled {
+			t.Errorf("cancel %s: %s (%v)", id, c, err)
+		}
+		if c, _ := q.Cancel(ctx, id); c != CancelUnknown {
+			t.Errorf("cancel %s again: %s", id, c)
+		}
+		if info, _ := q.Inspect(ctx, id); info.State != StateUnknown || info.Shard != 0 {
+			t.Errorf("inspect %s after its cancel: %+v", id, info)
+		}
+		if got := indexedDue(t, r, prefix, id); got != "" {
+			t.Errorf("the id index still holds %s: %q", id, got)
+		}
+	}
+	if res, _ := q.Reschedule(ctx, "nobody", In(time.Second)); res.Status != RescheduleUnknown {
+		t.Errorf("reschedule of an unknown id: %+v", res)
+	}
+}
+
+// A queue grown from 4 to 16 shards on protocol 2, then upgraded: a call by id asks the id's shard, then its shard
+// under every earlier count, as core's IdRouting does; protocol 3's cancel says "absent" where protocol 2's says
+// "unknown", and the lookup goes on.
+func TestACallByIDOnProtocol3LooksAtTheIDsShardUnderEveryEarlierCount(t *testing.T) {
+	r := startRedis(t)
+	ctx := context.Background()
+	name := unique("p3-grown")
+	createProtocol3Queue(t, r, name, 16)
+	if _, err := r.admin.Do("HSET", metaKey(name), "layout", "2", "layouts", "4,16"); err != nil {
+		t.Fatal(err)
+	}
+	q := connect(t, r, name, 4)
+	id := "order-1"
+	for i := 2; ShardOf(id, 4) == ShardOf(id, 16); i++ {
+		id = fmt.Sprintf("order-%d", i)
+	}
+	// the task waits on its shard under 4, where protocol 3's enqueue put it
+	old := shardPrefix(name, ShardOf(id, 4))
+	enqueue := scripts["p3/enqueue"]
+	if _, err := r.admin.Do("EVAL", enqueue.Source, 1, old, 1, id, indexBucketOf(id), "in", 3600000, "0a:p", 0); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := q.Inspect(ctx, id); err != nil || info.State != Scheduled || info.Shard != ShardOf(id, 4) {
+		t.Errorf("inspect: %+v (%v), want scheduled on shard %d", info, err, ShardOf(id, 4))
+	}
+	if c, err := q.Cancel(ctx, id); err != nil || c != Cancelled {
+		t.Errorf("cancel: %s (%v), want it found on its shard under 4", c, err)
+	}
+	if indexedDue(t, r, old, id) != "" {
+		t.Errorf("%s is still indexed on its old shard", id)
+	}
+	if info, _ := q.Inspect(ctx, id); info.State != StateUnknown || info.Shard != ShardOf(id, 16) {
+		t.Errorf("after the cancel: %+v, want unknown on its own shard %d", info, ShardOf(id, 16))
+	}
+}
+
+func TestAGroupIsRefusedOnProtocol3NamingTheFieldAndNothingIsWritten(t *testing.T) {
+	r := startRedis(t)
+	ctx := context.Background()
+	name := unique("p3-groups")
+	q := connectProtocol3(t, r, name, 4)
+	_, err := q.EnqueueMany(ctx, []Task{{ID: "plain-1"}, {ID: "tenant-task", Group: "tenant-42"}}, Reject)
+	refused(t, err, "group", "group: protocol 3 does not take groups yet; task tenant-task names tenant-42")
+	if JavaName(err) != "InvalidInputException" {
+		t.Errorf("%s, want InvalidInputException", JavaName(err))
+	}
+	if info, _ := q.Inspect(ctx, "plain-1"); info.State != StateUnknown {
+		t.Errorf("half a refused batch written: %+v", info)
+	}
+	// the group's own rule still comes first, as in core (TaskSpec before BucketQueue)
+	_, err = q.Enqueue(ctx, Task{ID: "tenant-task", Group: "tenant 42"}, Replace)
+	refused(t, err, "group", `group: may hold only ASCII letters, digits and - _ . : @ /, got ' ' at offset 6 of "tenant 42"`)
+}
+
+func TestAQueueThisClientCreatesIsProtocol2AndKeepsUsingProtocol2sKeys(t *testing.T) {
+	r := startRedis(t)
+	ctx := context.Background()
+	name := unique("p2-fresh")
+	q := connect(t, r, name, 4)
+	if q.Protocol() != ProtocolVersion {
+		t.Errorf("protocol %d, want 2", q.Protocol())
+	}
+	if meta, _ := redis.StringMap(r.admin.Do("HGETALL", metaKey(name))); meta["protocol"] != "2" {
+		t.Errorf("meta %v, want protocol 2", meta)
+	}
+	results, err := q.EnqueueMany(ctx, []Task{{ID: "order-1", Delay: time.Hour, Payload: Ptr("p")}, {ID: "tenant-task", Group: "tenant-42"}}, Reject)
+	if err != nil || results[0].Status != Added || results[1].Status != Added {
+		t.Fatalf("%+v (%v), want both added: protocol 2 takes groups", results, err)
+	}
+	prefix := taskPrefix(name, "order-1", 4)
+	if score, err := redis.Int64(r.admin.Do("ZSCORE", prefix+"due", "order-1")); err != nil || score == 0 {
+		t.Errorf("order-1 is not in protocol 2's due set (%d, %v)", score, err)
+	}
+	if n, _ := redis.Int(r.admin.Do("HEXISTS", prefix+"tasks:"+strconv.Itoa(BucketOf("order-1")), "order-1")); n != 1 {
+		t.Error("order-1's record is not in protocol 2's record hash")
+	}
+	if due := indexedDue(t, r, prefix, "order-1"); due != "" {
+		t.Errorf("protocol 3's id index written on a protocol-2 queue: %q", due)
+	}
+	if n, _ := redis.Int(r.admin.Do("EXISTS", prefix+"idx", prefix+"cidx", prefix+"waiting")); n != 0 {
+		t.Errorf("%d of protocol 3's keys written on a protocol-2 queue", n)
+	}
+}
+
+func TestAnUnknownProtocolIsStillRefusedNamingTheOneThisClientRecords(t *testing.T) {
+	r := startRedis(t)
+	name := unique("p4")
+	if _, err := r.admin.Do("HSET", metaKey(name), "shards", "4", "protocol", "4"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Connect(context.Background(), r.url, Options{Queue: name, Shards: 4})
+	var mismatch *ProtocolVersionMismatchError
+	if !errors.As(err, &mismatch) || mismatch.Recorded != 4 || mismatch.Supported != ProtocolVersion {
+		t.Errorf("%v", err)
+	}
+}
+
+func TestReplicaAcksOnProtocol3WaitOnTheConnectionThatRanProtocol3sEnqueue(t *testing.T) {
+	r := startRedis(t)
+	ctx := context.Background()
+	name := unique("p3-acked")
+	createProtocol3Queue(t, r, name, 2)
+	q, err := Connect(ctx, r.url, Options{Queue: name, Shards: 2, ReplicaAcks: 1, ReplicaAckTimeout: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	// a server without replicas: the enqueue is written, WAIT answers 0
+	_, err = q.Enqueue(ctx, Task{ID: "acked-1", Delay: time.Minute, Priority: High}, KeepEarlier)
+	var acks *ReplicaAckError
+	if !errors.As(err, &acks) || acks.Acknowledged != 0 || len(acks.Results) != 1 || acks.Results[0].Status != Added {
+		t.Fatalf("%v", err)
+	}
+	if index, _ := waitingBucket(t, r, taskPrefix(name, "acked-1", 2), "acked-1"); index != "idx1" {
+		t.Errorf("acked-1 waits in %q, want idx1", index)
+	}
+}
+
+// The scripts by name: protocol 3's as "p3/<file>", the names core's interop tests compare, beside protocol 2's.
+func TestProtocol3sScriptsAreEmbeddedUnderTheirPathBesideProtocol2s(t *testing.T) {
+	all := Scripts()
+	for _, name := range []string{"enqueue", "cancel", "meta", "p3/enqueue", "p3/enqueue_policy", "p3/cancel", "p3/reschedule",
+		"p3/inspect", "p3/stats"} {
+		s, ok := all[name]
+		if !ok || s.Name != name || len(s.SHA) != 40 || strings.Contains(s.Source, "--@include") {
+			t.Errorf("script %s: %v %q %q", name, ok, s.Name, s.SHA)
+		}
+	}
+	if all["enqueue"].SHA == all["p3/enqueue"].SHA {
+		t.Error("protocol 3's enqueue is protocol 2's")
+	}
+}
+
+// The id index bucket h of ix:<h> is core's BucketLayout.indexBucket: crc32(id) % 2039, on the shared vectors' CRCs.
+func TestTheIDIndexBucketIsTheSharedCRC32Mod2039(t *testing.T) {
+	for _, v := range loadVectors(t).IDs {
+		if got := indexBucketOf(v.ID); got != int(v.CRC32%2039) {
+			t.Errorf("%q: %d, want %d", v.ID, got, v.CRC32%2039)
+		}
+	}
+}

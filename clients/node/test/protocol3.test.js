@@ -1,0 +1,282 @@
+'use strict';
+// The client on a queue whose meta records protocol 3 (docs/protocol3.md), against a real redis-server: every call
+// speaks protocol 3's scripts, answers as on protocol 2, and leaves its tasks in protocol 3's keys (buckets, their
+// indexes, the id index); a group is refused naming the field; a protocol-2 queue keeps protocol 2's keys.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const {
+  DelayQueue, DuplicatePolicy, Priority, InvalidInputException, ProtocolVersionMismatchException, ReplicaAckException, scripts, protocol,
+} = require('..');
+const p3 = require('../lib/protocol3');
+const { startRedis } = require('./redis-server');
+
+const CORE_LUA = path.resolve(__dirname, '..', '..', '..', 'src', 'main', 'resources', 'delayq', 'lua');
+const SHARDS = 4;
+
+// ---- protocol 3's layout, as p3/include/buckets.lua writes it ----
+
+const WINDOW_MS = 100;
+const MINUTE_MS = 60000;
+const b36 = (n, width = 0) => n.toString(36).padStart(width, '0');
+const levelSuffix = (level) => (level > 0 ? `.p${level}` : '');
+
+/** The first waiting bucket of a task due at `due`: a window's, or a minute's for a task due 10 minutes or more ahead. */
+function bucketOf(due, { coarse = false, level = 0 } = {}) {
+  const start = due - (due % (coarse ? MINUTE_MS : WINDOW_MS));
+  return {
+    name: `${coarse ? 'c' : 'w'}${b36(start)}${levelSuffix(level)}:0`,
+    index: coarse ? 'cidx' : ['idx', 'idx1', 'idx2'][level],
+    start,
+    offsetDigits: coarse ? 4 : 2,
+  };
+}
+
+test('indexBucket is crc32(id) % 2039, as core computes it', () => {
+  // zlib.crc32(id.encode()) % 2039
+  assert.deepEqual(['order-8812', 'a', 'ünïcödé-7'].map(p3.indexBucket), [1153, 1225, 1920]);
+});
+
+test('the enqueue\'s arguments: no policy for reject\'s short path, then per task id, ix bucket, timing, millis, record, level', () => {
+  const task = { id: 'a', timing: 'at', ms: 1796119200000, payload: 'x', priority: 1, options: {} };
+  assert.equal(p3.enqueueScript('reject'), 'p3/enqueue');
+  assert.deepEqual(p3.enqueueArgs('reject', [task], 36), ['1', 'a', '1225', 'at', '1796119200000', '110:x', '1']);
+  assert.equal(p3.enqueueScript('keep-earlier'), 'p3/enqueue_policy');
+  assert.deepEqual(p3.enqueueArgs('keep-earlier', [task], 36), ['keep-earlier', '1', 'a', '1225', 'at', '1796119200000', '110:x', '1']);
+});
+
+test('protocol 3\'s scripts ship as p3/<name>, with helpers from p3/include/ before include/', { skip: !fs.existsSync(CORE_LUA) && 'core\'s scripts are not in this checkout' }, () => {
+  const files = (dir) => fs.readdirSync(dir).filter((f) => f.endsWith('.lua')).map((f) => f.slice(0, -4)).sort();
+  const names = Object.keys(scripts);
+  assert.deepEqual(names.filter((n) => n.startsWith('p3/')).sort(), files(path.join(CORE_LUA, 'p3')).map((n) => `p3/${n}`));
+  assert.deepEqual(names.filter((n) => !n.startsWith('p3/')).sort(), files(CORE_LUA), 'protocol 2\'s names are unchanged');
+  const helper = (dir) => fs.readFileSync(path.join(CORE_LUA, dir, 'dead.lua'), 'utf8');
+  assert.notEqual(helper('p3/include'), helper('include'));
+  assert.ok(scripts['p3/enqueue'].source.includes(helper('p3/include')), 'a helper of p3/include/ wins');
+  assert.ok(!scripts['p3/enqueue'].source.includes(helper('include')));
+  assert.ok(scripts['p3/enqueue'].source.includes(fs.readFileSync(path.join(CORE_LUA, 'include', 'crc32.lua'), 'utf8')), 'include/ is the fallback');
+  assert.ok(scripts.claim.source.includes(helper('include')), 'protocol 2\'s scripts take include/ only');
+});
+
+test('against a real Redis, on a queue recorded as protocol 3', async (t) => {
+  const redis = await startRedis();
+  if (!redis) {
+    t.skip('redis-server is not on PATH (Debian: apt-get install redis-server)');
+    return;
+  }
+  const { admin } = redis;
+  const serverNow = async () => {
+    const [s, us] = await admin.time();
+    return Number(s) * 1000 + Math.floor(Number(us) / 1000);
+  };
+  /** Records the queue as core does on first use under DELAYQ_PROTOCOL=3: meta.lua with protocol 3. */
+  const createProtocol3Queue = (queue) => admin.eval(scripts.meta.source, 1, protocol.metaKey(queue), String(SHARDS), '3');
+  const prefixOf = (id, queue = 'orders') => p3.prefix(queue, protocol.shardOf(id, SHARDS));
+  const indexed = async (id) => admin.hget(`${prefixOf(id)}ix:${p3.indexBucket(id)}`, id);
+  /** The stored value of `id` in the bucket it should wait in, after checking the bucket is listed in its index. */
+  const waitingValue = async (id, bucket) => {
+    const P = prefixOf(id);
+    assert.equal(Number(await admin.zscore(P + bucket.index, bucket.name)), bucket.start, `${bucket.name} is listed in ${bucket.index}`);
+    return admin.hget(`${P}b:${bucket.name}`, id);
+  };
+  /** Claims a shard's due buckets with core's p3/claim.lua, as a worker does; answers the lease expiry. */
+  const claim = async (id) => Number((await admin.eval(scripts['p3/claim'].source, 1, prefixOf(id), '10', '60000', '0', '0', `claim-${id}`, '0', '0'))[0]);
+
+  let q;
+  t.beforeEach(async () => {
+    await admin.flushall();
+    await createProtocol3Queue('orders');
+    q = await DelayQueue.connect(redis.url, { queue: 'orders', shards: SHARDS });
+  });
+  t.afterEach(() => q.close());
+  t.after(() => redis.stop());
+
+  await t.test('the client speaks protocol 3 and leaves the meta as recorded', async () => {
+    assert.equal(q.protocolVersion, 3);
+    assert.deepEqual(await admin.hgetall(protocol.metaKey('orders')), { shards: String(SHARDS), protocol: '3' });
+  });
+
+  await t.test('an enqueue puts the task in its window\'s bucket and the id index, none in protocol 2\'s keys', async () => {
+    const due = (await serverNow()) + 5000;
+    assert.deepEqual(await q.enqueue('order-8812', { dueAt: due, payload: '{"action":"cancel"}' }), { id: 'order-8812', status: 'ADDED', dueAt: due });
+    const bucket = bucketOf(due);
+    const value = await waitingValue('order-8812', bucket);
+    assert.equal(value.slice(0, bucket.offsetDigits), b36(due - bucket.start, bucket.offsetDigits));
+    assert.deepEqual({ ...protocol.decodeRecord(value.slice(bucket.offsetDigits)), enqueuedAt: null }, { payload: '{"action":"cancel"}', enqueuedAt: null, priority: 0 });
+    assert.equal(await indexed('order-8812'), b36(due));
+    assert.equal(await admin.get(`${prefixOf('order-8812')}waiting`), '1');
+    // protocol 2's due sets and record hash stay empty (the wake-up marker is shared by both protocols)
+    const shard = protocol.shardOf('order-8812', SHARDS);
+    const p2 = protocol.shardKeys('orders', shard).filter((k) => !k.endsWith(':marker'));
+    assert.equal(await admin.exists(...p2, protocol.recordKey('orders', shard, 'order-8812')), 0);
+    const info = await q.inspect('order-8812');
+    assert.deepEqual([info.state, info.score, info.priority, info.attempts, info.shard, info.record.payload],
+      ['SCHEDULED', due, 0, 0, shard, '{"action":"cancel"}']);
+    assert.deepEqual(await q.enqueue('order-8812', { delay: 0 }), { id: 'order-8812', status: 'DUPLICATE', dueAt: due });
+  });
+
+  await t.test('the enqueue wakes a sleeping worker for the start of the earliest window', async () => {
+    const due = (await serverNow()) + 5000;
+    await q.enqueue('soon', { dueAt: due });
+    assert.equal(Number(await admin.zscore(`${prefixOf('soon')}marker`, 'next')), bucketOf(due).start);
+  });
+
+  await t.test('priorities wait in their level\'s index; a task due 10 minutes or more ahead in its minute\'s bucket', async () => {
+    const due = (await serverNow()) + 5000;
+    await q.enqueueMany([{ id: 'high', dueAt: due, priority: Priority.HIGH }, { id: 'highest', dueAt: due, priority: Priority.HIGHEST }]);
+    assert.ok(await waitingValue('high', bucketOf(due, { level: 1 })));
+    assert.ok(await waitingValue('highest', bucketOf(due, { level: 2 })));
+    const later = await q.enqueue('later', { delay: 30 * MINUTE_MS, priority: Priority.HIGH });
+    const minute = bucketOf(later.dueAt, { coarse: true, level: 1 });
+    assert.equal((await waitingValue('later', minute)).slice(0, 4), b36(later.dueAt - minute.start, 4));
+    assert.deepEqual(await Promise.all(['high', 'highest', 'later'].map(async (id) => (await q.inspect(id)).priority)), [1, 2, 1]);
+    assert.equal((await q.inspect('later')).score, later.dueAt);
+  });
+
+  await t.test('duplicate policies answer as on protocol 2, and the task moves to its new window', async () => {
+    const now = await serverNow();
+    assert.equal((await q.enqueue('a', { dueAt: now + 10000 })).status, 'ADDED');
+    assert.deepEqual(await q.enqueue('a', { dueAt: now + 1 }), { id: 'a', status: 'DUPLICATE', dueAt: now + 10000 });
+    assert.deepEqual(await q.enqueue('a', { dueAt: now + 5000 }, { onDuplicate: 'keep-earlier' }), { id: 'a', status: 'EARLIER', dueAt: now + 5000 });
+    assert.deepEqual(await q.enqueue('a', { dueAt: now + 9000 }, { onDuplicate: DuplicatePolicy.KEEP_EARLIER }), { id: 'a', status: 'KEPT', dueAt: now + 5000 });
+    assert.deepEqual(await q.enqueue('a', { dueAt: now + 20000, payload: 'new' }, { onDuplicate: DuplicatePolicy.REPLACE }),
+      { id: 'a', status: 'REPLACED', dueAt: now + 20000 });
+    assert.equal((await q.inspect('a')).record.payload, 'new');
+    assert.equal(await indexed('a'), b36(now + 20000));
+    assert.ok((await waitingValue('a', bucketOf(now + 20000))).endsWith(':new'));
+    assert.equal(await admin.hget(`${prefixOf('a')}b:${bucketOf(now + 5000).name}`, 'a'), null, 'gone from its earlier window');
+  });
+
+  await t.test('debounce pushes the due time up to the burst\'s deadline', async () => {
+    const first = await q.enqueue('d', { delay: 60000, payload: 'v1', debounceMaxWait: 300000 }, { onDuplicate: 'debounce' });
+    assert.equal(first.status, 'ADDED');
+    const capped = await q.enqueue('d', { delay: 1200000, payload: 'v2', debounceMaxWait: 300000 }, { onDuplicate: DuplicatePolicy.DEBOUNCE });
+    assert.equal(capped.status, 'REPLACED');
+    assert.ok(capped.dueAt > first.dueAt && capped.dueAt <= first.dueAt + 300000);
+    const info = await q.inspect('d');
+    assert.deepEqual([info.score, info.record.payload], [capped.dueAt, 'v2']);
+    assert.equal(await indexed('d'), b36(capped.dueAt));
+  });
+
+  await t.test('a dedup window refuses the id after a cancel, in every policy', async () => {
+    const now = await serverNow();
+    assert.equal((await q.enqueue('w', { dueAt: now + 60000, dedupWindow: 3600000 })).status, 'ADDED');
+    assert.equal(await q.cancel('w'), 'CANCELLED');
+    for (const onDuplicate of ['reject', 'replace', 'keep-earlier']) {
+      const r = await q.enqueue('w', { dueAt: now + 60000 }, { onDuplicate });
+      assert.equal(r.status, 'WINDOW', onDuplicate);
+      assert.ok(r.dueAt >= now + 3600000);
+    }
+  });
+
+  await t.test('reschedule moves a waiting task to its new window; cancel removes it; unknown ids answer UNKNOWN', async () => {
+    const now = await serverNow();
+    const r = await q.enqueue('r', { dueAt: now + 5000, payload: 'p' });
+    assert.deepEqual(await q.reschedule('r', { dueAt: now + 8000 }), { status: 'RESCHEDULED', dueAt: now + 8000 });
+    assert.equal(await indexed('r'), b36(now + 8000));
+    assert.ok((await waitingValue('r', bucketOf(now + 8000))).endsWith(':p'));
+    assert.equal(await admin.hget(`${prefixOf('r')}b:${bucketOf(r.dueAt).name}`, 'r'), null);
+    const delayed = await q.reschedule('r', { delay: 20 * MINUTE_MS });
+    assert.equal(delayed.status, 'RESCHEDULED');
+    assert.equal((await q.inspect('r')).score, delayed.dueAt);
+    assert.deepEqual(await q.reschedule('nope', { delay: 1000 }), { status: 'UNKNOWN', dueAt: -1 });
+    assert.equal(await q.cancel('r'), 'CANCELLED');
+    assert.equal(await indexed('r'), null);
+    assert.equal(await admin.exists(`${prefixOf('r')}b:${bucketOf(delayed.dueAt, { coarse: true }).name}`, `${prefixOf('r')}waiting`), 0);
+    assert.equal(await q.cancel('r'), 'UNKNOWN');
+    const info = await q.inspect('r');
+    assert.deepEqual([info.state, info.score, info.record], ['UNKNOWN', -1, null]);
+  });
+
+  await t.test('a task in flight is left running by cancel, reschedule and replace, and inspected with its lease', async () => {
+    await q.enqueue('busy', { payload: 'run me' });
+    const expiry = await claim('busy');
+    assert.ok(expiry > 0);
+    const info = await q.inspect('busy');
+    assert.deepEqual([info.state, info.score, info.attempts, info.record.payload], ['IN_FLIGHT', expiry, 1, 'run me']);
+    assert.equal(await q.cancel('busy'), 'IN_FLIGHT');
+    assert.deepEqual(await q.reschedule('busy', { delay: 1000 }), { status: 'IN_FLIGHT', dueAt: expiry });
+    assert.deepEqual(await q.enqueue('busy', { delay: 1000 }, { onDuplicate: 'replace' }), { id: 'busy', status: 'INFLIGHT', dueAt: expiry });
+    assert.equal((await q.stats()).inflight, 1);
+  });
+
+  await t.test('stats count protocol 3\'s buckets in protocol 2\'s answer', async () => {
+    await q.enqueueMany([{ id: 'now-1' }, { id: 'now-2' }, { id: 'soon', delay: 60000 }, { id: 'later', delay: 3600000 }]);
+    const before = await q.stats();
+    assert.equal(before.shards.length, SHARDS);
+    assert.deepEqual([before.scheduled, before.due, before.inflight, before.dead], [2, 2, 0, 0]);
+    await claim('now-1');
+    const claimed = ['now-1', 'now-2'].filter((id) => protocol.shardOf(id, SHARDS) === protocol.shardOf('now-1', SHARDS)).length;
+    const after = await q.stats();
+    assert.deepEqual([after.scheduled, after.due, after.inflight], [2, 2 - claimed, claimed]);
+  });
+
+  await t.test('a batch answers in input order across shards and calls', async () => {
+    const tasks = [...Array.from({ length: 1300 }, (_, i) => ({ id: `t-${i}`, delay: 3600000, payload: String(i) })), { id: 't-5' }];
+    const results = await q.enqueueMany(tasks);
+    assert.deepEqual(results.map((r) => r.id), tasks.map((task) => task.id));
+    assert.deepEqual(results.map((r) => r.status), [...Array(1300).fill('ADDED'), 'DUPLICATE']);
+    assert.equal((await q.stats()).scheduled, 1300);
+  });
+
+  await t.test('a task that names a group is refused, naming the field, and nothing of its batch is written', async () => {
+    await assert.rejects(q.enqueueMany([{ id: 'plain' }, { id: 'tenant-task', group: 'tenant-1' }]),
+      (e) => e instanceof InvalidInputException && e.field === 'group'
+        && e.message === 'group: protocol 3 does not take groups yet; task tenant-task names tenant-1');
+    assert.equal((await q.inspect('plain')).state, 'UNKNOWN');
+    await assert.rejects(q.enqueue('bad-group', { group: 'a b' }), (e) => e instanceof InvalidInputException && e.field === 'group' && /may hold only/.test(e.rule));
+  });
+
+  await t.test('replica acks wait after protocol 3\'s enqueue, also when the script is sent in full', async () => {
+    const acked = await DelayQueue.connect(redis.url, { queue: 'orders', shards: SHARDS, replicaAcks: 1, replicaAckTimeoutMs: 50 });
+    try {
+      await assert.rejects(acked.enqueue('w-1', { payload: 'x' }), (e) => e instanceof ReplicaAckException && e.results[0].status === 'ADDED');
+      assert.ok(await indexed('w-1'));
+      await admin.script('FLUSH'); // the NOSCRIPT path of the pipelined EVALSHA + WAIT
+      await assert.rejects(acked.enqueue('w-1', {}, { onDuplicate: 'keep-earlier' }),
+        (e) => e instanceof ReplicaAckException && e.results[0].status === 'KEPT');
+    } finally {
+      await acked.close();
+    }
+  });
+
+  await t.test('a queue recorded as protocol 2 (every new one) keeps protocol 2\'s keys', async () => {
+    const legacy = await DelayQueue.connect(redis.url, { queue: 'legacy', shards: SHARDS });
+    try {
+      assert.equal(legacy.protocolVersion, 2);
+      assert.equal(await admin.hget(protocol.metaKey('legacy'), 'protocol'), '2');
+      const r = await legacy.enqueue('order-1', { delay: 5000, payload: 'x' });
+      const shard = protocol.shardOf('order-1', SHARDS);
+      assert.equal(Number(await admin.zscore(protocol.shardKeys('legacy', shard)[0], 'order-1')), r.dueAt);
+      assert.ok(await admin.hget(protocol.recordKey('legacy', shard, 'order-1'), 'order-1'));
+      assert.deepEqual(await admin.keys('dq:{legacy:*}:ix:*'), []);
+      assert.deepEqual(await admin.keys('dq:{legacy:*}:b:*'), []);
+      assert.equal((await legacy.stats()).scheduled, 1);
+    } finally {
+      await legacy.close();
+    }
+  });
+
+  await t.test('a client of a protocol-2 queue speaks protocol 3 once a layout answer shows it upgraded', async () => {
+    const upgraded = await DelayQueue.connect(redis.url, { queue: 'upgraded', shards: SHARDS });
+    try {
+      assert.equal(upgraded.protocolVersion, 2);
+      // the meta records protocol 3, and the shards refuse the client's epoch: its next call re-reads the meta
+      await admin.hset(protocol.metaKey('upgraded'), { protocol: 3, layout: 1 });
+      for (let s = 0; s < SHARDS; s += 1) await admin.hset(`dq:{upgraded:${s}}:layout`, 'stamp', `1 ${SHARDS} 0`);
+      assert.equal((await upgraded.enqueue('u-1', { delay: 5000 })).status, 'ADDED');
+      assert.equal(upgraded.protocolVersion, 3);
+      assert.ok(await admin.hget(`${p3.prefix('upgraded', protocol.shardOf('u-1', SHARDS))}ix:${p3.indexBucket('u-1')}`, 'u-1'));
+    } finally {
+      await upgraded.close();
+    }
+  });
+
+  await t.test('a protocol this library does not speak is refused in core\'s words', async () => {
+    await admin.hset(protocol.metaKey('future'), { shards: SHARDS, protocol: 4 });
+    await assert.rejects(DelayQueue.connect(redis.url, { queue: 'future', shards: SHARDS }), (e) => e instanceof ProtocolVersionMismatchException
+      && e.message === "protocol: queue 'future' uses delayq protocol version 4 in Redis, this client speaks version 2; the key layout and "
+        + 'record format differ between versions, so every producer and worker of a queue must speak the same one');
+  });
+});
