@@ -24,11 +24,7 @@ test('against a real Redis', async (t) => {
     t.skip('redis-server is not on PATH (Debian: apt-get install redis-server)');
     return;
   }
-  const { admin } = redis;
-  const serverNow = async () => {
-    const [s, us] = await admin.time();
-    return Number(s) * 1000 + Math.floor(Number(us) / 1000);
-  };
+  const { admin, serverNow } = redis;
   let q;
   t.beforeEach(async () => {
     await admin.flushall();

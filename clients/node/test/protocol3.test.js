@@ -65,11 +65,7 @@ test('against a real Redis, on a queue recorded as protocol 3', async (t) => {
     t.skip('redis-server is not on PATH (Debian: apt-get install redis-server)');
     return;
   }
-  const { admin } = redis;
-  const serverNow = async () => {
-    const [s, us] = await admin.time();
-    return Number(s) * 1000 + Math.floor(Number(us) / 1000);
-  };
+  const { admin, serverNow } = redis;
   /** Records the queue as core does on first use under DELAYQ_PROTOCOL=3: meta.lua with protocol 3. */
   const createProtocol3Queue = (queue) => admin.eval(scripts.meta.source, 1, protocol.metaKey(queue), String(SHARDS), '3');
   const prefixOf = (id, queue = 'orders') => p3.prefix(queue, protocol.shardOf(id, SHARDS));

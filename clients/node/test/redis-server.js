@@ -56,6 +56,11 @@ async function startRedis() {
   return {
     url: `redis://127.0.0.1:${port}`,
     admin,
+    /** The server's clock in ms (TIME), which the scripts' due times are counted on. */
+    async serverNow() {
+      const [s, us] = await admin.time();
+      return Number(s) * 1000 + Math.floor(Number(us) / 1000);
+    },
     async stop() {
       admin.disconnect();
       child.kill('SIGKILL');

@@ -12,16 +12,23 @@ public abstract class QueueJob implements Runnable {
     private volatile boolean stopping;
     private volatile Thread thread;
 
+    /** What the registry reads of a job's state. */
+    public interface Outcome {
+        /** Whether the job still runs. */
+        boolean running();
+
+        /** Whether it ended with an error (a stop counts as one). */
+        boolean failed();
+
+        /** When it ended (null while it runs). */
+        Instant endedAt();
+    }
+
     /** The job's thread name. */
     protected abstract String threadName();
 
-    /** Whether the job still runs. */
-    public abstract boolean running();
-
-    /** Whether it ended with an error (a stop counts as one), and when it ended (null while it runs). */
-    public abstract boolean failed();
-
-    public abstract Instant endedAt();
+    /** How the job stands now. */
+    public abstract Outcome state();
 
     /** Starts the job on a daemon thread of its own. */
     void start() {

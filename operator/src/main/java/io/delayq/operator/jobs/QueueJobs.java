@@ -36,7 +36,8 @@ public class QueueJobs<J extends QueueJob> implements AutoCloseable {
         }
         return Optional.of(jobs.compute(key, (k, job) -> {
             if (job != null && same.test(job)) {
-                if (job.running() || !job.failed() || job.endedAt().plus(retryAfter).isAfter(clock.instant())) {
+                QueueJob.Outcome s = job.state();
+                if (s.running() || !s.failed() || s.endedAt().plus(retryAfter).isAfter(clock.instant())) {
                     return job;
                 }
             } else if (job != null) {
@@ -55,7 +56,7 @@ public class QueueJobs<J extends QueueJob> implements AutoCloseable {
 
     /** Forgets a job that is no longer needed: an ended one was kept only for its state. */
     public void forgetEnded(String key) {
-        jobs.computeIfPresent(key, (k, job) -> job.running() ? job : null);
+        jobs.computeIfPresent(key, (k, job) -> job.state().running() ? job : null);
     }
 
     /** Stops the job of a DelayQueue that was deleted. */

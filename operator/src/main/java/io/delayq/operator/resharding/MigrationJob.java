@@ -29,7 +29,8 @@ public final class MigrationJob extends QueueJob {
     }
 
     /** How the job stands: running, or ended with a result or an error. */
-    public record State(boolean running, Mover.Result result, String error, Instant endedAt, Mover.Progress last) {
+    public record State(boolean running, Mover.Result result, String error, Instant endedAt, Mover.Progress last)
+            implements QueueJob.Outcome {
         public boolean failed() {
             return !running && error != null;
         }
@@ -47,6 +48,7 @@ public final class MigrationJob extends QueueJob {
         return p.to();
     }
 
+    @Override
     public State state() {
         return state;
     }
@@ -54,21 +56,6 @@ public final class MigrationJob extends QueueJob {
     @Override
     protected String threadName() {
         return "delayq-reshard-" + p.name();
-    }
-
-    @Override
-    public boolean running() {
-        return state.running();
-    }
-
-    @Override
-    public boolean failed() {
-        return state.failed();
-    }
-
-    @Override
-    public Instant endedAt() {
-        return state.endedAt();
     }
 
     @Override

@@ -32,7 +32,7 @@ public final class UpgradeJob extends QueueJob {
     }
 
     /** How the job stands: its last run's result (null before the first), and whether and how it ended. */
-    public record State(boolean running, ProtocolUpgrade.Result last, String error, Instant endedAt) {
+    public record State(boolean running, ProtocolUpgrade.Result last, String error, Instant endedAt) implements QueueJob.Outcome {
         public boolean failed() {
             return !running && error != null;
         }
@@ -49,6 +49,7 @@ public final class UpgradeJob extends QueueJob {
         this.p = params;
     }
 
+    @Override
     public State state() {
         return state;
     }
@@ -56,21 +57,6 @@ public final class UpgradeJob extends QueueJob {
     @Override
     protected String threadName() {
         return "delayq-upgrade-" + p.name();
-    }
-
-    @Override
-    public boolean running() {
-        return state.running();
-    }
-
-    @Override
-    public boolean failed() {
-        return state.failed();
-    }
-
-    @Override
-    public Instant endedAt() {
-        return state.endedAt();
     }
 
     /** The job's totals so far: every run adds what it adopted; the tasks still in flight are the last run's. */
