@@ -3,6 +3,7 @@ package io.delayq.operator.resharding;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.operator.redis.ProbeConnection;
 import io.delayq.operator.redis.RedisCredentials;
+import io.delayq.operator.testing.HandClock;
 import io.delayq.shard.ShardKeys;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
@@ -91,26 +92,6 @@ class MigrationJobsTest {
         next.close();
     }
 
-    /** A clock the test moves by hand. */
-    private static final class HandClock extends Clock {
-        private volatile java.time.Instant now = java.time.Instant.parse("2030-01-01T00:00:00Z");
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return java.time.ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public java.time.Instant instant() {
-            return now;
-        }
-    }
-
     @Test
     void aFailedJobIsStartedAgainOnlyAfterTheRetryDelay() throws Exception {
         AtomicInteger changes = new AtomicInteger();
@@ -122,9 +103,9 @@ class MigrationJobsTest {
         assertThat(failed.state().failed()).isTrue();
         assertThat(failed.state().error()).contains("no meta hash");
 
-        clock.now = clock.now.plusSeconds(9);
+        clock.advance(Duration.ofSeconds(9));
         assertThat(jobs.ensure("shop/orders", 8, to -> params(to, 100, changes, clock))).as("within the delay: the failed one").containsSame(failed);
-        clock.now = clock.now.plusSeconds(2);
+        clock.advance(Duration.ofSeconds(2));
         assertThat(jobs.ensure("shop/orders", 8, to -> params(to, 100, changes, clock)).orElseThrow()).as("after it: a new one").isNotSameAs(failed);
         jobs.close();
     }
