@@ -1,5 +1,6 @@
 package io.delayq.console;
 
+import io.delayq.bucket.BucketLayout;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.console.sample.SampleQueue;
 import io.delayq.redis.RedisEndpoint;
@@ -86,11 +87,15 @@ public final class ConsoleFixture implements AutoCloseable {
 
     /** Heartbeats of two workers (long TTL, so they stay alive through a test); the owner of {@link #HELD}'s shard reports its lease. */
     static void registerWorkers(RedisEndpoint raw) {
-        io.delayq.queue.QueueProtocol p = new io.delayq.queue.QueueProtocol(raw, SampleQueue.QUEUE, SampleQueue.SHARDS);
-        int shard = p.shardOf(HELD);
-        Double token = Replies.await(raw.commands().zscore(p.keys(shard).inflight(), HELD), Duration.ofSeconds(5));
+        int shard;
+        double token;
+        try (DelayQueueClient c = DelayQueueClient.builder().redis(raw).queue(SampleQueue.QUEUE).shards(SampleQueue.SHARDS).build()) {
+            shard = c.protocol().shardOf(HELD);
+            // an in-flight task's inspect answers its lease expiry, the token its worker holds (either protocol)
+            token = c.inspect(HELD).score();
+        }
         io.delayq.presence.PresenceRegistry r = new io.delayq.presence.PresenceRegistry(raw, SampleQueue.QUEUE, Duration.ofSeconds(5));
-        List<io.delayq.presence.PresenceRegistry.HeldLease> held = List.of(new io.delayq.presence.PresenceRegistry.HeldLease(HELD, token.longValue()));
+        List<io.delayq.presence.PresenceRegistry.HeldLease> held = List.of(new io.delayq.presence.PresenceRegistry.HeldLease(HELD, (long) token));
         r.beat(WORKER_LOW, new io.delayq.shard.ShardRange(0, 3), "0.1.0-SNAPSHOT", "node-a", Duration.ofMinutes(10), shard <= 3 ? 1 : 0,
                 shard <= 3 ? held : List.of());
         r.beat(WORKER_HIGH, new io.delayq.shard.ShardRange(4, 7), "0.1.0-SNAPSHOT", "node-b", Duration.ofMinutes(10), shard > 3 ? 1 : 0,
@@ -125,8 +130,13 @@ public final class ConsoleFixture implements AutoCloseable {
         return raw;
     }
 
-    /** A due time in Redis, read directly: the due sets of the id's shard. */
+    /** A due time in Redis, read directly: the due sets of the id's shard (protocol 3: its id index). */
     public Double dueScore(String id) {
+        if (orders.protocol().buckets() != null) {
+            String prefix = BucketLayout.prefix(SampleQueue.QUEUE, orders.protocol().shardOf(id));
+            String held = Replies.await(raw.commands().hget(prefix + "ix:" + BucketLayout.indexBucket(id), id), Duration.ofSeconds(5));
+            return held == null || held.equals("~") ? null : (double) Long.parseLong(held, 36);
+        }
         ShardKeys k = orders.protocol().keys(orders.protocol().shardOf(id));
         for (int level = 0; level < 3; level++) {
             Double s = Replies.await(raw.commands().zscore(k.due(level), id), Duration.ofSeconds(5));
@@ -146,6 +156,12 @@ public final class ConsoleFixture implements AutoCloseable {
     public void addDeadLetter(String id) {
         ShardKeys k = orders.protocol().keys(orders.protocol().shardOf(id));
         Replies.await(raw.commands().zadd(k.dead(), (double) serverNow(), id), Duration.ofSeconds(5));
+        if (orders.protocol().buckets() != null) {
+            // protocol 3 keeps a dead letter's attempts and record beside it, and '~' in the id index (p3/include/dead.lua)
+            String prefix = BucketLayout.prefix(SampleQueue.QUEUE, orders.protocol().shardOf(id));
+            Replies.await(raw.commands().hset(prefix + "dv", id, "1|{\"enqueuedAt\":" + serverNow() + "}"), Duration.ofSeconds(5));
+            Replies.await(raw.commands().hset(prefix + "ix:" + BucketLayout.indexBucket(id), id, "~"), Duration.ofSeconds(5));
+        }
     }
 
     public boolean hasRecord(String id) {
@@ -188,14 +204,29 @@ public final class ConsoleFixture implements AutoCloseable {
 
     /** A task's lease expiry (its in-flight score, the claim's fencing token), read directly; null when not in flight. */
     public Double inflightScore(String id) {
+        if (orders.protocol().buckets() != null) {
+            return flightOf(id) == null ? null : (double) orders.inspect(id).score();
+        }
         ShardKeys k = orders.protocol().keys(orders.protocol().shardOf(id));
         return Replies.await(raw.commands().zscore(k.inflight(), id), Duration.ofSeconds(5));
+    }
+
+    /** Protocol 3: the in-flight bucket holding the task (its name is the fence its worker's calls carry), or null. */
+    private String flightOf(String id) {
+        String prefix = BucketLayout.prefix(SampleQueue.QUEUE, orders.protocol().shardOf(id));
+        for (String name : Replies.await(raw.commands().zrange(prefix + BucketLayout.LEASE, 0, -1), Duration.ofSeconds(5))) {
+            if (Replies.await(raw.commands().hexists(prefix + "f:" + name, id), Duration.ofSeconds(5))) {
+                return name;
+            }
+        }
+        return null;
     }
 
     /** Writes progress for an in-flight task as its worker would, under the lease's current token. */
     public void reportProgress(String id, double percent, String note) {
         int shard = orders.protocol().shardOf(id);
-        io.delayq.claim.ClaimedTask task = new io.delayq.claim.ClaimedTask(shard, id, 0, 1, inflightScore(id).longValue(), null);
+        io.delayq.claim.ClaimedTask task = new io.delayq.claim.ClaimedTask(shard, id, 0, 1, inflightScore(id).longValue(), null,
+                orders.protocol().buckets() != null ? flightOf(id) : null);
         if (Replies.await(orders.protocol().progress(task, percent, note), Duration.ofSeconds(5)) != 1) {
             throw new AssertionError(id + " is not in flight");
         }
