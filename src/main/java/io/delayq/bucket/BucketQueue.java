@@ -121,7 +121,9 @@ public final class BucketQueue {
                             record.isEmpty() ? null : record, flight));
                 }
             }
-            return new ClaimBatch(shard, Replies.asLong(reply.get(1)), Replies.asLong(reply.get(2)), tasks);
+            // a rate-limited claim is held to the due tasks (p3/claim.lua): it did not look ahead although asked to
+            boolean lookedAhead = !(perSecond > 0 && ahead.toMillis() > 0);
+            return new ClaimBatch(shard, Replies.asLong(reply.get(1)), Replies.asLong(reply.get(2)), tasks, List.of(), lookedAhead);
         });
     }
 
