@@ -28,6 +28,8 @@ public enum BucketScript implements Script {
     STATS("stats", ScriptOutputType.MULTI),
     BROWSE("browse", ScriptOutputType.MULTI),
     UPGRADE_STEP("upgrade_step", ScriptOutputType.MULTI),
+    BULK_PREVIEW("bulk_preview", ScriptOutputType.MULTI),
+    BULK_APPLY("bulk_apply", ScriptOutputType.MULTI),
     FORECAST("forecast", ScriptOutputType.MULTI);
 
     private final String file;

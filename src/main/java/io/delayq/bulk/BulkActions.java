@@ -1,6 +1,8 @@
 package io.delayq.bulk;
 
 import io.delayq.InvalidInputException;
+import io.delayq.bucket.BucketLayout;
+import io.delayq.bucket.BucketScript;
 import io.delayq.layout.Layout;
 import io.delayq.layout.RecordedLayout;
 import io.delayq.queue.QueueProtocol;
@@ -39,6 +41,8 @@ public final class BulkActions {
     private final QueueScope scope;
     private final Duration timeout;
     private final BulkJobStore jobs;
+    /** Whether the queue's meta records protocol 3, as the last look at it said. */
+    private volatile boolean bucketed;
 
     public BulkActions(QueueScope scope, Duration timeout) {
         this.scope = scope;
@@ -247,8 +251,9 @@ public final class BulkActions {
     private void expireCursors(BulkJob job, Duration kept) {
         List<CompletableFuture<Boolean>> calls = new ArrayList<>();
         for (int shard = 0; shard < job.shards(); shard++) {
-            calls.add(scope.commands().pexpire(BulkKeys.shardCursor(scope.queue(), shard, job.id(), job.epoch()), kept.toMillis())
-                    .toCompletableFuture());
+            for (String key : BulkKeys.shardState(scope.queue(), shard, job.id(), job.epoch())) {
+                calls.add(scope.commands().pexpire(key, kept.toMillis()).toCompletableFuture());
+            }
         }
         Replies.await(CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)), timeout);
     }
@@ -257,7 +262,9 @@ public final class BulkActions {
     private void keepCursors(BulkJob job) {
         List<CompletableFuture<Boolean>> calls = new ArrayList<>();
         for (int shard = 0; shard < job.shards(); shard++) {
-            calls.add(scope.commands().persist(BulkKeys.shardCursor(scope.queue(), shard, job.id(), job.epoch())).toCompletableFuture());
+            for (String key : BulkKeys.shardState(scope.queue(), shard, job.id(), job.epoch())) {
+                calls.add(scope.commands().persist(key).toCompletableFuture());
+            }
         }
         Replies.await(CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)), timeout);
     }
@@ -267,7 +274,12 @@ public final class BulkActions {
                 j.createdAt(), j.by(), at, note);
     }
 
+    /** One bulk script call on a shard, protocol 3's scripts on a protocol-3 queue (same arguments, same answer). */
     private List<Object> call(LuaScript script, int shard, List<String> args) {
+        if (bucketed) {
+            BucketScript p3 = script == LuaScript.BULK_PREVIEW ? BucketScript.BULK_PREVIEW : BucketScript.BULK_APPLY;
+            return Replies.await(scope.scripts().<List<Object>>run(p3, List.of(BucketLayout.prefix(scope.queue(), shard)), args), timeout);
+        }
         try {
             return Replies.await(scope.scripts().<List<Object>>run(script, scope.keys(shard).scriptKeys(), args), timeout);
         } catch (RedisCommandExecutionException e) {
@@ -285,11 +297,7 @@ public final class BulkActions {
         if (recorded.isEmpty()) {
             throw new InvalidInputException("queue", "no queue '" + scope.queue() + "' in Redis (no hash " + scope.meta() + ")");
         }
-        if (recorded.get().protocol() == QueueProtocol.BUCKETED) {
-            // the bulk scripts walk protocol 2's due sets, where a protocol-3 queue keeps nothing: refused, never "nothing matched"
-            throw new BulkRefusedException("queue '" + scope.queue() + "' is on protocol 3, which does not take bulk actions yet "
-                    + "(docs/protocol3.md); act on tasks one by one (cancel, reschedule) meanwhile");
-        }
+        bucketed = recorded.get().protocol() == QueueProtocol.BUCKETED;
         return recorded.get().layout();
     }
 

@@ -3,7 +3,8 @@ package io.delayq.bulk;
 /**
  * The Redis keys of bulk jobs: the job ({@code dq:{q}:bulk:<id>}, HASH), the queue's list of jobs
  * ({@code dq:{q}:bulk}, ZSET id → creation ms), and each shard's cursor ({@code dq:{q:i}:bulk:<id>-e<epoch>}, HASH
- * cursor, done, skipped, at), which bulk_apply.lua derives from the shard's keys and the script job id.
+ * cursor, done, skipped, at), which bulk_apply.lua derives from the shard's keys and the script job id; on protocol 3 also
+ * the ids the job handled on the shard ({@code <cursor key>:handled}, SET).
  */
 final class BulkKeys {
     private BulkKeys() {
@@ -24,5 +25,11 @@ final class BulkKeys {
 
     static String shardCursor(String queue, int shard, String id, long epoch) {
         return "dq:{" + queue + ":" + shard + "}:bulk:" + scriptJob(id, epoch);
+    }
+
+    /** A shard's cursor and, on protocol 3, the ids the job handled there (p3/bulk_apply.lua): they expire together. */
+    static java.util.List<String> shardState(String queue, int shard, String id, long epoch) {
+        String cursor = shardCursor(queue, shard, id, epoch);
+        return java.util.List.of(cursor, cursor + ":handled");
     }
 }

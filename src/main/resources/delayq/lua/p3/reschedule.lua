@@ -5,6 +5,7 @@
 -- Returns: { status, due }; status 'rescheduled' (due: the new one) | 'inflight' (its lease expiry) | 'dead' (time of
 --          death) | 'unknown' (-1)
 --@include buckets.lua
+--@include wake.lua
 --@include crc32.lua
 --@include dedup.lua
 --@include dead.lua
@@ -32,10 +33,9 @@ local bkey = P .. 'b:' .. name
 local _, record = decode(name, redis.call('HGET', bkey, id))
 local _, attempt, _, level = parse_name(name)
 unwait(P, name, id)
--- the head of the task's level before it is placed again: an earlier task wakes a sleeping worker
-local head = redis.call('ZRANGE', P .. index_of(false, level), 0, 0, 'WITHSCORES')
+consider_wake(due, now, level)
 place(P, id, due, now, attempt, record, level)
 write_placed(P)
+wake(P)
 redis.call('HSET', ix, id, b36(due))
-if head[2] == nil or due - due % W < tonumber(head[2]) then redis.call('ZADD', P .. 'marker', 'LT', due, 'next') end
 return { 'rescheduled', due }
