@@ -4,7 +4,6 @@ import io.delayq.task.Priority;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
-import io.lettuce.core.ScoredValue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -34,7 +33,12 @@ class ClaimAheadTest {
         return Instant.now().plusSeconds(seconds);
     }
 
-    private ClaimBatch claim(int batch, ClaimAhead ahead) {
+    /** The next due time a claim reports while the earliest task still waiting is due at {@code dueAt}: that due time. */
+    long nextDueAtFor(long dueAt) {
+        return dueAt;
+    }
+
+    ClaimBatch claim(int batch, ClaimAhead ahead) {
         return sync(q.protocol().claim(0, batch, LEASE, RateLimit.NONE, java.util.UUID.randomUUID().toString(), ahead));
     }
 
@@ -53,9 +57,9 @@ class ClaimAheadTest {
         ClaimedTask soon = b.tasks().get(2);
         assertThat(soon.dueAt()).isGreaterThan(b.serverNow()).isLessThanOrEqualTo(b.serverNow() + 10_000);
         assertThat(soon.token()).as("the same lease as the due ones").isEqualTo(b.tasks().get(0).token());
-        assertThat(b.nextDueAt()).isEqualTo(later.toEpochMilli());
-        assertThat(q.zrange(q.keys(0).inflight())).extracting(ScoredValue::getValue).containsExactlyInAnyOrder("due-0", "due-1", "soon");
-        assertThat(q.zrange(q.keys(0).due(0))).extracting(ScoredValue::getValue).containsExactly("later");
+        assertThat(b.nextDueAt()).isEqualTo(nextDueAtFor(later.toEpochMilli()));
+        assertThat(q.inFlight(0).keySet()).containsExactlyInAnyOrder("due-0", "due-1", "soon");
+        assertThat(q.waitingAt(0, 0).keySet()).containsExactly("later");
         // from the claim on the task is in flight: cancel answers so, as for a running task
         assertThat(q.client().cancel("soon")).isEqualTo(io.delayq.task.CancelResult.IN_FLIGHT);
     }
@@ -81,7 +85,7 @@ class ClaimAheadTest {
         }
         ClaimBatch capped = claim(10, new ClaimAhead(Duration.ofSeconds(10), 2));
         assertThat(capped.tasks()).extracting(ClaimedTask::id).containsExactly("due-0", "due-1", "soon-0", "soon-1");
-        assertThat(capped.nextDueAt()).as("the first task left behind").isEqualTo(q.client().inspect("soon-2").score());
+        assertThat(capped.nextDueAt()).as("the first task left behind").isEqualTo(nextDueAtFor(q.client().inspect("soon-2").score()));
 
         // the tasks ahead come beyond the batch (they take no handler slot)... but not after a batch filled by due tasks
         q.client().enqueue(TaskSpec.of("due-2").at(in(-1)));
@@ -101,9 +105,15 @@ class ClaimAheadTest {
         q.client().enqueue(TaskSpec.of("soon").at(soon));
         ClaimBatch b = sync(q.protocol().claim(0, 10, LEASE, RateLimit.NONE, "old-caller"));
         assertThat(b.tasks()).extracting(ClaimedTask::id).containsExactly("due");
-        assertThat(b.nextDueAt()).isEqualTo(soon.toEpochMilli());
+        assertThat(b.nextDueAt()).isEqualTo(nextDueAtFor(soon.toEpochMilli()));
         // a window of 0 sends no arguments at all: the same claim as before
         assertThat(claim(10, new ClaimAhead(Duration.ZERO, 100)).tasks()).isEmpty();
+        assertThat(q.client().inspect("soon").state()).isEqualTo(io.delayq.task.TaskInfo.State.SCHEDULED);
+    }
+
+    @Test
+    void aMaximumOfNoTasksClaimsNothingAhead() {
+        q.client().enqueue(TaskSpec.of("soon").at(in(3)));
         assertThat(claim(10, new ClaimAhead(Duration.ofSeconds(10), 0)).tasks()).as("no room for held tasks").isEmpty();
         assertThat(q.client().inspect("soon").state()).isEqualTo(io.delayq.task.TaskInfo.State.SCHEDULED);
     }

@@ -60,6 +60,7 @@ class ConcurrentClaimTest {
                     results.add(pool.submit(() -> {
                         try (RedisEndpoint own = RedisEndpoint.connect(redis.url())) {
                             QueueProtocol p = new QueueProtocol(own, "orders", 1);
+                            sync(p.verifyMeta());   // as a worker starts: the queue's meta says which protocol it speaks
                             int got = 0;
                             while (true) {
                                 ClaimBatch b = sync(p.claim(0, 7, Duration.ofMinutes(5), RateLimit.NONE));
@@ -111,6 +112,7 @@ class ConcurrentClaimTest {
                     workers.add(pool.submit(() -> {
                         try (RedisEndpoint own = RedisEndpoint.connect(redis.url())) {
                             QueueProtocol p = new QueueProtocol(own, "orders", 1);
+                            sync(p.verifyMeta());   // as a worker starts: the queue's meta says which protocol it speaks
                             while (!done.get()) {
                                 ClaimBatch b = sync(p.claim(0, 5, lease, RateLimit.NONE));
                                 if (b.tasks().isEmpty()) {

@@ -3,9 +3,9 @@ package io.delayq.client;
 import io.delayq.InvalidInputException;
 import io.delayq.localredis.LocalRedisServer;
 import io.delayq.redis.RedisEndpoint;
-import io.delayq.shard.ShardKeys;
 import io.delayq.task.EnqueueResult;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.TestQueue;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -75,10 +76,11 @@ class ReplicaAckTest {
             List<EnqueueResult> results = client.enqueueAll(tasks);
             assertThat(results).allMatch(EnqueueResult::added);
             // read from the replica at once, no waiting: WAIT already confirmed it holds every task
+            TestQueue replicated = TestQueue.reading(client, onReplica);
+            Map<String, Long> waiting = replicated.waiting();
             for (TaskSpec t : tasks) {
-                ShardKeys k = new ShardKeys(QUEUE, client.protocol().shardOf(t.id()));
-                assertThat(onReplica.commands().zscore(k.due(0), t.id()).get()).as(t.id()).isNotNull();
-                assertThat(onReplica.commands().hget(k.record(t.id()), t.id()).get()).as(t.id()).endsWith(":" + t.payload());
+                assertThat(waiting).as(t.id()).containsKey(t.id());
+                assertThat(replicated.storedRecord(t.id())).as(t.id()).endsWith(":" + t.payload());
             }
         }
     }
@@ -101,8 +103,7 @@ class ReplicaAckTest {
             // the retry writes nothing new (duplicate id) and waits until the replica caught up with the first write
             EnqueueResult retried = client.enqueue(TaskSpec.of("order-1").after(Duration.ofMinutes(5)));
             assertThat(retried.status()).isEqualTo(EnqueueResult.Status.DUPLICATE);
-            ShardKeys k = new ShardKeys(QUEUE, client.protocol().shardOf("order-1"));
-            assertThat(onReplica.commands().zscore(k.due(0), "order-1").get()).isNotNull();
+            assertThat(TestQueue.reading(client, onReplica).waiting()).containsKey("order-1");
         }
     }
 

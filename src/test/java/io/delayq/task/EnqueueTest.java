@@ -17,6 +17,7 @@ import java.util.List;
 import static io.delayq.testing.TestQueue.get;
 import static io.delayq.testing.TestQueue.sync;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 /** enqueue.lua: new tasks, the three duplicate policies against scheduled, in-flight and dead targets, batches. */
 class EnqueueTest {
@@ -47,22 +48,31 @@ class EnqueueTest {
         assertThat(q.client().inspect(id).state()).isEqualTo(TaskInfo.State.DEAD);
     }
 
+    /** The time the wake-up marker names for a task due at {@code due} that heads its level: that due time. */
+    long markerFor(Instant due) {
+        return due.toEpochMilli();
+    }
+
+    private void assertMarkedFor(Instant due) {
+        assertThat(q.zrange(q.keys(0).marker())).containsExactly(ScoredValue.just(markerFor(due), "next"));
+    }
+
     @Test
     void newTaskIsStoredAsACompactRecordAndAScore() {
         long before = q.serverNow();
         EnqueueResult r = q.client().enqueue(TaskSpec.of("order-8812").at(T1).payload("{\"action\":\"cancel\"}"));
         assertThat(r).isEqualTo(new EnqueueResult("order-8812", Status.ADDED, T1.toEpochMilli()));
-        assertThat(q.zrange(q.keys(0).due(0))).containsExactly(ScoredValue.just(T1.toEpochMilli(), "order-8812"));
+        assertThat(q.waitingAt(0, 0)).containsExactly(entry("order-8812", T1.toEpochMilli()));
         TaskRecord rec = record("order-8812");
         assertThat(rec.payload()).isEqualTo("{\"action\":\"cancel\"}");
         assertThat(rec.priority()).isNull();
         assertThat(rec.enqueuedAt()).isBetween(before - 1000, System.currentTimeMillis() + 1000);
         // the marker wakes workers: it holds the earliest new due time
-        assertThat(q.zrange(q.keys(0).marker())).containsExactly(ScoredValue.just(T1.toEpochMilli(), "next"));
+        assertMarkedFor(T1);
         q.client().enqueue(TaskSpec.of("later").at(T2));
-        assertThat(q.zrange(q.keys(0).marker())).containsExactly(ScoredValue.just(T1.toEpochMilli(), "next"));
+        assertMarkedFor(T1);
         q.client().enqueue(TaskSpec.of("sooner").at(T0));
-        assertThat(q.zrange(q.keys(0).marker())).containsExactly(ScoredValue.just(T0.toEpochMilli(), "next"));
+        assertMarkedFor(T0);
     }
 
     @Test
@@ -71,7 +81,7 @@ class EnqueueTest {
         get(q.redis().del(q.keys(0).marker()));            // as a worker's BZPOPMIN leaves it
         // another level's head does not count: a high-priority task after T1 still marks (it heads its own level)
         q.client().enqueue(TaskSpec.of("vip").at(T2).priority(Priority.HIGH));
-        assertThat(q.zrange(q.keys(0).marker())).containsExactly(ScoredValue.just(T2.toEpochMilli(), "next"));
+        assertMarkedFor(T2);
         get(q.redis().del(q.keys(0).marker()));
         q.client().enqueue(TaskSpec.of("vip-later").at(T2.plusSeconds(1)).priority(Priority.HIGH));
         q.client().enqueue(TaskSpec.of("normal-later").at(T2));
@@ -81,7 +91,7 @@ class EnqueueTest {
         q.client().enqueue(TaskSpec.of("normal-tie-z").at(T1));
         assertThat(q.zrange(q.keys(0).marker())).isEmpty();
         q.client().enqueue(TaskSpec.of("a-tie").at(T1));
-        assertThat(q.zrange(q.keys(0).marker())).containsExactly(ScoredValue.just(T1.toEpochMilli(), "next"));
+        assertMarkedFor(T1);
     }
 
     @Test
@@ -90,7 +100,7 @@ class EnqueueTest {
         get(q.redis().del(q.keys(0).marker()));
         q.client().enqueueAll(List.of(TaskSpec.of("b1").at(T2), TaskSpec.of("b2").at(T1.minusSeconds(5)),
                 TaskSpec.of("b3").at(T1.minusSeconds(9)), TaskSpec.of("b4").at(T1.minusSeconds(7))));
-        assertThat(q.zrange(q.keys(0).marker())).containsExactly(ScoredValue.just(T1.minusSeconds(9).toEpochMilli(), "next"));
+        assertMarkedFor(T1.minusSeconds(9));
         get(q.redis().del(q.keys(0).marker()));
         q.client().enqueueAll(List.of(TaskSpec.of("c1").at(T2), TaskSpec.of("c2").at(T1)));
         assertThat(q.zrange(q.keys(0).marker())).isEmpty();
@@ -120,7 +130,7 @@ class EnqueueTest {
         assertThat(record("old").payload()).isEqualTo("first");
         assertThat(record("n2").payload()).isEqualTo("{\"group\":\"not an option\"}");
         // the earliest new task before the level's head (T2) the call began with
-        assertThat(q.zrange(q.keys(0).marker())).containsExactly(ScoredValue.just(T1.minusSeconds(3).toEpochMilli(), "next"));
+        assertMarkedFor(T1.minusSeconds(3));
     }
 
     @Test
@@ -133,9 +143,9 @@ class EnqueueTest {
     void priorityGoesToItsOwnDueSetWithTheRealDueTime() {
         q.client().enqueue(TaskSpec.of("vip").at(T1).priority(Priority.HIGHEST));
         q.client().enqueue(TaskSpec.of("high").at(T1).priority(Priority.HIGH));
-        assertThat(q.zrange(q.keys(0).due(2))).containsExactly(ScoredValue.just(T1.toEpochMilli(), "vip"));
-        assertThat(q.zrange(q.keys(0).due(1))).containsExactly(ScoredValue.just(T1.toEpochMilli(), "high"));
-        assertThat(q.zrange(q.keys(0).due(0))).isEmpty();
+        assertThat(q.waitingAt(0, 2)).containsExactly(entry("vip", T1.toEpochMilli()));
+        assertThat(q.waitingAt(0, 1)).containsExactly(entry("high", T1.toEpochMilli()));
+        assertThat(q.waitingAt(0, 0)).isEmpty();
         assertThat(record("vip").priority()).isEqualTo(2);
         assertThat(q.client().inspect("vip").priority()).isEqualTo(2);
     }
@@ -146,7 +156,7 @@ class EnqueueTest {
         EnqueueResult again = q.client().enqueue(TaskSpec.of("a").at(T0).payload("second"));
         assertThat(again).isEqualTo(new EnqueueResult("a", Status.DUPLICATE, T1.toEpochMilli()));
         assertThat(record("a").payload()).isEqualTo("first");
-        assertThat(q.zrange(q.keys(0).due(0))).containsExactly(ScoredValue.just(T1.toEpochMilli(), "a"));
+        assertThat(q.waitingAt(0, 0)).containsExactly(entry("a", T1.toEpochMilli()));
     }
 
     @Test
@@ -166,8 +176,8 @@ class EnqueueTest {
         q.client().enqueue(TaskSpec.of("a").at(T1).payload("old").priority(Priority.HIGH));
         EnqueueResult r = q.client().enqueue(TaskSpec.of("a").at(T2).payload("new"), DuplicatePolicy.REPLACE);
         assertThat(r).isEqualTo(new EnqueueResult("a", Status.REPLACED, T2.toEpochMilli()));
-        assertThat(q.zrange(q.keys(0).due(1))).isEmpty();
-        assertThat(q.zrange(q.keys(0).due(0))).containsExactly(ScoredValue.just(T2.toEpochMilli(), "a"));
+        assertThat(q.waitingAt(0, 1)).isEmpty();
+        assertThat(q.waitingAt(0, 0)).containsExactly(entry("a", T2.toEpochMilli()));
         assertThat(record("a").payload()).isEqualTo("new");
         assertThat(record("a").priority()).isNull();
     }
@@ -190,8 +200,8 @@ class EnqueueTest {
         EnqueueResult r = q.client().enqueue(TaskSpec.of("a").at(T1).payload("new"), DuplicatePolicy.REPLACE);
         assertThat(r).isEqualTo(new EnqueueResult("a", Status.INFLIGHT, running.token()));
         assertThat(record("a").payload()).isEqualTo("old");
-        assertThat(q.zrange(q.keys(0).due(0))).isEmpty();
-        assertThat(q.zrange(q.keys(0).inflight())).containsExactly(ScoredValue.just(running.token(), "a"));
+        assertThat(q.waitingAt(0, 0)).isEmpty();
+        assertThat(q.inFlight(0)).containsExactly(entry("a", running.token()));
         assertThat(q.ack(running)).containsExactly(true);
     }
 
@@ -220,10 +230,10 @@ class EnqueueTest {
                 .isEqualTo(new EnqueueResult("a", Status.KEPT, T1.toEpochMilli()));
         assertThat(q.client().enqueue(TaskSpec.of("a").at(T0).payload("y"), DuplicatePolicy.KEEP_EARLIER))
                 .isEqualTo(new EnqueueResult("a", Status.EARLIER, T0.toEpochMilli()));
-        assertThat(q.zrange(q.keys(0).due(1))).containsExactly(ScoredValue.just(T0.toEpochMilli(), "a"));
+        assertThat(q.waitingAt(0, 1)).containsExactly(entry("a", T0.toEpochMilli()));
         assertThat(record("a").payload()).isEqualTo("first");
         // the marker learns of the earlier time
-        assertThat(q.zrange(q.keys(0).marker())).containsExactly(ScoredValue.just(T0.toEpochMilli(), "next"));
+        assertMarkedFor(T0);
     }
 
     @Test

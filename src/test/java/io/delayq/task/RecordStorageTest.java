@@ -6,7 +6,6 @@ import io.delayq.shard.RecordBuckets;
 import io.delayq.shard.ShardKeys;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
-import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ScriptOutputType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -113,7 +112,7 @@ class RecordStorageTest {
         q.client().enqueue(TaskSpec.of("cancel-me").at(TOMORROW).payload("p"));
         q.client().enqueue(TaskSpec.of("cancel-dead").payload("p"));
         get(q.redis().zadd(q.keys(q.shardOf("bare")).due(0), now - 1, "bare")); // gets a '{}' record when claimed
-        assertThat(q.recordHashes()).isNotEmpty();
+        assertThat(storedRecordKeys()).isNotEmpty();
 
         assertThat(q.client().cancel("cancel-me")).isEqualTo(CancelResult.CANCELLED);
         List<String> dead = new ArrayList<>();
@@ -138,7 +137,17 @@ class RecordStorageTest {
         assertThat(q.client().purgeDead(dead)).isEqualTo(dead.size());
 
         assertThat(q.client().stats().shards()).allSatisfy(s -> assertThat(s.scheduled() + s.due() + s.inflight() + s.dead()).isZero());
-        assertThat(q.recordHashes()).isEmpty();
+        assertNothingStoredOfTheTasks();
+    }
+
+    /** The keys that hold the tasks' records: the record hashes. */
+    List<String> storedRecordKeys() {
+        return q.recordHashes();
+    }
+
+    /** No record is left, nor an attempt count or a last error. */
+    void assertNothingStoredOfTheTasks() {
+        assertThat(storedRecordKeys()).isEmpty();
         for (int shard = 0; shard < 4; shard++) {
             assertThat(get(q.redis().exists(q.keys(shard).attempts(), q.keys(shard).errors()))).isZero();
         }
@@ -157,22 +166,21 @@ class RecordStorageTest {
         assertThat(TaskRecord.decode(t.rawRecord())).isEqualTo(new TaskRecord("cancel: if unpaid ✓", 1_764_460_000_000L, 1));
         // a retry puts it back into the due set of the priority its JSON record names
         q.retry(t, Duration.ZERO, "again", 5);
-        assertThat(q.zrange(k.due(1))).extracting(ScoredValue::getValue).containsExactly(id);
+        assertThat(q.waitingAt(q.shardOf(id), 1).keySet()).containsExactly(id);
     }
 
     @Test
     void aCompactRecordKeepsItsPriorityThroughRetryAndReclaim() {
         String id = "vip-1";
-        ShardKeys k = q.keys(q.shardOf(id));
         q.client().enqueue(TaskSpec.of(id).payload("urgent: now").priority(Priority.HIGHEST));
         assertThat(q.storedRecord(id)).startsWith("2").endsWith(":urgent: now");
         ClaimedTask t = q.claim(q.shardOf(id), 10, LEASE).tasks().get(0);
         q.retry(t, Duration.ZERO, "again", 5);
-        assertThat(q.zrange(k.due(2))).extracting(ScoredValue::getValue).containsExactly(id);
+        assertThat(q.waitingAt(q.shardOf(id), 2).keySet()).containsExactly(id);
         assertThat(q.client().inspect(id).priority()).isEqualTo(2);
         q.kill(q.claim(q.shardOf(id), 10, LEASE).tasks().get(0), "gave up", DeadLetterPolicy.DEFAULT);
         assertThat(q.client().inspect(id).priority()).isEqualTo(2);
         assertThat(q.client().replayDead(List.of(id))).isEqualTo(1);
-        assertThat(q.zrange(k.due(2))).extracting(ScoredValue::getValue).containsExactly(id);
+        assertThat(q.waitingAt(q.shardOf(id), 2).keySet()).containsExactly(id);
     }
 }

@@ -78,6 +78,14 @@ public final class TestQueue implements AutoCloseable, BeforeEachCallback, After
         return new TestQueue(DelayQueueClient.builder().redis(endpoint).queue(queue).shards(shards).build(), endpoint);
     }
 
+    /**
+     * What {@code client}'s queue left on another server, read through {@code raw} (e.g. a replica of the client's
+     * primary). The caller closes both; the view itself is not closed.
+     */
+    public static TestQueue reading(DelayQueueClient client, RedisEndpoint raw) {
+        return new TestQueue(client, raw);
+    }
+
     public DelayQueueClient client() {
         return client;
     }
@@ -176,18 +184,60 @@ public final class TestQueue implements AutoCloseable, BeforeEachCallback, After
     /** As {@link #waiting()}, on one shard. */
     public java.util.Map<String, Long> waiting(int shard) {
         java.util.Map<String, Long> out = new java.util.TreeMap<>();
+        for (int level = 0; level < ShardKeys.PRIORITY_LEVELS; level++) {
+            out.putAll(waitingAt(shard, level));
+        }
+        return out;
+    }
+
+    /**
+     * The tasks waiting on one shard at one priority level: id → due time, read from protocol 2's due set of the
+     * level, or from protocol 3's window buckets of the level and the minutes whose name carries it ({@code .p<level>}).
+     */
+    public java.util.Map<String, Long> waitingAt(int shard, int level) {
+        java.util.Map<String, Long> out = new java.util.TreeMap<>();
         if (protocol().buckets() == null) {
-            for (int level = 0; level < 3; level++) {
-                for (ScoredValue<String> v : zrange(keys(shard).due(level))) {
-                    out.put(v.getValue(), (long) v.getScore());
-                }
+            for (ScoredValue<String> v : zrange(keys(shard).due(level))) {
+                out.put(v.getValue(), (long) v.getScore());
             }
             return out;
         }
         String prefix = io.delayq.bucket.BucketLayout.prefix(protocol().queue(), shard);
-        for (String index : List.of("idx", "idx1", "idx2", io.delayq.bucket.BucketLayout.COARSE_INDEX)) {
-            for (String name : get(redis().zrange(prefix + index, 0, -1))) {
-                get(redis().hgetall(prefix + "b:" + name)).forEach((id, value) -> out.put(id, io.delayq.bucket.BucketLayout.dueOf(name, value)));
+        List<String> names = new java.util.ArrayList<>(get(redis().zrange(
+                io.delayq.bucket.BucketLayout.windowIndexes(protocol().queue(), shard).get(level), 0, -1)));
+        for (String name : get(redis().zrange(prefix + io.delayq.bucket.BucketLayout.COARSE_INDEX, 0, -1))) {
+            if (levelOf(name) == level) {
+                names.add(name);
+            }
+        }
+        for (String name : names) {
+            get(redis().hgetall(prefix + "b:" + name)).forEach((id, value) -> out.put(id, io.delayq.bucket.BucketLayout.dueOf(name, value)));
+        }
+        return out;
+    }
+
+    /** A protocol-3 bucket's priority level: {@code .p<level>} in its name, 0 without. */
+    private static int levelOf(String bucketName) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\.p(\\d)").matcher(bucketName);
+        return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    }
+
+    /**
+     * The tasks in flight on one shard: id → lease expiry (ms, server clock), read from protocol 2's in-flight set or
+     * from protocol 3's in-flight buckets and their leases.
+     */
+    public java.util.Map<String, Long> inFlight(int shard) {
+        java.util.Map<String, Long> out = new java.util.TreeMap<>();
+        if (protocol().buckets() == null) {
+            for (ScoredValue<String> v : zrange(keys(shard).inflight())) {
+                out.put(v.getValue(), (long) v.getScore());
+            }
+            return out;
+        }
+        String prefix = io.delayq.bucket.BucketLayout.prefix(protocol().queue(), shard);
+        for (ScoredValue<String> lease : zrange(prefix + io.delayq.bucket.BucketLayout.LEASE)) {
+            for (String id : get(redis().hkeys(prefix + "f:" + lease.getValue()))) {
+                out.put(id, (long) lease.getScore());
             }
         }
         return out;
@@ -215,9 +265,30 @@ public final class TestQueue implements AutoCloseable, BeforeEachCallback, After
         return found;
     }
 
-    /** The stored record of a task, read from its record hash as a foreign consumer would. */
+    /**
+     * The stored record of a task, read as a foreign consumer would: from protocol 2's record hash, or on protocol 3
+     * from the value of the bucket that holds it (waiting or in flight) or from the dead letters' records; null when
+     * none holds it.
+     */
     public String storedRecord(String id) {
-        return get(redis().hget(keys(shardOf(id)).record(id), id));
+        int shard = shardOf(id);
+        if (protocol().buckets() == null) {
+            return get(redis().hget(keys(shard).record(id), id));
+        }
+        String prefix = io.delayq.bucket.BucketLayout.prefix(protocol().queue(), shard);
+        List<String> buckets = new java.util.ArrayList<>();
+        for (String index : List.of("idx", "idx1", "idx2", io.delayq.bucket.BucketLayout.COARSE_INDEX)) {
+            get(redis().zrange(prefix + index, 0, -1)).forEach(name -> buckets.add("b:" + name));
+        }
+        get(redis().zrange(prefix + io.delayq.bucket.BucketLayout.LEASE, 0, -1)).forEach(name -> buckets.add("f:" + name));
+        for (String bucket : buckets) {
+            String value = get(redis().hget(prefix + bucket, id));
+            if (value != null) {
+                return io.delayq.bucket.BucketLayout.recordOf(bucket.substring(2), value);
+            }
+        }
+        String dead = get(redis().hget(prefix + "dv", id));   // <attempts>|<record>
+        return dead == null ? null : dead.substring(dead.indexOf('|') + 1);
     }
 
     public static <T> T sync(CompletionStage<T> stage) {
