@@ -21,6 +21,7 @@
 --@include layout.lua
 --@include dedup.lua
 --@include dead.lua
+--@include bulk_cursor.lua
 --@include bulk_scan.lua
 
 local wrong_layout = layout_problem(ARGV[1])

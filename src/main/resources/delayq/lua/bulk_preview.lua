@@ -12,6 +12,7 @@
 --@include groups.lua
 --@include common.lua
 --@include layout.lua
+--@include bulk_cursor.lua
 --@include bulk_scan.lua
 
 local wrong_layout = layout_problem(ARGV[1])

@@ -38,6 +38,11 @@ public final class BucketLayout {
         return java.util.List.of(prefix + "idx", prefix + "idx1", prefix + "idx2");
     }
 
+    /** The start of the window a task due at {@code dueAt} waits in (a claim takes the window whole from there). */
+    public static long windowStart(long dueAt) {
+        return dueAt - dueAt % WINDOW_MS;
+    }
+
     /** The id index bucket of {@code id}: crc32(id) % {@link #ID_INDEX_BUCKETS}, as the scripts compute it. */
     public static int indexBucket(String id) {
         CRC32 crc = new CRC32();

@@ -1,7 +1,7 @@
 -- The bounded walk of bulk_preview.lua and bulk_apply.lua over one shard's waiting tasks (docs/protocol.md,
 -- "Bulk actions"): the due sets of the three priority levels, every grouped task (or one group's set), in
 -- (score, id) order from a cursor, reading at most `budget` entries per call. Include after shard_keys.lua,
--- groups.lua and common.lua. The filter arrives in the same ARGV slots in both scripts:
+-- groups.lua, common.lua and bulk_cursor.lua. The filter arrives in the same ARGV slots in both scripts:
 --   ARGV[1]: the caller's layout epoch        ARGV[2]: state: 'all' | 'scheduled' (due later) | 'due' (due now)
 --   ARGV[3]: id prefix ('' = any)             ARGV[4]: window start ms, inclusive ('' = none)
 --   ARGV[5]: window end ms, exclusive ('' = none)
@@ -67,17 +67,8 @@ end
 -- the prefix, until the budget is read or visit answers false (the caller's batch is full: that entry is not
 -- handled and the cursor stays before it). visit may remove or move the entry. Answers the new cursor and the
 -- number of entries read.
-local function bulk_cursor(number, score, id)
-  if score == nil then return tostring(number) end
-  return number .. ' ' .. string.format('%.17g', score) .. ' ' .. id
-end
-
 local function bulk_walk(cursor, visit)
-  local at_set, at_score, at_id = 0, nil, nil
-  if cursor ~= '' then
-    local n, s, id = string.match(cursor, '^(%d+) (%S+) (.*)$')
-    if n then at_set, at_score, at_id = tonumber(n), tonumber(s), id else at_set = tonumber(cursor) or 0 end
-  end
+  local at_set, at_score, at_id = bulk_cursor_parts(cursor)
   local read = 0
   for _, set in ipairs(bulk_sets) do
     local number, key = set[1], set[2]

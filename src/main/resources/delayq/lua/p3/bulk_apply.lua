@@ -17,6 +17,7 @@
 --           past 9999-12-31 or before 1970), acted on in all, skipped in all}
 --@include buckets.lua
 --@include browse_order.lua
+--@include bulk_cursor.lua
 --@include bulk_walk.lua
 --@include wake.lua
 --@include crc32.lua

@@ -8,6 +8,7 @@
 --           a match (-1: none), server now, n, then per sampled match: id, due}
 --@include buckets.lua
 --@include browse_order.lua
+--@include bulk_cursor.lua
 --@include bulk_walk.lua
 
 local sample_size = tonumber(ARGV[11]) or 0

@@ -16,7 +16,7 @@ class ClaimOnProtocol3Test extends ClaimTest {
     /** A claim takes a window whole from its start, so a task may come up to a window before its due time (the worker holds it). */
     @Override
     long earliestClaimOf(long dueAt) {
-        return dueAt - dueAt % BucketLayout.WINDOW_MS;
+        return BucketLayout.windowStart(dueAt);
     }
 
     /** A claim names the start of the earliest window (or minute, for a task due 10 minutes or more ahead) still waiting. */

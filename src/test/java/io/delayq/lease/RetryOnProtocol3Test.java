@@ -23,7 +23,7 @@ class RetryOnProtocol3Test extends RetryTest {
     /** A claim takes a window whole from its start, so a task may come up to a window before its due time (the worker holds it). */
     @Override
     long earliestClaimOf(long dueAt) {
-        return dueAt - dueAt % BucketLayout.WINDOW_MS;
+        return BucketLayout.windowStart(dueAt);
     }
 
     /** The fence is the in-flight bucket's name: a retry under the name a reclaim took away is stale and changes nothing. */

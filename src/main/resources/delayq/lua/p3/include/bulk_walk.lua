@@ -1,7 +1,7 @@
 -- The bounded walk of protocol 3's bulk_preview.lua and bulk_apply.lua over one shard's waiting tasks: protocol 2's
 -- filter in the same ARGV slots (include/bulk_scan.lua: ARGV[1] layout epoch, not read: protocol 3 is never
 -- resharded; ARGV[2] state, [3] id prefix, [4]/[5] due window [from, to), [6] group, [7] level, [8] order, [9] budget)
--- over protocol 3's buckets. Needs buckets.lua and include/browse_order.lua.
+-- over protocol 3's buckets. Needs buckets.lua, include/browse_order.lua and include/bulk_cursor.lua.
 -- The sets, walked one after another: 1..3 the window indexes of priority levels 0..2, 4 the minutes (every level).
 -- Each set is walked by (start, bucket name), ascending or, for 'desc', descending; a bucket is read whole
 -- (HGETALL: about CAP tasks), so the budget ends a call only between two buckets. A cursor is "<set> <start>
@@ -28,11 +28,6 @@ if ARGV[6] == '' then
     if bulk_level == nil or bulk_level == level then bulk_sets[#bulk_sets + 1] = { level + 1, WINDOW_INDEXES[level], W } end
   end
   bulk_sets[#bulk_sets + 1] = { 4, 'cidx', COARSE }
-end
-
-local function bulk_cursor(number, start, name)
-  if start == nil then return tostring(number) end
-  return number .. ' ' .. string.format('%.17g', start) .. ' ' .. name
 end
 
 -- One page of a set's buckets from the position, in walk order: {name, start, name, start, ...}.
@@ -64,11 +59,7 @@ end
 -- is not counted as handled, and the next call walks it again, so visit must be able to see a task again and leave
 -- it). visit may take the task out of its bucket. Answers the new cursor and the number of tasks read.
 local function bulk_walk(cursor, visit)
-  local at_set, at_start, at_name = 0, nil, nil
-  if cursor ~= '' then
-    local n, s, name = string.match(cursor, '^(%d+) (%S+) (.*)$')
-    if n then at_set, at_start, at_name = tonumber(n), tonumber(s), name else at_set = tonumber(cursor) or 0 end
-  end
+  local at_set, at_start, at_name = bulk_cursor_parts(cursor)
   local read = 0
   for _, set in ipairs(bulk_sets) do
     local number, key, span = set[1], BULK_P .. set[2], set[3]
