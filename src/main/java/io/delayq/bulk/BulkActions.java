@@ -10,6 +10,7 @@ import io.delayq.queue.QueueScope;
 import io.delayq.redis.Replies;
 import io.delayq.script.LuaScript;
 import io.delayq.task.Schedule;
+import io.delayq.upgrade.ProtocolUpgrade;
 import io.lettuce.core.RedisCommandExecutionException;
 
 import java.security.SecureRandom;
@@ -143,6 +144,9 @@ public final class BulkActions {
             return job;
         }
         Layout layout = currentLayout();
+        if (bucketed) {
+            refuseJobOfProtocol2(job);
+        }
         if (layout.migrating()) {
             stopped(job, job.done(), job.skipped(), migratingMessage(layout));
             throw new BulkRefusedException(migratingMessage(layout) + "; job " + jobId + " is stopped at " + job.done() + " of "
@@ -190,6 +194,13 @@ public final class BulkActions {
                     BulkJob s = stopped(job, baseDone + sum(doneBy), baseSkipped + sum(skippedBy), "stopped between two batches; resume it to go on");
                     run.progress().accept(s);
                     return s;
+                }
+                if (!bucketed && Replies.await(scope.commands().hexists(scope.meta(), ProtocolUpgrade.UPGRADED_AT), timeout)) {
+                    // upgraded under this job: what is left of protocol 2's due sets moves into buckets it does not walk
+                    String why = "queue '" + scope.queue() + "' was upgraded to protocol 3 while job " + jobId + " ran: it cannot go on "
+                            + "in protocol 3's keys; " + (baseDone + sum(doneBy)) + " tasks were done; start a new job whose filter leaves them out";
+                    stopped(job, baseDone + sum(doneBy), baseSkipped + sum(skippedBy), why);
+                    throw new BulkRefusedException(why);
                 }
                 List<String> args = new ArrayList<>(fixed);
                 args.add(BulkKeys.scriptJob(jobId, job.epoch()));
@@ -298,7 +309,37 @@ public final class BulkActions {
             throw new InvalidInputException("queue", "no queue '" + scope.queue() + "' in Redis (no hash " + scope.meta() + ")");
         }
         bucketed = recorded.get().protocol() == QueueProtocol.BUCKETED;
+        if (bucketed) {
+            requireUpgradeFinished(recorded.get().layout().shards());
+        }
         return recorded.get().layout();
+    }
+
+    /**
+     * A job begun before the queue was upgraded to protocol 3 walked protocol 2's due sets: its cursors mean nothing in
+     * protocol 3's buckets, and walking them afresh could act on a task twice (a shift).
+     */
+    private void refuseJobOfProtocol2(BulkJob job) {
+        String upgradedAt = Replies.await(scope.commands().hget(scope.meta(), ProtocolUpgrade.UPGRADED_AT), timeout);
+        if (upgradedAt != null && job.createdAt() < Long.parseLong(upgradedAt)) {
+            String why = "job " + job.id() + " began before queue '" + scope.queue() + "' was upgraded to protocol 3: it cannot go on "
+                    + "in protocol 3's keys; " + job.done() + " tasks were done; start a new job whose filter leaves them out";
+            stopped(job, job.done(), job.skipped(), why);
+            throw new BulkRefusedException(why);
+        }
+    }
+
+    /**
+     * While an upgrade in place has not finished, a shard holds tasks in protocol 2's keys too, which protocol 3's walk
+     * does not see: a bulk action then waits, as it waits for a reshard.
+     */
+    private void requireUpgradeFinished(int shards) {
+        for (int shard = 0; shard < shards; shard++) {
+            if (Replies.await(scope.commands().exists(BucketLayout.prefix(scope.queue(), shard) + BucketLayout.LEGACY), timeout) > 0) {
+                throw new BulkRefusedException("queue '" + scope.queue() + "' is being upgraded to protocol 3 (shard " + shard
+                        + " still holds tasks of protocol 2): bulk actions wait until the upgrade has finished ('delayq upgrade')");
+            }
+        }
     }
 
     private Layout layoutForBulk() {

@@ -27,6 +27,9 @@ public final class ProtocolUpgrade {
     /** Between rounds over the shards whose in-flight tasks of protocol 2 are still running. */
     private static final Duration ROUND = Duration.ofMillis(200);
 
+    /** The meta's field with the server time (ms) protocol 3 was recorded at by an upgrade in place. */
+    public static final String UPGRADED_AT = "upgradedAt";
+
     private final QueueProtocol protocol;
     private final Duration timeout;
     private final Duration inFlightPatience;
@@ -69,7 +72,11 @@ public final class ProtocolUpgrade {
             }
         }
         if (protocol.buckets() == null) {
-            Replies.await(protocol.scope().commands().hset(protocol.scope().meta(), "protocol", String.valueOf(QueueProtocol.BUCKETED)), timeout);
+            // when: a bulk job begun before it walked protocol 2's keys and cannot go on in protocol 3's (BulkActions)
+            List<String> time = Replies.await(protocol.scope().commands().time(), timeout);
+            long now = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+            Replies.await(protocol.scope().commands().hset(protocol.scope().meta(),
+                    Map.of("protocol", String.valueOf(QueueProtocol.BUCKETED), UPGRADED_AT, String.valueOf(now))), timeout);
             Replies.await(protocol.refreshLayout(), timeout);
         }
         long waiting = 0;

@@ -278,4 +278,25 @@ class BulkActionsTest {
         assertThat(waiting()).isEqualTo(expected);
         assertThat(bulk.jobs(10)).extracting(BulkJob::id).contains(job.id());
     }
+
+    @Test
+    void aJobBegunBeforeTheQueueWasUpgradedToProtocol3IsStoppedNotResumedInBuckets() {
+        // no grouped tasks: an upgrade refuses them
+        List<TaskSpec> orders = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            orders.add(TaskSpec.of("order-" + i).at(base.plus(Duration.ofMinutes(i))));
+        }
+        q.client().enqueueAll(orders);
+        BulkJob job = bulk.start(BulkFilter.ALL.prefix("order-"), BulkAction.shift(Duration.ofMinutes(5)), "test");
+        java.util.concurrent.atomic.AtomicInteger batches = new java.util.concurrent.atomic.AtomicInteger();
+        BulkJob stopped = bulk.run(job.id(), BulkRun.defaults().batch(5).pause(Duration.ZERO).stopWhen(() -> batches.get() >= 1)
+                .onProgress(j -> batches.incrementAndGet()));
+        assertThat(stopped.status()).isEqualTo(BulkJob.Status.STOPPED);
+
+        new io.delayq.upgrade.ProtocolUpgrade(q.protocol(), WAIT, Duration.ZERO).run();
+
+        assertThatThrownBy(() -> new BulkActions(q.protocol().scope(), WAIT).run(job.id(), BulkRun.defaults().pause(Duration.ZERO)))
+                .isInstanceOf(BulkRefusedException.class).hasMessageContaining("began before queue 'bulk' was upgraded to protocol 3");
+        assertThat(bulk.job(job.id()).status()).isEqualTo(BulkJob.Status.STOPPED);
+    }
 }

@@ -185,6 +185,18 @@ class BulkOnProtocol3Test {
     }
 
     @Test
+    void whileAnUpgradeInPlaceHasNotFinishedABulkActionWaits() {
+        fill();
+        String mark = io.delayq.bucket.BucketLayout.prefix("bulk3", 1) + io.delayq.bucket.BucketLayout.LEGACY;
+        TestQueue.sync(q.redis().hset(mark, "since", "1"));   // what an upgrade's first step leaves until the shard holds nothing of protocol 2
+
+        assertThatThrownBy(() -> bulk.preview(BulkFilter.ALL)).isInstanceOf(BulkRefusedException.class)
+                .hasMessageContaining("is being upgraded to protocol 3 (shard 1 still holds tasks of protocol 2)");
+        TestQueue.sync(q.redis().del(mark));
+        assertThat(bulk.preview(BulkFilter.ALL).matched()).isEqualTo(45);
+    }
+
+    @Test
     void aGroupFilterIsRefusedNamingTheField() {
         fill();
         assertThatThrownBy(() -> bulk.preview(BulkFilter.ALL.group("acme"))).isInstanceOf(InvalidInputException.class)

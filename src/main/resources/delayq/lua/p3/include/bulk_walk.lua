@@ -2,8 +2,11 @@
 -- filter in the same ARGV slots (include/bulk_scan.lua: ARGV[1] layout epoch, not read: protocol 3 is never
 -- resharded; ARGV[2] state, [3] id prefix, [4]/[5] due window [from, to), [6] group, [7] level, [8] order, [9] budget)
 -- over protocol 3's buckets. Needs buckets.lua, include/browse_order.lua and include/bulk_cursor.lua.
--- The sets, walked one after another: 1..3 the window indexes of priority levels 0..2, 4 the minutes (every level).
--- Each set is walked by (start, bucket name), ascending or, for 'desc', descending; a bucket is read whole
+-- The sets, walked one after another: 1 the minutes (every level), 2..4 the window indexes of priority levels 0..2.
+-- The minutes come first because the reclaim sweep and claims promote a minute into windows between two calls of a
+-- job: a minute the walk has not reached yet lands in windows it has not walked either (one it has walked lands
+-- there again, and the job's handled ids keep those from being acted on twice). Each set is walked by (start,
+-- bucket name), ascending or, for 'desc', descending; a bucket is read whole
 -- (HGETALL: about CAP tasks), so the budget ends a call only between two buckets. A cursor is "<set> <start>
 -- <name>": the last bucket handled in that set; "<set>": that set from its start; "end" once the shard was walked
 -- through; '' (none yet): from the start. A group filter matches nothing: protocol 3 holds no grouped task.
@@ -24,10 +27,10 @@ local bulk_budget = math.min(tonumber(ARGV[9]) or BULK_MAX_READ, BULK_MAX_READ)
 -- {set number, index, how long a bucket of it spans}
 local bulk_sets = {}
 if ARGV[6] == '' then
+  bulk_sets[1] = { 1, 'cidx', COARSE }
   for level = 0, 2 do
-    if bulk_level == nil or bulk_level == level then bulk_sets[#bulk_sets + 1] = { level + 1, WINDOW_INDEXES[level], W } end
+    if bulk_level == nil or bulk_level == level then bulk_sets[#bulk_sets + 1] = { level + 2, WINDOW_INDEXES[level], W } end
   end
-  bulk_sets[#bulk_sets + 1] = { 4, 'cidx', COARSE }
 end
 
 -- One page of a set's buckets from the position, in walk order: {name, start, name, start, ...}.
