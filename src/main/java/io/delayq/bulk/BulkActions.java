@@ -334,8 +334,13 @@ public final class BulkActions {
      * does not see: a bulk action then waits, as it waits for a reshard.
      */
     private void requireUpgradeFinished(int shards) {
+        // every shard's mark asked at once (one slot each, so one EXISTS per shard), then read in order
+        List<CompletableFuture<Long>> marks = new ArrayList<>();
         for (int shard = 0; shard < shards; shard++) {
-            if (Replies.await(scope.commands().exists(BucketLayout.prefix(scope.queue(), shard) + BucketLayout.LEGACY), timeout) > 0) {
+            marks.add(scope.commands().exists(BucketLayout.prefix(scope.queue(), shard) + BucketLayout.LEGACY).toCompletableFuture());
+        }
+        for (int shard = 0; shard < shards; shard++) {
+            if (Replies.await(marks.get(shard), timeout) > 0) {
                 throw new BulkRefusedException("queue '" + scope.queue() + "' is being upgraded to protocol 3 (shard " + shard
                         + " still holds tasks of protocol 2): bulk actions wait until the upgrade has finished ('delayq upgrade')");
             }

@@ -106,7 +106,6 @@ public final class Calendars {
     }
 
     private Instant serverNow() {
-        List<String> t = Replies.await(redis.commands().time(), timeout);
-        return Instant.ofEpochMilli(Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000);
+        return Instant.ofEpochMilli(Replies.millisOf(Replies.await(redis.commands().time(), timeout)));
     }
 }

@@ -18,6 +18,11 @@ public final class Replies {
     private Replies() {
     }
 
+    /** A {@code TIME} reply (seconds, microseconds) as epoch milliseconds, the scripts' "now". */
+    public static long millisOf(java.util.List<String> time) {
+        return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+    }
+
     /**
      * The answer, waited for at most {@code timeout}; its failure is rethrown as it was raised (a
      * checked cause wrapped in a {@link DelayQueueException}), a time-out is a {@link RedisException}.

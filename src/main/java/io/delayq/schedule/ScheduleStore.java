@@ -152,8 +152,7 @@ public final class ScheduleStore {
 
     /** Redis server time in epoch ms: the planner's "now", as the scripts' TIME. */
     public long serverNow() {
-        List<String> t = Replies.await(redis.commands().time(), timeout);
-        return Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000;
+        return Replies.millisOf(Replies.await(redis.commands().time(), timeout));
     }
 
     private static String nz(String s) {

@@ -73,8 +73,7 @@ public final class ProtocolUpgrade {
         }
         if (protocol.buckets() == null) {
             // when: a bulk job begun before it walked protocol 2's keys and cannot go on in protocol 3's (BulkActions)
-            List<String> time = Replies.await(protocol.scope().commands().time(), timeout);
-            long now = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+            long now = Replies.millisOf(Replies.await(protocol.scope().commands().time(), timeout));
             Replies.await(protocol.scope().commands().hset(protocol.scope().meta(),
                     Map.of("protocol", String.valueOf(QueueProtocol.BUCKETED), UPGRADED_AT, String.valueOf(now))), timeout);
             Replies.await(protocol.refreshLayout(), timeout);
