@@ -8,8 +8,9 @@ import (
 // Protocol 3 (docs/protocol3.md): a shard's waiting tasks in hashes of one due window, found by id through the id
 // index. A queue is protocol 3 only where its meta records it (its first Java client or worker ran with
 // DELAYQ_PROTOCOL=3, or it was upgraded in place); this library records 2 for a queue it creates and speaks 3 to a
-// queue that records it, with core's p3 scripts and the arguments core's io.delayq.bucket.BucketQueue sends.
-// Protocol 3 has no layout epoch and no migration (it refuses a reshard), so its calls carry neither.
+// queue that records it, with core's p3 scripts and the arguments core's io.delayq.bucket.BucketQueue sends. Its
+// calls carry the caller's layout epoch (and an enqueue "present" on an old shard during a migration) as protocol 2's,
+// and are routed alike (routing.go): a protocol-3 queue grows as a protocol-2 one does.
 
 const (
 	// BucketedProtocolVersion is protocol 3, which this client speaks on a queue whose meta records it.
@@ -44,11 +45,10 @@ func (protocol3Scripts) accept(batch []preparedTask) error {
 }
 
 // enqueue: the duplicate policy reject takes p3/enqueue.lua's short path, the others p3/enqueue_policy.lua, which
-// takes the policy's wire name first. Every task carries its index bucket; there is no epoch, and no "present only"
-// (a protocol-3 queue never migrates).
-func (p protocol3Scripts) enqueue(shard int, policy DuplicatePolicy, batch []preparedTask, enqueuedAt, _ int64, _ bool) scriptCall {
+// takes the policy's wire name first. Every task carries its index bucket; the epoch and where come last.
+func (p protocol3Scripts) enqueue(shard int, policy DuplicatePolicy, batch []preparedTask, enqueuedAt, epoch int64, presentOnly bool) scriptCall {
 	script := "p3/enqueue_policy"
-	args := make([]string, 0, 2+6*len(batch))
+	args := make([]string, 0, 4+6*len(batch))
 	if policy == Reject {
 		script = "p3/enqueue"
 	} else {
@@ -59,19 +59,21 @@ func (p protocol3Scripts) enqueue(shard int, policy DuplicatePolicy, batch []pre
 		args = append(args, t.id, strconv.Itoa(indexBucketOf(t.id)), t.timing, strconv.FormatInt(t.ms, 10),
 			encodeRecord(t.payload, enqueuedAt, t.priority, t.options), strconv.Itoa(int(t.priority)))
 	}
-	return scriptCall{script, p.keys(shard), args}
+	return scriptCall{script, p.keys(shard), append(args, epochAndWhere(epoch, presentOnly)...)}
 }
 
-func (p protocol3Scripts) cancel(shard int, id string, _ int64) scriptCall {
-	return scriptCall{"p3/cancel", p.keys(shard), []string{id, strconv.Itoa(indexBucketOf(id))}}
+// cancel, reschedule and inspect: the id, its index bucket, the call's own arguments, then the caller's layout epoch.
+func (p protocol3Scripts) cancel(shard int, id string, epoch int64) scriptCall {
+	return scriptCall{"p3/cancel", p.keys(shard), []string{id, strconv.Itoa(indexBucketOf(id)), strconv.FormatInt(epoch, 10)}}
 }
 
-func (p protocol3Scripts) reschedule(shard int, id, timing string, ms, _ int64) scriptCall {
-	return scriptCall{"p3/reschedule", p.keys(shard), []string{id, strconv.Itoa(indexBucketOf(id)), timing, strconv.FormatInt(ms, 10)}}
+func (p protocol3Scripts) reschedule(shard int, id, timing string, ms, epoch int64) scriptCall {
+	return scriptCall{"p3/reschedule", p.keys(shard), []string{id, strconv.Itoa(indexBucketOf(id)), timing, strconv.FormatInt(ms, 10),
+		strconv.FormatInt(epoch, 10)}}
 }
 
-func (p protocol3Scripts) inspect(shard int, id string, _ int64) scriptCall {
-	return scriptCall{"p3/inspect", p.keys(shard), []string{id, strconv.Itoa(indexBucketOf(id))}}
+func (p protocol3Scripts) inspect(shard int, id string, epoch int64) scriptCall {
+	return scriptCall{"p3/inspect", p.keys(shard), []string{id, strconv.Itoa(indexBucketOf(id)), strconv.FormatInt(epoch, 10)}}
 }
 
 func (p protocol3Scripts) stats(shard int) scriptCall {

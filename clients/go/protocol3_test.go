@@ -341,9 +341,9 @@ func TestCancelRescheduleAndInspectOnProtocol3AnswerInProtocol2sWords(t *testing
 	}
 }
 
-// A queue grown from 4 to 16 shards on protocol 2, then upgraded: a call by id asks the id's shard, then its shard
-// under every earlier count, as core's IdRouting does; protocol 3's cancel says "absent" where protocol 2's says
-// "unknown", and the lookup goes on.
+// A protocol-3 queue grown from 4 to 16 shards (meta and every shard's stamp): a call by id asks the id's shard, then
+// its shard under every earlier count, as core's IdRouting does; protocol 3's cancel says "absent" where protocol 2's
+// says "unknown", and the lookup goes on.
 func TestACallByIDOnProtocol3LooksAtTheIDsShardUnderEveryEarlierCount(t *testing.T) {
 	r := startRedis(t)
 	ctx := context.Background()
@@ -352,6 +352,7 @@ func TestACallByIDOnProtocol3LooksAtTheIDsShardUnderEveryEarlierCount(t *testing
 	if _, err := r.admin.Do("HSET", metaKey(name), "layout", "2", "layouts", "4,16"); err != nil {
 		t.Fatal(err)
 	}
+	stampShards(t, r, name, 16, "2 16 0")
 	q := connect(t, r, name, 4)
 	id := "order-1"
 	for i := 2; ShardOf(id, 4) == ShardOf(id, 16); i++ {
@@ -360,7 +361,7 @@ func TestACallByIDOnProtocol3LooksAtTheIDsShardUnderEveryEarlierCount(t *testing
 	// the task waits on its shard under 4, where protocol 3's enqueue put it
 	old := shardPrefix(name, ShardOf(id, 4))
 	enqueue := scripts["p3/enqueue"]
-	if _, err := r.admin.Do("EVAL", enqueue.Source, 1, old, 1, id, indexBucketOf(id), "in", 3600000, "0a:p", 0); err != nil {
+	if _, err := r.admin.Do("EVAL", enqueue.Source, 1, old, 1, id, indexBucketOf(id), "in", 3600000, "0a:p", 0, 2, ""); err != nil {
 		t.Fatal(err)
 	}
 	if info, err := q.Inspect(ctx, id); err != nil || info.State != Scheduled || info.Shard != ShardOf(id, 4) {
@@ -374,6 +375,98 @@ func TestACallByIDOnProtocol3LooksAtTheIDsShardUnderEveryEarlierCount(t *testing
 	}
 	if info, _ := q.Inspect(ctx, id); info.State != StateUnknown || info.Shard != ShardOf(id, 16) {
 		t.Errorf("after the cancel: %+v, want unknown on its own shard %d", info, ShardOf(id, 16))
+	}
+}
+
+// stampShards writes the layout stamp of shards 0..n-1 as core's mover does ("<epoch> <shards> <from>").
+func stampShards(t *testing.T, r *redisServer, queue string, n int, stamp string) {
+	t.Helper()
+	for s := 0; s < n; s++ {
+		if _, err := r.admin.Do("HSET", shardPrefix(queue, s)+"layout", "stamp", stamp); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Protocol 3's calls carry the caller's layout epoch last (an enqueue also where), as core's BucketQueue sends them.
+func TestProtocol3sCallsCarryTheLayoutEpochAsProtocol2s(t *testing.T) {
+	p := protocol3Scripts{"orders"}
+	h := strconv.Itoa(indexBucketOf("b"))
+	want := map[string][]string{
+		"p3/cancel":     {"b", h, "3"},
+		"p3/inspect":    {"b", h, "3"},
+		"p3/reschedule": {"b", h, "at", "99", "3"},
+	}
+	for _, c := range []scriptCall{p.cancel(1, "b", 3), p.inspect(1, "b", 3), p.reschedule(1, "b", "at", 99, 3)} {
+		if strings.Join(c.args, ",") != strings.Join(want[c.script], ",") || c.keys[0] != "dq:{orders:1}:" {
+			t.Errorf("%s %v %v, want %v", c.script, c.keys, c.args, want[c.script])
+		}
+	}
+	batch := []preparedTask{{id: "a", timing: "in", ms: 5000, priority: 1}}
+	for _, tc := range []struct {
+		policy  DuplicatePolicy
+		present bool
+		script  string
+		first   string
+		tail    string
+	}{{Reject, true, "p3/enqueue", "1", "7,present"}, {Replace, false, "p3/enqueue_policy", "replace", "7,"}} {
+		c := p.enqueue(2, tc.policy, batch, 1000, 7, tc.present)
+		n := len(c.args)
+		if c.script != tc.script || c.args[0] != tc.first || strings.Join(c.args[n-2:], ",") != tc.tail || c.args[n-8] != "a" {
+			t.Errorf("%s %v", c.script, c.args)
+		}
+	}
+}
+
+// A 1-shard protocol-3 queue grows to 2 while a client of epoch 0 runs: refused (LAYOUT), it reads the meta again;
+// during the migration it asks the old shard first ("present"), and after it a call by id finds a task left on its
+// shard under the earlier count.
+func TestAProtocol3QueueGrownMidWayIsFollowed(t *testing.T) {
+	r := startRedis(t)
+	ctx := context.Background()
+	name := unique("p3-grows")
+	q := connectProtocol3(t, r, name, 1)
+	var ids []string // ids whose shard under 2 is 1
+	for i := 0; len(ids) < 3; i++ {
+		if id := fmt.Sprintf("g-%d", i); ShardOf(id, 2) == 1 {
+			ids = append(ids, id)
+		}
+	}
+	kept, fresh, later := ids[0], ids[1], ids[2]
+	if res, err := q.Enqueue(ctx, Task{ID: kept, Delay: time.Hour, Payload: Ptr("k")}, Reject); err != nil || res.Status != Added {
+		t.Fatalf("%+v (%v)", res, err)
+	}
+	if _, err := r.admin.Do("HSET", metaKey(name), "shards", "2", "layout", "1", "layouts", "1,2", "migration", "1 2"); err != nil {
+		t.Fatal(err)
+	}
+	stampShards(t, r, name, 2, "1 2 1")
+	if res, err := q.Enqueue(ctx, Task{ID: kept}, Reject); err != nil || res.Status != Duplicate {
+		t.Errorf("during the migration, again: %+v (%v), want it refused on its old shard", res, err)
+	}
+	if l := q.Layout(); l.Epoch != 1 || l.Shards != 2 {
+		t.Errorf("layout %+v", l)
+	}
+	if res, err := q.Enqueue(ctx, Task{ID: fresh, Delay: time.Hour}, Reject); err != nil || res.Status != Added ||
+		indexedDue(t, r, shardPrefix(name, 1), fresh) == "" {
+		t.Errorf("a new id during the migration: %+v (%v), want it on shard 1", res, err)
+	}
+	// the migration ends, the mover having left kept where it was (a stray under the earlier count)
+	if _, err := r.admin.Do("HSET", metaKey(name), "layout", "2"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.admin.Do("HDEL", metaKey(name), "migration"); err != nil {
+		t.Fatal(err)
+	}
+	stampShards(t, r, name, 2, "2 2 0")
+	if res, err := q.Enqueue(ctx, Task{ID: later, Delay: time.Hour}, Reject); err != nil || res.Status != Added ||
+		indexedDue(t, r, shardPrefix(name, 1), later) == "" || q.Layout().Epoch != 2 {
+		t.Errorf("after the migration: %+v (%v), layout %+v, want it on shard 1 at epoch 2", res, err, q.Layout())
+	}
+	if info, err := q.Inspect(ctx, kept); err != nil || info.State != Scheduled || info.Shard != 0 {
+		t.Errorf("inspect %s: %+v (%v), want scheduled on shard 0", kept, info, err)
+	}
+	if c, err := q.Cancel(ctx, kept); err != nil || c != Cancelled || indexedDue(t, r, shardPrefix(name, 0), kept) != "" {
+		t.Errorf("cancel %s: %s (%v)", kept, c, err)
 	}
 }
 

@@ -182,11 +182,17 @@ func enqueueArgs(policy DuplicatePolicy, batch []preparedTask, enqueuedAt int64,
 		args = append(args, t.id, t.timing, strconv.FormatInt(t.ms, 10), encodeRecord(t.payload, enqueuedAt, t.priority, t.options),
 			strconv.Itoa(int(t.priority)))
 	}
+	return append(args, epochAndWhere(epoch, presentOnly)...)
+}
+
+// epochAndWhere are the last two ARGV of both protocols' enqueue scripts: the caller's layout epoch, and "present" to
+// act only on ids the shard holds (the old shard during a migration), else "".
+func epochAndWhere(epoch int64, presentOnly bool) []string {
 	where := ""
 	if presentOnly {
 		where = "present"
 	}
-	return append(args, strconv.FormatInt(epoch, 10), where)
+	return []string{strconv.FormatInt(epoch, 10), where}
 }
 
 // enqueuePrepared puts prepared tasks where their ids live and answers the results in input order.

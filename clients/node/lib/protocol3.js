@@ -26,20 +26,27 @@ function enqueueScript(policy) {
   return policy === protocol.DuplicatePolicy.REJECT ? 'p3/enqueue' : 'p3/enqueue_policy';
 }
 
-/** The enqueue's ARGV: the policy (not for reject), n, then per task id, ix bucket, timing, millis, record, level. */
-function enqueueArgs(policy, tasks, enqueuedAt) {
+/**
+ * The enqueue's ARGV: the policy (not for reject), n, then per task id, ix bucket, timing, millis, record, level; then
+ * the caller's layout epoch and where ("present": act only on ids the shard holds, the old shard during a migration).
+ */
+function enqueueArgs(policy, tasks, enqueuedAt, epoch = 0, presentOnly = false) {
   const args = policy === protocol.DuplicatePolicy.REJECT ? [] : [policy];
   args.push(String(tasks.length));
   for (const t of tasks) {
     args.push(t.id, String(indexBucket(t.id)), t.timing, String(t.ms), protocol.encodeRecord(t.payload, enqueuedAt, t.priority, t.options),
       String(t.priority));
   }
+  args.push(String(epoch), presentOnly ? 'present' : '');
   return args;
 }
 
-/** The ARGV of cancel, reschedule and inspect: the id and its ix bucket, then the call's own (reschedule: timing, ms). */
-function byIdArgs(id, rest) {
-  return [id, String(indexBucket(id)), ...rest];
+/**
+ * The ARGV of cancel, reschedule and inspect: the id and its ix bucket, then the call's own (reschedule: timing, ms),
+ * then the caller's layout epoch.
+ */
+function byIdArgs(id, rest, epoch = 0) {
+  return [id, String(indexBucket(id)), ...rest, String(epoch)];
 }
 
 /**

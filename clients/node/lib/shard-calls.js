@@ -21,15 +21,17 @@ const PROTOCOL_2_CALLS = Object.freeze({
 });
 
 /**
- * Protocol 3: the p3/ scripts on the shard's key prefix, given each id's index bucket. No layout epoch: a protocol-3
- * queue is never resharded (reshard_begin refuses it), so no shard answers LAYOUT, absent or moving.
+ * Protocol 3: the p3/ scripts on the shard's key prefix, given each id's index bucket; the caller's layout epoch (and
+ * "present" on an old shard during a migration) as protocol 2's, whose answers LAYOUT, absent and moving they share.
  */
 const PROTOCOL_3_CALLS = Object.freeze({
   version: p3.PROTOCOL_3,
-  enqueue: (queue, shard, policy, batch, enqueuedAt) => ({
-    script: p3.enqueueScript(policy), keys: [p3.prefix(queue, shard)], args: p3.enqueueArgs(policy, batch, enqueuedAt),
+  enqueue: (queue, shard, policy, batch, enqueuedAt, epoch, presentOnly) => ({
+    script: p3.enqueueScript(policy), keys: [p3.prefix(queue, shard)], args: p3.enqueueArgs(policy, batch, enqueuedAt, epoch, presentOnly),
   }),
-  byId: (queue, shard, name, id, rest) => ({ script: `p3/${name}`, keys: [p3.prefix(queue, shard)], args: p3.byIdArgs(id, rest) }),
+  byId: (queue, shard, name, id, rest, epoch) => ({
+    script: `p3/${name}`, keys: [p3.prefix(queue, shard)], args: p3.byIdArgs(id, rest, epoch),
+  }),
   stats: (queue, shard) => ({ script: 'p3/stats', keys: [p3.prefix(queue, shard)], args: [String(p3.COUNTED_BUCKETS)] }),
   statusOf: p3.statusOf,
   /** What protocol 3 does not do yet is refused before anything is sent, naming the field (core's BucketQueue). */

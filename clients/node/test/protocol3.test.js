@@ -38,12 +38,22 @@ test('indexBucket is crc32(id) % 2039, as core computes it', () => {
   assert.deepEqual(['order-8812', 'a', 'ünïcödé-7'].map(p3.indexBucket), [1153, 1225, 1920]);
 });
 
-test('the enqueue\'s arguments: no policy for reject\'s short path, then per task id, ix bucket, timing, millis, record, level', () => {
+test('the enqueue\'s arguments: no policy for reject\'s short path, then per task id, ix bucket, timing, millis, record, level; epoch and where last', () => {
   const task = { id: 'a', timing: 'at', ms: 1796119200000, payload: 'x', priority: 1, options: {} };
   assert.equal(p3.enqueueScript('reject'), 'p3/enqueue');
-  assert.deepEqual(p3.enqueueArgs('reject', [task], 36), ['1', 'a', '1225', 'at', '1796119200000', '110:x', '1']);
+  assert.deepEqual(p3.enqueueArgs('reject', [task], 36), ['1', 'a', '1225', 'at', '1796119200000', '110:x', '1', '0', '']);
   assert.equal(p3.enqueueScript('keep-earlier'), 'p3/enqueue_policy');
-  assert.deepEqual(p3.enqueueArgs('keep-earlier', [task], 36), ['keep-earlier', '1', 'a', '1225', 'at', '1796119200000', '110:x', '1']);
+  assert.deepEqual(p3.enqueueArgs('keep-earlier', [task], 36, 7, true),
+    ['keep-earlier', '1', 'a', '1225', 'at', '1796119200000', '110:x', '1', '7', 'present']);
+});
+
+test('the calls by id send the id, its ix bucket, the call\'s own arguments and the layout epoch, as protocol 2\'s do', () => {
+  const { PROTOCOL_3_CALLS } = require('../lib/shard-calls');
+  assert.deepEqual(PROTOCOL_3_CALLS.byId('orders', 1, 'cancel', 'a', [], 3), { script: 'p3/cancel', keys: ['dq:{orders:1}:'], args: ['a', '1225', '3'] });
+  assert.deepEqual(PROTOCOL_3_CALLS.byId('orders', 1, 'reschedule', 'a', ['at', '99'], 3).args, ['a', '1225', 'at', '99', '3']);
+  const task = { id: 'a', timing: 'in', ms: 5, payload: 'x', priority: 0, options: {} };
+  assert.deepEqual(PROTOCOL_3_CALLS.enqueue('orders', 2, 'reject', [task], 36, 3, true).args.slice(-2), ['3', 'present']);
+  assert.deepEqual(['absent', 'moving', 'cancelled'].map(p3.statusOf.cancel), ['unknown', 'moving', 'cancelled']);
 });
 
 test('protocol 3\'s scripts ship as p3/<name>, with helpers from p3/include/ before include/', { skip: !fs.existsSync(CORE_LUA) && 'core\'s scripts are not in this checkout' }, () => {
@@ -266,6 +276,37 @@ test('against a real Redis, on a queue recorded as protocol 3', async (t) => {
       assert.ok(await admin.hget(`${p3.prefix('upgraded', protocol.shardOf('u-1', SHARDS))}ix:${p3.indexBucket('u-1')}`, 'u-1'));
     } finally {
       await upgraded.close();
+    }
+  });
+
+  await t.test('a queue grown mid-way is followed: LAYOUT re-reads the meta, the old shard first, then earlier counts', async () => {
+    // a 1-shard protocol-3 queue grows to 2 while a client of epoch 0 runs; ids whose shard under 2 is 1
+    await admin.eval(scripts.meta.source, 1, protocol.metaKey('grows'), '1', '3');
+    const [kept, fresh, later] = [...Array(100).keys()].map((n) => `g-${n}`).filter((id) => protocol.shardOf(id, 2) === 1);
+    const held = (shard, id) => admin.hget(`${p3.prefix('grows', shard)}ix:${p3.indexBucket(id)}`, id);
+    const stamp = async (value) => { for (const s of [0, 1]) await admin.hset(`dq:{grows:${s}}:layout`, 'stamp', value); };
+    const old = await DelayQueue.connect(redis.url, { queue: 'grows', shards: 1 });
+    try {
+      assert.equal((await old.enqueue(kept, { delay: 300000, payload: 'k' })).status, 'ADDED');
+      await admin.hset(protocol.metaKey('grows'), { shards: 2, layout: 1, layouts: '1,2', migration: '1 2' });
+      await stamp('1 2 1');
+      assert.equal((await old.enqueue(kept)).status, 'DUPLICATE'); // refused, then shard 0 with "present"
+      assert.deepEqual([old.layout.epoch, old.shards], [1, 2]);
+      assert.equal((await old.enqueue(fresh, { delay: 300000 })).status, 'ADDED'); // absent on shard 0: on shard 1
+      assert.deepEqual([await held(0, fresh), typeof await held(1, fresh)], [null, 'string']);
+      // the migration ends, the mover having left `kept` where it was (a stray under the earlier count)
+      await admin.hset(protocol.metaKey('grows'), { layout: 2 });
+      await admin.hdel(protocol.metaKey('grows'), 'migration');
+      await stamp('2 2 0');
+      assert.equal((await old.enqueue(later)).status, 'ADDED'); // refused on epoch 1, then on shard 1
+      assert.equal(old.layout.epoch, 2);
+      assert.equal(typeof await held(1, later), 'string');
+      const info = await old.inspect(kept);
+      assert.deepEqual([info.state, info.shard], ['SCHEDULED', 0]);
+      assert.equal(await old.cancel(kept), 'CANCELLED');
+      assert.equal(await held(0, kept), null);
+    } finally {
+      await old.close();
     }
   });
 

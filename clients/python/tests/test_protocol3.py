@@ -17,7 +17,7 @@ from delayq.aio import AsyncDelayQueue
 from delayq.scripts import SCRIPTS
 
 from .redis_server import WithRedis
-from .test_client import server_now
+from .test_client import grow_by_hand, server_now
 
 CORE_LUA = Path(__file__).resolve().parents[3] / "src" / "main" / "resources" / "delayq" / "lua"
 #: p3/include/buckets.lua: a due window (ms), a coarse minute, and how far ahead a task waits in minutes
@@ -109,7 +109,8 @@ class Protocol3ScriptsTest(unittest.TestCase):
 
 
 class Protocol3CallsTest(unittest.TestCase):
-    """The calls of protocol 3 as core's BucketQueue sends them: one key, the shard's prefix; no layout epoch."""
+    """The calls of protocol 3 as core's BucketQueue sends them: one key, the shard's prefix; the layout epoch last
+    (and where, for an enqueue), as protocol 2's."""
 
     def test_enqueue_sends_n_then_per_task_id_index_bucket_timing_millis_record_and_level(self):
         from delayq.calls import Protocol3Calls
@@ -117,19 +118,21 @@ class Protocol3CallsTest(unittest.TestCase):
         h = str(zlib.crc32(b"a") % 2039)
         reject = Protocol3Calls("orders").enqueue(2, DuplicatePolicy.REJECT, batch, 1000, 7, True)
         self.assertEqual((reject.name, reject.keys, reject.args, reject.shard),
-                         ("p3/enqueue", ["dq:{orders:2}:"], ["1", "a", h, "in", "5000", "1rs:x", "1"], 2))
+                         ("p3/enqueue", ["dq:{orders:2}:"], ["1", "a", h, "in", "5000", "1rs:x", "1", "7", "present"], 2))
         replace = Protocol3Calls("orders").enqueue(2, DuplicatePolicy.REPLACE, batch, 1000, 7, True)
         self.assertEqual((replace.name, replace.args), ("p3/enqueue_policy", ["replace"] + reject.args))
+        anywhere = Protocol3Calls("orders").enqueue(2, DuplicatePolicy.REJECT, batch, 1000, 0, False)
+        self.assertEqual(anywhere.args[-2:], ["0", ""])
 
-    def test_calls_by_id_send_the_id_and_its_index_bucket(self):
+    def test_calls_by_id_send_the_id_its_index_bucket_and_the_epoch(self):
         from delayq.calls import Protocol3Calls
         calls, h = Protocol3Calls("orders"), str(zlib.crc32(b"b") % 2039)
-        self.assertEqual(calls.cancel(1, "b", 3)[:3], ("p3/cancel", ["dq:{orders:1}:"], ["b", h]))
-        self.assertEqual(calls.inspect(1, "b", 3)[:3], ("p3/inspect", ["dq:{orders:1}:"], ["b", h]))
-        self.assertEqual(calls.reschedule(1, "b", "at", 99, 3)[:3], ("p3/reschedule", ["dq:{orders:1}:"], ["b", h, "at", "99"]))
+        self.assertEqual(calls.cancel(1, "b", 3)[:3], ("p3/cancel", ["dq:{orders:1}:"], ["b", h, "3"]))
+        self.assertEqual(calls.inspect(1, "b", 3)[:3], ("p3/inspect", ["dq:{orders:1}:"], ["b", h, "3"]))
+        self.assertEqual(calls.reschedule(1, "b", "at", 99, 3)[:3], ("p3/reschedule", ["dq:{orders:1}:"], ["b", h, "at", "99", "3"]))
         self.assertEqual(calls.stats(1)[:3], ("p3/stats", ["dq:{orders:1}:"], ["10000"]))
-        self.assertEqual([calls.status_of_cancel(r) for r in ("absent", "cancelled", "inflight")],
-                         ["unknown", "cancelled", "inflight"])
+        self.assertEqual([calls.status_of_cancel(r) for r in ("absent", "cancelled", "inflight", "moving")],
+                         ["unknown", "cancelled", "inflight", "moving"])
 
 
 class Protocol3ClientTest(WithRedis, unittest.TestCase):
@@ -318,12 +321,13 @@ class Protocol3ClientTest(WithRedis, unittest.TestCase):
         self.assertEqual(protocol.decode_record(self.place("t-777").record).payload, "777")
 
     def test_calls_by_id_walk_the_lookup_order_on_protocol_3_too(self):
-        """A queue grown 4 -> 8 under protocol 2 and upgraded since: a task a stale producer left on the id's shard under
+        """A queue grown 4 -> 8 (meta and every shard's stamp): a task a stale producer left on the id's shard under
         4 is found there, since protocol 3's "absent" sends the call on to the next shard as "unknown" does."""
-        self.admin.hset("dq:{grown}:meta", mapping={"shards": 8, "protocol": 3, "layout": 2, "layouts": "4,8"})
+        self.admin.hset("dq:{grown}:meta", "protocol", 3)
+        grow_by_hand(self.admin, "grown", 4, 8)
         stray = next(f"s-{n}" for n in range(100) if protocol.shard_of(f"s-{n}", 4) != protocol.shard_of(f"s-{n}", 8))
         old = protocol3.prefix("grown", protocol.shard_of(stray, 4))
-        self.admin.eval(SCRIPTS["p3/enqueue"].source, 1, old, 1, stray, protocol3.index_bucket(stray), "in", 60_000, "0a:x", 0)
+        self.admin.eval(SCRIPTS["p3/enqueue"].source, 1, old, 1, stray, protocol3.index_bucket(stray), "in", 60_000, "0a:x", 0, 2, "")
         with DelayQueue.connect(self.redis.url, queue="grown", shards=4) as grown:
             info = grown.inspect(stray)
             self.assertEqual((info.state, info.shard), (TaskState.SCHEDULED, protocol.shard_of(stray, 4)))
@@ -331,6 +335,31 @@ class Protocol3ClientTest(WithRedis, unittest.TestCase):
             self.assertEqual(grown.cancel(stray), CancelResult.CANCELLED)
             self.assertEqual(grown.cancel(stray), CancelResult.UNKNOWN)
             self.assertEqual(grown.inspect(stray).shard, protocol.shard_of(stray, 8))
+
+    def test_a_queue_grown_mid_way_is_followed_by_a_client_of_the_old_layout(self):
+        """A 1-shard protocol-3 queue grows to 2 while a client runs on epoch 0: refused (LAYOUT), it re-reads the meta
+        hash; during the migration the old shard is asked first ("present"), after it the earlier count is looked at."""
+        record_protocol3(self.admin, "grows", 1)
+        old = DelayQueue.connect(self.redis.url, queue="grows", shards=1)
+        self.addCleanup(old.close)
+        # ids whose shard under 2 is 1: not where the 1-shard layout put them
+        kept, fresh, later = [i for i in (f"g-{n}" for n in range(100)) if protocol.shard_of(i, 2) == 1][:3]
+        self.assertEqual(old.enqueue(kept, delay=timedelta(minutes=5), payload="k").status, EnqueueStatus.ADDED)
+        self.admin.hset("dq:{grows}:meta", mapping={"shards": 2, "layout": 1, "layouts": "1,2", "migration": "1 2"})
+        for s in range(2):
+            self.admin.hset(f"dq:{{grows:{s}}}:layout", "stamp", "1 2 1")
+        self.assertEqual(old.enqueue(kept).status, EnqueueStatus.DUPLICATE)  # on shard 0, "present"
+        self.assertEqual((old.layout.epoch, old.shards), (1, 2))
+        self.assertEqual(old.enqueue(fresh, delay=timedelta(minutes=5)).status, EnqueueStatus.ADDED)  # absent: shard 1
+        self.assertIsNotNone(waiting(self.admin, protocol3.prefix("grows", 1), fresh))
+        grow_by_hand(self.admin, "grows", 1, 2)  # the migration ended (the mover did not take `kept`: a stray)
+        self.assertEqual(old.enqueue(later).status, EnqueueStatus.ADDED)  # refused on epoch 1, then on shard 1
+        self.assertEqual(old.layout.epoch, 2)
+        self.assertIsNotNone(waiting(self.admin, protocol3.prefix("grows", 1), later))
+        info = old.inspect(kept)  # not on shard 1: found on its shard under the earlier count
+        self.assertEqual((info.state, info.shard, info.record.payload), (TaskState.SCHEDULED, 0, "k"))
+        self.assertEqual(old.cancel(kept), CancelResult.CANCELLED)
+        self.assertIsNone(waiting(self.admin, protocol3.prefix("grows", 0), kept))
 
     def test_scripts_are_sent_again_after_the_script_cache_is_flushed(self):
         self.q.enqueue("first")

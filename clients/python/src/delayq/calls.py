@@ -54,8 +54,8 @@ class Protocol2Calls:
 
 
 class Protocol3Calls:
-    """Protocol 3 (docs/protocol3.md): one key, the shard's prefix; each id goes with its id-index bucket. The layout
-    epoch is not sent: protocol 3 has no resharding, so no shard of it answers LAYOUT (nor "moving")."""
+    """Protocol 3 (docs/protocol3.md): one key, the shard's prefix; each id goes with its id-index bucket, and the
+    caller's layout epoch with every call (and "present" on an old shard during a migration), as protocol 2's."""
     version = protocol3.PROTOCOL_BUCKETED
 
     def __init__(self, queue: str) -> None:
@@ -66,17 +66,17 @@ class Protocol3Calls:
 
     def enqueue(self, shard: int, policy: DuplicatePolicy, batch: Sequence[protocol.Prepared], enqueued_at: int,
                 epoch: int, present_only: bool) -> Call:
-        return Call(protocol3.enqueue_script(policy), self._keys(shard), protocol3.enqueue_args(policy, batch, enqueued_at),
+        return Call(protocol3.enqueue_script(policy), self._keys(shard), protocol3.enqueue_args(policy, batch, enqueued_at, epoch, present_only),
                     shard, list(batch))
 
     def cancel(self, shard: int, task_id: str, epoch: int) -> Call:
-        return Call(protocol3.CANCEL, self._keys(shard), protocol3.id_args(task_id))
+        return Call(protocol3.CANCEL, self._keys(shard), protocol3.id_args(task_id) + [str(epoch)])
 
     def reschedule(self, shard: int, task_id: str, timing: str, ms: int, epoch: int) -> Call:
-        return Call(protocol3.RESCHEDULE, self._keys(shard), protocol3.id_args(task_id) + [timing, str(ms)])
+        return Call(protocol3.RESCHEDULE, self._keys(shard), protocol3.id_args(task_id) + [timing, str(ms), str(epoch)])
 
     def inspect(self, shard: int, task_id: str, epoch: int) -> Call:
-        return Call(protocol3.INSPECT, self._keys(shard), protocol3.id_args(task_id))
+        return Call(protocol3.INSPECT, self._keys(shard), protocol3.id_args(task_id) + [str(epoch)])
 
     def stats(self, shard: int) -> Call:
         return Call(protocol3.STATS, self._keys(shard), [str(protocol3.COUNTED_BUCKETS)])

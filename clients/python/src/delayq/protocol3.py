@@ -39,19 +39,23 @@ def enqueue_script(policy: DuplicatePolicy) -> str:
     return ENQUEUE if policy is DuplicatePolicy.REJECT else ENQUEUE_POLICY
 
 
-def enqueue_args(policy: DuplicatePolicy, tasks: Sequence[protocol.Prepared], enqueued_at: int) -> List[str]:
+def enqueue_args(policy: DuplicatePolicy, tasks: Sequence[protocol.Prepared], enqueued_at: int, epoch: int = 0,
+                 present_only: bool = False) -> List[str]:
     """The enqueue scripts' ARGV: the policy (not for REJECT), n, then per task id, its index bucket, timing, ms,
-    record and priority level. No layout epoch: protocol 3 is never resharded (reshard_begin refuses it)."""
+    record and priority level; then the caller's layout epoch and where ("present": act only on ids the shard
+    holds, the old shard during a migration), as protocol 2's (docs/protocol.md, "Layouts and resharding")."""
     args = [] if policy is DuplicatePolicy.REJECT else [policy.value]
     args.append(str(len(tasks)))
     for t in tasks:
         args += [t.id, str(index_bucket(t.id)), t.timing, str(t.ms),
                  protocol.encode_record(t.payload, enqueued_at, t.priority, t.options), str(t.priority)]
+    args += [str(epoch), "present" if present_only else ""]
     return args
 
 
 def id_args(task_id: str) -> List[str]:
-    """cancel.lua's and inspect.lua's ARGV (reschedule.lua's first two)."""
+    """cancel.lua's and inspect.lua's first two ARGV (reschedule.lua's too): the id and its index bucket; the caller's
+    layout epoch follows last."""
     return [task_id, str(index_bucket(task_id))]
 
 

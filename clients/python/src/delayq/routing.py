@@ -3,8 +3,8 @@
 if the id is there, then the new one; a "LAYOUT" refusal re-reads the meta hash and tries again; a "moving"
 answer waits a few milliseconds for the mover to deliver the task. Nothing is written by a refused or
 "moving" call, so trying again is always safe. The scripts are those of the protocol the queue's meta records
-(calls.py); a protocol-3 shard never answers LAYOUT or "moving" (protocol 3 has no resharding), so there the rule
-only walks the lookup order.
+(calls.py); protocol 3's shards answer LAYOUT, "absent" and "moving" as protocol 2's do, so both protocols follow
+the same rule.
 
 No I/O: each operation is a generator that yields what it needs and is sent the answer, so that the sync and
 the asyncio client run the same rule. It yields either a list of :class:`Call` (answered with a list of

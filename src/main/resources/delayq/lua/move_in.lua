@@ -11,32 +11,19 @@
 --@include shard_keys.lua
 --@include groups.lua
 --@include common.lua
+--@include malformed.lua
+--@include move_batch.lua
 
 local ARRIVED = KEYS[11]
 local source, seq, n = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 if (tonumber(redis.call('HGET', ARRIVED, source)) or 0) >= seq then return { 0, 0, n } end
 local added, merged, soonest = 0, 0, nil
 local now = server_now()
-local done_ttl = nil
 for k = 0, n - 1 do
   local id, st = ARGV[4 + 2 * k], cjson.decode(ARGV[5 + 2 * k])
   local score = tonumber(st.z)
   if st.s == 'done' then
-    local mine = redis.call('ZSCORE', DONE_AT, id)
-    if st.c and not (mine and tonumber(mine) >= score) then
-      if done_ttl == nil then done_ttl = redis.call('PTTL', DONE) end
-      redis.call('HSET', DONE, id, st.c)
-      redis.call('ZADD', DONE_AT, st.z, id)
-      local x = tonumber(st.x) or -1
-      if x > 0 and (done_ttl < 0 or done_ttl < x) then
-        redis.call('PEXPIRE', DONE, x)
-        redis.call('PEXPIRE', DONE_AT, x)
-        done_ttl = x
-      end
-      added = added + 1
-    else
-      merged = merged + 1
-    end
+    if put_completion(DONE, DONE_AT, id, st) then added = added + 1 else merged = merged + 1 end
   else
     local key = record_key(id)
     local state, level, existing, at_group = locate(id, key)

@@ -27,36 +27,20 @@
 --@include common.lua
 --@include malformed.lua
 --@include crc32.lua
+--@include move_batch.lua
 
 local MOVING, SEQ = KEYS[11], KEYS[12]
 local to, me, set, offset, budget, window = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 
-local function answer(pending, next_offset, skipped, misplaced, seq, looked, entries, batch_to)
-  local out = { pending, next_offset, skipped, misplaced, seq, looked, #entries / 2 }
-  for i = 1, #entries do out[#out + 1] = entries[i] end
-  out[#out + 1] = batch_to
-  return out
-end
-
-if redis.call('EXISTS', MOVING) == 1 then
-  local held = redis.call('HGETALL', MOVING)
-  local first = cjson.decode(held[2])
-  return answer(1, offset, 0, 0, tonumber(redis.call('GET', SEQ)) or 0, 0, held, tonumber(first.t) or 0)
-end
+local pending = held_batch(MOVING, SEQ, offset)
+if pending then return pending end
 
 local key
 if set == 'dead' then key = DEAD elseif set == 'inflight' then key = INFLIGHT elseif set == 'g' then key = GROUP_ALL
 elseif set == 'done' then key = DONE_AT else key = DUE[tonumber(set) + 1] end
 local entries = redis.call('ZRANGE', key, offset, offset + budget - 1, 'WITHSCORES')
 local soon = server_now() + window
-local skipped, misplaced, seq = 0, 0, 0
--- the batch's number, drawn from the shard's counter when the batch takes its first task (a batch that takes none uses none)
-local function take_seq()
-  if seq == 0 then
-    seq = (tonumber(redis.call('GET', SEQ)) or 0) + 1
-    redis.call('SET', SEQ, seq)
-  end
-end
+local skipped, misplaced = 0, 0
 local moved = {}
 for k = 1, #entries, 2 do
   local id, score = entries[k], entries[k + 1]
@@ -66,14 +50,11 @@ for k = 1, #entries, 2 do
     misplaced = misplaced + 1
     offset = offset + 1
   elseif set == 'done' then
-    local completion = redis.call('HGET', DONE, id)
-    if utf8_problem(id) or (completion and utf8_problem(completion)) then
+    local state = take_completion(DONE, DONE_AT, id, score, to)
+    if not state then
       offset = offset + 1
     else
-      take_seq()
-      local state = cjson.encode({ s = set, z = score, c = completion or nil, x = redis.call('PTTL', DONE), t = to })
-      redis.call('ZREM', DONE_AT, id)
-      if completion then redis.call('HDEL', DONE, id) end
+      take_move_seq(SEQ)
       redis.call('HSET', MOVING, id, state)
       moved[#moved + 1] = id
       moved[#moved + 1] = state
@@ -88,7 +69,7 @@ for k = 1, #entries, 2 do
     if utf8_problem(id) or (record and utf8_problem(record)) or (err and utf8_problem(err)) then
       offset = offset + 1
     else
-      take_seq()
+      take_move_seq(SEQ)
       local state = cjson.encode({ s = set, z = score, r = record or nil, a = redis.call('HGET', ATTEMPTS, id) or nil, e = err or nil, t = to })
       redis.call('ZREM', key, id)
       -- >>> groups: a grouped task also leaves its group's set (the state's record names the group) <<<
@@ -110,4 +91,4 @@ for k = 1, #entries, 2 do
 end
 local next_offset = offset
 if #entries < budget * 2 then next_offset = -1 end
-return answer(0, next_offset, skipped, misplaced, seq, #entries / 2, moved, to)
+return move_answer(0, next_offset, skipped, misplaced, move_seq, #entries / 2, moved, to)

@@ -5,13 +5,9 @@
 -- ARGV[1]: the new shard count
 -- Returns: {"started" | "resumed" | "current", epoch, from, to} ("current": the queue already has that count and
 --   no migration runs; the mover only rewrites the stamps, in case a crash came between the end and them), or an
---   error naming the rule: a shrink, a queue with no meta, a second migration to another count, a queue on protocol 3
---   (whose buckets the mover does not move yet: the new layout would leave its tasks where no worker looks).
+--   error naming the rule: a shrink, a queue with no meta, a second migration to another count.
 local to = tonumber(ARGV[1])
-local m = redis.call('HMGET', KEYS[1], 'shards', 'layout', 'layouts', 'migration', 'protocol')
-if m[5] == '3' then
-  return redis.error_reply('RESHARD the queue is on protocol 3, which cannot be resharded yet (docs/protocol3.md)')
-end
+local m = redis.call('HMGET', KEYS[1], 'shards', 'layout', 'layouts', 'migration')
 local shards, epoch = tonumber(m[1]), tonumber(m[2]) or 0
 if shards == nil then
   return redis.error_reply('RESHARD the queue has no meta hash ' .. KEYS[1] .. ': nothing to reshard (a queue is created by its first client or worker)')

@@ -51,17 +51,18 @@ public final class BucketQueue {
 
     /** Enqueues tasks of one shard, rejecting ids it holds (waiting, in flight or dead). */
     public CompletionStage<List<EnqueueResult>> enqueue(int shard, List<TaskSpec> tasks, long enqueuedAt) {
-        return enqueue(shard, tasks, DuplicatePolicy.REJECT, enqueuedAt, scripts)
+        return enqueue(shard, tasks, DuplicatePolicy.REJECT, enqueuedAt, 0, false, scripts)
                 .thenApply(placed -> placed.stream().map(QueueProtocol.Placed::result).toList());
     }
 
     /**
      * Enqueues tasks of one shard under {@code policy} on the given connection (the replica-ack path waits on the
      * connection that wrote), answered as the client routes. REJECT takes enqueue.lua's short path, the other
-     * policies enqueue_policy.lua.
+     * policies enqueue_policy.lua. Under the caller's layout {@code epoch} (a "LAYOUT ..." error when the shard's
+     * stamp holds another); {@code presentOnly}: act only on ids the shard holds (the old shard during a migration).
      */
     public CompletionStage<List<QueueProtocol.Placed>> enqueue(int shard, List<TaskSpec> tasks, DuplicatePolicy policy, long enqueuedAt,
-                                                               ScriptRunner scripts) {
+                                                               long epoch, boolean presentOnly, ScriptRunner scripts) {
         boolean reject = policy == DuplicatePolicy.REJECT;
         List<String> args = new ArrayList<>(2 + tasks.size() * 6);
         if (!reject) {
@@ -77,6 +78,8 @@ public final class BucketQueue {
             args.add(t.record(enqueuedAt).encode());
             args.add(String.valueOf(t.priority()));
         }
+        args.add(String.valueOf(epoch));
+        args.add(presentOnly ? "present" : "");
         return scripts.<List<Object>>run(reject ? BucketScript.ENQUEUE : BucketScript.ENQUEUE_POLICY, keys(shard), args).thenApply(reply -> {
             List<QueueProtocol.Placed> out = new ArrayList<>(tasks.size());
             for (int i = 0; i < tasks.size(); i++) {
@@ -250,24 +253,27 @@ public final class BucketQueue {
                 new Reclaimed(Replies.asLong(reply.get(0)), Replies.asLong(reply.get(1))));
     }
 
-    public enum Cancelled { CANCELLED, INFLIGHT, ABSENT }
+    public enum Cancelled { CANCELLED, INFLIGHT, ABSENT, MOVING }
 
-    /** Removes a waiting task or a dead letter by id from its shard; a task in flight is refused. */
-    public CompletionStage<Cancelled> cancel(int shard, String id) {
-        List<String> args = List.of(id, String.valueOf(BucketLayout.indexBucket(id)));
+    /**
+     * Removes a waiting task or a dead letter by id from its shard; a task in flight is refused. Under the caller's
+     * layout {@code epoch}, as the other calls by id.
+     */
+    public CompletionStage<Cancelled> cancel(int shard, String id, long epoch) {
+        List<String> args = List.of(id, String.valueOf(BucketLayout.indexBucket(id)), String.valueOf(epoch));
         return scripts.<String>run(BucketScript.CANCEL, keys(shard), args)
                 .thenApply(reply -> Cancelled.valueOf(reply.toUpperCase(Locale.ROOT)));
     }
 
     /** inspect.lua of protocol 3: protocol 2's first seven answer fields for one id (TaskAdmin reads them). */
-    public CompletionStage<List<Object>> inspect(int shard, String id) {
-        return scripts.run(BucketScript.INSPECT, keys(shard), List.of(id, String.valueOf(BucketLayout.indexBucket(id))));
+    public CompletionStage<List<Object>> inspect(int shard, String id, long epoch) {
+        return scripts.run(BucketScript.INSPECT, keys(shard), List.of(id, String.valueOf(BucketLayout.indexBucket(id)), String.valueOf(epoch)));
     }
 
     /** reschedule.lua of protocol 3: { status, due } in protocol 2's words (TaskAdmin reads them). */
-    public CompletionStage<List<Object>> reschedule(int shard, String id, io.delayq.task.Schedule schedule) {
+    public CompletionStage<List<Object>> reschedule(int shard, String id, io.delayq.task.Schedule schedule, long epoch) {
         return scripts.run(BucketScript.RESCHEDULE, keys(shard), List.of(id, String.valueOf(BucketLayout.indexBucket(id)),
-                schedule.timing().wire(), String.valueOf(schedule.millis())));
+                schedule.timing().wire(), String.valueOf(schedule.millis()), String.valueOf(epoch)));
     }
 
     /** dead_list.lua of protocol 3: protocol 2's page answer (TaskAdmin reads it). */

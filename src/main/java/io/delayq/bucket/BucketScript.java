@@ -30,7 +30,9 @@ public enum BucketScript implements Script {
     UPGRADE_STEP("upgrade_step", ScriptOutputType.MULTI),
     BULK_PREVIEW("bulk_preview", ScriptOutputType.MULTI),
     BULK_APPLY("bulk_apply", ScriptOutputType.MULTI),
-    FORECAST("forecast", ScriptOutputType.MULTI);
+    FORECAST("forecast", ScriptOutputType.MULTI),
+    MOVE_OUT("move_out", ScriptOutputType.MULTI),
+    MOVE_IN("move_in", ScriptOutputType.MULTI);
 
     private final String file;
     private final ScriptOutputType outputType;

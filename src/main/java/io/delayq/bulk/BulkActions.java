@@ -287,11 +287,11 @@ public final class BulkActions {
 
     /** One bulk script call on a shard, protocol 3's scripts on a protocol-3 queue (same arguments, same answer). */
     private List<Object> call(LuaScript script, int shard, List<String> args) {
-        if (bucketed) {
-            BucketScript p3 = script == LuaScript.BULK_PREVIEW ? BucketScript.BULK_PREVIEW : BucketScript.BULK_APPLY;
-            return Replies.await(scope.scripts().<List<Object>>run(p3, List.of(BucketLayout.prefix(scope.queue(), shard)), args), timeout);
-        }
         try {
+            if (bucketed) {
+                BucketScript p3 = script == LuaScript.BULK_PREVIEW ? BucketScript.BULK_PREVIEW : BucketScript.BULK_APPLY;
+                return Replies.await(scope.scripts().<List<Object>>run(p3, List.of(BucketLayout.prefix(scope.queue(), shard)), args), timeout);
+            }
             return Replies.await(scope.scripts().<List<Object>>run(script, scope.keys(shard).scriptKeys(), args), timeout);
         } catch (RedisCommandExecutionException e) {
             String m = String.valueOf(e.getMessage());

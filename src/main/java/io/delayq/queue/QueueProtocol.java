@@ -181,7 +181,7 @@ public final class QueueProtocol {
                                                    long epoch, boolean presentOnly, ScriptRunner scripts) {
         BucketQueue b = scope.buckets();
         if (b != null) {
-            return b.enqueue(shard, tasks, policy, enqueuedAt, scripts);
+            return b.enqueue(shard, tasks, policy, enqueuedAt, epoch, presentOnly, scripts);
         }
         List<String> args = new ArrayList<>(4 + tasks.size() * 5);
         args.add(policy.wire());

@@ -33,9 +33,10 @@ public final class TaskAdmin {
     /** The cancel script on one shard under the caller's layout epoch. */
     public CompletionStage<Found<CancelResult>> cancelAt(int shard, String id, long epoch) {
         if (scope.buckets() != null) {
-            return scope.buckets().cancel(shard, id).thenApply(c -> switch (c) {
+            return scope.buckets().cancel(shard, id, epoch).thenApply(c -> switch (c) {
                 case CANCELLED -> new Found<>(CancelResult.CANCELLED, false, false);
                 case INFLIGHT -> new Found<>(CancelResult.IN_FLIGHT, false, false);
+                case MOVING -> new Found<>(CancelResult.UNKNOWN, false, true);
                 case ABSENT -> new Found<>(CancelResult.UNKNOWN, true, false);
             });
         }
@@ -49,7 +50,7 @@ public final class TaskAdmin {
 
     public CompletionStage<Found<RescheduleResult>> rescheduleAt(int shard, String id, Schedule schedule, long epoch) {
         if (scope.buckets() != null) {
-            return scope.buckets().reschedule(shard, id, schedule).thenApply(TaskAdmin::rescheduled);
+            return scope.buckets().reschedule(shard, id, schedule, epoch).thenApply(TaskAdmin::rescheduled);
         }
         return scope.scripts().<List<Object>>run(LuaScript.RESCHEDULE, scope.keys(shard).scriptKeys(),
                 List.of(id, schedule.timing().wire(), String.valueOf(schedule.millis()), String.valueOf(epoch))).thenApply(TaskAdmin::rescheduled);
@@ -69,7 +70,7 @@ public final class TaskAdmin {
 
     public CompletionStage<Found<TaskInfo>> inspectAt(int shard, String id, long epoch) {
         if (scope.buckets() != null) {
-            return scope.buckets().inspect(shard, id).thenApply(reply -> inspected(id, shard, reply));
+            return scope.buckets().inspect(shard, id, epoch).thenApply(reply -> inspected(id, shard, reply));
         }
         return scope.scripts().<List<Object>>run(LuaScript.INSPECT, scope.keys(shard).scriptKeys(), List.of(id, String.valueOf(epoch)))
                 .thenApply(reply -> inspected(id, shard, reply));

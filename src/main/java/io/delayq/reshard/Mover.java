@@ -119,12 +119,6 @@ public final class Mover {
     public record Result(boolean resumed, int from, int to, long moved, int passes, long epoch, boolean alreadyThere) {
     }
 
-    /**
-     * move_out.lua's sets; "g": every group's waiting tasks (through {@code due:g}); "done": the completion records kept
-     * after acks (through {@code done:at}), which go to their id's new shard like its task.
-     */
-    private static final String[] SETS = {"0", "1", "2", "g", "dead", "done", "inflight"};
-
     private final Params p;
     private final QueueProtocol protocol;
     private final ReshardScripts scripts;
@@ -213,7 +207,7 @@ public final class Mover {
         long misplaced = 0;
         long movedBefore = moved;
         for (int shard = 0; shard < from; shard++) {
-            for (String set : SETS) {
+            for (String set : scripts.sets()) {
                 long offset = 0;
                 while (offset >= 0) {
                     keepLease();

@@ -1,5 +1,7 @@
 package io.delayq.reshard;
 
+import io.delayq.bucket.BucketLayout;
+import io.delayq.bucket.BucketScript;
 import io.delayq.layout.Layout;
 import io.delayq.queue.QueueScope;
 import io.delayq.redis.Replies;
@@ -44,8 +46,37 @@ public final class ReshardScripts {
         return scope.commands().hset(scope.meta(), java.util.Map.of("moved", String.valueOf(moved), "left", String.valueOf(left)));
     }
 
+    /**
+     * The sets a pass of the mover walks on each old shard, in order (move_out's ARGV[3]). Protocol 2: the due sets of
+     * levels 0..2, every group's waiting tasks ("g", through {@code due:g}), the dead letters, the completion records
+     * ("done", through {@code done:at}, which go to their id's new shard like its task), and the tasks in flight (only
+     * counted). Protocol 3: the minutes first ("c": a minute promoted into windows between two calls lands where the
+     * walk has not been), the window indexes of levels 0..2, then the same last three.
+     */
+    public List<String> sets() {
+        return scope.buckets() != null ? BUCKETED_SETS : SETS;
+    }
+
+    /**
+     * Of {@link #sets()}, those that hold waiting tasks or dead letters: what the worker's stray sweep walks (in-flight
+     * tasks finish where they were claimed).
+     */
+    public List<String> straySets() {
+        return scope.buckets() != null ? List.of("c", "w0", "w1", "w2", "dead") : List.of("0", "1", "2", "dead");
+    }
+
+    private static final List<String> SETS = List.of("0", "1", "2", "g", "dead", "done", "inflight");
+    private static final List<String> BUCKETED_SETS = List.of("c", "w0", "w1", "w2", "dead", "done", "inflight");
+
     /** Tasks waiting (all due levels) or dead on one shard: what a pass of the mover looks at. */
     public CompletionStage<Long> waitingCount(int shard) {
+        if (scope.buckets() != null) {
+            String prefix = BucketLayout.prefix(scope.queue(), shard);
+            CompletableFuture<Long> waiting = scope.commands().get(prefix + "waiting").toCompletableFuture()
+                    .thenApply(v -> v == null ? 0L : Long.parseLong(v));
+            CompletableFuture<Long> dead = scope.commands().zcard(prefix + "dead").toCompletableFuture();
+            return waiting.thenCombine(dead, Long::sum);
+        }
         ShardKeys k = scope.keys(shard);
         List<CompletableFuture<Long>> counts = List.of(scope.commands().zcard(k.due(0)).toCompletableFuture(), scope.commands().zcard(k.due(1)).toCompletableFuture(),
                 scope.commands().zcard(k.due(2)).toCompletableFuture(), scope.commands().zcard(k.groupedDue()).toCompletableFuture(),
@@ -65,12 +96,20 @@ public final class ReshardScripts {
         }
     }
 
+    /** move_out of {@link #sets()}' {@code set} on one old shard (protocol 3's p3/move_out.lua answers the same). */
     public CompletionStage<MoveBatch> moveOut(int shard, int to, String set, long offset, int budget, long windowMillis) {
-        List<String> k = new ArrayList<>(scope.keys(shard).scriptKeys());
-        k.add(scope.keys(shard).moving());
-        k.add(scope.keys(shard).moveSeq());
-        return scope.scripts().<List<Object>>run(LuaScript.MOVE_OUT, k, List.of(String.valueOf(to), String.valueOf(shard), set,
-                String.valueOf(offset), String.valueOf(budget), String.valueOf(windowMillis))).thenApply(r -> {
+        List<String> args = List.of(String.valueOf(to), String.valueOf(shard), set, String.valueOf(offset), String.valueOf(budget),
+                String.valueOf(windowMillis));
+        CompletionStage<List<Object>> reply;
+        if (scope.buckets() != null) {
+            reply = scope.scripts().run(BucketScript.MOVE_OUT, List.of(BucketLayout.prefix(scope.queue(), shard)), args);
+        } else {
+            List<String> k = new ArrayList<>(scope.keys(shard).scriptKeys());
+            k.add(scope.keys(shard).moving());
+            k.add(scope.keys(shard).moveSeq());
+            reply = scope.scripts().run(LuaScript.MOVE_OUT, k, args);
+        }
+        return reply.thenApply(r -> {
             int n = (int) asLong(r.get(6));
             List<String> ids = new ArrayList<>(n);
             List<String> states = new ArrayList<>(n);
@@ -84,10 +123,8 @@ public final class ReshardScripts {
         });
     }
 
-    /** move_in.lua on the tasks' new shard: {added, merged, already applied}. */
+    /** move_in.lua (or protocol 3's) on the tasks' new shard: {added, merged, already applied}. */
     public CompletionStage<List<Long>> moveIn(int shard, int source, long seq, List<String> ids, List<String> states) {
-        List<String> k = new ArrayList<>(scope.keys(shard).scriptKeys());
-        k.add(scope.keys(shard).arrived());
         List<String> args = new ArrayList<>(3 + ids.size() * 2);
         args.add(String.valueOf(source));
         args.add(String.valueOf(seq));
@@ -96,7 +133,15 @@ public final class ReshardScripts {
             args.add(ids.get(i));
             args.add(states.get(i));
         }
-        return scope.scripts().<List<Object>>run(LuaScript.MOVE_IN, k, args).thenApply(r -> r.stream().map(Replies::asLong).toList());
+        CompletionStage<List<Object>> reply;
+        if (scope.buckets() != null) {
+            reply = scope.scripts().run(BucketScript.MOVE_IN, List.of(BucketLayout.prefix(scope.queue(), shard)), args);
+        } else {
+            List<String> k = new ArrayList<>(scope.keys(shard).scriptKeys());
+            k.add(scope.keys(shard).arrived());
+            reply = scope.scripts().run(LuaScript.MOVE_IN, k, args);
+        }
+        return reply.thenApply(r -> r.stream().map(Replies::asLong).toList());
     }
 
     public CompletionStage<Long> moveDone(int shard, long seq) {

@@ -4,8 +4,9 @@
 -- No stamp = epoch 0 (a queue never resharded). The id-addressed scripts (enqueue, cancel, reschedule,
 -- inspect) take the caller's epoch and refuse with "LAYOUT ..." when it is not the shard's, so a client
 -- of an older layout re-reads dq:{q}:meta instead of writing where the id no longer lives. The stamp
--- and the shard's `moving` hash are derived from TASKS like the record buckets: same hash tag, same slot.
-local SHARD_PREFIX = string.sub(TASKS, 1, -6)   -- 'dq:{q:i}:' ('tasks' cut off)
+-- and the shard's `moving` hash share the shard's prefix 'dq:{q:i}:', read from KEYS[1]: protocol 2's first shard
+-- key (include/shard_keys.lua) starts with it, protocol 3's is it (p3/include/buckets.lua); same hash tag, same slot.
+local SHARD_PREFIX = string.match(KEYS[1], '^dq:{[^}]*}:')
 local LAYOUT_KEY = SHARD_PREFIX .. 'layout'
 local MOVING_KEY = SHARD_PREFIX .. 'moving'      -- HASH id -> state of tasks on their way to another shard
 local MIGRATING = false

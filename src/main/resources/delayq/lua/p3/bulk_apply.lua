@@ -15,14 +15,20 @@
 -- ARGV[15]: '1' to answer the ids acted on (after the counts), else nothing more
 -- Returns: {cursor ("end": the shard is done), tasks read, acted on now, skipped now (run-now: already due; a shift
 --           past 9999-12-31 or before 1970), acted on in all, skipped in all}
+--  or an error "LAYOUT ..." (the caller's epoch is not the shard's) or "MIGRATING ..." (a reshard is running)
 --@include buckets.lua
 --@include browse_order.lua
 --@include bulk_cursor.lua
 --@include bulk_walk.lua
+--@include layout.lua
 --@include wake.lua
 --@include crc32.lua
 --@include dedup.lua
 --@include dead.lua
+
+local wrong_layout = layout_problem(ARGV[1])
+if wrong_layout then return wrong_layout end
+if MIGRATING then return redis.error_reply('MIGRATING the queue is being resharded: bulk actions wait until it finishes') end
 
 local P = KEYS[1]
 local job, action, ms, reason = ARGV[10], ARGV[11], tonumber(ARGV[12]), ARGV[13]

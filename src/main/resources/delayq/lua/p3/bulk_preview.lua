@@ -6,10 +6,16 @@
 -- ARGV[10]: cursor ('' = from the start); ARGV[11]: most matches to answer as the sample
 -- Returns: {cursor ("end" when walked through), tasks read, matches, earliest due of a match (-1: none), latest due of
 --           a match (-1: none), server now, n, then per sampled match: id, due}
+--  or an error "LAYOUT ..." (the caller's epoch is not the shard's) or "MIGRATING ..." (a reshard is running)
 --@include buckets.lua
 --@include browse_order.lua
 --@include bulk_cursor.lua
 --@include bulk_walk.lua
+--@include layout.lua
+
+local wrong_layout = layout_problem(ARGV[1])
+if wrong_layout then return wrong_layout end
+if MIGRATING then return redis.error_reply('MIGRATING the queue is being resharded: bulk actions wait until it finishes') end
 
 local sample_size = tonumber(ARGV[11]) or 0
 local matched, earliest, latest = 0, -1, -1

@@ -3,9 +3,14 @@
 -- KEYS[1]: the shard's prefix (include/buckets.lua)
 -- ARGV[1]: n; then per task (6 each, from ARGV[2 + 6k]): id, its ix bucket h, timing ('at': millis is the due time;
 --          'in': a delay counted from the server clock), millis, record, priority level (0..2)
--- Returns: { now, then per task: status ('added', 'duplicate' or 'window': the id's dedup window runs until the due
---          answered), due time (ms; a duplicate: the holding task's due time, its lease expiry while in flight, or
---          its time of death when it is a dead letter) }
+-- ARGV[2 + 6n]: the caller's layout epoch (absent: 0); ARGV[3 + 6n]: where, 'present' to act only on ids this shard
+--          holds (the old shard during a migration), else normal (include/layout.lua, docs/protocol.md "Layouts and
+--          resharding")
+-- Returns: { now, then per task: status ('added', 'duplicate', 'window': the id's dedup window runs until the due
+--          answered, 'absent': where = 'present' and the shard does not hold the id, nothing written, 'moving': the
+--          mover is taking the id to its new shard, retry), due time (ms; a duplicate: the holding task's due time,
+--          its lease expiry while in flight, or its time of death when it is a dead letter) }
+--          or an error 'LAYOUT ...' (the caller's epoch is not the shard's; nothing written)
 --@include buckets.lua
 --@include wake.lua
 --@include crc32.lua
@@ -13,6 +18,7 @@
 --@include dead.lua
 --@include malformed.lua
 --@include record_hash.lua
+--@include layout.lua
 --@include legacy.lua
 
 local P = KEYS[1]
@@ -31,6 +37,9 @@ local now = server_now()
 local out = { now }
 -- dedup windows (include/dedup.lua) and protocol 2's keys (include/legacy.lua): one EXISTS on a shard with neither
 local windows = read_shard_flags(P)
+local wrong_layout = epoch_problem(ARGV[2 + 6 * n])
+if wrong_layout then return wrong_layout end
+local present_only = ARGV[3 + 6 * n] == 'present'
 for k = 0, n - 1 do
   local a = 2 + 6 * k
   local id, h, millis, record, level = ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 3]), ARGV[a + 4], tonumber(ARGV[a + 5])
@@ -45,6 +54,9 @@ for k = 0, n - 1 do
   elseif running then
     out[#out + 1] = 'duplicate'
     out[#out + 1] = running
+  elseif (present_only or MIGRATING) and redis.call('HEXISTS', ix, id) == 0 and (present_only or is_moving(id)) then
+    out[#out + 1] = is_moving(id) and 'moving' or 'absent'
+    out[#out + 1] = due
   elseif redis.call('HSETNX', ix, id, b36(due)) == 1 then
     consider_wake(due, now, level)
     place(P, id, due, now, 1, record, level)

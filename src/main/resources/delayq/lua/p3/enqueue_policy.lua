@@ -10,7 +10,11 @@
 --          is replaced, due no later than its burst's deadline; in flight: 'inflight')
 -- ARGV[2]: n; then per task (6 each, from ARGV[3 + 6k]): id, its ix bucket h, timing ('at' | 'in'), millis, record,
 --          priority level (0..2)
--- Returns: { now, then per task: status, due } (statuses as protocol 2's enqueue.lua)
+-- ARGV[3 + 6n]: the caller's layout epoch (absent: 0); ARGV[4 + 6n]: where, 'present' to act only on ids this shard
+--          holds (p3/enqueue.lua)
+-- Returns: { now, then per task: status, due } (statuses as protocol 2's enqueue.lua, 'absent' and 'moving' too;
+--          during a migration the old shard answers 'duplicate' in the once modes for an id its once set holds, even
+--          when no task of it is left), or an error 'LAYOUT ...' (nothing written)
 --@include buckets.lua
 --@include crc32.lua
 --@include dedup.lua
@@ -19,6 +23,7 @@
 --@include wake.lua
 --@include malformed.lua
 --@include record_hash.lua
+--@include layout.lua
 --@include legacy.lua
 
 local P = KEYS[1]
@@ -44,6 +49,9 @@ if mode == 'debounce' then
 end
 -- dedup windows (include/dedup.lua) and protocol 2's keys (include/legacy.lua): one EXISTS on a shard with neither
 local windows = read_shard_flags(P)
+local wrong_layout = epoch_problem(ARGV[3 + 6 * n])
+if wrong_layout then return wrong_layout end
+local present_only = ARGV[4 + 6 * n] == 'present'
 local function put(id, ix, due, record, level, attempt, replacing)
   consider_wake(due, now, level)
   place(P, id, due, now, attempt, record, level)
@@ -83,11 +91,17 @@ local function settle(id, h, due, record, level)
     local ends = tonumber(redis.call('ZSCORE', DEDUP, id))
     if ends and ends > now then return 'window', ends end
   end
-  if future_mode and due <= now then return 'past', due end
-  if once_mode and redis.call('ZSCORE', ONCE, id) then return 'duplicate', due end
   adopt_id(P, id, h, now)
   local held = redis.call('HGET', ix, id)
   local running = not held and legacy_running(P, id)
+  if not held and not running and (present_only or is_moving(id)) then
+    if is_moving(id) then return 'moving', due end
+    -- resharding: an occurrence this old shard recorded in the once mode stays refused, even when its task is gone
+    if once_mode and redis.call('ZSCORE', ONCE, id) then return 'duplicate', due end
+    return 'absent', due
+  end
+  if future_mode and due <= now then return 'past', due end
+  if once_mode and redis.call('ZSCORE', ONCE, id) then return 'duplicate', due end
   if running then
     return (mode == 'replace' or mode == 'keep-earlier' or mode == 'debounce') and 'inflight' or 'duplicate', running
   end
@@ -136,8 +150,9 @@ for k = 0, n - 1 do
   local due = ARGV[a + 2] == 'in' and now + millis or millis
   local result
   result, due = settle(id, h, due, record, level)
-  -- not for 'past': not added, so an owed occurrence of that id must still fire
-  if once_mode and result ~= 'past' then redis.call('ZADD', ONCE, 'NX', now, id) end
+  -- not for 'past': not added, so an owed occurrence of that id must still fire; not for 'absent' / 'moving': nothing
+  -- was decided here (the id goes on to its new shard, or comes back)
+  if once_mode and result ~= 'past' and result ~= 'absent' and result ~= 'moving' then redis.call('ZADD', ONCE, 'NX', now, id) end
   out[#out + 1] = result
   out[#out + 1] = due
 end

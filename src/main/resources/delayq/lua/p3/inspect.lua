@@ -1,21 +1,24 @@
 -- inspect (protocol 3): what the shard holds of one id, in protocol 2's answer.
 -- KEYS[1]: the shard's prefix (include/buckets.lua)
--- ARGV[1]: id, ARGV[2]: its ix bucket h
+-- ARGV[1]: id, ARGV[2]: its ix bucket h, ARGV[3]: the caller's layout epoch (absent: 0; include/layout.lua)
 -- Returns (false reads as nil): { now, state ('scheduled' | 'inflight' | 'dead' | 'succeeded' | 'unknown'), score,
 --          priority level, attempts that ended without an ack (in flight: the attempt it is on), last error, record,
 --          progress, completion record }. score: the due time (scheduled), the lease expiry of its bucket (in
 --          flight), the time of death (dead), the time it finished (succeeded). progress: as its handler last
 --          reported it, in flight only (false when none); the completion record (P..'done', protocol 2's value;
 --          false when none): 'succeeded' is an id no task of which waits, runs or is dead, with a completion record
---          kept.
+--          kept. State 'moving' (the mover is taking it to its new shard: retry); or an error 'LAYOUT ...'.
 --@include buckets.lua
 --@include crc32.lua
 --@include dedup.lua
 --@include dead.lua
 --@include malformed.lua
 --@include record_hash.lua
+--@include layout.lua
 --@include legacy.lua
 
+local wrong_layout = layout_problem(ARGV[3])
+if wrong_layout then return wrong_layout end
 local P = KEYS[1]
 local id = ARGV[1]
 local now = server_now()
@@ -31,6 +34,7 @@ if running then
     record or false, redis.call('HGET', P .. 'progress', id), completion }
 end
 if not held then
+  if is_moving(id) then return { now, 'moving', -1, 0, 0, false, false, false, false } end
   if completion then
     local finished, attempts = string.match(completion, '^(%d+)|(%d+)|')
     return { now, 'succeeded', tonumber(finished) or -1, 0, tonumber(attempts) or 0, false, false, false, completion }

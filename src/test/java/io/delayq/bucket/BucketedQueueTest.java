@@ -148,10 +148,10 @@ class BucketedQueueTest {
         assertThat(enqueue(TaskSpec.of("w"), TaskSpec.of("f"), TaskSpec.of("d"), TaskSpec.of("new")))
                 .extracting(r -> r.status().name()).containsExactly("DUPLICATE", "DUPLICATE", "DUPLICATE", "ADDED");
 
-        assertThat(sync(q.cancel(0, "w"))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
-        assertThat(sync(q.cancel(0, "f"))).isEqualTo(BucketQueue.Cancelled.INFLIGHT);
-        assertThat(sync(q.cancel(0, "d"))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
-        assertThat(sync(q.cancel(0, "nobody"))).isEqualTo(BucketQueue.Cancelled.ABSENT);
+        assertThat(sync(q.cancel(0, "w", 0))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
+        assertThat(sync(q.cancel(0, "f", 0))).isEqualTo(BucketQueue.Cancelled.INFLIGHT);
+        assertThat(sync(q.cancel(0, "d", 0))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
+        assertThat(sync(q.cancel(0, "nobody", 0))).isEqualTo(BucketQueue.Cancelled.ABSENT);
         assertThat(get(redisCommands().zcard("dq:{orders:0}:dead"))).isZero();
         assertThat(enqueue(TaskSpec.of("w"), TaskSpec.of("d")).stream().allMatch(EnqueueResult::added)).isTrue();
     }
@@ -246,7 +246,7 @@ class BucketedQueueTest {
         }
         assertThat(enqueue(TaskSpec.of("a"), TaskSpec.of("b")).stream().map(r -> r.status().name()).toList())
                 .as("a is gone, b still waits").containsExactly("ADDED", "DUPLICATE");
-        assertThat(sync(q.cancel(0, "b"))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
+        assertThat(sync(q.cancel(0, "b", 0))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
     }
 
     @Test
@@ -307,7 +307,7 @@ class BucketedQueueTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> sync(q.reclaim(0, 100, 1, KEEP_ALL)).dead() == 2);
         assertThat(get(redisCommands().hget("dq:{orders:0}:err", "a"))).isEqualTo("lease expired on attempt 1 (worker died or stalled)");
         assertThat(enqueue(TaskSpec.of("a")).get(0).status()).isEqualTo(EnqueueResult.Status.DUPLICATE);
-        assertThat(sync(q.cancel(0, "a"))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
+        assertThat(sync(q.cancel(0, "a", 0))).isEqualTo(BucketQueue.Cancelled.CANCELLED);
     }
 
     @Test
@@ -317,7 +317,7 @@ class BucketedQueueTest {
         enqueue(TaskSpec.of("far").at(Instant.ofEpochMilli(due)).payload("later"));
         assertThat(get(redisCommands().zcard("dq:{orders:0}:cidx"))).isEqualTo(1);
         assertThat(get(redisCommands().zcard("dq:{orders:0}:idx"))).isZero();
-        assertThat(sync(q.cancel(0, "far"))).as("found by id in its minute").isEqualTo(BucketQueue.Cancelled.CANCELLED);
+        assertThat(sync(q.cancel(0, "far", 0))).as("found by id in its minute").isEqualTo(BucketQueue.Cancelled.CANCELLED);
         enqueue(TaskSpec.of("far").at(Instant.ofEpochMilli(due)).payload("later"));
 
         // the sweep as it would run once the minute comes within the horizon: the script's clock is an argument
@@ -404,16 +404,6 @@ class BucketedQueueTest {
         assertThat(acked).hasSize(n);
         assertThat(acked.values()).as("acked once each").containsOnly(1);
         assertNothingLeft();
-    }
-
-    @Test
-    void aQueueOnProtocolThreeIsNotReshardedItsLayoutStaysAsItWas() {
-        get(redisCommands().hset("dq:{orders}:meta", Map.of("shards", "1", "protocol", "3")));
-        io.delayq.reshard.ReshardScripts reshard = new io.delayq.reshard.ReshardScripts(q.scope());
-        assertThatThrownBy(() -> sync(reshard.reshardBegin(4)))
-                .hasMessageContaining("RESHARD the queue is on protocol 3, which cannot be resharded yet");
-        assertThat(get(redisCommands().hget("dq:{orders}:meta", "shards"))).isEqualTo("1");
-        assertThat(get(redisCommands().hexists("dq:{orders}:meta", "migration"))).isFalse();
     }
 
     @Test

@@ -53,9 +53,8 @@ class BulkDuringReshardTest {
         long n = 0;
         for (int s = 0; s < shards; s++) {
             ShardKeys k = new ShardKeys("orders", s);
-            for (String key : List.of(k.due(0), k.due(1), k.due(2), k.groupedDue())) {
-                n += get(q.redis().zrange(key, 0, -1)).stream().filter(id -> id.startsWith(prefix)).count();
-            }
+            n += q.waiting(s).keySet().stream().filter(id -> id.startsWith(prefix)).count();
+            n += get(q.redis().zrange(k.groupedDue(), 0, -1)).stream().filter(id -> id.startsWith(prefix)).count();
         }
         return n;
     }

@@ -62,6 +62,22 @@ final class HeldMover implements AutoCloseable {
     }
 
     /** Ids whose shard changes with a grow from {@code from} to {@code to}, numbered from 0 after {@code prefix}. */
+    /**
+     * What a mover's move_out takes first from one old shard: the first batch of the sets of a pass (protocol 2's due
+     * sets or protocol 3's minutes and windows, {@link ReshardScripts#sets()}) that holds a task of another shard.
+     */
+    static ReshardScripts.MoveBatch takeOut(QueueProtocol protocol, int shard, int to, int budget) {
+        ReshardScripts scripts = new ReshardScripts(protocol.scope());
+        ReshardScripts.MoveBatch taken = null;
+        for (String set : scripts.sets()) {
+            taken = io.delayq.testing.TestQueue.sync(scripts.moveOut(shard, to, set, 0, budget, 1000));
+            if (!taken.ids().isEmpty()) {
+                return taken;
+            }
+        }
+        return taken;
+    }
+
     static List<String> idsThatMove(String prefix, int count, int from, int to) {
         List<String> ids = new ArrayList<>();
         for (int n = 0; ids.size() < count; n++) {

@@ -60,8 +60,13 @@ class MigrationStatesTest {
         return HeldMover.idsThatMove(prefix, count, FROM, TO);
     }
 
+    /** Waiting on that shard (protocol 2's due sets or protocol 3's buckets, as the queue's protocol says). */
     private boolean onShard(int shard, String id) {
-        return sync(q.redis().zscore(q.keys(shard).due(0), id)) != null;
+        return q.waiting(shard).containsKey(id);
+    }
+
+    private boolean bucketed() {
+        return q.protocol().buckets() != null;
     }
 
     @Test
@@ -124,8 +129,11 @@ class MigrationStatesTest {
         // a caller that sends no epoch (a library of an earlier version) is refused with the reason, nothing written
         String noEpoch = moving("x-", 1).get(0);
         int noEpochShard = Sharding.shardOf(noEpoch, FROM);
-        assertThatThrownBy(() -> sync(q.protocol().scripts().run(LuaScript.ENQUEUE, q.keys(noEpochShard).scriptKeys(),
-                List.of("reject", "1", noEpoch, "in", "0", "", "0"))))
+        assertThatThrownBy(() -> sync(bucketed()
+                ? q.protocol().scripts().run(io.delayq.bucket.BucketScript.ENQUEUE, List.of(io.delayq.bucket.BucketLayout.prefix("orders", noEpochShard)),
+                        List.of("1", noEpoch, String.valueOf(io.delayq.bucket.BucketLayout.indexBucket(noEpoch)), "in", "0", "", "0"))
+                : q.protocol().scripts().run(LuaScript.ENQUEUE, q.keys(noEpochShard).scriptKeys(),
+                        List.of("reject", "1", noEpoch, "in", "0", "", "0"))))
                 .isInstanceOf(RedisCommandExecutionException.class)
                 .hasMessageStartingWith("LAYOUT " + during.epoch() + " " + TO + " " + FROM)
                 .hasMessageContaining("re-read the queue's meta hash");
@@ -133,13 +141,12 @@ class MigrationStatesTest {
 
         // an id in the mover's hands: operations wait for it and then find it on its new shard
         int k = IntStream.range(0, FROM).filter(s -> s != i).findFirst().orElseThrow();
-        ReshardScripts.MoveBatch taken = sync(new ReshardScripts(q.protocol().scope()).moveOut(k, TO, "0", 0, 1000, 1000));
+        ReshardScripts.MoveBatch taken = HeldMover.takeOut(q.protocol(), k, TO, 1000);
         assertThat(taken.ids()).isNotEmpty();
         String inHands = taken.ids().get(0);
         CompletableFuture<TaskInfo> looking = client.async().inspect(inHands).toCompletableFuture();
         CompletableFuture<EnqueueResult> writing = client.async().enqueue(TaskSpec.of(inHands).at(later)).toCompletableFuture();
-        assertThat(sync(q.protocol().scripts().<String>run(LuaScript.CANCEL, q.keys(k).scriptKeys(), List.of(inHands, String.valueOf(during.epoch())))))
-                .isEqualTo("moving");
+        assertThat(sync(new io.delayq.queue.TaskAdmin(q.protocol().scope()).cancelAt(k, inHands, during.epoch())).moving()).isTrue();
         for (int t = 0; t < TO; t++) {
             int target = t;
             List<Integer> idx = IntStream.range(0, taken.ids().size()).filter(n -> Sharding.shardOf(taken.ids().get(n), TO) == target).boxed().toList();
@@ -167,10 +174,8 @@ class MigrationStatesTest {
 
         // every waiting or dead task sits on its shard of the new layout, with its state
         for (int s = 0; s < TO; s++) {
-            for (int level = 0; level < 3; level++) {
-                for (String id : sync(q.redis().zrange(q.keys(s).due(level), 0, -1))) {
-                    assertThat(Sharding.shardOf(id, TO)).as(id + " on shard " + s).isEqualTo(s);
-                }
+            for (String id : q.waiting(s).keySet()) {
+                assertThat(Sharding.shardOf(id, TO)).as(id + " on shard " + s).isEqualTo(s);
             }
             for (String id : sync(q.redis().zrange(q.keys(s).dead(), 0, -1))) {
                 assertThat(Sharding.shardOf(id, TO)).as("dead " + id + " on shard " + s).isEqualTo(s);

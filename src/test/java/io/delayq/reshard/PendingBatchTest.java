@@ -28,7 +28,7 @@ class PendingBatchTest {
     final TestQueue q = TestQueue.eachTest(redis, "orders", 4);
 
     private List<Integer> shardsHolding(String id) {
-        return IntStream.range(0, 64).filter(s -> sync(q.redis().zscore(q.keys(s).due(0), id)) != null).boxed().toList();
+        return IntStream.range(0, 64).filter(s -> q.waiting(s).containsKey(id)).boxed().toList();
     }
 
     @Test
@@ -43,7 +43,7 @@ class PendingBatchTest {
             sync(q.redis().zadd(q.keys(0).due(0), later, id));
         }
         // the sweep's half: move_out and move_in under 16 shards, then it dies before move_done
-        ReshardScripts.MoveBatch taken = sync(new ReshardScripts(q.protocol().scope()).moveOut(0, 16, "0", 0, 100, 1000));
+        ReshardScripts.MoveBatch taken = HeldMover.takeOut(q.protocol(), 0, 16, 100);
         assertThat(taken.ids()).containsExactlyInAnyOrderElementsOf(ids);
         assertThat(taken.to()).isEqualTo(16);
         for (int target = 0; target < 16; target++) {

@@ -42,9 +42,9 @@ class StoppedMoverTest {
              DelayQueueClient shortTimeout = DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(FROM)
                      .timeout(Duration.ofSeconds(1)).build()) {
             int shard = ids.stream().mapToInt(id -> io.delayq.shard.Sharding.shardOf(id, FROM))
-                    .filter(s -> sync(q.redis().zcard(q.keys(s).due(0))) > 0).findFirst().orElseThrow();
+                    .filter(s -> !q.waiting(s).isEmpty()).findFirst().orElseThrow();
             // taken out and never delivered: what a mover killed after move_out leaves behind
-            ReshardScripts.MoveBatch taken = sync(new ReshardScripts(q.protocol().scope()).moveOut(shard, TO, "0", 0, 1000, 1000));
+            ReshardScripts.MoveBatch taken = HeldMover.takeOut(q.protocol(), shard, TO, 1000);
             assertThat(taken.ids()).isNotEmpty();
             String inHands = taken.ids().get(0);
 

@@ -31,15 +31,19 @@ public final class ChaosSuite {
         all.add(cluster("cluster-kill-lagging-replica-acks", 20_000, Duration.ofMillis(1500), 1));
         all.add(new ReshardScenario(new ReshardScenario.Settings("reshard-grow", 16, 64, 100_000, Duration.ofSeconds(60), 40_000,
                 Duration.ofSeconds(60), 3, Duration.ofSeconds(5), 20, 20, Duration.ofSeconds(5), List.of(0.1, 0.2, 0.35, 0.45), 0.5, 0.3,
-                Duration.ofMillis(10))));
+                Duration.ofMillis(10), 2)));
+        all.add(new ReshardScenario(new ReshardScenario.Settings("reshard-grow-p3", 16, 64, 100_000, Duration.ofSeconds(60), 40_000,
+                Duration.ofSeconds(60), 3, Duration.ofSeconds(5), 20, 20, Duration.ofSeconds(5), List.of(0.1, 0.2, 0.35, 0.45), 0.5, 0.3,
+                Duration.ofMillis(10), 3)));
         all.add(new UpgradeScenario(new UpgradeScenario.Settings("upgrade-live", 40_000, 8, 3, Duration.ofSeconds(40),
                 Duration.ofSeconds(10), Duration.ofMillis(1500), Duration.ofSeconds(5), 20)));
         return all;
     }
 
     /**
-     * About 3.5 minutes: what CI runs on every build (worker kills + Redis restart, SIGSTOP, a failover with replica acks, a grow
-     * with worker, mover and Redis kills, an upgrade to protocol 3 in place with the upgrade and a worker killed).
+     * About 4.5 minutes: what CI runs on every build (worker kills + Redis restart, SIGSTOP, a failover with replica acks, a grow
+     * with worker, mover and Redis kills, an upgrade to protocol 3 in place with the upgrade and a worker killed, and the same
+     * grow of a queue of protocol 3).
      */
     public static List<Scenario> shortRun() {
         List<Scenario> all = new ArrayList<>();
@@ -49,11 +53,17 @@ public final class ChaosSuite {
                 Duration.ofSeconds(4), Duration.ofSeconds(8), Duration.ofSeconds(3), 20, 100, 10_000)));
         all.add(new ClusterFailoverScenario(new ClusterFailoverScenario.Settings("cluster-kill-lagging-replica-acks", 6_000, 8, 3,
                 Duration.ofSeconds(16), Duration.ofSeconds(6), Duration.ofMillis(1500), 1, Duration.ofMillis(500), Duration.ofSeconds(4), 10)));
-        all.add(new ReshardScenario(new ReshardScenario.Settings("reshard-grow", 4, 16, 20_000, Duration.ofSeconds(25), 8_000,
-                Duration.ofSeconds(25), 3, Duration.ofSeconds(4), 10, 5, Duration.ofSeconds(3), List.of(0.15, 0.35), 0.45, 0.25,
-                Duration.ofMillis(10))));
+        all.add(shortGrow("reshard-grow", 2));
         all.add(upgrade());
+        all.add(shortGrow("reshard-grow-p3", 3));
         return all;
+    }
+
+    /** A grow from 4 to 16 shards under load with workers, the mover and Redis killed, on a queue of {@code protocol}. */
+    private static Scenario shortGrow(String key, int protocol) {
+        return new ReshardScenario(new ReshardScenario.Settings(key, 4, 16, 20_000, Duration.ofSeconds(25), 8_000,
+                Duration.ofSeconds(25), 3, Duration.ofSeconds(4), 10, 5, Duration.ofSeconds(3), List.of(0.15, 0.35), 0.45, 0.25,
+                Duration.ofMillis(10), protocol));
     }
 
     /** A queue upgraded from protocol 2 to 3 under load, its upgrade and a worker killed with SIGKILL. */

@@ -31,7 +31,8 @@ class ChaosShortIT {
         System.out.println(section);
 
         assertThat(results).extracting(ScenarioResult::key)
-                .containsExactly("kill-fsync-always", "redis-sigstop", "cluster-kill-lagging-replica-acks", "reshard-grow", "upgrade-live");
+                .containsExactly("kill-fsync-always", "redis-sigstop", "cluster-kill-lagging-replica-acks", "reshard-grow", "upgrade-live",
+                        "reshard-grow-p3");
         for (ScenarioResult r : results) {
             Figures f = r.figures();
             assertThat(f.lost()).as("%s: acknowledged tasks never executed", r.key()).isZero();
@@ -43,7 +44,7 @@ class ChaosShortIT {
         // runs again only after its lease expired: every duplicate carries a higher attempt, none repeats one.
         // A failover is different: the promoted replica may not have the last claims and acks, and the
         // attempt counter goes back with them, so the cluster run is held to "nothing lost" only.
-        for (ScenarioResult r : List.of(results.get(0), results.get(1), results.get(3), results.get(4))) {
+        for (ScenarioResult r : List.of(results.get(0), results.get(1), results.get(3), results.get(4), results.get(5))) {
             assertThat(r.figures().repeatedAttempts()).as("%s: duplicates that repeat an attempt", r.key()).isZero();
         }
         ScenarioResult kill = results.get(0);
@@ -57,11 +58,14 @@ class ChaosShortIT {
                 .isNotEqualTo("none");
         // the grow: every fault landed inside the move (else "problems" names the ones that did not), the mover was
         // killed and a later run finished it, and nothing ran after its cancel had succeeded
-        ScenarioResult grow = results.get(3);
-        assertThat(grow.events()).anyMatch(e -> e.contains("kill -9 the mover")).anyMatch(e -> e.contains("kill -9 Redis"))
-                .anyMatch(e -> e.contains("exited 0: resumed and finished")).filteredOn(e -> e.contains("kill -9 worker")).hasSize(2);
-        assertThat(grow.details().get("executions after their cancel succeeded")).isEqualTo("0");
-        assertThat(grow.details().get("layout afterwards")).startsWith("16 shards, history [4, 16]").endsWith("no migration running");
+        // the same grow of a queue of protocol 3 (its buckets moved by protocol 3's move_out and move_in)
+        for (ScenarioResult grow : List.of(results.get(3), results.get(5))) {
+            assertThat(grow.events()).as(grow.key()).anyMatch(e -> e.contains("kill -9 the mover")).anyMatch(e -> e.contains("kill -9 Redis"))
+                    .anyMatch(e -> e.contains("exited 0: resumed and finished")).filteredOn(e -> e.contains("kill -9 worker")).hasSize(2);
+            assertThat(grow.details().get("executions after their cancel succeeded")).as(grow.key()).isEqualTo("0");
+            assertThat(grow.details().get("layout afterwards")).as(grow.key()).startsWith("16 shards, history [4, 16]").endsWith("no migration running");
+        }
+        assertThat(results.get(5).details().get("protocol")).isEqualTo("3");
         // the upgrade: its first run killed, a worker killed, run again; after the drain nothing of protocol 2 is left
         ScenarioResult upgrade = results.get(4);
         assertThat(upgrade.events()).anyMatch(e -> e.contains("kill -9 the upgrade")).anyMatch(e -> e.contains("kill -9 worker"))

@@ -111,6 +111,55 @@ class ProtocolThreeAclTest {
         assertThat(log).as("commands Redis denied to the documented users").isEmpty();
     }
 
+    /**
+     * {@code delayq reshard} as the worker's user grows a protocol-3 queue (4 -> 8) holding windows and minutes of
+     * every level and a dead letter (lease, stamps, protocol 3's move_out and move_in, move_done, the once and dedup
+     * copies); then a worker's stray sweep, as that user, moves home a task a stale producer wrote under the old count,
+     * all with an empty ACL LOG.
+     */
+    @Test
+    void theWorkersUserGrowsAQueueOfProtocol3AndSweepsItsStrays() throws Exception {
+        String queue = "acl-p3-grow";
+        try (DelayQueueClient producer = NewQueuesOnProtocol3.creating(3, () -> DelayQueueClient.builder()
+                .redis(url("delayq-producer", PRODUCER_PASSWORD)).queue(queue).shards(4).build());
+             io.delayq.redis.RedisEndpoint worker = io.delayq.redis.RedisEndpoint.connect(url("delayq-worker", WORKER_PASSWORD))) {
+            List<TaskSpec> tasks = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                tasks.add(TaskSpec.of("order-" + i).after(i % 2 == 0 ? Duration.ofMinutes(2) : Duration.ofMinutes(30)).priority(i % 3));
+            }
+            tasks.add(TaskSpec.of("poison"));
+            producer.enqueueAll(tasks);
+            io.delayq.queue.QueueProtocol asWorker = new io.delayq.queue.QueueProtocol(worker, queue, 4);
+            io.delayq.redis.Replies.await(asWorker.verifyMeta(), Duration.ofSeconds(5));
+            int poisonShard = asWorker.shardOf("poison");
+            io.delayq.claim.ClaimedTask poison = io.delayq.redis.Replies.await(asWorker.claim(poisonShard, 10, Duration.ofMinutes(5),
+                    io.delayq.claim.RateLimit.NONE), Duration.ofSeconds(5)).tasks().stream().filter(t -> t.id().equals("poison")).findFirst().orElseThrow();
+            io.delayq.redis.Replies.await(asWorker.retry(poison, Duration.ZERO, "bad", 1, true, io.delayq.deadletter.DeadLetterPolicy.DEFAULT),
+                    Duration.ofSeconds(5));
+
+            io.delayq.reshard.Mover.Result r = new io.delayq.reshard.Mover(io.delayq.reshard.Mover.Params.of(asWorker, 8, p -> { }).withBatch(7)).run();
+            assertThat(r.moved()).isPositive();
+            for (int i = 0; i < 200; i++) {
+                assertThat(producer.inspect("order-" + i).shard()).isEqualTo(io.delayq.shard.Sharding.shardOf("order-" + i, 8));
+            }
+            assertThat(producer.inspect("poison").state()).isEqualTo(TaskInfo.State.DEAD);
+            assertThat(producer.inspect("poison").shard()).isEqualTo(io.delayq.shard.Sharding.shardOf("poison", 8));
+
+            String stray = java.util.stream.IntStream.range(0, 1000).mapToObj(n -> "stray-" + n)
+                    .filter(id -> io.delayq.shard.Sharding.shardOf(id, 4) != io.delayq.shard.Sharding.shardOf(id, 8)).findFirst().orElseThrow();
+            long now = io.delayq.testing.TestQueue.serverNow(redis.admin().commands());
+            redis.admin().commands().zadd("dq:{" + queue + ":" + io.delayq.shard.Sharding.shardOf(stray, 4) + "}:due", now + 600_000, stray)
+                    .get(5, TimeUnit.SECONDS);
+            Map<String, String> env = DocumentedAcl.workerEnv(redis.url(), queue, 8, WORKER_PASSWORD);
+            try (Worker w = Worker.start(WorkerConfig.fromEnv(env), t -> new HandlerDelivery(task -> { }))) {
+                await().atMost(Duration.ofSeconds(20)).until(() -> producer.inspect(stray).shard() == io.delayq.shard.Sharding.shardOf(stray, 8));
+            }
+        }
+        List<Map<String, Object>> log = redis.admin().commands().aclLog().get(5, TimeUnit.SECONDS);
+        log.forEach(e -> System.out.println("ACL LOG: " + e));
+        assertThat(log).as("commands Redis denied to the worker's user growing a protocol-3 queue").isEmpty();
+    }
+
     private Map<String, String> workerEnv() {
         return DocumentedAcl.workerEnv(redis.url(), QUEUE, 4, WORKER_PASSWORD);
     }

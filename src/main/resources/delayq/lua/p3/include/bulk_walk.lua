@@ -1,6 +1,6 @@
 -- The bounded walk of protocol 3's bulk_preview.lua and bulk_apply.lua over one shard's waiting tasks: protocol 2's
--- filter in the same ARGV slots (include/bulk_scan.lua: ARGV[1] layout epoch, not read: protocol 3 is never
--- resharded; ARGV[2] state, [3] id prefix, [4]/[5] due window [from, to), [6] group, [7] level, [8] order, [9] budget)
+-- filter in the same ARGV slots (include/bulk_scan.lua: ARGV[1] layout epoch, checked by the scripts with
+-- include/layout.lua; ARGV[2] state, [3] id prefix, [4]/[5] due window [from, to), [6] group, [7] level, [8] order, [9] budget)
 -- over protocol 3's buckets. Needs buckets.lua, include/browse_order.lua and include/bulk_cursor.lua.
 -- The sets, walked one after another: 1 the minutes (every level), 2..4 the window indexes of priority levels 0..2.
 -- The minutes come first because the reclaim sweep and claims promote a minute into windows between two calls of a

@@ -9,7 +9,8 @@
 -- the protocol-2 entry a duplicate, dropped (the first task is kept); an id or a score no task can carry is
 -- dead-lettered with protocol 2's reason (include/malformed.lua). A shard upgraded in place carries P..'legacy'
 -- until it holds nothing of protocol 2 (upgrade.lua); a call by id pays one EXISTS while neither it nor a bare due
--- set exists. Needs buckets.lua, crc32.lua, dedup.lua, dead.lua, malformed.lua and record_hash.lua before it.
+-- set exists. Needs buckets.lua, crc32.lua, dedup.lua, dead.lua, malformed.lua and record_hash.lua before it
+-- (and include/layout.lua, in a script that calls epoch_problem).
 local LEGACY_MOST = 1000
 local LEGACY_DUE = { [0] = 'due', 'due:p1', 'due:p2' }
 
@@ -70,14 +71,24 @@ local function adopt_id(P, id, h, now)
   if redis.call('ZSCORE', P .. 'dead', id) then adopt_dead(P, id, h) end
 end
 
--- An enqueue's first read: whether the shard holds dedup windows (returned) or anything of protocol 2 (legacy_seen,
--- then asked by adopt_id). Almost every shard holds neither and pays this one EXISTS.
+-- An enqueue's first read: whether the shard holds dedup windows (returned), anything of protocol 2 (legacy_seen,
+-- then asked by adopt_id) or a layout stamp (shard_plain false: the caller's epoch is checked, include/layout.lua).
+-- Almost every shard holds none of them and pays this one EXISTS.
+local shard_plain = false
 local function read_shard_flags(P)
-  if redis.call('EXISTS', P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. 'legacy', DEDUP) == 0 then
+  if redis.call('EXISTS', P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. 'legacy', DEDUP, P .. 'layout') == 0 then
     legacy_seen = false
+    shard_plain = true
     return false
   end
   return redis.call('ZCARD', DEDUP) > 0
+end
+
+-- the error reply of a call by a caller of another layout epoch, or nil (a shard never resharded has no stamp:
+-- epoch 0, which a plain shard proves without reading it)
+local function epoch_problem(caller_epoch)
+  if shard_plain and (tonumber(caller_epoch) or 0) == 0 then return nil end
+  return layout_problem(caller_epoch)
 end
 
 -- up to LEGACY_MOST waiting tasks of each due set of protocol 2, earliest first (a claim's first step: one EXISTS

@@ -52,10 +52,11 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
      * @param moverKillAt   fraction of the move at which the mover is killed with SIGKILL (and run again at once)
      * @param redisRestartAt fraction of the move at which Redis is killed with SIGKILL and restarted from its AOF
      * @param opsEvery      pause between two id operations (cancels and reschedules alternate)
+     * @param protocol      the protocol the queue is created with (2, or 3: docs/protocol3.md); every process follows the meta
      */
     public record Settings(String key, int from, int to, int preload, Duration preloadDue, int tasks, Duration load, int workers,
                            Duration lease, int workMillis, int moverBatch, Duration moverAfter, List<Double> workerKillsAt,
-                           double moverKillAt, double redisRestartAt, Duration opsEvery) implements SettingsScenario.Keyed {
+                           double moverKillAt, double redisRestartAt, Duration opsEvery, int protocol) implements SettingsScenario.Keyed {
     }
 
     /** The pause before a mover that exited with an error is run again. */
@@ -63,6 +64,22 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
 
     public ReshardScenario(Settings settings) {
         super(settings);
+    }
+
+    /**
+     * The rig; its first client records the queue with the scenario's protocol (the development switch
+     * {@code delayq.protocol}, set only while that client is built: the workers, the producer and the mover follow the
+     * meta, and the scenarios after this one create their queues on the default protocol).
+     */
+    private FleetRig startRig(ChaosContext ctx, String redisUrl) throws Exception {
+        if (s.protocol() == 3) {
+            System.setProperty("delayq.protocol", "3");
+        }
+        try {
+            return FleetRig.start(ctx, s.key(), redisUrl, s.from(), s.lease(), s.workers(), UnaryOperator.identity());
+        } finally {
+            System.clearProperty("delayq.protocol");
+        }
     }
 
     /** A fault at a point of the move. */
@@ -75,7 +92,7 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
         ctx.log("%s: grow %d -> %d shards with %,d waiting + %,d produced tasks, %d workers, mover batch %d", s.key(), s.from(), s.to(),
                 s.preload(), s.tasks(), s.workers(), s.moverBatch());
         try (LocalRedisServer redis = LocalRedisServer.start("--appendonly", "yes", "--appendfsync", "always");
-             FleetRig rig = FleetRig.start(ctx, s.key(), redis.url(), s.from(), s.lease(), s.workers(), UnaryOperator.identity());
+             FleetRig rig = startRig(ctx, redis.url());
              DelayQueueClient opsClient = rig.client(redis.url()).build()) {
             String queue = rig.queue();
             DelayQueueClient admin = rig.admin();
@@ -172,6 +189,11 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
             rig.awaitLoadAcknowledged(producer, s.load());
             ops.close();
             Layout after = io.delayq.redis.Replies.await(admin.protocol().refreshLayout(), Duration.ofSeconds(5));
+            String protocol = io.delayq.redis.Replies.await(admin.redis().commands().hget("dq:{" + queue + "}:meta", "protocol"),
+                    Duration.ofSeconds(5));
+            if (!String.valueOf(s.protocol()).equals(protocol)) {
+                problems.add("the queue's meta records protocol " + protocol + ", not " + s.protocol());
+            }
             QueueSupport.Drained drained = rig.drainAndStop();
             QueueStats end = drained.end();
             long total = drained.totalMillis();
@@ -205,6 +227,7 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
 
             Map<String, String> details = new LinkedHashMap<>();
             details.put("grow", s.from() + " → " + s.to() + " shards, `delayq reshard --batch " + s.moverBatch() + "` as its own process");
+            details.put("protocol", protocol);
             details.put("layout afterwards", after.shards() + " shards, history " + after.history() + ", epoch " + after.epoch()
                     + (after.migrating() ? ", STILL MIGRATING" : ", no migration running"));
             details.put("mover runs (exit codes)", movers.stream().map(m -> m.isAlive() ? "running" : String.valueOf(m.exitCode())).toList()
@@ -271,7 +294,7 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
     }
 
     private String title() {
-        return "Grow " + s.from() + " → " + s.to() + " shards under load: worker, mover and Redis kill -9";
+        return "Grow " + s.from() + " → " + s.to() + " shards under load" + (s.protocol() == 3 ? " (protocol 3)" : "") + ": worker, mover and Redis kill -9";
     }
 
     /** The waiting backlog: due {@code preloadDue} .. 2 × {@code preloadDue} from now, written before the load starts. */

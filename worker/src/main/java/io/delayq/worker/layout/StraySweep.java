@@ -25,9 +25,6 @@ import java.util.function.LongSupplier;
  */
 public final class StraySweep implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(StraySweep.class);
-    /** Due levels and dead letters: the sets a stray can be in (in-flight tasks finish where they were claimed). */
-    private static final List<String> SETS = List.of("0", "1", "2", "dead");
-
     /**
      * @param owned      the worker's shards (only those an earlier count had can hold strays)
      * @param budget     entries one move_out looks at
@@ -98,7 +95,8 @@ public final class StraySweep implements Runnable {
         }
         int shard = p.owned().get(shardIndex);
         ReshardScripts scripts = new ReshardScripts(p.protocol().scope());
-        MoveBatch b = Replies.await(scripts.moveOut(shard, layout.shards(), SETS.get(setIndex), offset, p.budget(), p.window().toMillis()),
+        List<String> sets = scripts.straySets();
+        MoveBatch b = Replies.await(scripts.moveOut(shard, layout.shards(), sets.get(setIndex), offset, p.budget(), p.window().toMillis()),
                 p.timeout());
         if (!b.ids().isEmpty()) {
             long n = Mover.deliver(scripts, shard, b, layout.shards(), p.timeout());
@@ -111,7 +109,7 @@ public final class StraySweep implements Runnable {
         offset = b.nextOffset();
         if (offset < 0) {
             offset = 0;
-            if (++setIndex == SETS.size()) {
+            if (++setIndex == sets.size()) {
                 setIndex = 0;
                 shardIndex++;
             }

@@ -1,0 +1,9 @@
+package io.delayq.reshard;
+
+import io.delayq.testing.NewQueuesOnProtocol3;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class BulkDuringReshardOnProtocol3Test extends BulkDuringReshardTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol3 protocol3 = new NewQueuesOnProtocol3();
+}
