@@ -27,6 +27,7 @@ public enum BucketScript implements Script {
     PROGRESS("progress", ScriptOutputType.INTEGER),
     STATS("stats", ScriptOutputType.MULTI),
     BROWSE("browse", ScriptOutputType.MULTI),
+    UPGRADE_BEGIN("upgrade_begin", ScriptOutputType.INTEGER),
     UPGRADE_STEP("upgrade_step", ScriptOutputType.MULTI),
     BULK_PREVIEW("bulk_preview", ScriptOutputType.MULTI),
     BULK_APPLY("bulk_apply", ScriptOutputType.MULTI),

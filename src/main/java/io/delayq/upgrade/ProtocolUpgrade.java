@@ -6,11 +6,11 @@ import io.delayq.bucket.BucketScript;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.Replies;
 import io.delayq.shard.ShardKeys;
+import io.lettuce.core.RedisCommandExecutionException;
 
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 import static io.delayq.redis.Replies.asLong;
 
@@ -59,25 +59,27 @@ public final class ProtocolUpgrade {
      * @throws InvalidInputException when the queue is being resharded, or holds groups (protocol 3 has none yet)
      */
     public Result run() {
-        Map<String, String> meta = Replies.await(protocol.scope().commands().hgetall(protocol.scope().meta()), timeout);
-        if (meta.get("migration") != null && !meta.get("migration").isBlank()) {
-            throw new InvalidInputException("upgrade", "queue '" + protocol.queue() + "' is being resharded; upgrade it once the reshard is done");
-        }
         int shards = protocol.shards();
-        for (int shard = 0; shard < shards; shard++) {
+        // once the meta records protocol 3, a grouped task a stale producer of protocol 2 wrote is adopted ungrouped
+        // (include/legacy.lua): only the switch itself is refused for a queue holding groups
+        for (int shard = 0; protocol.buckets() == null && shard < shards; shard++) {
             ShardKeys keys = protocol.keys(shard);
             if (Replies.await(protocol.scope().commands().exists(keys.groups()), timeout) > 0) {
                 throw new InvalidInputException("upgrade", "queue '" + protocol.queue() + "' holds grouped tasks (shard " + shard
                         + "), which protocol 3 does not take yet");
             }
         }
-        if (protocol.buckets() == null) {
-            // when: a bulk job begun before it walked protocol 2's keys and cannot go on in protocol 3's (BulkActions)
-            long now = Replies.millisOf(Replies.await(protocol.scope().commands().time(), timeout));
-            Replies.await(protocol.scope().commands().hset(protocol.scope().meta(),
-                    Map.of("protocol", String.valueOf(QueueProtocol.BUCKETED), UPGRADED_AT, String.valueOf(now))), timeout);
-            Replies.await(protocol.refreshLayout(), timeout);
+        // the reshard check and the meta's protocol in one call (upgrade_begin.lua); run again, it changes nothing
+        try {
+            Replies.await(protocol.scripts().<Long>run(BucketScript.UPGRADE_BEGIN, List.of(protocol.scope().meta()), List.of()), timeout);
+        } catch (RedisCommandExecutionException e) {
+            if (String.valueOf(e.getMessage()).startsWith("RESHARD")) {
+                throw new InvalidInputException("upgrade", "queue '" + protocol.queue() + "' is being resharded; upgrade it once the reshard is done ("
+                        + e.getMessage() + ")");
+            }
+            throw e;
         }
+        Replies.await(protocol.refreshLayout(), timeout);
         long waiting = 0;
         long dead = 0;
         int steps = 0;

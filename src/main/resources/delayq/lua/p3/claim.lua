@@ -64,7 +64,7 @@ end
 -- sleep until resumed (the resume writes the marker). The pause flag, protocol 2's due sets (include/legacy.lua) and
 -- the levels' indexes are rarely there: one EXISTS answers for all of them, and only a shard holding any of them
 -- asks which.
-local rare = redis.call('EXISTS', P .. 'paused', P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. 'idx2', P .. 'idx1') > 0
+local rare = redis.call('EXISTS', P .. 'paused', P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. 'due:g', P .. 'idx2', P .. 'idx1') > 0
 if rare and redis.call('HGET', P .. 'paused', 'at') then return out end
 
 local rate, burst = tonumber(ARGV[6]) or 0, tonumber(ARGV[7]) or 0

@@ -71,8 +71,8 @@ end
 
 for _, ix in ipairs({ 'idx2', 'idx1', 'idx' }) do look(ix, W) end
 look('cidx', COARSE)
--- protocol 2's waiting tasks not adopted yet (include/legacy.lua): its due sets, counted as they stand
-for _, key in ipairs({ P .. 'due', P .. 'due:p1', P .. 'due:p2' }) do
+-- protocol 2's waiting tasks not adopted yet (include/legacy.lua): its due sets and grouped tasks, counted as they stand
+for _, key in ipairs({ P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. 'due:g' }) do
   if redis.call('EXISTS', key) == 1 then
     local after = '(' .. now
     local head = redis.call('ZRANGE', key, after, '+inf', 'BYSCORE', 'LIMIT', 0, 1, 'WITHSCORES')

@@ -11,7 +11,9 @@
 -- calls lands in windows not walked yet), then the windows of levels 0, 1, 2 ('w0'..'w2'). `offset` counts the
 -- buckets of the index already walked that still hold something; a bucket emptied by this call leaves the index, so
 -- the next one takes its rank. A bucket is read whole (at most CAP tasks), so the budget ends a call only between
--- buckets. Sets 'dead' and 'done' are walked by entry as protocol 2's, 'inflight' by in-flight bucket.
+-- buckets. Sets 'dead' and 'done' are walked by entry as protocol 2's, 'inflight' by in-flight bucket (and protocol
+-- 2's in-flight set, on a shard upgraded in place). What an upgrade in place has not adopted yet moves too: protocol 2's
+-- waiting tasks are adopted before the minutes are walked, its dead letters as the walk meets them.
 -- KEYS[1]: the shard's prefix (include/buckets.lua); its `moving` and `moveseq` are protocol 2's keys
 -- ARGV[1]: the new shard count, ARGV[2]: this shard's index, ARGV[3]: set: 'c' | 'w0' | 'w1' | 'w2' | 'dead' | 'done' |
 --          'inflight', ARGV[4]: offset, ARGV[5]: budget (entries looked at), ARGV[6]: window ms
@@ -86,6 +88,13 @@ elseif set == 'inflight' then
   local leases = redis.call('ZRANGE', P .. 'lease', offset, offset + budget - 1)
   for _, name in ipairs(leases) do
     for _, id in ipairs(redis.call('HKEYS', P .. 'f:' .. name)) do
+      if elsewhere(id) then misplaced = misplaced + 1 end
+    end
+  end
+  -- a shard upgraded in place may still hold tasks protocol 2 handed out (include/legacy.lua): they finish here, or the
+  -- reclaim sweep adopts them into a window, where a later pass finds them; counted like the buckets in flight
+  if offset == 0 then
+    for _, id in ipairs(redis.call('ZRANGE', P .. 'inflight', 0, 999)) do
       if elsewhere(id) then misplaced = misplaced + 1 end
     end
   end

@@ -56,8 +56,8 @@ count_due('cidx', COARSE)
 
 local waiting = tonumber(redis.call('GET', P .. 'waiting')) or 0
 if due > waiting then due = waiting end
--- protocol 2's waiting tasks not adopted yet (include/legacy.lua): its due sets, counted as they stand
-for _, key in ipairs({ P .. 'due', P .. 'due:p1', P .. 'due:p2' }) do
+-- protocol 2's waiting tasks not adopted yet (include/legacy.lua): its due sets and grouped tasks, counted as they stand
+for _, key in ipairs({ P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. 'due:g' }) do
   local legacy = redis.call('ZCARD', key)
   if legacy > 0 then
     local legacy_due = redis.call('ZCOUNT', key, '-inf', now)

@@ -23,15 +23,7 @@ local now = server_now()
 local LEGACY = P .. 'legacy'
 if redis.call('HSETNX', LEGACY, 'since', now) == 1 then legacy_seen = true end
 
-local waiting = 0
-for level = 0, 2 do
-  local page = redis.call('ZRANGE', P .. LEGACY_DUE[level], 0, most - 1, 'WITHSCORES')
-  for j = 1, #page, 2 do
-    adopt_waiting(P, page[j], crc32(page[j]) % IXB, level, tonumber(page[j + 1]), page[j + 1], now)
-  end
-  waiting = waiting + #page / 2
-end
-write_placed(P)
+local waiting = adopt_waiting_page(P, most, now)
 
 -- dead letters by rank after the last one looked at (kept in the mark): protocol 3 adds its own with `dv`, which are
 -- skipped, and trims the oldest, which moves ranks down: the walk restarts from the last id's rank
@@ -52,7 +44,7 @@ end
 if #page > 0 then redis.call('HSET', LEGACY, 'dead', page[#page]) end
 
 local inflight = redis.call('ZCARD', P .. 'inflight')
-local left = redis.call('EXISTS', P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. 'inflight')
+local left = redis.call('EXISTS', P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. LEGACY_GROUPED, P .. 'inflight')
 local done = 0
 if left == 0 and #page < most then
   redis.call('DEL', LEGACY, P .. 'attempts', P .. 'errors')

@@ -26,10 +26,10 @@ class ClaimOnProtocol3Test extends ClaimTest {
         return dueAt - dueAt % span;
     }
 
-    /** p3/enqueue.lua's ARGV: n, then per task id, its id-index bucket, timing, ms, record, level. */
+    /** p3/enqueue.lua's ARGV: n, then per task id, its id-index bucket, timing, ms, record, level; then the layout epoch and where. */
     @Override
     void assertSendsTheDelay(List<String> args) {
-        assertThat(args.subList(args.size() - 7, args.size() - 2))
+        assertThat(args.subList(args.size() - 9, args.size() - 4))
                 .containsExactly("1", "in-5s", String.valueOf(BucketLayout.indexBucket("in-5s")), "in", "5000");
     }
 }

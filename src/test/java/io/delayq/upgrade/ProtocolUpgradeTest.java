@@ -160,4 +160,102 @@ class ProtocolUpgradeTest {
             assertThat(before.stats().dead()).isEqualTo(1);
         }
     }
+
+    @Test
+    void anUpgradeIsRefusedWhileAReshardRunsAndChangesNothing() {
+        try (DelayQueueClient client = client()) {
+            client.enqueue(TaskSpec.of("waits").after(Duration.ofHours(1)));
+            sync(new io.delayq.reshard.ReshardScripts(client.protocol().scope()).reshardBegin(4));
+            org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+                            new ProtocolUpgrade(client.protocol(), Duration.ofSeconds(10), Duration.ofMillis(300)).run())
+                    .isInstanceOf(io.delayq.InvalidInputException.class)
+                    .hasMessageContaining("queue '" + Q + "' is being resharded; upgrade it once the reshard is done")
+                    .hasMessageContaining("(2 4 shards)");
+            assertThat(get(endpoint.commands().hget("dq:{" + Q + "}:meta", "protocol"))).isEqualTo("2");
+            assertThat(get(endpoint.commands().hexists("dq:{" + Q + "}:meta", ProtocolUpgrade.UPGRADED_AT))).isFalse();
+        }
+    }
+
+    /**
+     * A grow that begins while protocol 2 still holds tasks in flight on a shard upgraded in place: the mover counts
+     * them as in flight elsewhere and waits; once acked, the grow ends with every task on its shard of the new layout.
+     */
+    @Test
+    void aGrowDuringAnUpgradeWaitsForTheTasksProtocol2HoldsInFlight() throws Exception {
+        try (DelayQueueClient client = client()) {
+            List<TaskSpec> specs = new ArrayList<>();
+            for (int i = 0; i < 60; i++) {
+                specs.add(TaskSpec.of("later-" + i).after(Duration.ofHours(1)).payload("l" + i));
+            }
+            String runningId = java.util.stream.IntStream.range(0, 1000).mapToObj(n -> "run-" + n)
+                    .filter(id -> io.delayq.shard.Sharding.shardOf(id, SHARDS) != io.delayq.shard.Sharding.shardOf(id, 4)).findFirst().orElseThrow();
+            specs.add(TaskSpec.of(runningId));
+            client.enqueueAll(specs);
+            int shard = client.protocol().shardOf(runningId);
+            ClaimedTask running = claimAll(client, shard).stream().filter(t -> t.id().equals(runningId)).findFirst().orElseThrow();
+
+            ProtocolUpgrade.Result upgraded = new ProtocolUpgrade(client.protocol(), Duration.ofSeconds(10), Duration.ofMillis(100)).run();
+            assertThat(upgraded.stillInFlight()).isEqualTo(1);
+
+            java.util.concurrent.atomic.AtomicLong waitingFor = new java.util.concurrent.atomic.AtomicLong();
+            java.util.concurrent.CompletableFuture<io.delayq.reshard.Mover.Result> grow = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                    new io.delayq.reshard.Mover(io.delayq.reshard.Mover.Params.of(client.protocol(), 4, p -> {
+                        if (p.phase().equals("waiting for in-flight tasks")) {
+                            waitingFor.set(p.inFlightElsewhere());
+                        }
+                    })).run());
+            await().atMost(Duration.ofSeconds(10)).until(() -> waitingFor.get() == 1);
+            assertThat(grow).isNotDone();
+            assertThat(sync(client.protocol().ack(shard, List.of(running)))).containsExactly(true);
+            assertThat(grow.get(30, java.util.concurrent.TimeUnit.SECONDS).to()).isEqualTo(4);
+            for (int i = 0; i < 60; i++) {
+                TaskInfo info = client.inspect("later-" + i);
+                assertThat(info.state()).isEqualTo(TaskInfo.State.SCHEDULED);
+                assertThat(info.shard()).isEqualTo(io.delayq.shard.Sharding.shardOf("later-" + i, 4));
+                assertThat(info.rawRecord()).endsWith("l" + i);
+            }
+            assertThat(client.inspect(runningId).state()).isEqualTo(TaskInfo.State.UNKNOWN);
+        }
+    }
+
+    /**
+     * A producer that has not read the switch writes grouped tasks in protocol 2's keys after the upgrade: a call by id
+     * and the claims adopt them ungrouped (protocol 3 has no groups yet), so they fire, and the group's turn goes with
+     * its last task; running the upgrade again is not refused for them.
+     */
+    @Test
+    void groupedTasksAStaleProducerWritesAfterTheSwitchAreAdoptedUngroupedAndFire() {
+        try (DelayQueueClient upgrading = client(); DelayQueueClient stale = client()) {
+            new ProtocolUpgrade(upgrading.protocol(), Duration.ofSeconds(10), Duration.ofMillis(100)).run();
+            assertThat(stale.protocol().buckets()).as("has not read the switch").isNull();
+            List<TaskSpec> grouped = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                grouped.add(TaskSpec.of("g-" + i).group(i % 2 == 0 ? "tenant-a" : "tenant-b").payload("g" + i));
+            }
+            stale.enqueueAll(grouped);
+            String groups = stale.protocol().keys(stale.protocol().shardOf("g-0")).groups();
+            assertThat(get(endpoint.commands().zcard(groups))).as("protocol 2's group turns").isPositive();
+
+            TaskInfo byId = upgrading.inspect("g-0");
+            assertThat(byId.state()).isEqualTo(TaskInfo.State.SCHEDULED);
+            assertThat(byId.rawRecord()).contains("\"group\":\"tenant-a\"");
+            assertThat(new ProtocolUpgrade(upgrading.protocol(), Duration.ofSeconds(10), Duration.ofMillis(100)).run().done()).isTrue();
+
+            Map<String, Integer> handedOut = new HashMap<>();
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                for (int shard = 0; shard < SHARDS; shard++) {
+                    for (ClaimedTask t : claimAll(upgrading, shard)) {
+                        handedOut.merge(t.id(), 1, Integer::sum);
+                        assertThat(t.flight()).as("claimed from a bucket").isNotNull();
+                    }
+                }
+                return handedOut.size() == 20;
+            });
+            assertThat(handedOut.values()).containsOnly(1);
+            for (int shard = 0; shard < SHARDS; shard++) {
+                assertThat(get(endpoint.commands().exists(upgrading.protocol().keys(shard).groups(), upgrading.protocol().keys(shard).groupedDue())))
+                        .as("nothing of protocol 2's groups left on shard " + shard).isZero();
+            }
+        }
+    }
 }

@@ -15,12 +15,6 @@ class ConsoleApiOnProtocol3Test extends ConsoleApiTest {
 
     @Override
     @Test
-    @Disabled("starts a reshard, which protocol 3 refuses until the mover is built (docs/protocol3.md)")
-    void aReshardInProgressIsInTheQueueAndOverviewAnswers() {
-    }
-
-    @Override
-    @Test
     @Disabled("enqueues grouped tasks, which protocol 3 does not take yet (docs/protocol3.md)")
     void theQueueAnswersItsNextHourInFiveMinuteBinsAndTheOverviewItsTotal() {
     }

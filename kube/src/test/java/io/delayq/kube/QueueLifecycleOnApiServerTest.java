@@ -199,8 +199,52 @@ class QueueLifecycleOnApiServerTest {
         }
     }
 
+    /** A queue of protocol 3 grows under spec.shards as one of protocol 2 does: the operator's mover moves its buckets. */
     @Test
     @Order(5)
+    void growingShardsOfAQueueOnProtocol3MovesItsBuckets() {
+        List<String> ids = new ArrayList<>();
+        // the development switch records the queue as protocol 3 on its first client (docs/protocol3.md)
+        System.setProperty("delayq.protocol", "3");
+        DelayQueueClient first;
+        try {
+            first = DelayQueueClient.builder().redis(redis.url()).queue("grown3").shards(4).build();
+        } finally {
+            System.clearProperty("delayq.protocol");
+        }
+        try (DelayQueueClient producer = first) {
+            assertThat(producer.protocol().buckets()).as("recorded as protocol 3").isNotNull();
+            for (int i = 0; i < 200; i++) {
+                ids.add("task-" + i);
+                producer.enqueue(TaskSpec.of("task-" + i).at(Instant.now().plus(Duration.ofHours(1))).payload("p" + i));
+            }
+        }
+        DelayQueue dq = queue("grown3", 4, 2);
+        dq.getSpec().setProtocol(3);
+        admin.resource(dq).create();
+        await().atMost(Duration.ofSeconds(60)).until(() -> workers("grown3").size() == 2);
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> live("grown3").getStatus().getProtocol() == 3);
+
+        Queues.patchSpec(admin, NS, "grown3", "{\"shards\":8}");
+
+        await().atMost(Duration.ofSeconds(120)).ignoreExceptions().untilAsserted(() -> {
+            var status = live("grown3").getStatus();
+            assertThat(status.getResharding().isFinished()).isTrue();
+            assertThat(status.getResharding().getTo()).isEqualTo(8);
+        });
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() -> assertThat(workers("grown3")).hasSize(4));
+        try (DelayQueueClient reader = DelayQueueClient.builder().redis(redis.url()).queue("grown3").shards(8).build()) {
+            for (String id : ids) {
+                var info = reader.inspect(id);
+                assertThat(info.state()).as(id).isEqualTo(io.delayq.task.TaskInfo.State.SCHEDULED);
+                assertThat(info.shard()).as(id).isEqualTo(io.delayq.shard.Sharding.shardOf(id, 8));
+            }
+        }
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() -> assertThat(live("grown3").getStatus().getBacklog().getScheduled()).isEqualTo(200));
+    }
+
+    @Test
+    @Order(6)
     void aSpecOnlyCelOrTheOperatorRefusesIsInvalidSpecAndTouchesNoDeployment() {
         DelayQueue bad = queue("window", 4, 2);
         bad.getSpec().setLease("5s");
@@ -224,7 +268,7 @@ class QueueLifecycleOnApiServerTest {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void deletingADelayQueueGarbageCollectsItsDeployments() {
         admin.resource(queue("deleted", 4, 2)).create();
         await().atMost(Duration.ofSeconds(60)).until(() -> workers("deleted").size() == 2);
@@ -236,7 +280,7 @@ class QueueLifecycleOnApiServerTest {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void everyRequestTheOperatorMadeIsAllowedByTheChartsRbac() {
         // Every authenticated user may ask what it may do (system:basic-user): JOSDK does so before leader election.
         List<AuditEvent> mine = cluster.auditEvents().stream().filter(e -> e.user().equals(operator.user()) && e.onResource())

@@ -1,9 +1,9 @@
 -- Protocol 2's tasks on a protocol-3 shard (docs/protocol3.md, "Protocol 2's tasks"): what a seed producer's bare
 -- `ZADD dq:{<queue>:<shard>}:due <ms> <id>` writes, and whatever a queue upgraded in place still holds in protocol
--- 2's keys (its due sets `due`, `due:p1`, `due:p2`, records `tasks:<b>`, `attempts`, `errors`, `inflight`, and the
--- dead letters protocol 2 left in `dead` without a `dv` entry). A waiting one is adopted into its bucket, with its
--- record, level, attempts and last error: by a call by id that asks for it and by claims (up to LEGACY_MOST a claim,
--- earliest first); a dead one by a call by id and by the reclaim sweep; one protocol 2 holds in flight finishes
+-- 2's keys (its due sets `due`, `due:p1`, `due:p2`, its grouped tasks `due:g`, records `tasks:<b>`, `attempts`,
+-- `errors`, `inflight`, and the dead letters protocol 2 left in `dead` without a `dv` entry). A waiting one is adopted
+-- into its bucket, with its record, level, attempts and last error (a grouped one ungrouped, at level 0): by a call by
+-- id that asks for it and by claims (up to LEGACY_MOST of each set a claim, earliest first); a dead one by a call by id and by the reclaim sweep; one protocol 2 holds in flight finishes
 -- there (its ack, retry, extension and progress run protocol 2's scripts, io.delayq.queue.QueueProtocol routes them)
 -- unless its lease expires, when the reclaim sweep adopts it as its next attempt. An id the shard already holds makes
 -- the protocol-2 entry a duplicate, dropped (the first task is kept); an id or a score no task can carry is
@@ -13,6 +13,8 @@
 -- (and include/layout.lua, in a script that calls epoch_problem).
 local LEGACY_MOST = 1000
 local LEGACY_DUE = { [0] = 'due', 'due:p1', 'due:p2' }
+-- every grouped task protocol 2 keeps waiting (include/groups.lua: also in `group:<g>`, its group's turn in `groups`)
+local LEGACY_GROUPED = 'due:g'
 
 local function legacy_record_key(P, id)
   return P .. 'tasks:' .. record_bucket(id)
@@ -44,6 +46,22 @@ local function adopt_waiting(P, id, h, level, score, text, now)
   end
 end
 
+-- one grouped task of protocol 2 (a stale producer's after an upgrade in place: the upgrade refuses a queue holding
+-- any): protocol 3 has no groups yet, so it is adopted ungrouped at level 0, its record keeping the group field. It
+-- fires; the fairness between groups does not hold for it. It leaves its group's set, and the group's turn goes with
+-- its last task.
+local function adopt_grouped(P, id, h, score, text, now)
+  redis.call('ZREM', P .. LEGACY_GROUPED, id)
+  local record = redis.call('HGET', legacy_record_key(P, id), id)
+  local ok, decoded = pcall(cjson.decode, record or '')
+  local g = ok and type(decoded) == 'table' and decoded['group']
+  if type(g) == 'string' then
+    redis.call('ZREM', P .. 'group:' .. g, id)
+    if redis.call('EXISTS', P .. 'group:' .. g) == 0 then redis.call('ZREM', P .. 'groups', g) end
+  end
+  adopt_waiting(P, id, h, 0, score, text, now)
+end
+
 -- one dead letter protocol 2 left (in `dead`, without `dv`): its record and attempts into `dv`, its id into the index
 local function adopt_dead(P, id, h)
   if redis.call('HEXISTS', P .. 'dv', id) == 1 then return end
@@ -57,7 +75,7 @@ end
 local legacy_seen
 local function adopt_id(P, id, h, now)
   if legacy_seen == nil then
-    legacy_seen = redis.call('EXISTS', P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. 'legacy') > 0
+    legacy_seen = redis.call('EXISTS', P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. LEGACY_GROUPED, P .. 'legacy') > 0
   end
   if not legacy_seen then return end
   for level = 0, 2 do
@@ -68,6 +86,12 @@ local function adopt_id(P, id, h, now)
       return
     end
   end
+  local grouped = redis.call('ZSCORE', P .. LEGACY_GROUPED, id)
+  if grouped then
+    adopt_grouped(P, id, h, tonumber(grouped), grouped, now)
+    write_placed(P)
+    return
+  end
   if redis.call('ZSCORE', P .. 'dead', id) then adopt_dead(P, id, h) end
 end
 
@@ -76,7 +100,7 @@ end
 -- Almost every shard holds none of them and pays this one EXISTS.
 local shard_plain = false
 local function read_shard_flags(P)
-  if redis.call('EXISTS', P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. 'legacy', DEDUP, P .. 'layout') == 0 then
+  if redis.call('EXISTS', P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. LEGACY_GROUPED, P .. 'legacy', DEDUP, P .. 'layout') == 0 then
     legacy_seen = false
     shard_plain = true
     return false
@@ -91,17 +115,29 @@ local function epoch_problem(caller_epoch)
   return layout_problem(caller_epoch)
 end
 
--- up to LEGACY_MOST waiting tasks of each due set of protocol 2, earliest first (a claim's first step: one EXISTS
--- while there are none)
-local function adopt_waiting_tasks(P, now)
-  if redis.call('EXISTS', P .. 'due', P .. 'due:p1', P .. 'due:p2') == 0 then return end
+-- up to `most` of protocol 2's waiting tasks of each of its waiting sets, earliest first; answers how many
+local function adopt_waiting_page(P, most, now)
+  local adopted = 0
   for level = 0, 2 do
-    local waiting = redis.call('ZRANGE', P .. LEGACY_DUE[level], 0, LEGACY_MOST - 1, 'WITHSCORES')
+    local waiting = redis.call('ZRANGE', P .. LEGACY_DUE[level], 0, most - 1, 'WITHSCORES')
     for j = 1, #waiting, 2 do
       adopt_waiting(P, waiting[j], crc32(waiting[j]) % IXB, level, tonumber(waiting[j + 1]), waiting[j + 1], now)
     end
+    adopted = adopted + #waiting / 2
   end
-  write_placed(P) -- the adopted tasks' buckets listed once, before the claim looks for due buckets
+  local grouped = redis.call('ZRANGE', P .. LEGACY_GROUPED, 0, most - 1, 'WITHSCORES')
+  for j = 1, #grouped, 2 do
+    adopt_grouped(P, grouped[j], crc32(grouped[j]) % IXB, tonumber(grouped[j + 1]), grouped[j + 1], now)
+  end
+  write_placed(P) -- the adopted tasks' buckets listed once, before the caller looks for them
+  return adopted + #grouped / 2
+end
+
+-- up to LEGACY_MOST waiting tasks of each of protocol 2's waiting sets, earliest first (a claim's first step: one
+-- EXISTS while there are none)
+local function adopt_waiting_tasks(P, now)
+  if redis.call('EXISTS', P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. LEGACY_GROUPED) == 0 then return end
+  adopt_waiting_page(P, LEGACY_MOST, now)
 end
 
 -- a task protocol 2 holds in flight on a shard upgraded in place: its lease expiry, or nil (nil too once the shard

@@ -359,9 +359,11 @@ public final class Worker implements AutoCloseable {
     private java.util.function.IntFunction<List<String>> wakingSets() {
         // asked per visit: a queue upgraded in place switches while the worker runs
         return s -> protocol.buckets() == null ? List.of(protocol.keys(s).due(0), protocol.keys(s).groups())
-                // and protocol 2's due sets, where its tasks (a bare ZADD, an upgrade) wait until a claim adopts them
+                // and protocol 2's due sets and grouped tasks, where its tasks (a bare ZADD, an upgrade, a stale producer)
+                // wait until a claim adopts them
                 : java.util.stream.Stream.concat(io.delayq.bucket.BucketLayout.windowIndexes(config.queue(), s).stream(),
-                        java.util.stream.Stream.of(protocol.keys(s).due(0), protocol.keys(s).due(1), protocol.keys(s).due(2))).toList();
+                        java.util.stream.Stream.of(protocol.keys(s).due(0), protocol.keys(s).due(1), protocol.keys(s).due(2),
+                                protocol.keys(s).groupedDue())).toList();
     }
 
     /**

@@ -65,9 +65,9 @@ class ConsoleBrowserTest {
     @Test
     void theOverviewShowsEveryQueueWithTheCountsInRedis() throws Exception {
         long now = f.serverNow();
-        long waiting = sum(s -> f.zcard(keys(s).due(0)) + f.zcard(keys(s).due(1)) + f.zcard(keys(s).due(2)));
-        long due = sum(s -> f.zcount(keys(s), now));
-        long inflight = sum(s -> f.zcard(keys(s).inflight()));
+        long waiting = sum(f::waiting);
+        long due = sum(s -> f.dueBy(s, now));
+        long inflight = sum(f::inflight);
         long dead = sum(s -> f.zcard(keys(s).dead()));
         SampleQueue.Counts filled = f.filled();
         assertThat(List.of(waiting - due, due, inflight, dead)).as("Redis holds what the fixture put there")
@@ -106,8 +106,8 @@ class ConsoleBrowserTest {
         for (ShardStats s : stats) {
             WebElement row = browser.find("#shards tr[data-shard='" + s.shard() + "']");
             assertThat(cell(row, "dead")).isEqualTo(String.valueOf(f.zcard(keys(s.shard()).dead())));
-            assertThat(cell(row, "inflight")).isEqualTo(String.valueOf(f.zcard(keys(s.shard()).inflight())));
-            assertThat(cell(row, "due")).isEqualTo(String.valueOf(f.zcount(keys(s.shard()), f.serverNow())));
+            assertThat(cell(row, "inflight")).isEqualTo(String.valueOf(f.inflight(s.shard())));
+            assertThat(cell(row, "due")).isEqualTo(String.valueOf(f.dueBy(s.shard(), f.serverNow())));
             assertThat(cell(row, "workers")).isEqualTo(s.shard() <= 3 ? ConsoleFixture.WORKER_LOW : ConsoleFixture.WORKER_HIGH);
         }
         // the presence registry as the workers wrote it: ranges, version, leases held
