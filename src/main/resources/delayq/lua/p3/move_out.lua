@@ -11,7 +11,7 @@
 -- calls lands in windows not walked yet), then the windows of levels 0, 1, 2 ('w0'..'w2'). `offset` counts the
 -- buckets of the index already walked that still hold something; a bucket emptied by this call leaves the index, so
 -- the next one takes its rank. A bucket is read whole (at most CAP tasks), so the budget ends a call only between
--- buckets. Sets 'dead' and 'done' are walked by entry as protocol 2's, 'inflight' by in-flight bucket (and protocol
+-- buckets, and at most `budget` tasks move a call (a bucket left half done is read again by the next). Sets 'dead' and 'done' are walked by entry as protocol 2's, 'inflight' by in-flight bucket (and protocol
 -- 2's in-flight set, on a shard upgraded in place). What an upgrade in place has not adopted yet moves too: protocol 2's
 -- waiting tasks are adopted before the minutes are walked, its dead letters as the walk meets them.
 -- KEYS[1]: the shard's prefix (include/buckets.lua); its `moving` and `moveseq` are protocol 2's keys
@@ -50,20 +50,33 @@ local function elsewhere(id)
 end
 
 local WALKED = { c = 'cidx', w0 = 'idx', w1 = 'idx1', w2 = 'idx2' }
+if not (WALKED[set] or set == 'inflight' or set == 'dead' or set == 'done') then
+  return redis.error_reply("ERR move_out: set must be 'c', 'w0', 'w1', 'w2', 'dead', 'done' or 'inflight' (protocol 3's), got '" .. set .. "'")
+end
+-- the most tasks one batch takes: the budget, as protocol 2's (a call of a whole bucket's moves holds Redis about a
+-- millisecond, and a claim that arrives meanwhile waits for it), and at most what move_done forgets with one HDEL
+local MOST_MOVED = math.min(budget, 1000)
 local next_offset
 if WALKED[set] then
   local index = P .. WALKED[set]
   -- what a bare ZADD left in protocol 2's due sets is adopted into buckets first, so that it moves too
   if set == 'c' then adopt_waiting_tasks(P, now) end
-  next_offset = -1
-  while looked < budget do
+  local full, ended = false, false
+  while looked < budget and not full do
     local name = redis.call('ZRANGE', index, offset, offset)[1]
-    if not name then break end
+    if not name then
+      ended = true
+      break
+    end
     local _, attempt, _, level = parse_name(name)
     local flat = redis.call('HGETALL', P .. 'b:' .. name)
     looked = looked + #flat / 2
     for j = 1, #flat, 2 do
       local id = flat[j]
+      if #moved / 2 >= MOST_MOVED then
+        full = true
+        break
+      end
       if elsewhere(id) then
         local due, record = decode(name, flat[j + 1])
         local err = redis.call('HGET', P .. 'err', id)
@@ -73,16 +86,17 @@ if WALKED[set] then
           unwait(P, name, id)
           redis.call('HDEL', P .. 'ix:' .. (crc32(id) % IXB), id)
           if err then redis.call('HDEL', P .. 'err', id) end
-          take(id, cjson.encode({ s = tostring(level), z = due, r = record ~= '' and record or nil,
+          -- the due time as digits: cjson writes a number with 14 significant digits
+          take(id, cjson.encode({ s = tostring(level), z = string.format('%d', due), r = record ~= '' and record or nil,
             a = attempt > 1 and attempt - 1 or nil, e = err or nil, t = to }))
         end
       end
     end
-    -- a bucket this call emptied left the index: the next bucket has its rank now
-    if #flat == 0 or redis.call('EXISTS', P .. 'b:' .. name) == 1 then offset = offset + 1 end
-    next_offset = offset
+    -- a bucket this call emptied left the index: the next bucket has its rank now; one a full batch left half done
+    -- is read again by the next call
+    if not full and (#flat == 0 or redis.call('EXISTS', P .. 'b:' .. name) == 1) then offset = offset + 1 end
   end
-  if looked < budget then next_offset = -1 end
+  next_offset = ended and -1 or offset
   write_placed(P)
 elseif set == 'inflight' then
   local leases = redis.call('ZRANGE', P .. 'lease', offset, offset + budget - 1)
@@ -91,10 +105,11 @@ elseif set == 'inflight' then
       if elsewhere(id) then misplaced = misplaced + 1 end
     end
   end
-  -- a shard upgraded in place may still hold tasks protocol 2 handed out (include/legacy.lua): they finish here, or the
-  -- reclaim sweep adopts them into a window, where a later pass finds them; counted like the buckets in flight
-  if offset == 0 then
-    for _, id in ipairs(redis.call('ZRANGE', P .. 'inflight', 0, 999)) do
+  -- a shard upgraded in place (marked `legacy` until nothing of protocol 2 is left) may still hold tasks protocol 2
+  -- handed out (include/legacy.lua): they finish here, or the reclaim sweep adopts them into a window, where a later
+  -- pass finds them; counted like the buckets in flight
+  if offset == 0 and redis.call('EXISTS', P .. 'legacy') == 1 then
+    for _, id in ipairs(redis.call('ZRANGE', P .. 'inflight', 0, -1)) do
       if elsewhere(id) then misplaced = misplaced + 1 end
     end
   end

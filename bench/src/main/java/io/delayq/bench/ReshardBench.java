@@ -37,6 +37,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <pre>
  *   bench/reshard.sh [--waiting 1000000] [--from 16] [--to 64] [--rate 1000] [--baseline 30] [--batch 100] [--runs 2]
  *                    [--pause-ms 2 (the Mover's default; 0: back to back)] [--follow-every-ms 5000] [--section reshard] [--no-docs]
+ *                    [--protocol 3 (the queue's protocol; default: the development switch's, 2)]
  * </pre>
  */
 public final class ReshardBench {
@@ -85,6 +86,8 @@ public final class ReshardBench {
                 case "--follow-every-ms" -> followEvery = Long.parseLong(args[++i]);
                 case "--no-docs" -> docs = false;
                 case "--section" -> section = args[++i];
+                // the protocol the benchmark's queue is created with (the development switch, docs/protocol3.md)
+                case "--protocol" -> System.setProperty("delayq.protocol", args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i] + " (see io.delayq.bench.ReshardBench)");
             }
         }
@@ -258,6 +261,7 @@ public final class ReshardBench {
         md.append("Produced by `./bench/reshard.sh").append(s.args().isEmpty() ? "" : " " + s.args()).append("` on ")
                 .append(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")))
                 .append(" — ").append(MeasuredOn.describe()).append(String.format(", %d run(s), %.1f min. ", runs.size(), wallMillis / 60000.0))
+                .append("3".equals(System.getProperty("delayq.protocol")) ? "A queue of protocol 3 (docs/protocol3.md): " : "")
                 .append(String.format("%,d waiting tasks (due 2–3 h later) on %d shards grown to %d by the mover (batch %d%s) while %,d new tasks/s, "
                                 + "each due 1–5 s after it is written, are fired by one worker over the whole queue (every setting at its default; it "
                                 + "follows the grow, checking the meta hash every %,d ms). Baseline first, then the migration, in the same Redis. "

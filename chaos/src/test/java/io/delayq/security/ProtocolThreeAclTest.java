@@ -35,6 +35,7 @@ class ProtocolThreeAclTest {
     private static final String QUEUE = "acl-p3";
     private static final String WORKER_PASSWORD = "worker-secret-p3";
     private static final String PRODUCER_PASSWORD = "producer-secret-p3";
+    private static final String OPERATOR_PASSWORD = "operator-secret-p3";
 
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
@@ -112,52 +113,66 @@ class ProtocolThreeAclTest {
     }
 
     /**
-     * {@code delayq reshard} as the worker's user grows a protocol-3 queue (4 -> 8) holding windows and minutes of
-     * every level and a dead letter (lease, stamps, protocol 3's move_out and move_in, move_done, the once and dedup
-     * copies); then a worker's stray sweep, as that user, moves home a task a stale producer wrote under the old count,
-     * all with an empty ACL LOG.
+     * {@code delayq reshard} as the worker's user, and the operator's user with the documented additions, each grows a
+     * protocol-3 queue (4 -> 8) holding windows and minutes of every level and a dead letter (lease, stamps, protocol
+     * 3's move_out and move_in, move_done, the once and dedup copies); then a worker's stray sweep, as the worker's
+     * user, moves home a task a stale producer wrote under the old count, all with an empty ACL LOG.
      */
     @Test
-    void theWorkersUserGrowsAQueueOfProtocol3AndSweepsItsStrays() throws Exception {
-        String queue = "acl-p3-grow";
-        try (DelayQueueClient producer = NewQueuesOnProtocol3.creating(3, () -> DelayQueueClient.builder()
-                .redis(url("delayq-producer", PRODUCER_PASSWORD)).queue(queue).shards(4).build());
-             io.delayq.redis.RedisEndpoint worker = io.delayq.redis.RedisEndpoint.connect(url("delayq-worker", WORKER_PASSWORD))) {
-            List<TaskSpec> tasks = new ArrayList<>();
-            for (int i = 0; i < 200; i++) {
-                tasks.add(TaskSpec.of("order-" + i).after(i % 2 == 0 ? Duration.ofMinutes(2) : Duration.ofMinutes(30)).priority(i % 3));
-            }
-            tasks.add(TaskSpec.of("poison"));
-            producer.enqueueAll(tasks);
-            io.delayq.queue.QueueProtocol asWorker = new io.delayq.queue.QueueProtocol(worker, queue, 4);
-            io.delayq.redis.Replies.await(asWorker.verifyMeta(), Duration.ofSeconds(5));
-            int poisonShard = asWorker.shardOf("poison");
-            io.delayq.claim.ClaimedTask poison = io.delayq.redis.Replies.await(asWorker.claim(poisonShard, 10, Duration.ofMinutes(5),
-                    io.delayq.claim.RateLimit.NONE), Duration.ofSeconds(5)).tasks().stream().filter(t -> t.id().equals("poison")).findFirst().orElseThrow();
-            io.delayq.redis.Replies.await(asWorker.retry(poison, Duration.ZERO, "bad", 1, true, io.delayq.deadletter.DeadLetterPolicy.DEFAULT),
-                    Duration.ofSeconds(5));
-
-            io.delayq.reshard.Mover.Result r = new io.delayq.reshard.Mover(io.delayq.reshard.Mover.Params.of(asWorker, 8, p -> { }).withBatch(7)).run();
-            assertThat(r.moved()).isPositive();
-            for (int i = 0; i < 200; i++) {
-                assertThat(producer.inspect("order-" + i).shard()).isEqualTo(io.delayq.shard.Sharding.shardOf("order-" + i, 8));
-            }
-            assertThat(producer.inspect("poison").state()).isEqualTo(TaskInfo.State.DEAD);
-            assertThat(producer.inspect("poison").shard()).isEqualTo(io.delayq.shard.Sharding.shardOf("poison", 8));
-
-            String stray = java.util.stream.IntStream.range(0, 1000).mapToObj(n -> "stray-" + n)
-                    .filter(id -> io.delayq.shard.Sharding.shardOf(id, 4) != io.delayq.shard.Sharding.shardOf(id, 8)).findFirst().orElseThrow();
-            long now = io.delayq.testing.TestQueue.serverNow(redis.admin().commands());
-            redis.admin().commands().zadd("dq:{" + queue + ":" + io.delayq.shard.Sharding.shardOf(stray, 4) + "}:due", now + 600_000, stray)
-                    .get(5, TimeUnit.SECONDS);
-            Map<String, String> env = DocumentedAcl.workerEnv(redis.url(), queue, 8, WORKER_PASSWORD);
-            try (Worker w = Worker.start(WorkerConfig.fromEnv(env), t -> new HandlerDelivery(task -> { }))) {
-                await().atMost(Duration.ofSeconds(20)).until(() -> producer.inspect(stray).shard() == io.delayq.shard.Sharding.shardOf(stray, 8));
+    void theWorkersAndTheOperatorsUsersGrowAQueueOfProtocol3AndTheSweepMovesItsStrays() throws Exception {
+        DocumentedAcl.apply(redis.admin(), DocumentedAcl.line("delayq-operator", OPERATOR_PASSWORD) + " "
+                + DocumentedAcl.addition("# An operator that grows queues (spec.shards): append to the operator's line") + " "
+                + DocumentedAcl.addition("# An operator that grows queues of protocol 3: append to the operator's line as well"));
+        redis.admin().commands().aclLogReset().get(5, TimeUnit.SECONDS);
+        try (io.delayq.redis.RedisEndpoint worker = io.delayq.redis.RedisEndpoint.connect(url("delayq-worker", WORKER_PASSWORD));
+             io.delayq.redis.RedisEndpoint operator = io.delayq.redis.RedisEndpoint.connect(url("delayq-operator", OPERATOR_PASSWORD))) {
+            growAs(operator, worker, "acl-p3-grow-op").close();
+            String queue = "acl-p3-grow";
+            DelayQueueClient producer = growAs(worker, worker, queue);
+            try (producer) {
+                String stray = java.util.stream.IntStream.range(0, 1000).mapToObj(n -> "stray-" + n)
+                        .filter(id -> io.delayq.shard.Sharding.shardOf(id, 4) != io.delayq.shard.Sharding.shardOf(id, 8)).findFirst().orElseThrow();
+                long now = io.delayq.testing.TestQueue.serverNow(redis.admin().commands());
+                redis.admin().commands().zadd("dq:{" + queue + ":" + io.delayq.shard.Sharding.shardOf(stray, 4) + "}:due", now + 600_000, stray)
+                        .get(5, TimeUnit.SECONDS);
+                Map<String, String> env = DocumentedAcl.workerEnv(redis.url(), queue, 8, WORKER_PASSWORD);
+                try (Worker w = Worker.start(WorkerConfig.fromEnv(env), t -> new HandlerDelivery(task -> { }))) {
+                    await().atMost(Duration.ofSeconds(20)).until(() -> producer.inspect(stray).shard() == io.delayq.shard.Sharding.shardOf(stray, 8));
+                }
             }
         }
         List<Map<String, Object>> log = redis.admin().commands().aclLog().get(5, TimeUnit.SECONDS);
         log.forEach(e -> System.out.println("ACL LOG: " + e));
-        assertThat(log).as("commands Redis denied to the worker's user growing a protocol-3 queue").isEmpty();
+        assertThat(log).as("commands Redis denied to the users growing a protocol-3 queue").isEmpty();
+    }
+
+    /** A protocol-3 queue of 4 shards filled by the producer's user (a dead letter by the worker's), grown to 8 by {@code mover}. */
+    private DelayQueueClient growAs(io.delayq.redis.RedisEndpoint mover, io.delayq.redis.RedisEndpoint workerSide, String queue) throws Exception {
+        DelayQueueClient producer = NewQueuesOnProtocol3.creating(3, () -> DelayQueueClient.builder()
+                .redis(url("delayq-producer", PRODUCER_PASSWORD)).queue(queue).shards(4).build());
+        List<TaskSpec> tasks = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            tasks.add(TaskSpec.of("order-" + i).after(i % 2 == 0 ? Duration.ofMinutes(2) : Duration.ofMinutes(30)).priority(i % 3));
+        }
+        tasks.add(TaskSpec.of("poison"));
+        producer.enqueueAll(tasks);
+        io.delayq.queue.QueueProtocol asWorker = new io.delayq.queue.QueueProtocol(workerSide, queue, 4);
+        io.delayq.redis.Replies.await(asWorker.verifyMeta(), Duration.ofSeconds(5));
+        io.delayq.claim.ClaimedTask poison = io.delayq.redis.Replies.await(asWorker.claim(asWorker.shardOf("poison"), 10, Duration.ofMinutes(5),
+                io.delayq.claim.RateLimit.NONE), Duration.ofSeconds(5)).tasks().stream().filter(t -> t.id().equals("poison")).findFirst().orElseThrow();
+        io.delayq.redis.Replies.await(asWorker.retry(poison, Duration.ZERO, "bad", 1, true, io.delayq.deadletter.DeadLetterPolicy.DEFAULT),
+                Duration.ofSeconds(5));
+
+        io.delayq.queue.QueueProtocol moving = new io.delayq.queue.QueueProtocol(mover, queue, 4);
+        io.delayq.redis.Replies.await(moving.verifyMeta(), Duration.ofSeconds(5));
+        io.delayq.reshard.Mover.Result r = new io.delayq.reshard.Mover(io.delayq.reshard.Mover.Params.of(moving, 8, p -> { }).withBatch(7)).run();
+        assertThat(r.moved()).isPositive();
+        for (int i = 0; i < 200; i++) {
+            assertThat(producer.inspect("order-" + i).shard()).isEqualTo(io.delayq.shard.Sharding.shardOf("order-" + i, 8));
+        }
+        assertThat(producer.inspect("poison").state()).isEqualTo(TaskInfo.State.DEAD);
+        assertThat(producer.inspect("poison").shard()).isEqualTo(io.delayq.shard.Sharding.shardOf("poison", 8));
+        return producer;
     }
 
     private Map<String, String> workerEnv() {

@@ -10,7 +10,8 @@ import io.delayq.operator.resource.ProtocolUpgradeStatus;
  *   <li>{@link Action#UPGRADE}: the upgrade job must run: the spec asks for 3 and Redis records 2, or records 3 while
  *       the last upgrade has not finished (protocol 2's tasks in flight are still to be adopted).</li>
  *   <li>{@link Action#WAIT}: the spec asks for 3 while the shard count grows (a reshard moves protocol 2's keys; the
- *       upgrade starts once it has finished).</li>
+ *       upgrade starts once it has finished), or an unfinished upgrade of a queue switched already meets a running
+ *       migration (it goes on once the migration has finished).</li>
  *   <li>{@link Action#REFUSED}: the spec asks for 2 of a queue on 3 (there is no way back).</li>
  *   <li>{@link Action#NONE}: nothing to do, or Redis could not be read ({@code recorded} 0).</li>
  * </ul>
@@ -35,7 +36,9 @@ public record UpgradePlan(Action action, String message) {
             return new UpgradePlan(Action.NONE, null);
         }
         if (wanted != null && wanted == TO) {
-            if (recorded == FROM && (growing || layout != null && layout.migrating())) {
+            // a queue still on protocol 2 waits for any grow; one switched already waits only while a migration runs (its
+            // upgrade's steps and protocol 3's mover would both take the old shards' tasks)
+            if (recorded == FROM && growing || layout != null && layout.migrating() && (recorded == FROM || previous != null && !previous.isFinished())) {
                 return new UpgradePlan(Action.WAIT, "spec.protocol: the upgrade to protocol 3 waits for the shard count to finish growing "
                         + "(one change of the queue's layout at a time), then starts by itself");
             }

@@ -57,6 +57,14 @@ class UpgradePlanTest {
     }
 
     @Test
+    void anUnfinishedUpgradeOfASwitchedQueueWaitsOnlyWhileAMigrationRuns() {
+        assertThat(UpgradePlan.of(3, 3, MIGRATING, false, unfinished()).action()).isEqualTo(Action.WAIT);
+        assertThat(UpgradePlan.of(3, 3, STEADY, true, unfinished()).action()).as("spec.shards grown, not begun yet").isEqualTo(Action.UPGRADE);
+        assertThat(UpgradePlan.of(3, 3, MIGRATING, false, finished()).action()).isEqualTo(Action.NONE);
+        assertThat(UpgradePlan.of(3, 3, MIGRATING, false, null).action()).as("created on protocol 3, growing").isEqualTo(Action.NONE);
+    }
+
+    @Test
     void aDowngradeIsRefusedNamingTheField() {
         UpgradePlan plan = UpgradePlan.of(2, 3, STEADY, false, null);
 
