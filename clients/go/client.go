@@ -145,7 +145,7 @@ func (q *Queue) Name() string { return q.queue }
 func (q *Queue) Shards() int { return q.currentLayout().Shards }
 
 // Protocol is the delayq protocol the queue's meta records and this client speaks to it: ProtocolVersion (2), or
-// BucketedProtocolVersion (3), where groups are refused.
+// BucketedProtocolVersion (3).
 func (q *Queue) Protocol() int { return q.protocol }
 
 // Layout is the queue's layout as last read from its meta hash.
@@ -181,9 +181,6 @@ func (q *Queue) EnqueueMany(ctx context.Context, tasks []Task, policy DuplicateP
 	enqueuedAt := time.Now().UnixMilli()
 	prepared, err := prepare(tasks, q.maxPayloadBytes, enqueuedAt)
 	if err != nil {
-		return nil, err
-	}
-	if err := q.calls.accept(prepared); err != nil {
 		return nil, err
 	}
 	return q.enqueuePrepared(ctx, prepared, policy, enqueuedAt)

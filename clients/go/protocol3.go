@@ -34,18 +34,10 @@ type protocol3Scripts struct{ queue string }
 
 func (p protocol3Scripts) keys(shard int) []string { return []string{shardPrefix(p.queue, shard)} }
 
-// accept refuses a task that names a group with core's error: protocol 3 has no groups yet.
-func (protocol3Scripts) accept(batch []preparedTask) error {
-	for _, t := range batch {
-		if g := t.options.Group; g != nil {
-			return invalid("group", "protocol 3 does not take groups yet; task %s names %s", t.id, *g)
-		}
-	}
-	return nil
-}
-
 // enqueue: the duplicate policy reject takes p3/enqueue.lua's short path, the others p3/enqueue_policy.lua, which
-// takes the policy's wire name first. Every task carries its index bucket; the epoch and where come last.
+// takes the policy's wire name first. Every task carries its index bucket; the epoch and where come last. A grouped
+// task's record (the JSON form) names its group, which the scripts read from it (include/group_name.lua): it waits in
+// its group's buckets (gidx, gx:<group>, groups), with no argument of its own.
 func (p protocol3Scripts) enqueue(shard int, policy DuplicatePolicy, batch []preparedTask, enqueuedAt, epoch int64, presentOnly bool) scriptCall {
 	script := "p3/enqueue_policy"
 	args := make([]string, 0, 4+6*len(batch))

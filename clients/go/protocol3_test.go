@@ -470,22 +470,160 @@ func TestAProtocol3QueueGrownMidWayIsFollowed(t *testing.T) {
 	}
 }
 
-func TestAGroupIsRefusedOnProtocol3NamingTheFieldAndNothingIsWritten(t *testing.T) {
+// groupBucket is the waiting bucket of a task of group g due at due (within 10 minutes, so in a window of 100 ms), as
+// p3/include/buckets.lua names it: 'w', the window's start in base 36, '#<g>', then ':<k>' (the first: 0).
+func groupBucket(due int64, g string) (name string, start int64) {
+	start = due - due%100
+	return "w" + strconv.FormatInt(start, 36) + "#" + g + ":0", start
+}
+
+// zscore is a member's score in a ZSET, -1 when it holds none.
+func zscore(t *testing.T, r *redisServer, key, member string) int64 {
+	t.Helper()
+	score, err := redis.Int64(r.admin.Do("ZSCORE", key, member))
+	if errors.Is(err, redis.ErrNil) {
+		return -1
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return score
+}
+
+func TestAGroupedTaskWaitsInItsGroupsBucketsOnProtocol3(t *testing.T) {
 	r := startRedis(t)
 	ctx := context.Background()
 	name := unique("p3-groups")
-	q := connectProtocol3(t, r, name, 4)
-	_, err := q.EnqueueMany(ctx, []Task{{ID: "plain-1"}, {ID: "tenant-task", Group: "tenant-42"}}, Reject)
-	refused(t, err, "group", "group: protocol 3 does not take groups yet; task tenant-task names tenant-42")
-	if JavaName(err) != "InvalidInputException" {
-		t.Errorf("%s, want InvalidInputException", JavaName(err))
+	q := connectProtocol3(t, r, name, 1)
+	prefix := shardPrefix(name, 0)
+	now := serverNow(t, r)
+	// a group key may hold ':' and '@': the scripts read the group between '#' and the last ':<k>'
+	const tenant, other = "tenant-42", "eu:acme@2/x"
+	first, second := now+60_000+17, now+120_000+42
+	results, err := q.EnqueueMany(ctx, []Task{
+		{ID: "tenant-task-1", DueAt: time.UnixMilli(first), Group: tenant, Payload: Ptr("a")},
+		{ID: "tenant-task-2", DueAt: time.UnixMilli(second), Group: tenant},
+		{ID: "other-task", DueAt: time.UnixMilli(second), Group: other, MaxAttempts: Ptr(3)},
+		{ID: "plain-task", DueAt: time.UnixMilli(first), Payload: Ptr("p")},
+	}, Reject)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if info, _ := q.Inspect(ctx, "plain-1"); info.State != StateUnknown {
+	for _, res := range results {
+		if res.Status != Added {
+			t.Errorf("%+v, want ADDED", res)
+		}
+	}
+
+	// each grouped task in its group's bucket of its window, listed in gidx and gx:<group> at the window's start, its
+	// record (the JSON form) naming the group, its due time in the id index
+	for _, want := range []struct {
+		id, group string
+		due       int64
+	}{{"tenant-task-1", tenant, first}, {"tenant-task-2", tenant, second}, {"other-task", other, second}} {
+		bucket, start := groupBucket(want.due, want.group)
+		value, err := redis.String(r.admin.Do("HGET", prefix+"b:"+bucket, want.id))
+		if err != nil {
+			t.Errorf("%s is not in b:%s: %v", want.id, bucket, err)
+			continue
+		}
+		if offset, _ := strconv.ParseInt(value[:2], 36, 64); start+offset != want.due ||
+			!strings.HasPrefix(value[2:], "{") || !strings.Contains(value[2:], `"group":"`+want.group+`"`) {
+			t.Errorf("%s waits as %q in b:%s, want the offset of %d and a JSON record naming %s", want.id, value, bucket, want.due, want.group)
+		}
+		if got := zscore(t, r, prefix+"gidx", bucket); got != start {
+			t.Errorf("gidx lists %s at %d, want %d", bucket, got, start)
+		}
+		if got := zscore(t, r, prefix+"gx:"+want.group, bucket); got != start {
+			t.Errorf("gx:%s lists %s at %d, want %d", want.group, bucket, got, start)
+		}
+		if due := indexedDue(t, r, prefix, want.id); due != strconv.FormatInt(want.due, 36) {
+			t.Errorf("%s: the id index holds %q, want %d in base 36", want.id, due, want.due)
+		}
+		if index, _ := waitingBucket(t, r, prefix, want.id); index != "" {
+			t.Errorf("%s waits in a bucket of %s, an index of ungrouped tasks", want.id, index)
+		}
+	}
+	if gidx, _ := redis.Int(r.admin.Do("ZCARD", prefix+"gidx")); gidx != 3 {
+		t.Errorf("gidx lists %d buckets, want 3", gidx)
+	}
+	if tenants, _ := redis.Int(r.admin.Do("ZCARD", prefix+"gx:"+tenant)); tenants != 2 {
+		t.Errorf("gx:%s lists %d buckets, want its 2 windows", tenant, tenants)
+	}
+	// each group in the rotation at its earliest window's start
+	_, firstStart := groupBucket(first, tenant)
+	_, secondStart := groupBucket(second, other)
+	if groups, _ := redis.Int64Map(r.admin.Do("ZRANGE", prefix+"groups", 0, -1, "WITHSCORES")); len(groups) != 2 ||
+		groups[tenant] != firstStart || groups[other] != secondStart {
+		t.Errorf("groups %v, want %s at %d and %s at %d", groups, tenant, firstStart, other, secondStart)
+	}
+	// a task without a group waits as before
+	if index, value := waitingBucket(t, r, prefix, "plain-task"); index != "idx" || !strings.HasSuffix(value, ":p") {
+		t.Errorf("plain-task waits in %q as %q, want idx", index, value)
+	}
+	if n, _ := redis.Int(r.admin.Do("GET", prefix+"waiting")); n != 4 {
+		t.Errorf("protocol 3's waiting count is %d, want 4", n)
+	}
+	if n := protocol2KeysOf(t, r, prefix, "tenant-task-1"); n != 0 {
+		t.Errorf("%d of protocol 2's keys written on a protocol-3 queue", n)
+	}
+	info, err := q.Inspect(ctx, "tenant-task-1")
+	if err != nil || info.State != Scheduled || info.Score != first || info.Priority != Normal || info.Record == nil ||
+		*info.Record.Payload != "a" {
+		t.Errorf("inspect: %+v (%v)", info, err)
+	}
+
+	// cancel: the task leaves its bucket; its group's emptied window leaves gidx and gx:<group>, and the group's turn
+	// follows its next window; the group's last task gone, gx:<group> and its place in the rotation go too
+	if c, err := q.Cancel(ctx, "tenant-task-1"); err != nil || c != Cancelled {
+		t.Fatalf("cancel: %s (%v)", c, err)
+	}
+	firstBucket, _ := groupBucket(first, tenant)
+	secondBucket, _ := groupBucket(second, tenant)
+	if n, _ := redis.Int(r.admin.Do("EXISTS", prefix+"b:"+firstBucket)); n != 0 || zscore(t, r, prefix+"gidx", firstBucket) != -1 ||
+		zscore(t, r, prefix+"gx:"+tenant, firstBucket) != -1 || indexedDue(t, r, prefix, "tenant-task-1") != "" {
+		t.Errorf("after its cancel tenant-task-1's window is still there (b:%s, gidx, gx, ix)", firstBucket)
+	}
+	if got := zscore(t, r, prefix+"groups", tenant); got != secondStart {
+		t.Errorf("%s's turn is %d after the cancel, want its next window %d", tenant, got, secondStart)
+	}
+	// reschedule: the task moves to its group's bucket of its new window, and the group's turn with it
+	third := now + 180_000 + 5
+	if res, err := q.Reschedule(ctx, "other-task", At(time.UnixMilli(third))); err != nil || res.Status != Rescheduled || res.DueAt.UnixMilli() != third {
+		t.Fatalf("reschedule: %+v (%v)", res, err)
+	}
+	oldBucket, _ := groupBucket(second, other)
+	newBucket, thirdStart := groupBucket(third, other)
+	if value, err := redis.String(r.admin.Do("HGET", prefix+"b:"+newBucket, "other-task")); err != nil ||
+		!strings.Contains(value, `"group":"`+other+`"`) || zscore(t, r, prefix+"gx:"+other, newBucket) != thirdStart ||
+		zscore(t, r, prefix+"gx:"+other, oldBucket) != -1 || zscore(t, r, prefix+"groups", other) != thirdStart {
+		t.Errorf("rescheduled, other-task waits as %q (%v), want it in b:%s listed at %d, its group's turn with it", value, err, newBucket, thirdStart)
+	}
+	for _, id := range []string{"tenant-task-2", "other-task"} {
+		if c, err := q.Cancel(ctx, id); err != nil || c != Cancelled {
+			t.Fatalf("cancel %s: %s (%v)", id, c, err)
+		}
+	}
+	if n, _ := redis.Int(r.admin.Do("EXISTS", prefix+"b:"+secondBucket, prefix+"b:"+newBucket, prefix+"gx:"+tenant, prefix+"gx:"+other,
+		prefix+"gidx", prefix+"groups")); n != 0 {
+		t.Errorf("%d of the groups' keys (b:%s, b:%s, gx:%s, gx:%s, gidx, groups) left after their last tasks' cancel", n, secondBucket,
+			newBucket, tenant, other)
+	}
+	if c, _ := q.Cancel(ctx, "tenant-task-2"); c != CancelUnknown {
+		t.Errorf("cancel again: %s", c)
+	}
+	if n, _ := redis.Int(r.admin.Do("GET", prefix+"waiting")); n != 1 {
+		t.Errorf("protocol 3's waiting count is %d, want plain-task's 1", n)
+	}
+
+	// a group still goes with priority 0 only, and its own rule holds, before anything is sent
+	_, err = q.EnqueueMany(ctx, []Task{{ID: "plain-2"}, {ID: "tenant-task-3", Group: tenant, Priority: High}}, Reject)
+	refused(t, err, "group", "group: cannot be combined with priority 1: a grouped task has priority 0 (groups are served round robin, each in due-time order)")
+	_, err = q.Enqueue(ctx, Task{ID: "tenant-task-3", Group: "tenant 42"}, Replace)
+	refused(t, err, "group", `group: may hold only ASCII letters, digits and - _ . : @ /, got ' ' at offset 6 of "tenant 42"`)
+	if info, _ := q.Inspect(ctx, "plain-2"); info.State != StateUnknown {
 		t.Errorf("half a refused batch written: %+v", info)
 	}
-	// the group's own rule still comes first, as in core (TaskSpec before BucketQueue)
-	_, err = q.Enqueue(ctx, Task{ID: "tenant-task", Group: "tenant 42"}, Replace)
-	refused(t, err, "group", `group: may hold only ASCII letters, digits and - _ . : @ /, got ' ' at offset 6 of "tenant 42"`)
 }
 
 func TestAQueueThisClientCreatesIsProtocol2AndKeepsUsingProtocol2sKeys(t *testing.T) {

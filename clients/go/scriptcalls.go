@@ -12,8 +12,6 @@ type scriptCall struct {
 // which protocol a queue speaks (protocol2Scripts, protocol3Scripts); routing, batching and parsing the answers are
 // the same for both, as protocol 3's scripts answer in protocol 2's shapes.
 type shardScripts interface {
-	// accept refuses, before anything is sent, a batch holding what the protocol cannot carry.
-	accept(batch []preparedTask) error
 	enqueue(shard int, policy DuplicatePolicy, batch []preparedTask, enqueuedAt, epoch int64, presentOnly bool) scriptCall
 	cancel(shard int, id string, epoch int64) scriptCall
 	reschedule(shard int, id, timing string, ms, epoch int64) scriptCall
@@ -31,8 +29,6 @@ func scriptsFor(protocol int, queue string) shardScripts {
 
 // protocol2Scripts: every call takes the shard's ten keys (shardKeys) and, by id, the caller's layout epoch.
 type protocol2Scripts struct{ queue string }
-
-func (protocol2Scripts) accept([]preparedTask) error { return nil }
 
 func (p protocol2Scripts) enqueue(shard int, policy DuplicatePolicy, batch []preparedTask, enqueuedAt, epoch int64, presentOnly bool) scriptCall {
 	return scriptCall{"enqueue", shardKeys(p.queue, shard), enqueueArgs(policy, batch, enqueuedAt, epoch, presentOnly)}

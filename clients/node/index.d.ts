@@ -20,6 +20,11 @@ export interface TaskOptions {
   /** Any UTF-8 text (often JSON), at most `maxPayloadBytes` bytes. */
   payload?: string | null;
   priority?: Priority;
+  /**
+   * The task's group (a tenant: claimed fairly against other groups, under their rate limit): 1 to 64 ASCII letters,
+   * digits and `- _ . : @ /`; priority 0 only. Stored in the record (the JSON form), on protocol 2 and 3 alike.
+   */
+  group?: string;
   /** Not run if not started by then (the worker judges on the Redis clock); must be after the due time. */
   expiresAt?: Date | number;
   /** What happens then: into the dead-letter set (default) or deleted. Needs `expiresAt`. */
@@ -168,7 +173,7 @@ export declare class DelayQueue {
   readonly layout: Layout;
   /**
    * The protocol the queue's meta records, as last read: 2 (every queue this library creates), or 3 for a queue recorded
-   * as protocol 3 (docs/protocol3.md), spoken to with protocol 3's scripts; a task naming a group is refused there.
+   * as protocol 3 (docs/protocol3.md), spoken to with protocol 3's scripts.
    */
   readonly protocolVersion: 2 | 3;
   readonly redis: Redis | Cluster;

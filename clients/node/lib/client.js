@@ -135,7 +135,6 @@ class DelayQueue {
     const enqueuedAt = Date.now();
     const prepared = protocol.prepare(tasks, this.shards, this.settings.maxPayloadBytes, enqueuedAt);
     protocol.requireDebounce(policy, prepared);
-    this.routing.calls.requireSupported(tasks);
     return this.routing.enqueue(prepared, policy, enqueuedAt);
   }
 

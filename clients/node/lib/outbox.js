@@ -79,10 +79,7 @@ class Outbox {
     const priority = protocol.requirePriority(t.priority === undefined ? 0 : t.priority);
     const dedup = requireDedup(t.dedup);
     const group = protocol.requireGroup(t.group);
-    if (group !== null && priority !== 0) {
-      throw new InvalidInputException('group', `cannot be combined with priority ${priority}: a grouped task has priority 0 `
-        + '(groups are served round robin, each in due-time order)');
-    }
+    protocol.requireGroupPriority(group, priority);
     const fields = protocol.taskOptions(t, timing, ms, nowMs, protocol.currentTrace());
     if (group !== null) fields.group = group;
     const options = Object.keys(fields).length ? JSON.stringify(fields) : null;

@@ -27,7 +27,7 @@ const MAX_GROUP_BYTES = 64;
 const GROUP_CHAR = /^[A-Za-z0-9\-_.:@/]$/;
 /** The record's option fields, in the order core writes them. */
 const OPTION_FIELDS = ['expiresAt', 'onExpiry', 'maxAttempts', 'backoffMs', 'backoffMaxMs', 'backoffMultiplier', 'traceparent', 'tracestate',
-  'dedupWindowMs', 'debounceMaxWaitMs'];
+  'group', 'dedupWindowMs', 'debounceMaxWaitMs'];
 /** The longest dedup window and debounce wait (core's TaskOptions.MAX_WINDOW_MS, 30 days). */
 const MAX_WINDOW_MS = 30 * 24 * 3600 * 1000;
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-[\s\S]*)?$/;
@@ -114,6 +114,14 @@ function requireGroup(group) {
     }
   }
   return group;
+}
+
+/** A grouped task has priority 0 (core's TaskSpec): groups are served round robin, each in due-time order. */
+function requireGroupPriority(group, priority) {
+  if (group !== null && priority !== 0) {
+    throw new InvalidInputException('group', `cannot be combined with priority ${priority}: a grouped task has priority 0 `
+      + '(groups are served round robin, each in due-time order)');
+  }
 }
 
 function requirePolicy(policy) {
@@ -410,7 +418,12 @@ function prepare(tasks, shards, maxPayloadBytes, nowMs) {
     const [timing, ms] = schedule(t.delay, t.dueAt, nowMs);
     const payload = requirePayload(t.payload, maxPayloadBytes);
     const priority = requirePriority(t.priority === undefined ? 0 : t.priority);
-    return { id, shard: shardOf(id, shards), timing, ms, payload, priority, options: taskOptions(t, timing, ms, nowMs, trace) };
+    const taskGroup = requireGroup(t.group);
+    requireGroupPriority(taskGroup, priority);
+    const options = taskOptions(t, timing, ms, nowMs, trace);
+    // the record names the group (the JSON form); both protocols' enqueue scripts read it from there
+    if (taskGroup !== null) options.group = taskGroup;
+    return { id, shard: shardOf(id, shards), timing, ms, payload, priority, options };
   });
 }
 
@@ -555,7 +568,7 @@ function queueStats(queue, shards) {
 module.exports = {
   PROTOCOL_VERSION, MAX_PER_CALL, MAX_SHARDS, MAX_ID_BYTES, RECORD_BUCKETS, MAX_EPOCH_MILLIS, DEFAULT_MAX_PAYLOAD_BYTES,
   DuplicatePolicy, Priority,
-  requireQueue, requireShards, requireId, requirePriority, requirePayload, requirePolicy, requireGroup, schedule, dueAtMillis,
+  requireQueue, requireShards, requireId, requirePriority, requirePayload, requirePolicy, requireGroup, requireGroupPriority, schedule, dueAtMillis,
   taskOptions, currentTrace, requireDebounce, MAX_WINDOW_MS,
   crc32, shardOf, bucketOf, metaKey, shardKeys, recordKey, encodeRecord, decodeRecord, requireOptions, OPTION_FIELDS,
   prepare, group, chunks, enqueueArgs, placed, enqueueResult, parseEnqueue, statusOf, parseCancel, parseReschedule, parseInspect, parseProgress, parseCompletion, parseStats, queueStats,

@@ -3,7 +3,6 @@
 // prefix, the id index's bucket, and the argument layouts of the p3/ scripts a producer calls. No I/O. Mirrors core's
 // io.delayq.bucket.BucketLayout and BucketQueue. Their answers have protocol 2's shapes, read by protocol.js.
 const protocol = require('./protocol');
-const { InvalidInputException } = require('./errors');
 
 const PROTOCOL_3 = 3;
 /** Buckets of the id index per shard (`ix:<h>`): core's BucketLayout.ID_INDEX_BUCKETS. */
@@ -29,6 +28,8 @@ function enqueueScript(policy) {
 /**
  * The enqueue's ARGV: the policy (not for reject), n, then per task id, ix bucket, timing, millis, record, level; then
  * the caller's layout epoch and where ("present": act only on ids the shard holds, the old shard during a migration).
+ * A grouped task's record (the JSON form) names its group, which the scripts read from it (include/group_name.lua):
+ * it waits in its group's buckets, with no argument of its own.
  */
 function enqueueArgs(policy, tasks, enqueuedAt, epoch = 0, presentOnly = false) {
   const args = policy === protocol.DuplicatePolicy.REJECT ? [] : [policy];
@@ -58,14 +59,6 @@ const statusOf = {
   cancel: (reply) => (reply === 'absent' ? 'unknown' : reply),
 };
 
-/** Refuses a task that names a group, as core's BucketQueue does: protocol 3 has no groups yet. */
-function requireNoGroups(tasks) {
-  for (const t of tasks) {
-    const group = protocol.requireGroup(t.group);
-    if (group !== null) throw new InvalidInputException('group', `protocol 3 does not take groups yet; task ${t.id} names ${group}`);
-  }
-}
-
 module.exports = {
-  PROTOCOL_3, ID_INDEX_BUCKETS, COUNTED_BUCKETS, prefix, indexBucket, enqueueScript, enqueueArgs, byIdArgs, statusOf, requireNoGroups,
+  PROTOCOL_3, ID_INDEX_BUCKETS, COUNTED_BUCKETS, prefix, indexBucket, enqueueScript, enqueueArgs, byIdArgs, statusOf,
 };

@@ -17,7 +17,6 @@ const PROTOCOL_2_CALLS = Object.freeze({
   byId: (queue, shard, name, id, rest, epoch) => ({ script: name, keys: protocol.shardKeys(queue, shard), args: [id, ...rest, String(epoch)] }),
   stats: (queue, shard) => ({ script: 'stats', keys: protocol.shardKeys(queue, shard), args: [] }),
   statusOf: protocol.statusOf,
-  requireSupported: () => {},
 });
 
 /**
@@ -34,8 +33,6 @@ const PROTOCOL_3_CALLS = Object.freeze({
   }),
   stats: (queue, shard) => ({ script: 'p3/stats', keys: [p3.prefix(queue, shard)], args: [String(p3.COUNTED_BUCKETS)] }),
   statusOf: p3.statusOf,
-  /** What protocol 3 does not do yet is refused before anything is sent, naming the field (core's BucketQueue). */
-  requireSupported: p3.requireNoGroups,
 });
 
 const BY_VERSION = new Map([PROTOCOL_2_CALLS, PROTOCOL_3_CALLS].map((calls) => [calls.version, calls]));

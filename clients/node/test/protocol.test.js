@@ -56,6 +56,10 @@ test('a task\'s options become record fields and its expiry is judged against it
     + `"backoffMs":2000,"backoffMaxMs":600000,"backoffMultiplier":3,"traceparent":"${tp}"}`);
   const [plain] = protocol.prepare([{ id: 'pay-2', payload: 'x' }], 16, 65536, now);
   assert.equal(protocol.encodeRecord(plain.payload, now, 0, plain.options), '0mikxxdds:x');
+  // a group is a record field (the JSON form), in core's order: after the trace context, before the windows
+  const [grouped] = protocol.prepare([{ id: 'g', payload: '<&>', group: 'tenant-42', traceparent: tp, dedupWindow: 60000 }], 16, 65536, now);
+  assert.equal(protocol.encodeRecord(grouped.payload, now, grouped.priority, grouped.options),
+    `{"payload":"<&>","enqueuedAt":1764460000000,"traceparent":"${tp}","group":"tenant-42","dedupWindowMs":60000}`);
   const refused = (message, t) => assert.throws(() => protocol.prepare([{ id: 't', ...t }], 16, 65536, now),
     (e) => e instanceof InvalidInputException && e.message === message);
   refused("expiresAt: must be after the task's dueAt (2025-11-29T23:46:41Z), got 2025-11-29T23:46:40Z: the task would expire before it could run",
@@ -65,6 +69,9 @@ test('a task\'s options become record fields and its expiry is judged against it
   refused('expiresAt: is in the past (2025-11-29T23:46:30Z)', { dueAt: now - 20000, expiresAt: now - 10000 });
   refused('backoffMs: must not be negative, got -1000 ms', { backoff: -1000 });
   refused('maxAttempts: must be 1 to 1000, got 0', { maxAttempts: 0 });
+  refused('group: cannot be combined with priority 1: a grouped task has priority 0 (groups are served round robin, each in due-time order)',
+    { group: 'tenant-42', priority: 1 });
+  refused('group: may hold only ASCII letters, digits and - _ . : @ /, got \' \' at offset 6 of "tenant 42"', { group: 'tenant 42' });
 });
 
 test('ids, queues, shards, priorities and payloads follow the Java rules', () => {

@@ -1,7 +1,7 @@
 'use strict';
 // The client on a queue whose meta records protocol 3 (docs/protocol3.md), against a real redis-server: every call
 // speaks protocol 3's scripts, answers as on protocol 2, and leaves its tasks in protocol 3's keys (buckets, their
-// indexes, the id index); a group is refused naming the field; a protocol-2 queue keeps protocol 2's keys.
+// indexes, the id index; a grouped task its group's buckets); a protocol-2 queue keeps protocol 2's keys.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -226,11 +226,81 @@ test('against a real Redis, on a queue recorded as protocol 3', async (t) => {
     assert.equal((await q.stats()).scheduled, 1300);
   });
 
-  await t.test('a task that names a group is refused, naming the field, and nothing of its batch is written', async () => {
-    await assert.rejects(q.enqueueMany([{ id: 'plain' }, { id: 'tenant-task', group: 'tenant-1' }]),
+  await t.test('a grouped task waits in its group\'s bucket of its window, listed in gidx and gx:<group>; its group in groups', async () => {
+    const now = await serverNow();
+    // a group key may hold ':' and '@': the scripts read the group between '#' and the last ':<k>'
+    const tenant = 'tenant-1';
+    const other = 'eu:acme@2/x';
+    const first = now + 60000 + 17;
+    const second = now + 120000 + 42;
+    /** The bucket a task of group g due at `due` (within 10 minutes) waits in: 'w', the window's start, '#<g>', ':0'. */
+    const groupBucket = (due, g) => {
+      const start = due - (due % WINDOW_MS);
+      return { name: `w${b36(start)}#${g}:0`, start };
+    };
+    const tasks = [['tenant-task-1', tenant, first], ['tenant-task-3', tenant, second], ['other-task', other, second]];
+    const P = prefixOf('tenant-task-1');
+    assert.deepEqual(tasks.map(([id]) => prefixOf(id)), [P, P, P], 'the grouped tasks share a shard');
+    const results = await q.enqueueMany([
+      { id: 'tenant-task-1', dueAt: first, group: tenant, payload: 'a' },
+      { id: 'tenant-task-3', dueAt: second, group: tenant },
+      { id: 'other-task', dueAt: second, group: other, maxAttempts: 3 },
+      { id: 'plain-task', dueAt: first, payload: 'p' },
+    ]);
+    assert.deepEqual(results.map((r) => [r.status, r.dueAt]), [['ADDED', first], ['ADDED', second], ['ADDED', second], ['ADDED', first]]);
+    for (const [id, g, due] of tasks) {
+      const bucket = groupBucket(due, g);
+      const value = await admin.hget(`${P}b:${bucket.name}`, id);
+      assert.ok(value, `${id} waits in b:${bucket.name}`);
+      assert.equal(value.slice(0, 2), b36(due - bucket.start, 2));
+      const record = value.slice(2);
+      assert.ok(record.startsWith('{') && JSON.parse(record).group === g, `${id}'s record (the JSON form) names its group: ${record}`);
+      assert.equal(Number(await admin.zscore(`${P}gidx`, bucket.name)), bucket.start, `gidx lists ${bucket.name}`);
+      assert.equal(Number(await admin.zscore(`${P}gx:${g}`, bucket.name)), bucket.start, `gx:${g} lists ${bucket.name}`);
+      assert.equal(await indexed(id), b36(due));
+    }
+    assert.equal(await admin.zcard(`${P}gidx`), 3);
+    assert.equal(await admin.zcard(`${P}gx:${tenant}`), 2);
+    // each group in the rotation at its earliest window's start
+    assert.deepEqual(await admin.zrange(`${P}groups`, 0, -1, 'WITHSCORES'),
+      [tenant, String(groupBucket(first, tenant).start), other, String(groupBucket(second, other).start)]);
+    // grouped tasks are in none of the indexes of ungrouped buckets; a task without a group waits as before
+    for (const ix of ['idx', 'idx1', 'idx2', 'cidx']) {
+      for (const name of await admin.zrange(P + ix, 0, -1)) {
+        for (const [id] of tasks) assert.equal(await admin.hexists(`${P}b:${name}`, id), 0, `${id} in a bucket of ${ix}`);
+      }
+    }
+    assert.ok((await waitingValue('plain-task', bucketOf(first))).endsWith(':p'));
+    assert.equal(await admin.get(`${P}waiting`), '3');
+    const info = await q.inspect('tenant-task-1');
+    assert.deepEqual([info.state, info.score, info.priority, info.record.payload], ['SCHEDULED', first, 0, 'a']);
+
+    // cancel: the task and its emptied window go, and its group's turn follows its next window
+    const window1 = groupBucket(first, tenant).name;
+    assert.equal(await q.cancel('tenant-task-1'), 'CANCELLED');
+    assert.equal(await admin.exists(`${P}b:${window1}`), 0);
+    assert.deepEqual([await admin.zscore(`${P}gidx`, window1), await admin.zscore(`${P}gx:${tenant}`, window1), await indexed('tenant-task-1')],
+      [null, null, null]);
+    assert.equal(Number(await admin.zscore(`${P}groups`, tenant)), groupBucket(second, tenant).start);
+    // reschedule: the task moves to its group's bucket of its new window, and the group's turn with it
+    const third = now + 180000 + 5;
+    assert.deepEqual(await q.reschedule('other-task', { dueAt: third }), { status: 'RESCHEDULED', dueAt: third });
+    assert.equal(await admin.exists(`${P}b:${groupBucket(second, other).name}`), 0);
+    assert.ok((await admin.hget(`${P}b:${groupBucket(third, other).name}`, 'other-task')).includes(`"group":"${other}"`));
+    assert.deepEqual(await admin.zrange(`${P}gx:${other}`, 0, -1, 'WITHSCORES'), [groupBucket(third, other).name, String(groupBucket(third, other).start)]);
+    assert.equal(Number(await admin.zscore(`${P}groups`, other)), groupBucket(third, other).start);
+    // a group's last task gone: gx:<group> and its place in groups go too
+    for (const id of ['tenant-task-3', 'other-task']) assert.equal(await q.cancel(id), 'CANCELLED');
+    assert.equal(await admin.exists(`${P}b:${groupBucket(second, tenant).name}`, `${P}b:${groupBucket(third, other).name}`,
+      `${P}gx:${tenant}`, `${P}gx:${other}`, `${P}gidx`, `${P}groups`, `${P}waiting`), 0);
+    assert.equal(await q.cancel('tenant-task-3'), 'UNKNOWN');
+    assert.equal((await q.stats()).scheduled, 1);
+
+    // a group still goes with priority 0 only, and its own rule holds, before anything of the batch is written
+    await assert.rejects(q.enqueueMany([{ id: 'plain-2' }, { id: 'tenant-task-9', group: tenant, priority: Priority.HIGH }]),
       (e) => e instanceof InvalidInputException && e.field === 'group'
-        && e.message === 'group: protocol 3 does not take groups yet; task tenant-task names tenant-1');
-    assert.equal((await q.inspect('plain')).state, 'UNKNOWN');
+        && e.message === 'group: cannot be combined with priority 1: a grouped task has priority 0 (groups are served round robin, each in due-time order)');
+    assert.equal((await q.inspect('plain-2')).state, 'UNKNOWN');
     await assert.rejects(q.enqueue('bad-group', { group: 'a b' }), (e) => e instanceof InvalidInputException && e.field === 'group' && /may hold only/.test(e.rule));
   });
 
@@ -256,9 +326,16 @@ test('against a real Redis, on a queue recorded as protocol 3', async (t) => {
       const shard = protocol.shardOf('order-1', SHARDS);
       assert.equal(Number(await admin.zscore(protocol.shardKeys('legacy', shard)[0], 'order-1')), r.dueAt);
       assert.ok(await admin.hget(protocol.recordKey('legacy', shard, 'order-1'), 'order-1'));
+      // a grouped task: its record names the group, and it waits in protocol 2's due set of its group
+      const g = await legacy.enqueue('tenant-task-1', { delay: 5000, group: 'tenant-1' });
+      const P = `dq:{legacy:${protocol.shardOf('tenant-task-1', SHARDS)}}:`;
+      assert.equal(Number(await admin.zscore(`${P}group:tenant-1`, 'tenant-task-1')), g.dueAt);
+      assert.equal(await admin.zscore(`${P}due`, 'tenant-task-1'), null);
+      assert.equal(JSON.parse(await admin.hget(protocol.recordKey('legacy', protocol.shardOf('tenant-task-1', SHARDS), 'tenant-task-1'), 'tenant-task-1')).group,
+        'tenant-1');
       assert.deepEqual(await admin.keys('dq:{legacy:*}:ix:*'), []);
       assert.deepEqual(await admin.keys('dq:{legacy:*}:b:*'), []);
-      assert.equal((await legacy.stats()).scheduled, 1);
+      assert.equal((await legacy.stats()).scheduled, 2);
     } finally {
       await legacy.close();
     }

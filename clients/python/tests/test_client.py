@@ -85,6 +85,26 @@ class ClientTest(WithRedis, unittest.TestCase):
         self.assertEqual(str(caught.exception), "maxAttempts: must be 1 to 1000, got 0")
         self.assertEqual(self.q.inspect("t").state, TaskState.UNKNOWN)
 
+    def test_a_grouped_task_waits_in_its_groups_due_set_its_record_naming_the_group(self):
+        r = self.q.enqueue("tenant-task-1", delay=timedelta(minutes=5), payload="p", group="tenant-42",
+                           traceparent="00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        prefix = f"dq:{{orders:{self.q.shard_of('tenant-task-1')}}}:"
+        self.assertEqual(self.admin.zscore(prefix + "group:tenant-42", "tenant-task-1"), r.due_at)
+        self.assertIsNone(self.admin.zscore(prefix + "due", "tenant-task-1"))
+        raw = self.q.inspect("tenant-task-1").raw_record
+        self.assertEqual(json.loads(raw)["group"], "tenant-42")
+        self.assertLess(raw.index('"traceparent"'), raw.index('"group"'), "core's field order")
+        for bad, message in (({"priority": 1}, "group: cannot be combined with priority 1: a grouped task has priority 0 "
+                                               "(groups are served round robin, each in due-time order)"),
+                             ({"group": "tenant 42"}, "group: may hold only ASCII letters, digits and - _ . : @ /, got ' ' "
+                                                      'at offset 6 of "tenant 42"')):
+            with self.assertRaises(InvalidInputException) as caught:
+                self.q.enqueue_many([Task("plain-1"), Task("tenant-task-2", **{"group": "tenant-42", **bad})])
+            self.assertEqual(str(caught.exception), message)
+        self.assertEqual(self.q.inspect("plain-1").state, TaskState.UNKNOWN)
+        self.assertEqual(self.q.cancel("tenant-task-1"), CancelResult.CANCELLED)
+        self.assertEqual(self.admin.exists(prefix + "group:tenant-42"), 0)
+
     def test_inspect_shows_the_progress_a_running_handler_reported(self):
         """The progress entry as core's progress.lua writes it (``<at ms>|<percent>|<note>``), shown in flight only."""
         now = server_now(self.admin)

@@ -50,6 +50,12 @@ class VectorsTest(unittest.TestCase):
                          '"maxAttempts":10,"backoffMs":2000,"backoffMaxMs":600000,"backoffMultiplier":3,"traceparent":"' + tp + '"}')
         [plain] = protocol.prepare([Task("pay-2", payload="x")], 16, 65536, now)
         self.assertEqual(protocol.encode_record(plain.payload, now, 0, plain.options), "0mikxxdds:x")
+        # a group is a record field (the JSON form), in core's order: after the trace context, before the windows
+        [grouped] = protocol.prepare([Task("g", payload="<&>", group="tenant-42", traceparent=tp,
+                                           dedup_window=timedelta(minutes=1))], 16, 65536, now)
+        self.assertEqual(protocol.encode_record(grouped.payload, now, grouped.priority, grouped.options),
+                         '{"payload":"<&>","enqueuedAt":1764460000000,"traceparent":"' + tp + '","group":"tenant-42",'
+                         '"dedupWindowMs":60000}')
 
         def refused(message, **kw):
             with self.assertRaises(InvalidInputException) as caught:
@@ -64,6 +70,10 @@ class VectorsTest(unittest.TestCase):
         refused("expiresAt: is in the past (2025-11-29T23:46:30Z)", due_at=now - 20_000, expires_at=now - 10_000)
         refused("backoffMs: must not be negative, got -1000 ms", backoff=timedelta(seconds=-1))
         refused("maxAttempts: must be 1 to 1000, got 0", max_attempts=0)
+        refused("group: cannot be combined with priority 1: a grouped task has priority 0 (groups are served round robin, "
+                "each in due-time order)", group="tenant-42", priority=1)
+        refused("group: may hold only ASCII letters, digits and - _ . : @ /, got ' ' at offset 6 of \"tenant 42\"",
+                group="tenant 42")
 
     def test_hand_written_json_records_are_read_too(self):
         r = protocol.decode_record('{"payload":"cancel-if-unpaid","enqueuedAt":1764460000000,"priority":1,"x":1}')

@@ -9,8 +9,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import NamedTuple, Optional
 
-from delayq import (CancelResult, DelayQueue, DuplicatePolicy, EnqueueStatus, Priority, ProtocolVersionMismatchException,
-                    ReplicaAckException, RescheduleStatus, Task, TaskState, protocol)
+from delayq import (CancelResult, DelayQueue, DuplicatePolicy, EnqueueStatus, InvalidInputException, Priority,
+                    ProtocolVersionMismatchException, ReplicaAckException, RescheduleStatus, Task, TaskState, protocol)
 from delayq import protocol3
 from delayq._lua import assemble
 from delayq.aio import AsyncDelayQueue
@@ -265,6 +265,75 @@ class Protocol3ClientTest(WithRedis, unittest.TestCase):
         self.assertEqual(self.admin.zcard(self.prefix("c") + "idx"), 0)
         self.assertEqual(self.q.cancel("c"), CancelResult.UNKNOWN)
         self.assertEqual(self.q.inspect("c").state, TaskState.UNKNOWN)
+
+    def test_a_grouped_task_waits_in_its_groups_bucket_of_its_window(self):
+        """A task of group g due at D (within 10 minutes) waits in b:w<base 36 of D - D % 100>#<g>:<k>, listed in gidx
+        and gx:<g> at the window's start; g is in groups at its earliest window's start. A group key may hold ':' and
+        '@': the scripts read it between '#' and the last ':<k>'."""
+        tenant, other = "tenant-1", "eu:acme@2/x"
+        ids = ("tenant-task-1", "tenant-task-3", "other-task")
+        prefix = self.prefix(ids[0])
+        self.assertEqual({self.prefix(i) for i in ids}, {prefix}, "the grouped tasks share a shard")
+        now = server_now(self.admin)
+        first, second = now + 60_000 + 17, now + 120_000 + 42
+
+        def bucket(due: int, group: str):
+            start = due - due % WINDOW_MS
+            return f"w{protocol._base36(start)}#{group}:0", start
+
+        results = self.q.enqueue_many([Task("tenant-task-1", due_at=first, group=tenant, payload="a"),
+                                       Task("tenant-task-3", due_at=second, group=tenant),
+                                       Task("other-task", due_at=second, group=other, max_attempts=3),
+                                       Task("plain-task", due_at=first, payload="p")])
+        self.assertEqual([(r.status, r.due_at) for r in results], [(EnqueueStatus.ADDED, first), (EnqueueStatus.ADDED, second),
+                                                                   (EnqueueStatus.ADDED, second), (EnqueueStatus.ADDED, first)])
+        for task_id, group, due in (("tenant-task-1", tenant, first), ("tenant-task-3", tenant, second), ("other-task", other, second)):
+            name, start = bucket(due, group)
+            value = self.admin.hget(prefix + "b:" + name, task_id)
+            self.assertIsNotNone(value, f"{task_id} waits in b:{name}")
+            self.assertEqual(start + int(value[:2], 36), due)
+            self.assertEqual(json.loads(value[2:])["group"], group, "the record (the JSON form) names the group")
+            self.assertEqual(self.admin.zscore(prefix + "gidx", name), start)
+            self.assertEqual(self.admin.zscore(prefix + "gx:" + group, name), start)
+            self.assertEqual(int(indexed(self.admin, prefix, task_id), 36), due)
+            self.assertIsNone(waiting(self.admin, prefix, task_id), "in none of the indexes of ungrouped buckets")
+        self.assertEqual((self.admin.zcard(prefix + "gidx"), self.admin.zcard(prefix + "gx:" + tenant)), (3, 2))
+        self.assertEqual(self.admin.zrange(prefix + "groups", 0, -1, withscores=True),
+                         [(tenant, bucket(first, tenant)[1]), (other, bucket(second, other)[1])])
+        self.assertEqual(self.place("plain-task").index, "idx")
+        self.assertEqual(self.admin.get(prefix + "waiting"), "3")
+        info = self.q.inspect("tenant-task-1")
+        self.assertEqual((info.state, info.score, info.priority, info.record.payload), (TaskState.SCHEDULED, first, 0, "a"))
+
+        # cancel: the task and its emptied window go, and its group's turn follows its next window
+        window1 = bucket(first, tenant)[0]
+        self.assertEqual(self.q.cancel("tenant-task-1"), CancelResult.CANCELLED)
+        self.assertEqual(self.admin.exists(prefix + "b:" + window1), 0)
+        self.assertEqual((self.admin.zscore(prefix + "gidx", window1), self.admin.zscore(prefix + "gx:" + tenant, window1),
+                          indexed(self.admin, prefix, "tenant-task-1")), (None, None, None))
+        self.assertEqual(self.admin.zscore(prefix + "groups", tenant), bucket(second, tenant)[1])
+        # reschedule: the task moves to its group's bucket of its new window, and the group's turn with it
+        third = now + 180_000 + 5
+        moved = self.q.reschedule("other-task", due_at=third)
+        self.assertEqual((moved.status, moved.due_at), (RescheduleStatus.RESCHEDULED, third))
+        name3, start3 = bucket(third, other)
+        self.assertEqual(self.admin.zrange(prefix + "gx:" + other, 0, -1, withscores=True), [(name3, start3)])
+        self.assertEqual(json.loads(self.admin.hget(prefix + "b:" + name3, "other-task")[2:])["group"], other)
+        self.assertEqual(self.admin.zscore(prefix + "groups", other), start3)
+        # a group's last task gone: gx:<group> and its place in groups go too
+        for task_id in ("tenant-task-3", "other-task"):
+            self.assertEqual(self.q.cancel(task_id), CancelResult.CANCELLED)
+        self.assertEqual(self.admin.exists(prefix + "b:" + bucket(second, tenant)[0], prefix + "b:" + name3, prefix + "gx:" + tenant,
+                                           prefix + "gx:" + other, prefix + "gidx", prefix + "groups", prefix + "waiting"), 0)
+        self.assertEqual(self.q.cancel("tenant-task-3"), CancelResult.UNKNOWN)
+        self.assertEqual(self.q.stats().scheduled, 1)
+
+        # a group still goes with priority 0 only, before anything of the batch is written
+        with self.assertRaises(InvalidInputException) as caught:
+            self.q.enqueue_many([Task("plain-2"), Task("tenant-task-9", group=tenant, priority=Priority.HIGH)])
+        self.assertEqual(str(caught.exception), "group: cannot be combined with priority 1: a grouped task has priority 0 "
+                                                "(groups are served round robin, each in due-time order)")
+        self.assertEqual(self.q.inspect("plain-2").state, TaskState.UNKNOWN)
 
     def test_a_task_in_flight_is_left_running_by_every_call(self):
         self.q.enqueue("run", payload="p")

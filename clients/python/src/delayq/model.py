@@ -70,7 +70,10 @@ class Task:
     ("dead-letter", the default, or "discard"); ``max_attempts``, ``backoff``, ``backoff_max``,
     ``backoff_multiplier`` instead of the worker's retry settings; ``traceparent`` / ``tracestate``,
     the W3C trace context the worker's delivery span joins; ``dedup_window``: after the task is acked, cancelled
-    or dead-lettered its id is refused (WINDOW) for this long; ``debounce_max_wait`` with the DEBOUNCE policy."""
+    or dead-lettered its id is refused (WINDOW) for this long; ``debounce_max_wait`` with the DEBOUNCE policy.
+
+    ``group`` puts the task in a group (a tenant: claimed fairly against other groups, under their rate limit;
+    docs/protocol.md "Groups"): 1 to 64 ASCII letters, digits and ``- _ . : @ /``, priority 0 only."""
     id: str
     delay: Optional[timedelta] = None
     due_at: Optional[DueAt] = None
@@ -86,6 +89,7 @@ class Task:
     tracestate: Optional[str] = None
     dedup_window: Optional[timedelta] = None
     debounce_max_wait: Optional[timedelta] = None
+    group: Optional[str] = None
 
 
 @dataclass(frozen=True)

@@ -79,9 +79,7 @@ class Outbox:
         level = protocol.require_priority(priority)
         wire = require_dedup(dedup)
         group = protocol.require_group(group)
-        if group is not None and level != 0:
-            raise InvalidInputException("group", f"cannot be combined with priority {level}: a grouped task has "
-                                                 "priority 0 (groups are served round robin, each in due-time order)")
+        protocol.require_group_priority(group, level)
         try:
             task = Task(task_id, delay, due_at, payload, level, **options)
         except TypeError as e:

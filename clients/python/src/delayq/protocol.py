@@ -40,7 +40,7 @@ MAX_TRACESTATE = 512
 MAX_GROUP_BYTES = 64
 #: the record's option fields, in the order core writes them
 OPTION_FIELDS = ("expiresAt", "onExpiry", "maxAttempts", "backoffMs", "backoffMaxMs", "backoffMultiplier",
-                 "traceparent", "tracestate", "dedupWindowMs", "debounceMaxWaitMs")
+                 "traceparent", "tracestate", "group", "dedupWindowMs", "debounceMaxWaitMs")
 #: the longest dedup window and debounce wait (core's TaskOptions.MAX_WINDOW_MS)
 MAX_WINDOW_MS = 30 * 24 * 3600 * 1000
 _TRACEPARENT = re.compile(r"([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?", re.S)
@@ -121,6 +121,13 @@ def require_group(group: Any) -> Optional[str]:
             raise InvalidInputException("group", f"may hold only ASCII letters, digits and - _ . : @ /, got {what} "
                                                  f"at offset {i} of {shown}")
     return group
+
+
+def require_group_priority(group: Optional[str], level: int) -> None:
+    """A grouped task has priority 0 (core's TaskSpec): groups are served round robin, each in due-time order."""
+    if group is not None and level != 0:
+        raise InvalidInputException("group", f"cannot be combined with priority {level}: a grouped task has "
+                                             "priority 0 (groups are served round robin, each in due-time order)")
 
 
 def require_policy(policy: Any) -> DuplicatePolicy:
@@ -421,8 +428,14 @@ def prepare(tasks: Iterable[Task], shards: int, max_payload_bytes: int, now_ms: 
         task_id = require_id(t.id)
         timing, ms = schedule(t.delay, t.due_at, now_ms)
         payload = require_payload(t.payload, max_payload_bytes)
-        out.append(Prepared(task_id, shard_of(task_id, shards), timing, ms, payload, require_priority(t.priority),
-                            task_options(t, timing, ms, now_ms)))
+        level = require_priority(t.priority)
+        group = require_group(t.group)
+        require_group_priority(group, level)
+        options = task_options(t, timing, ms, now_ms)
+        if group is not None:
+            # the record names the group (the JSON form); both protocols' enqueue scripts read it from there
+            options["group"] = group
+        out.append(Prepared(task_id, shard_of(task_id, shards), timing, ms, payload, level, options))
     return out
 
 

@@ -15,6 +15,7 @@
 -- Returns: array of n integers, 1 = acked, 0 = stale (not in flight under that token)
 --@include record_hash.lua
 --@include shard_keys.lua
+--@include group_name.lua
 --@include groups.lua
 --@include common.lua
 --@include dedup.lua

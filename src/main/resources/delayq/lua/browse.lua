@@ -18,6 +18,7 @@
 --           inspect.lua), last error, record preview, record bytes}
 --@include record_hash.lua
 --@include shard_keys.lua
+--@include group_name.lua
 --@include groups.lua
 --@include common.lua
 --@include browse_order.lua

@@ -16,6 +16,7 @@
 --  or an error "LAYOUT ..." / "MIGRATING ..." (nothing done)
 --@include record_hash.lua
 --@include shard_keys.lua
+--@include group_name.lua
 --@include groups.lua
 --@include common.lua
 --@include layout.lua

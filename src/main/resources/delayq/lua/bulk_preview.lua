@@ -9,6 +9,7 @@
 --  or an error "LAYOUT ..." (the caller's epoch is not the shard's) or "MIGRATING ..." (a reshard is running)
 --@include record_hash.lua
 --@include shard_keys.lua
+--@include group_name.lua
 --@include groups.lua
 --@include common.lua
 --@include layout.lua

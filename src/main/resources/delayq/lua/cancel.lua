@@ -6,6 +6,7 @@
 -- Returns: "cancelled" | "inflight" | "unknown" | "moving" (being moved to another shard: retry)
 --@include record_hash.lua
 --@include shard_keys.lua
+--@include group_name.lua
 --@include groups.lua
 --@include common.lua
 --@include layout.lua

@@ -36,11 +36,13 @@
 --           each would have got}; a replayed answer has none of these
 --@include record_hash.lua
 --@include shard_keys.lua
+--@include group_name.lua
 --@include groups.lua
 --@include common.lua
 --@include dedup.lua
 --@include dead.lua
 --@include malformed.lua
+--@include group_round.lua
 --@include group_claim.lua
 
 local batch = tonumber(ARGV[1])

@@ -4,6 +4,7 @@
 -- Returns: {total, then per task: id, died at, attempts, last error, record}
 --@include record_hash.lua
 --@include shard_keys.lua
+--@include group_name.lua
 --@include groups.lua
 --@include common.lua
 

@@ -4,6 +4,7 @@
 -- Returns: the number replayed (ids not in the dead-letter set are skipped)
 --@include record_hash.lua
 --@include shard_keys.lua
+--@include group_name.lua
 --@include groups.lua
 --@include common.lua
 

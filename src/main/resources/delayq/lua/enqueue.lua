@@ -132,6 +132,7 @@ if k == n then
 end
 
 -- part two: task k and every one after it, in order
+--@include group_name.lua
 --@include groups.lua
 --@include common.lua
 --@include dedup.lua

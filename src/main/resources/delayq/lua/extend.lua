@@ -7,6 +7,7 @@
 -- Returns: array of n new tokens (0 = stale: the lease was lost)
 --@include record_hash.lua
 --@include shard_keys.lua
+--@include group_name.lua
 --@include groups.lua
 --@include common.lua
 

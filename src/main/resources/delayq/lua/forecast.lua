@@ -8,6 +8,7 @@
 --   not counted again. All due levels and the grouped tasks (include/groups.lua: GROUP_ALL holds every one) count.
 --@include record_hash.lua
 --@include shard_keys.lua
+--@include group_name.lua
 --@include groups.lua
 --@include common.lua
 

@@ -11,6 +11,7 @@
 --           does (the id was enqueued again) answers its own state, with the earlier run's completion record beside it}
 --@include record_hash.lua
 --@include shard_keys.lua
+--@include group_name.lua
 --@include groups.lua
 --@include common.lua
 --@include layout.lua

@@ -9,6 +9,7 @@
 -- Returns: {added, merged, already applied}
 --@include record_hash.lua
 --@include shard_keys.lua
+--@include group_name.lua
 --@include groups.lua
 --@include common.lua
 --@include malformed.lua

@@ -23,6 +23,7 @@
 --           version, delivered by the caller's count)
 --@include record_hash.lua
 --@include shard_keys.lua
+--@include group_name.lua
 --@include groups.lua
 --@include common.lua
 --@include malformed.lua

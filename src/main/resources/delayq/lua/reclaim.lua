@@ -10,6 +10,7 @@
 -- Returns: {requeued, dead}
 --@include record_hash.lua
 --@include shard_keys.lua
+--@include group_name.lua
 --@include groups.lua
 --@include common.lua
 --@include dedup.lua

@@ -5,6 +5,7 @@
 -- Returns: {status, due}; status "rescheduled" | "inflight" | "dead" | "unknown" | "moving" (retry)
 --@include record_hash.lua
 --@include shard_keys.lua
+--@include group_name.lua
 --@include groups.lua
 --@include common.lua
 --@include layout.lua

@@ -9,6 +9,7 @@
 -- Returns: {"retried", due} | {"dead", died at} | {"stale", -1}
 --@include record_hash.lua
 --@include shard_keys.lua
+--@include group_name.lua
 --@include groups.lua
 --@include common.lua
 --@include dedup.lua

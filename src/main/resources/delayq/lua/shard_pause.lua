@@ -13,6 +13,7 @@
 -- Returns: 1 when the flag changed, 0 when it already was so or a later call had decided it
 --@include record_hash.lua
 --@include shard_keys.lua
+--@include group_name.lua
 --@include groups.lua
 --@include common.lua
 

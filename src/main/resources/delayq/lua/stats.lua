@@ -6,6 +6,7 @@
 --           due time of the oldest overdue task (-1 when none), paused (1 while the shard's flag is set)}
 --@include record_hash.lua
 --@include shard_keys.lua
+--@include group_name.lua
 --@include groups.lua
 --@include common.lua
 

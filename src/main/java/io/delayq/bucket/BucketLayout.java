@@ -52,7 +52,9 @@ public final class BucketLayout {
 
     /** The attempt a bucket's tasks wait or run as: {@code .n<attempt>} in its name, 1 without. */
     public static int attemptOf(String bucketName) {
-        int at = bucketName.indexOf(".n");
+        // a group's name comes last, after '#', and may hold ".n" itself
+        int group = bucketName.indexOf('#');
+        int at = group < 0 ? bucketName.indexOf(".n") : bucketName.lastIndexOf(".n", group);
         if (at < 0) {
             return 1;
         }

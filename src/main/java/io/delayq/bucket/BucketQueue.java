@@ -1,8 +1,8 @@
 package io.delayq.bucket;
 
-import io.delayq.InvalidInputException;
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
+import io.delayq.claim.GroupClaim;
 import io.delayq.completion.Finished;
 import io.delayq.completion.ResultRetention;
 import io.delayq.deadletter.DeadLetterPolicy;
@@ -70,7 +70,6 @@ public final class BucketQueue {
         }
         args.add(String.valueOf(tasks.size()));
         for (TaskSpec t : tasks) {
-            requireSupported(t);
             args.add(t.id());
             args.add(String.valueOf(BucketLayout.indexBucket(t.id())));
             args.add(t.schedule().timing().wire());
@@ -89,6 +88,9 @@ public final class BucketQueue {
         });
     }
 
+    /** What a claim's answer holds after its buckets where groups wait (p3/claim.lua). */
+    private static final String GROUP_TRAILER = "#";
+
     /**
      * Takes whole due buckets (and those whose window starts within {@code ahead}), at most {@code batch} tasks.
      * Sent again with the same {@code requestId} (its answer was lost), it answers what the first call took and still
@@ -105,14 +107,42 @@ public final class BucketQueue {
      */
     public CompletionStage<ClaimBatch> claim(int shard, int batch, Duration lease, Duration ahead, String requestId, double perSecond,
                                              int burst) {
-        List<String> args = List.of(String.valueOf(batch), String.valueOf(lease.toMillis()), "0", String.valueOf(ahead.toMillis()), requestId,
-                String.valueOf(perSecond), String.valueOf(burst));
+        return claim(shard, batch, lease, ahead, requestId, perSecond, burst, GroupClaim.NONE);
+    }
+
+    /**
+     * As above, with the groups' round ({@link GroupClaim}: per-group rate limit, weights, caps and the permits held for
+     * them); while grouped tasks wait the claim does not look ahead, and {@link ClaimBatch#wanted()} names the capped
+     * groups that had tasks due without a permit.
+     */
+    public CompletionStage<ClaimBatch> claim(int shard, int batch, Duration lease, Duration ahead, String requestId, double perSecond,
+                                             int burst, GroupClaim groups) {
+        List<String> args = new ArrayList<>(List.of(String.valueOf(batch), String.valueOf(lease.toMillis()), "0", String.valueOf(ahead.toMillis()),
+                requestId, String.valueOf(perSecond), String.valueOf(burst)));
+        if (groups.any()) {
+            args.addAll(groups.wire());
+        }
         return scripts.<List<Object>>run(BucketScript.CLAIM, keys(shard), args).thenApply(reply -> {
             long expiry = Replies.asLong(reply.get(0));
             List<ClaimedTask> tasks = new ArrayList<>();
+            // a rate-limited claim is held to the due tasks (p3/claim.lua): it did not look ahead although asked to
+            boolean lookedAhead = !(perSecond > 0 && ahead.toMillis() > 0);
+            Map<String, Integer> wanted = Map.of();
             for (int i = 3; i + 1 < reply.size(); i += 2) {
                 String flight = (String) reply.get(i);
-                String name = flight.substring(0, flight.indexOf('@'));
+                if (flight.equals(GROUP_TRAILER)) {
+                    // where groups wait: whether it looked ahead, then the capped groups that wanted permits
+                    @SuppressWarnings("unchecked")
+                    List<Object> trailer = (List<Object>) reply.get(i + 1);
+                    lookedAhead = Replies.asLong(trailer.get(0)) == 1 || ahead.toMillis() == 0;
+                    wanted = new LinkedHashMap<>();
+                    for (int w = 1; w + 1 < trailer.size(); w += 2) {
+                        wanted.put((String) trailer.get(w), (int) Replies.asLong(trailer.get(w + 1)));
+                    }
+                    break;
+                }
+                // a group's bucket name may hold '@': the claim's tag is after the last one
+                String name = flight.substring(0, flight.lastIndexOf('@'));
                 int attempt = BucketLayout.attemptOf(name);
                 @SuppressWarnings("unchecked")
                 List<Object> flat = (List<Object>) reply.get(i + 1);
@@ -124,9 +154,7 @@ public final class BucketQueue {
                             record.isEmpty() ? null : record, flight));
                 }
             }
-            // a rate-limited claim is held to the due tasks (p3/claim.lua): it did not look ahead although asked to
-            boolean lookedAhead = !(perSecond > 0 && ahead.toMillis() > 0);
-            return new ClaimBatch(shard, Replies.asLong(reply.get(1)), Replies.asLong(reply.get(2)), tasks, List.of(), lookedAhead);
+            return new ClaimBatch(shard, Replies.asLong(reply.get(1)), Replies.asLong(reply.get(2)), tasks, List.of(), lookedAhead, wanted);
         });
     }
 
@@ -320,9 +348,4 @@ public final class BucketQueue {
         return scripts.run(BucketScript.FORECAST, keys(shard), args);
     }
 
-    private static void requireSupported(TaskSpec t) {
-        if (t.options().group() != null) {
-            throw new InvalidInputException("group", "protocol 3 does not take groups yet; task " + t.id() + " names " + t.options().group());
-        }
-    }
 }

@@ -5,6 +5,7 @@ import io.delayq.claim.ClaimAhead;
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.claim.GroupCaps;
+import io.delayq.claim.GroupClaim;
 import io.delayq.claim.GroupWeights;
 import io.delayq.claim.RunningPermits;
 import io.delayq.completion.Finished;
@@ -269,14 +270,10 @@ public final class QueueProtocol {
         }
         BucketQueue b = scope.buckets();
         if (b != null) {
-            if (rate.groupsLimited()) {
-                throw new io.delayq.InvalidInputException("groupRateLimit", "protocol 3 does not rate-limit groups yet");
-            }
-            if (weights.any() || caps.any()) {
-                throw new io.delayq.InvalidInputException("groups", "protocol 3 does not take groups yet");
-            }
+            GroupClaim groups = new GroupClaim(rate.groupsLimited() ? rate.groupPerShard(shards()) : 0,
+                    rate.groupsLimited() ? rate.groupBurstPerShard(shards()) : 0, weights, caps, permits);
             return b.claim(shard, batch, lease, ahead.enabled() ? ahead.window() : Duration.ZERO, requestId,
-                    rate.enabled() ? rate.perShard(shards()) : 0, rate.enabled() ? rate.burstPerShard(shards()) : 0);
+                    rate.enabled() ? rate.perShard(shards()) : 0, rate.enabled() ? rate.burstPerShard(shards()) : 0, groups);
         }
         ShardKeys k = keys(shard);
         List<String> claimKeys = new ArrayList<>(k.scriptKeys());

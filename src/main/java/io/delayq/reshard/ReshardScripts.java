@@ -10,6 +10,7 @@ import io.delayq.shard.ShardKeys;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -51,7 +52,8 @@ public final class ReshardScripts {
      * levels 0..2, every group's waiting tasks ("g", through {@code due:g}), the dead letters, the completion records
      * ("done", through {@code done:at}, which go to their id's new shard like its task), and the tasks in flight (only
      * counted). Protocol 3: the minutes first ("c": a minute promoted into windows between two calls lands where the
-     * walk has not been), the window indexes of levels 0..2, then the same last three.
+     * walk has not been), the window indexes of levels 0..2, the grouped windows ("wg", through {@code gidx}), then the
+     * same last three.
      */
     public List<String> sets() {
         return scope.buckets() != null ? BUCKETED_SETS : SETS;
@@ -62,11 +64,13 @@ public final class ReshardScripts {
      * tasks finish where they were claimed).
      */
     public List<String> straySets() {
-        return scope.buckets() != null ? List.of("c", "w0", "w1", "w2", "dead") : List.of("0", "1", "2", "dead");
+        return sets().stream().filter(set -> !NOT_STRAY.contains(set)).toList();
     }
 
     private static final List<String> SETS = List.of("0", "1", "2", "g", "dead", "done", "inflight");
-    private static final List<String> BUCKETED_SETS = List.of("c", "w0", "w1", "w2", "dead", "done", "inflight");
+    private static final List<String> BUCKETED_SETS = List.of("c", "w0", "w1", "w2", "wg", "dead", "done", "inflight");
+    /** Of the sets, those the stray sweep leaves: groups' waiting tasks, completion records, tasks in flight. */
+    private static final Set<String> NOT_STRAY = Set.of("g", "wg", "done", "inflight");
 
     /** Tasks waiting (all due levels) or dead on one shard: what a pass of the mover looks at. */
     public CompletionStage<Long> waitingCount(int shard) {

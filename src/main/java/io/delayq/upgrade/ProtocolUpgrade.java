@@ -5,7 +5,6 @@ import io.delayq.bucket.BucketLayout;
 import io.delayq.bucket.BucketScript;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.Replies;
-import io.delayq.shard.ShardKeys;
 import io.lettuce.core.RedisCommandExecutionException;
 
 import java.time.Duration;
@@ -56,19 +55,10 @@ public final class ProtocolUpgrade {
     }
 
     /**
-     * @throws InvalidInputException when the queue is being resharded, or holds groups (protocol 3 has none yet)
+     * @throws InvalidInputException when the queue is being resharded
      */
     public Result run() {
         int shards = protocol.shards();
-        // once the meta records protocol 3, a grouped task a stale producer of protocol 2 wrote is adopted ungrouped
-        // (include/legacy.lua): only the switch itself is refused for a queue holding groups
-        for (int shard = 0; protocol.buckets() == null && shard < shards; shard++) {
-            ShardKeys keys = protocol.keys(shard);
-            if (Replies.await(protocol.scope().commands().exists(keys.groups()), timeout) > 0) {
-                throw new InvalidInputException("upgrade", "queue '" + protocol.queue() + "' holds grouped tasks (shard " + shard
-                        + "), which protocol 3 does not take yet");
-            }
-        }
         // the reshard check and the meta's protocol in one call (upgrade_begin.lua); run again, it changes nothing
         try {
             Replies.await(protocol.scripts().<Long>run(BucketScript.UPGRADE_BEGIN, List.of(protocol.scope().meta()), List.of()), timeout);

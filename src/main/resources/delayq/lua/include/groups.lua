@@ -11,17 +11,12 @@
 --                                     mover and the oldest-overdue figure read (one set, not one per group)
 --   GROUP_RATE    dq:{q:i}:grate      HASH group -> "<tokens> <at ms>": token buckets of the per-group rate limit
 -- Derived from TASKS like the record buckets (same hash tag: same Cluster slot), so every caller keeps passing
--- the same ten KEYS. Include after shard_keys.lua and before common.lua (whose locate and requeue use these).
+-- the same ten KEYS. Include after shard_keys.lua and group_name.lua (group_of), and before common.lua (whose locate and
+-- requeue use these).
 local GROUP_PREFIX = string.sub(TASKS, 1, -6)    -- 'dq:{q:i}:' ('tasks' cut off)
 local GROUPS = GROUP_PREFIX .. 'groups'
 local GROUP_ALL = GROUP_PREFIX .. 'due:g'
 local GROUP_RATE = GROUP_PREFIX .. 'grate'
-local MAX_GROUP_BYTES = 64                       -- as io.delayq.task.TaskGroup.MAX_BYTES
-local MAX_GROUPS_PER_CLAIM = 100                 -- groups one claim looks at (it serves the rest on later claims)
--- A group at its cap of running tasks (include/group_claim.lua) is looked at again by claims without its permits this
--- long after one found it blocked: the worker that was refused permits takes them as soon as one of its own tasks of
--- the group settles, other workers on their next look.
-local CAPPED_RETRY_MS = 100
 
 local group_keys = {}
 local function group_due(g)
@@ -31,22 +26,6 @@ local function group_due(g)
     group_keys[g] = key
   end
   return key
-end
-
--- 1 to 64 bytes of ASCII letters, digits and - _ . : @ / (as TaskGroup.problem)
-local function valid_group(g)
-  return type(g) == 'string' and #g >= 1 and #g <= MAX_GROUP_BYTES and not string.find(g, '[^%w_.:@/%-]')
-end
-
--- The group a record names, or nil: no record, the compact form (it has no room for a group), no "group"
--- field, or one that breaks the rule (such a task waits ungrouped, and the worker dead-letters it naming the field).
-local function group_of(record)
-  if not record or string.byte(record, 1) ~= 123 or not string.find(record, '"group"', 1, true) then return nil end
-  local ok, decoded = pcall(cjson.decode, record)
-  if not ok or type(decoded) ~= 'table' then return nil end
-  local g = decoded['group']
-  if valid_group(g) then return g end
-  return nil
 end
 
 -- A task joins (or moves within) group g. A group already due keeps its place in the rotation; one not due

@@ -18,6 +18,7 @@
 --@include dead.lua
 --@include malformed.lua
 --@include record_hash.lua
+--@include group_name.lua
 --@include legacy.lua
 --@include browse_order.lua
 
@@ -58,7 +59,7 @@ if state == 'scheduled' or state == 'due' then
   -- the buckets whose span reaches `from` and that start by `hi`, merged over the indexes by start
   local listed = {}
   local truncated_at = INF
-  for _, ix in ipairs({ 'idx', 'idx1', 'idx2', 'cidx' }) do
+  for _, ix in ipairs(WAITING_INDEXES) do
     local width = ix == 'cidx' and COARSE or W
     local first = from == -INF and -INF or from - width + 1
     local page = redis.call('ZRANGEBYSCORE', P .. ix, bound(first), bound(hi), 'WITHSCORES', 'LIMIT', 0, LISTED)
@@ -97,7 +98,7 @@ if state == 'scheduled' or state == 'due' then
   end
   if not stopped and truncated_at < INF then F = truncated_at end
   -- in window: the state's tasks inside [lo, hi] (before the prefix filter), bucket by bucket
-  for _, ix in ipairs({ 'idx', 'idx1', 'idx2', 'cidx' }) do
+  for _, ix in ipairs(WAITING_INDEXES) do
     local width = ix == 'cidx' and COARSE or W
     if lo <= hi then
       local first = lo == -INF and -INF or lo - width + 1

@@ -80,8 +80,8 @@ local cursor, read = bulk_walk(state[1] or '', function(task)
       return true
     end
     unwait(P, task.name, id)
-    consider_wake(due, bulk_now, task.level)
-    place(P, id, due, bulk_now, task.attempt, task.record, task.level)
+    consider_wake(due, bulk_now, task.level, task.group)
+    place(P, id, due, bulk_now, task.attempt, task.record, task.level, task.group)
     redis.call('HSET', P .. 'ix:' .. h, id, b36(due))
     redis.call('SADD', HANDLED, id)
   end

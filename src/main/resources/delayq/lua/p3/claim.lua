@@ -11,10 +11,18 @@
 -- ARGV[6]: rate limit for this shard in tasks per second (0 or absent = none), ARGV[7]: its burst: protocol 2's
 --          token bucket (P..'rate', fields tokens and at); a rate-limited claim takes at most the whole tokens, looks
 --          no further ahead than now, and answers as next start the time a whole token has refilled
--- Returns: { lease expiry, the server's clock, the start of the earliest window (or minute) still waiting (-1: none),
---          then per bucket taken: its in-flight name, its fields and values (HGETALL) };
---          a value is decoded against the name (the part before '@'): include/buckets.lua's decode. A paused shard
---          (P..'paused', field 'at') answers { expiry, now, -1 } and nothing else.
+-- ARGV[8], ARGV[9]: rate limit of each group on this shard in tasks per second (0 or absent = none) and its burst;
+-- ARGV[10]: group weights "g=3,h=2", ARGV[11]: groups capped at N running ("*", "g,h" or ''), ARGV[12]: the permits
+--          the worker holds for them, "g=2,h=1" (protocol 2's claim.lua ARGV[5], [6], [9], [10], [11]): while grouped
+--          tasks wait, levels 2 and 1 come first, then the ungrouped tasks of level 0 and the due groups share the rest
+--          (include/group_round.lua); nothing is taken ahead then (turns are decided at due time), and a group's windows
+--          are taken from its index P..'gx:'..group
+-- Returns: { lease expiry, the server's clock, the start of the earliest window (or minute) still waiting, or the
+--          earliest group's turn (-1: none), then per bucket taken: its in-flight name, its fields and values (HGETALL),
+--          then, where groups wait or ARGV[11] is given, '#' and { 1 if the claim looked ahead else 0, then pairs
+--          (group, tasks): the capped groups that had tasks due but no permit, and how many tasks each would have got } };
+--          a value is decoded against the name (the part before the last '@'): include/buckets.lua's decode. A paused
+--          shard (P..'paused', field 'at') answers { expiry, now, -1 } and nothing else.
 --@include buckets.lua
 --@include promote.lua
 --@include crc32.lua
@@ -22,7 +30,9 @@
 --@include dead.lua
 --@include malformed.lua
 --@include record_hash.lua
+--@include group_name.lua
 --@include legacy.lua
+--@include group_round.lua
 
 local P = KEYS[1]
 local batch, lease, ahead = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[4])
@@ -32,7 +42,7 @@ local expiry = now + lease
 local out = { expiry, now, -1 }
 -- what the worker's wake-up timer is seeded with: the earliest window or minute still waiting after this claim
 -- (levels 1 and 2 only when the shard holds any; the minutes' head as read before taking, when nothing promoted since)
-local leveled = true
+local leveled, grouped = true, true
 local coarse_head
 local function next_start()
   local soonest = -1
@@ -40,6 +50,10 @@ local function next_start()
     local head = (ix == 'cidx' and coarse_head) or redis.call('ZRANGE', P .. ix, 0, 0, 'WITHSCORES')
     local at = tonumber(head[2])
     if at and (soonest < 0 or at < soonest) then soonest = at end
+  end
+  if grouped then
+    local turn = tonumber(redis.call('ZRANGE', P .. 'groups', 0, 0, 'WITHSCORES')[2])
+    if turn and (soonest < 0 or turn < soonest) then soonest = turn end
   end
   return soonest
 end
@@ -61,10 +75,11 @@ if replay then
 end
 
 -- A paused shard (protocol 2's flag, shard_pause.lua) hands out nothing and answers no next window, so that workers
--- sleep until resumed (the resume writes the marker). The pause flag, protocol 2's due sets (include/legacy.lua) and
--- the levels' indexes are rarely there: one EXISTS answers for all of them, and only a shard holding any of them
--- asks which.
-local rare = redis.call('EXISTS', P .. 'paused', P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. 'due:g', P .. 'idx2', P .. 'idx1') > 0
+-- sleep until resumed (the resume writes the marker). The pause flag, protocol 2's due sets (include/legacy.lua),
+-- the levels' indexes and the groups' turns are rarely there: one EXISTS answers for all of them, and only a shard
+-- holding any of them asks which.
+local rare = redis.call('EXISTS', P .. 'paused', P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. 'due:g', P .. 'idx2', P .. 'idx1',
+  P .. 'groups') > 0
 if rare and redis.call('HGET', P .. 'paused', 'at') then return out end
 
 local rate, burst = tonumber(ARGV[6]) or 0, tonumber(ARGV[7]) or 0
@@ -89,24 +104,31 @@ if coarse_head[2] and tonumber(coarse_head[2]) <= now + ahead then
   coarse_head = redis.call('ZRANGE', P .. 'cidx', 0, 0, 'WITHSCORES')
 end
 
--- (adopting protocol 2's tasks may have listed buckets of levels 1 and 2)
+-- (adopting protocol 2's tasks, or promoting minutes, may have listed buckets of levels 1 and 2 or of groups)
 leveled = rare and redis.call('EXISTS', P .. 'idx2', P .. 'idx1') > 0
+grouped = rare and redis.call('EXISTS', P .. 'groups') == 1
+local looked_ahead = ahead > 0
+if grouped then ahead = 0 end
 -- the tag makes every in-flight name unique, also for two parts of one bucket taken in the same millisecond
 local tag
 local took, leases = 0, {}
-local function take(ix)
-  local due = redis.call('ZRANGEBYSCORE', P .. ix, '-inf', now + ahead, 'LIMIT', 0, batch - took)
-  if #due == 0 then return end
+-- takes up to `most` tasks of the buckets of index `ix` starting by now + ahead, whole buckets, the first one split
+-- when it alone is larger; `exact`: also the last one split, to take `most` exactly (a group's share). A group's
+-- index (`group`) lists its buckets in P..'gidx' too. Answers how many it took.
+local function take(ix, most, group, exact)
+  local due = redis.call('ZRANGEBYSCORE', P .. ix, '-inf', now + ahead, 'LIMIT', 0, most)
+  if #due == 0 then return 0 end
   tag = tag or '@' .. b36(redis.call('INCR', P .. 'seq'))
   local taken, bases = {}, {}
+  local n = 0
   for _, name in ipairs(due) do
     local bkey = P .. 'b:' .. name
     local size = redis.call('HLEN', bkey)
     local fname = name .. tag
     local fkey = P .. 'f:' .. fname
-    if took + size > batch then
-      if took > 0 then break end
-      local part = redis.call('HRANDFIELD', bkey, batch, 'WITHVALUES')
+    if n + size > most then
+      if n > 0 and not exact then break end
+      local part = redis.call('HRANDFIELD', bkey, most - n, 'WITHVALUES')
       local ids = {}
       for j = 1, #part, 2 do ids[#ids + 1] = part[j] end
       redis.call('HDEL', bkey, unpack(ids))
@@ -115,7 +137,7 @@ local function take(ix)
       out[#out + 1] = part
       leases[#leases + 1] = expiry
       leases[#leases + 1] = fname
-      took = batch
+      n = most
       break
     end
     redis.call('RENAME', bkey, fkey)
@@ -125,20 +147,52 @@ local function take(ix)
     leases[#leases + 1] = fname
     out[#out + 1] = fname
     out[#out + 1] = redis.call('HGETALL', fkey)
-    took = took + size
-    if took >= batch then break end
+    n = n + size
+    if n >= most then break end
   end
   if #taken > 0 then
     redis.call('ZREM', P .. ix, unpack(taken))
     redis.call('HDEL', P .. 'open', unpack(bases))
+    if group then redis.call('ZREM', P .. 'gidx', unpack(taken)) end
   end
+  took = took + n
+  return n
 end
+local round
 if batch > 0 then
   if leveled then
-    take('idx2')
-    if took < batch then take('idx1') end
+    take('idx2', batch)
+    if took < batch then take('idx1', batch - took) end
   end
-  if took < batch then take('idx') end
+  if not grouped then
+    if took < batch then take('idx', batch - took) end
+  else
+    -- the ungrouped tasks of level 0 and the due groups share the rest (include/group_round.lua); a bucket taken
+    -- leaves its index at once, so `skip` is never needed
+    round = group_round(P .. 'groups', P .. 'grate', {
+      plain_due = function()
+        return redis.call('ZRANGEBYSCORE', P .. 'idx', '-inf', now, 'LIMIT', 0, 1)[1] ~= nil
+      end,
+      take = function(g, _, want)
+        if g then return take('gx:' .. g, want, g, true) end
+        return take('idx', want, nil, true)
+      end,
+      head = function(g)
+        return tonumber(redis.call('ZRANGE', P .. 'gx:' .. g, 0, 0, 'WITHSCORES')[2])
+      end,
+    })
+    round.fair(batch - took, now, tonumber(ARGV[8]) or 0, tonumber(ARGV[9]) or 0, ARGV[10], ARGV[11], ARGV[12])
+  end
+end
+if round then round.after(now, tonumber(ARGV[8]) or 0) end
+-- where groups wait (or capped groups were named): whether the claim looked ahead, and the capped groups that wanted
+-- permits
+local function add_trailer()
+  if not grouped and not ARGV[11] then return end
+  local trailer = { (looked_ahead and not grouped) and 1 or 0 }
+  for _, v in ipairs(round and round.wanted() or {}) do trailer[#trailer + 1] = v end
+  out[#out + 1] = '#'
+  out[#out + 1] = trailer
 end
 local function limited_start()
   local start = next_start()
@@ -151,12 +205,14 @@ if rate > 0 then
 end
 if #leases == 0 then
   out[3] = limited_start()
+  add_trailer()
   return out  -- (nothing to replay either: a re-sent empty claim claims afresh)
 end
 redis.call('ZADD', P .. 'lease', unpack(leases))
 waiting_delta = waiting_delta - took
 write_placed(P)
 out[3] = limited_start()
+add_trailer()
 if replay then
   local names = {}
   for j = 2, #leases, 2 do names[#names + 1] = leases[j] end

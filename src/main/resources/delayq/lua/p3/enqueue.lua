@@ -1,5 +1,5 @@
--- enqueue (protocol 3): put tasks in the bucket of their due window and priority level, rejecting ids the shard
--- already holds.
+-- enqueue (protocol 3): put tasks in the bucket of their due window and priority level (or group: a record naming
+-- one, JSON "group", include/group_name.lua; level 0 then), rejecting ids the shard already holds.
 -- KEYS[1]: the shard's prefix (include/buckets.lua)
 -- ARGV[1]: n; then per task (6 each, from ARGV[2 + 6k]): id, its ix bucket h, timing ('at': millis is the due time;
 --          'in': a delay counted from the server clock), millis, record, priority level (0..2)
@@ -19,6 +19,7 @@
 --@include malformed.lua
 --@include record_hash.lua
 --@include layout.lua
+--@include group_name.lua
 --@include legacy.lua
 
 local P = KEYS[1]
@@ -58,8 +59,10 @@ for k = 0, n - 1 do
     out[#out + 1] = is_moving(id) and 'moving' or 'absent'
     out[#out + 1] = due
   elseif redis.call('HSETNX', ix, id, b36(due)) == 1 then
-    consider_wake(due, now, level)
-    place(P, id, due, now, 1, record, level)
+    local group = group_of(record)
+    if group then level = 0 end
+    consider_wake(due, now, level, group)
+    place(P, id, due, now, 1, record, level, group)
     if string.find(record, '"dedupWindowMs"', 1, true) then note_window(id, record, false) end
     out[#out + 1] = 'added'
     out[#out + 1] = due

@@ -9,7 +9,7 @@
 --          'debounce' (include/debounce.lua: every record carries debounceMaxWaitMs; a waiting or dead task of the id
 --          is replaced, due no later than its burst's deadline; in flight: 'inflight')
 -- ARGV[2]: n; then per task (6 each, from ARGV[3 + 6k]): id, its ix bucket h, timing ('at' | 'in'), millis, record,
---          priority level (0..2)
+--          priority level (0..2; a record naming a group, JSON "group": that group's buckets, level 0)
 -- ARGV[3 + 6n]: the caller's layout epoch (absent: 0); ARGV[4 + 6n]: where, 'present' to act only on ids this shard
 --          holds (p3/enqueue.lua)
 -- Returns: { now, then per task: status, due } (statuses as protocol 2's enqueue.lua, 'absent' and 'moving' too;
@@ -24,6 +24,7 @@
 --@include malformed.lua
 --@include record_hash.lua
 --@include layout.lua
+--@include group_name.lua
 --@include legacy.lua
 
 local P = KEYS[1]
@@ -52,9 +53,12 @@ local windows = read_shard_flags(P)
 local wrong_layout = epoch_problem(ARGV[3 + 6 * n])
 if wrong_layout then return wrong_layout end
 local present_only = ARGV[4 + 6 * n] == 'present'
+-- a task whose record names a group waits in its group's buckets, at level 0 (include/group_name.lua)
 local function put(id, ix, due, record, level, attempt, replacing)
-  consider_wake(due, now, level)
-  place(P, id, due, now, attempt, record, level)
+  local group = group_of(record)
+  if group then level = 0 end
+  consider_wake(due, now, level, group)
+  place(P, id, due, now, attempt, record, level, group)
   redis.call('HSET', ix, id, b36(due))
   note_window(id, record, windows and replacing)
 end

@@ -69,8 +69,22 @@ local function look(ix, width)
   end
 end
 
-for _, ix in ipairs({ 'idx2', 'idx1', 'idx' }) do look(ix, W) end
+for _, ix in ipairs({ 'idx2', 'idx1', 'idx', 'gidx' }) do look(ix, W) end
 look('cidx', COARSE)
+-- nothing due within the longest window: the next due time is in the first buckets (by start) after it, in each index
+if next_due < 0 then
+  for _, ix in ipairs(WAITING_INDEXES) do
+    local first = redis.call('ZRANGEBYSCORE', P .. ix, '(' .. upto[n], '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+    if first[2] then
+      for _, name in ipairs(redis.call('ZRANGEBYSCORE', P .. ix, first[2], first[2])) do
+        for _, value in ipairs(redis.call('HVALS', P .. 'b:' .. name)) do
+          local at = decode(name, value)
+          if next_due < 0 or at < next_due then next_due = at end
+        end
+      end
+    end
+  end
+end
 -- protocol 2's waiting tasks not adopted yet (include/legacy.lua): its due sets and grouped tasks, counted as they stand
 for _, key in ipairs({ P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. 'due:g' }) do
   if redis.call('EXISTS', key) == 1 then

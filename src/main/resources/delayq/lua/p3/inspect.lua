@@ -15,6 +15,7 @@
 --@include malformed.lua
 --@include record_hash.lua
 --@include layout.lua
+--@include group_name.lua
 --@include legacy.lua
 
 local wrong_layout = layout_problem(ARGV[3])

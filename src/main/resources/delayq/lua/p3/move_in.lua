@@ -14,6 +14,7 @@
 --@include dead.lua
 --@include malformed.lua
 --@include record_hash.lua
+--@include group_name.lua
 --@include legacy.lua
 --@include move_batch.lua
 
@@ -30,10 +31,10 @@ local function take_earlier(id, ix, held, due)
   local name = find_waiting(P, id, tonumber(held, 36))
   if not name then return end
   local _, record = decode(name, redis.call('HGET', P .. 'b:' .. name, id))
-  local _, attempt, _, level = parse_name(name)
+  local _, attempt, _, level, group = parse_name(name)
   unwait(P, name, id)
-  consider_wake(due, now, level)
-  place(P, id, due, now, attempt, record, level)
+  consider_wake(due, now, level, group)
+  place(P, id, due, now, attempt, record, level, group)
   redis.call('HSET', ix, id, b36(due))
 end
 
@@ -56,10 +57,12 @@ for k = 0, n - 1 do
         redis.call('HSET', P .. 'dv', id, attempts .. '|' .. (st.r or ''))
         redis.call('HSET', ix, id, '~')
       else
+        -- 'g': a grouped task (the batch format's, include/move_batch.lua), back into its group
+        local group = st.s == 'g' and group_of(st.r) or nil
         local level = tonumber(st.s) or 0
         redis.call('HSET', ix, id, b36(due))
-        consider_wake(due, now, level)
-        place(P, id, due, now, attempts + 1, st.r or '', level)
+        consider_wake(due, now, level, group)
+        place(P, id, due, now, attempts + 1, st.r or '', level, group)
       end
       if st.e then redis.call('HSET', P .. 'err', id, st.e) end
       added = added + 1

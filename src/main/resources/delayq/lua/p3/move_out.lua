@@ -1,21 +1,21 @@
 -- move_out (protocol 3): take up to a budget of tasks that belong to another shard in the new layout out of one set
 -- of this (old) shard, with their whole state, into this shard's `moving` hash, and answer them; the mover delivers
 -- them with move_in and then calls move_done (protocol 2's, docs/protocol.md "Moving a task"). The states are
--- protocol 2's JSON ({s = level "0".."2" | "dead" | "done", z = due time or time of death, r = record, a = attempts
+-- protocol 2's JSON ({s = level "0".."2" | "g" (a grouped task) | "dead" | "done", z = due time or time of death, r = record, a = attempts
 -- used, e = last error, t}), so one batch format serves both protocols. While `moving` holds a batch, that batch is
 -- answered again and nothing else is taken. Buckets in flight are never moved (their ack, retry or lease expiry
 -- happens here; a retry or a reclaim puts their tasks back into a window, where a later pass finds them): only their
 -- tasks of another shard are counted. Tasks due before now + window stay (they fire from here), and so do ids, records
 -- or errors that are not UTF-8.
 -- Waiting tasks are walked bucket by bucket, one index a set: the minutes first ('c': a minute promoted between two
--- calls lands in windows not walked yet), then the windows of levels 0, 1, 2 ('w0'..'w2'). `offset` counts the
+-- calls lands in windows not walked yet), then the windows of levels 0, 1, 2 ('w0'..'w2') and the grouped windows ('wg'). `offset` counts the
 -- buckets of the index already walked that still hold something; a bucket emptied by this call leaves the index, so
 -- the next one takes its rank. A bucket is read whole (at most CAP tasks), so the budget ends a call only between
 -- buckets, and at most `budget` tasks move a call (a bucket left half done is read again by the next). Sets 'dead' and 'done' are walked by entry as protocol 2's, 'inflight' by in-flight bucket (and protocol
 -- 2's in-flight set, on a shard upgraded in place). What an upgrade in place has not adopted yet moves too: protocol 2's
 -- waiting tasks are adopted before the minutes are walked, its dead letters as the walk meets them.
 -- KEYS[1]: the shard's prefix (include/buckets.lua); its `moving` and `moveseq` are protocol 2's keys
--- ARGV[1]: the new shard count, ARGV[2]: this shard's index, ARGV[3]: set: 'c' | 'w0' | 'w1' | 'w2' | 'dead' | 'done' |
+-- ARGV[1]: the new shard count, ARGV[2]: this shard's index, ARGV[3]: set: 'c' | 'w0' | 'w1' | 'w2' | 'wg' | 'dead' | 'done' |
 --          'inflight', ARGV[4]: offset, ARGV[5]: budget (entries looked at), ARGV[6]: window ms
 -- Returns: protocol 2's answer (move_out.lua): {pending, next offset (-1: end of the set), skipped (due too soon),
 --          misplaced in flight, seq, entries looked at, n, id_1, state_1, ..., id_n, state_n, to}
@@ -25,6 +25,7 @@
 --@include dead.lua
 --@include malformed.lua
 --@include record_hash.lua
+--@include group_name.lua
 --@include legacy.lua
 --@include move_batch.lua
 
@@ -49,9 +50,9 @@ local function elsewhere(id)
   return crc32(id) % to ~= me
 end
 
-local WALKED = { c = 'cidx', w0 = 'idx', w1 = 'idx1', w2 = 'idx2' }
+local WALKED = { c = 'cidx', w0 = 'idx', w1 = 'idx1', w2 = 'idx2', wg = 'gidx' }
 if not (WALKED[set] or set == 'inflight' or set == 'dead' or set == 'done') then
-  return redis.error_reply("ERR move_out: set must be 'c', 'w0', 'w1', 'w2', 'dead', 'done' or 'inflight' (protocol 3's), got '" .. set .. "'")
+  return redis.error_reply("ERR move_out: set must be 'c', 'w0', 'w1', 'w2', 'wg', 'dead', 'done' or 'inflight' (protocol 3's), got '" .. set .. "'")
 end
 -- the most tasks one batch takes: the budget, as protocol 2's (a call of a whole bucket's moves holds Redis about a
 -- millisecond, and a claim that arrives meanwhile waits for it), and at most what move_done forgets with one HDEL
@@ -68,7 +69,7 @@ if WALKED[set] then
       ended = true
       break
     end
-    local _, attempt, _, level = parse_name(name)
+    local _, attempt, _, level, group = parse_name(name)
     local flat = redis.call('HGETALL', P .. 'b:' .. name)
     looked = looked + #flat / 2
     for j = 1, #flat, 2 do
@@ -79,7 +80,7 @@ if WALKED[set] then
       end
       if elsewhere(id) then
         local due, record = decode(name, flat[j + 1])
-        local err = redis.call('HGET', P .. 'err', id)
+        local err = due > soon and redis.call('HGET', P .. 'err', id)
         if due <= soon then
           skipped = skipped + 1
         elseif not (utf8_problem(id) or utf8_problem(record) or (err and utf8_problem(err))) then
@@ -87,7 +88,7 @@ if WALKED[set] then
           redis.call('HDEL', P .. 'ix:' .. (crc32(id) % IXB), id)
           if err then redis.call('HDEL', P .. 'err', id) end
           -- the due time as digits: cjson writes a number with 14 significant digits
-          take(id, cjson.encode({ s = tostring(level), z = string.format('%d', due), r = record ~= '' and record or nil,
+          take(id, cjson.encode({ s = group and 'g' or tostring(level), z = string.format('%d', due), r = record ~= '' and record or nil,
             a = attempt > 1 and attempt - 1 or nil, e = err or nil, t = to }))
         end
       end

@@ -17,6 +17,7 @@
 --@include attempt_limit.lua
 --@include malformed.lua
 --@include record_hash.lua
+--@include group_name.lua
 --@include legacy.lua
 
 local P = KEYS[1]
@@ -31,7 +32,7 @@ for _, fname in ipairs(expired) do
   local fkey = P .. 'f:' .. fname
   local flat = redis.call('HGETALL', fkey)
   if #flat > 0 then
-    local start, attempt, _, level = parse_name(fname)
+    local start, attempt, _, level, group = parse_name(fname)
     local ids, errors, dying = {}, {}, {}
     for j = 1, #flat, 2 do
       local id = flat[j]
@@ -55,7 +56,7 @@ for _, fname in ipairs(expired) do
     else
       if #dying > 0 then redis.call('HDEL', fkey, unpack(dying)) end
       redis.call('HSET', P .. 'err', unpack(errors))
-      move_bucket(P, fkey, #errors / 2, base_of(start, false, attempt + 1, level), start, false, level)
+      move_bucket(P, fkey, #errors / 2, base_of(start, false, attempt + 1, level, group), start, false, level, group)
       back = back + #errors / 2
     end
   end
@@ -75,7 +76,8 @@ if redis.call('EXISTS', P .. 'legacy') == 1 then
       dead = dead + 1
     else
       redis.call('HSET', P .. 'ix:' .. h, id, b36(now))
-      place(P, id, now, now, attempts + 1, record, level_of_record(record))
+      local group = group_of(record)
+      place(P, id, now, now, attempts + 1, record, group and 0 or level_of_record(record), group)
       redis.call('HSET', P .. 'err', id, 'lease expired on attempt ' .. attempts)
       back = back + 1
     end

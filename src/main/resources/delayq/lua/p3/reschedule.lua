@@ -13,6 +13,7 @@
 --@include malformed.lua
 --@include record_hash.lua
 --@include layout.lua
+--@include group_name.lua
 --@include legacy.lua
 
 local wrong_layout = layout_problem(ARGV[5])
@@ -36,10 +37,10 @@ if not name then
 end
 local bkey = P .. 'b:' .. name
 local _, record = decode(name, redis.call('HGET', bkey, id))
-local _, attempt, _, level = parse_name(name)
+local _, attempt, _, level, group = parse_name(name)
 unwait(P, name, id)
-consider_wake(due, now, level)
-place(P, id, due, now, attempt, record, level)
+consider_wake(due, now, level, group)
+place(P, id, due, now, attempt, record, level, group)
 write_placed(P)
 wake(P)
 redis.call('HSET', ix, id, b36(due))

@@ -22,7 +22,7 @@ if redis.call('EXISTS', fkey) == 0 then redis.call('ZREM', P .. 'lease', fname) 
 if ARGV[10] == '1' then redis.call('HDEL', P .. 'progress', id) end
 local now = server_now()
 local _, record = decode(fname, value)
-local _, attempt, _, level = parse_name(fname)
+local _, attempt, _, level, group = parse_name(fname)
 local most = tonumber(ARGV[6])
 if ARGV[7] == '1' or (most > 0 and attempt >= most) then
   dead_letter(P, id, h, record, ARGV[5], now, attempt)
@@ -30,7 +30,7 @@ if ARGV[7] == '1' or (most > 0 and attempt >= most) then
   return { 'dead', now }
 end
 local due = now + tonumber(ARGV[4])
-place(P, id, due, now, attempt + 1, record, level)
+place(P, id, due, now, attempt + 1, record, level, group)
 write_placed(P)
 redis.call('HSET', P .. 'ix:' .. h, id, b36(due))
 redis.call('HSET', P .. 'err', id, ARGV[5])

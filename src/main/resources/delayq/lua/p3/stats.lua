@@ -51,7 +51,7 @@ local function count_due(ix, width)
   if budget == 0 then due = due + as_read(redis.call('ZCOUNT', P .. ix, '-inf', now) - #listed / 2) end
 end
 
-for _, ix in ipairs({ 'idx2', 'idx1', 'idx' }) do count_due(ix, W) end
+for _, ix in ipairs({ 'idx2', 'idx1', 'idx', 'gidx' }) do count_due(ix, W) end
 count_due('cidx', COARSE)
 
 local waiting = tonumber(redis.call('GET', P .. 'waiting')) or 0

@@ -15,6 +15,7 @@
 --@include dead.lua
 --@include malformed.lua
 --@include record_hash.lua
+--@include group_name.lua
 --@include legacy.lua
 
 local P = KEYS[1]

@@ -1,6 +1,5 @@
 package io.delayq.bucket;
 
-import io.delayq.InvalidInputException;
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.deadletter.DeadLetterPolicy;
@@ -35,7 +34,6 @@ import static io.delayq.testing.TestQueue.get;
 import static io.delayq.testing.TestQueue.serverNow;
 import static io.delayq.testing.TestQueue.sync;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -415,12 +413,5 @@ class BucketedQueueTest {
         assertThat(paused.nextDueAt()).as("no wake-up while paused").isEqualTo(-1);
         get(redisCommands().hdel("dq:{orders:0}:paused", "at"));
         assertThat(claim(10, LONG).tasks()).extracting(ClaimedTask::id).containsExactly("a");
-    }
-
-    @Test
-    void whatProtocolThreeDoesNotDoYetIsRefusedNamingTheField() {
-        assertThatThrownBy(() -> enqueue(TaskSpec.of("g").group("acme")))
-                .isInstanceOf(InvalidInputException.class).hasMessageStartingWith("group:");
-        assertThat(keysLeft()).isEmpty();
     }
 }

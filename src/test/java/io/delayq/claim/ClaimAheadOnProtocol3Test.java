@@ -58,10 +58,4 @@ class ClaimAheadOnProtocol3Test extends ClaimAheadTest {
     @Disabled("protocol 3's claim has no maximum for the tasks ahead: it takes the windows within the look-ahead up to the batch")
     void aMaximumOfNoTasksClaimsNothingAhead() {
     }
-
-    @Override
-    @Test
-    @Disabled("a task naming a group: protocol 3 has no groups yet (docs/protocol3.md, Left)")
-    void aShardWhereGroupsWaitIsNotClaimedAhead() {
-    }
 }

@@ -84,7 +84,7 @@ class GroupCapTest {
         assertThat(b.wanted()).containsOnlyKeys("acct");
         assertThat(b.wanted().get("acct")).isPositive();
         // the capped group's tasks are still waiting, none in flight
-        assertThat(sync(q.redis().zcard("dq:{capped:0}:group:acct"))).isEqualTo(10);
+        assertThat(q.waitingInGroup(0, "acct")).hasSize(10);
     }
 
     @Test

@@ -320,25 +320,30 @@ class GroupsTest {
         assertThat(TaskRecord.decode("{\"payload\":\"p\"}").options().group()).isNull();
     }
 
-    @Test
-    void whatAHandWrittenProducerGetsWrongAboutGroupsIsDeadLetteredWithTheReasonOrStillRuns() {
-        ShardKeys k = q.keys(0);
+    /**
+     * What a hand-written producer gets wrong about groups, in protocol 2's keys: a bare ZADD into a group's set ("bare":
+     * no record names the group), a grouped record with a priority ("prio"), a score that never comes due ("far"), and a
+     * record naming a group written to the plain due set ("plainset").
+     */
+    void writeHandWrittenGroupMistakes(ShardKeys k) {
         long now = q.serverNow();
-        // a bare ZADD into a group's set: no record names the group
         get(q.redis().zadd(k.group("acme"), now - 1000, "bare"));
         get(q.redis().zadd(k.groupedDue(), now - 1000, "bare"));
         get(q.redis().zadd(k.groups(), now - 1000, "acme"));
-        // a grouped record with a priority
         get(q.redis().hset(k.record("prio"), "prio", "{\"payload\":\"p\",\"group\":\"acme\",\"priority\":1}"));
         get(q.redis().zadd(k.group("acme"), now - 900, "prio"));
         get(q.redis().zadd(k.groupedDue(), now - 900, "prio"));
-        // a score that never comes due
         get(q.redis().hset(k.record("far"), "far", "{\"payload\":\"p\",\"group\":\"acme\"}"));
         get(q.redis().zadd(k.group("acme"), Double.POSITIVE_INFINITY, "far"));
         get(q.redis().zadd(k.groupedDue(), Double.POSITIVE_INFINITY, "far"));
-        // a producer that names a group in the record but writes the plain due set: it still runs
         get(q.redis().hset(k.record("plainset"), "plainset", "{\"payload\":\"p\",\"group\":\"acme\"}"));
         get(q.redis().zadd(k.due(0), now - 800, "plainset"));
+    }
+
+    @Test
+    void whatAHandWrittenProducerGetsWrongAboutGroupsIsDeadLetteredWithTheReasonOrStillRuns() {
+        ShardKeys k = q.keys(0);
+        writeHandWrittenGroupMistakes(k);
         assertThat(q.client().inspect("plainset").state()).isEqualTo(TaskInfo.State.SCHEDULED);
 
         ClaimBatch b = claim(10, RateLimit.NONE);

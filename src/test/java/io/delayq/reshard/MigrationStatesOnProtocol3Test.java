@@ -26,7 +26,7 @@ class MigrationStatesOnProtocol3Test extends MigrationStatesTest {
         int shard = q.shardOf(ids.get(0));
         assertThatThrownBy(() -> sync(new ReshardScripts(q.protocol().scope()).moveOut(shard, 16, "0", 0, 100, 1000)))
                 .isInstanceOf(RedisCommandExecutionException.class)
-                .hasMessageContaining("move_out: set must be 'c', 'w0', 'w1', 'w2', 'dead', 'done' or 'inflight' (protocol 3's), got '0'");
+                .hasMessageContaining("move_out: set must be 'c', 'w0', 'w1', 'w2', 'wg', 'dead', 'done' or 'inflight' (protocol 3's), got '0'");
         assertThat(q.waiting(shard)).containsKey(ids.get(0));
     }
 

@@ -3,7 +3,6 @@ package io.delayq.task;
 import io.delayq.bucket.BucketLayout;
 import io.delayq.testing.NewQueuesOnProtocol3;
 import io.lettuce.core.ScoredValue;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -46,11 +45,5 @@ class EnqueueOnProtocol3Test extends EnqueueTest {
         assertThat(q.zrange(q.keys(0).marker())).isEmpty();
         q.client().enqueue(TaskSpec.of("vip-sooner").at(T0).priority(Priority.HIGH));
         assertThat(q.zrange(q.keys(0).marker())).containsExactly(ScoredValue.just(T0.toEpochMilli(), "next"));
-    }
-
-    @Override
-    @Test
-    @Disabled("a task naming a group: protocol 3 has no groups yet (docs/protocol3.md, Left)")
-    void batchKeepsInputOrderAcrossTheShortAndTheGeneralWay() {
     }
 }

@@ -125,8 +125,9 @@ class EnqueueTest {
                 Status.ADDED, Status.ADDED, Status.ADDED, Status.DUPLICATE, Status.DUPLICATE, Status.ADDED);
         assertThat(r.get(3).dueAt()).isEqualTo(T2.toEpochMilli());
         assertThat(r.get(4).dueAt()).isEqualTo(T1.toEpochMilli());
-        assertThat(q.zrange(q.keys(0).due(0))).extracting(ScoredValue::getValue).containsExactly("n2", "n1", "old", "n3");
-        assertThat(q.zrange(q.keys(0).group("tenant-a"))).containsExactly(ScoredValue.just(T1.toEpochMilli(), "g1"));
+        assertThat(q.waitingAt(0, 0).entrySet().stream().sorted(java.util.Map.Entry.comparingByValue()).map(java.util.Map.Entry::getKey))
+                .containsExactly("n2", "n1", "old", "n3");
+        assertThat(q.waitingInGroup(0, "tenant-a")).containsExactly(java.util.Map.entry("g1", T1.toEpochMilli()));
         assertThat(record("old").payload()).isEqualTo("first");
         assertThat(record("n2").payload()).isEqualTo("{\"group\":\"not an option\"}");
         // the earliest new task before the level's head (T2) the call began with

@@ -206,7 +206,7 @@ public final class TestQueue implements AutoCloseable, BeforeEachCallback, After
         List<String> names = new java.util.ArrayList<>(get(redis().zrange(
                 io.delayq.bucket.BucketLayout.windowIndexes(protocol().queue(), shard).get(level), 0, -1)));
         for (String name : get(redis().zrange(prefix + io.delayq.bucket.BucketLayout.COARSE_INDEX, 0, -1))) {
-            if (levelOf(name) == level) {
+            if (levelOf(name) == level && groupOf(name) == null) {
                 names.add(name);
             }
         }
@@ -220,6 +220,55 @@ public final class TestQueue implements AutoCloseable, BeforeEachCallback, After
     private static int levelOf(String bucketName) {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\.p(\\d)").matcher(bucketName);
         return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    }
+
+    /** A protocol-3 bucket's group: what follows {@code #} up to the last {@code :<k>}, or null. */
+    private static String groupOf(String bucketName) {
+        int at = bucketName.indexOf('#');
+        return at < 0 ? null : bucketName.substring(at + 1, bucketName.lastIndexOf(':'));
+    }
+
+    /**
+     * The tasks of {@code group} waiting on one shard: id → due time, read from protocol 2's set of the group or from
+     * protocol 3's buckets of the group (its windows, listed in {@code gx:<group>}, and its minutes).
+     */
+    public java.util.Map<String, Long> waitingInGroup(int shard, String group) {
+        if (protocol().buckets() == null) {
+            return scores(keys(shard).group(group));
+        }
+        return inGroupBuckets(shard, "gx:" + group, group::equals);
+    }
+
+    /** Every grouped task waiting on one shard: id → due time (protocol 2's {@code due:g}, or protocol 3's group buckets). */
+    public java.util.Map<String, Long> waitingGrouped(int shard) {
+        if (protocol().buckets() == null) {
+            return scores(keys(shard).groupedDue());
+        }
+        return inGroupBuckets(shard, "gidx", java.util.Objects::nonNull);
+    }
+
+    private java.util.Map<String, Long> scores(String key) {
+        java.util.Map<String, Long> out = new java.util.TreeMap<>();
+        for (ScoredValue<String> v : zrange(key)) {
+            out.put(v.getValue(), (long) v.getScore());
+        }
+        return out;
+    }
+
+    /** The tasks of the window buckets listed in {@code index} and of the minutes whose group {@code matches}. */
+    private java.util.Map<String, Long> inGroupBuckets(int shard, String index, java.util.function.Predicate<String> matches) {
+        java.util.Map<String, Long> out = new java.util.TreeMap<>();
+        String prefix = io.delayq.bucket.BucketLayout.prefix(protocol().queue(), shard);
+        List<String> names = new java.util.ArrayList<>(get(redis().zrange(prefix + index, 0, -1)));
+        for (String name : get(redis().zrange(prefix + io.delayq.bucket.BucketLayout.COARSE_INDEX, 0, -1))) {
+            if (matches.test(groupOf(name))) {
+                names.add(name);
+            }
+        }
+        for (String name : names) {
+            get(redis().hgetall(prefix + "b:" + name)).forEach((id, value) -> out.put(id, io.delayq.bucket.BucketLayout.dueOf(name, value)));
+        }
+        return out;
     }
 
     /**
@@ -277,7 +326,7 @@ public final class TestQueue implements AutoCloseable, BeforeEachCallback, After
         }
         String prefix = io.delayq.bucket.BucketLayout.prefix(protocol().queue(), shard);
         List<String> buckets = new java.util.ArrayList<>();
-        for (String index : List.of("idx", "idx1", "idx2", io.delayq.bucket.BucketLayout.COARSE_INDEX)) {
+        for (String index : List.of("idx", "idx1", "idx2", "gidx", io.delayq.bucket.BucketLayout.COARSE_INDEX)) {
             get(redis().zrange(prefix + index, 0, -1)).forEach(name -> buckets.add("b:" + name));
         }
         get(redis().zrange(prefix + io.delayq.bucket.BucketLayout.LEASE, 0, -1)).forEach(name -> buckets.add("f:" + name));

@@ -219,12 +219,12 @@ class ProtocolUpgradeTest {
     }
 
     /**
-     * A producer that has not read the switch writes grouped tasks in protocol 2's keys after the upgrade: a call by id
-     * and the claims adopt them ungrouped (protocol 3 has no groups yet), so they fire, and the group's turn goes with
-     * its last task; running the upgrade again is not refused for them.
+     * A producer that has not read the switch writes grouped tasks in protocol 2's keys after the upgrade: a call by id,
+     * the upgrade run again and the claims adopt them into their groups' buckets, so they fire in their groups, and the
+     * group's turn goes with its last task.
      */
     @Test
-    void groupedTasksAStaleProducerWritesAfterTheSwitchAreAdoptedUngroupedAndFire() {
+    void groupedTasksAStaleProducerWritesAfterTheSwitchAreAdoptedIntoTheirGroupsAndFire() {
         try (DelayQueueClient upgrading = client(); DelayQueueClient stale = client()) {
             new ProtocolUpgrade(upgrading.protocol(), Duration.ofSeconds(10), Duration.ofMillis(100)).run();
             assertThat(stale.protocol().buckets()).as("has not read the switch").isNull();
@@ -246,7 +246,8 @@ class ProtocolUpgradeTest {
                 for (int shard = 0; shard < SHARDS; shard++) {
                     for (ClaimedTask t : claimAll(upgrading, shard)) {
                         handedOut.merge(t.id(), 1, Integer::sum);
-                        assertThat(t.flight()).as("claimed from a bucket").isNotNull();
+                        String group = Integer.parseInt(t.id().substring(2)) % 2 == 0 ? "tenant-a" : "tenant-b";
+                        assertThat(t.flight()).as("claimed from its group's bucket").contains("#" + group + ":");
                     }
                 }
                 return handedOut.size() == 20;

@@ -52,8 +52,8 @@ class CheckCommandTest {
 
         CliRun r = CliRun.run("check", "--redis", redis.url(), "--queue", "bucketed");
 
-        assertThat(r.out()).containsPattern("(?m)^WARN  queue\\s+queue 'bucketed' is on delayq protocol 3, which is still being built: "
-                        + "what it does not offer yet \\(docs/protocol3.md\\) is refused on it$")
+        assertThat(r.out()).containsPattern("(?m)^WARN  queue\\s+queue 'bucketed' is on delayq protocol 3, which is not the default yet "
+                        + "\\(docs/protocol3.md\\)$")
                 .contains("DELAYQ_PROTOCOL=3");
     }
 

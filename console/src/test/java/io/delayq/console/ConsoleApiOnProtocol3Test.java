@@ -1,8 +1,6 @@
 package io.delayq.console;
 
 import io.delayq.testing.NewQueuesOnProtocol3;
-import org.junit.jupiter.api.Disabled;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -12,10 +10,4 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ConsoleApiOnProtocol3Test extends ConsoleApiTest {
     @RegisterExtension
     static NewQueuesOnProtocol3 protocol3 = new NewQueuesOnProtocol3();
-
-    @Override
-    @Test
-    @Disabled("enqueues grouped tasks, which protocol 3 does not take yet (docs/protocol3.md)")
-    void theQueueAnswersItsNextHourInFiveMinuteBinsAndTheOverviewItsTotal() {
-    }
 }

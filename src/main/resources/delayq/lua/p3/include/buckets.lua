@@ -2,10 +2,15 @@
 -- ("dq:{<queue>:<shard>}:"): every key below starts with it, so a call touches one Cluster slot.
 --   P..'b:'..name   HASH id -> value: a waiting bucket. name = base ':' k, base = 'w' (due window of W ms) or 'c'
 --                   (coarse minute) then the window's start in base 36, then '.n<attempt>' for attempts beyond the
---                   first, and '.p<level>' before it for priority levels 1 and 2. value = the due time's offset from the
---                   start (FW or CW base-36 digits) then the record.
---   P..'idx'        ZSET name -> window start: every waiting 'w' bucket of level 0; 'idx1', 'idx2': levels 1 and 2 (a
---                   claim takes level 2, then 1, then 0). P..'cidx': every 'c' bucket, whatever its level.
+--                   first, and '.p<level>' before it for priority levels 1 and 2, then '#<group>' last for a task of a
+--                   group (a group key cannot hold '#', so the parts before it parse alike). value = the due time's offset
+--                   from the start (FW or CW base-36 digits) then the record.
+--   P..'idx'        ZSET name -> window start: every waiting 'w' bucket of level 0 without a group; 'idx1', 'idx2': levels
+--                   1 and 2 (a claim takes level 2, then 1, then 0). P..'cidx': every 'c' bucket, whatever its level or group.
+--   P..'gidx'       ZSET name -> window start: every waiting 'w' bucket of a group (what browse, stats, the mover and the
+--                   calls by id walk), and P..'gx:'..group the same for one group (what a claim takes from);
+--                   P..'groups' ZSET group -> turn, protocol 2's rotation (include/groups.lua, p3/include/group_claim.lua):
+--                   the group's earliest window start, or after it was served the claim's now
 --   P..'open'       HASH base -> places handed out in that base; only a hint for filling buckets to CAP: resetting
 --                   it is always safe (a place lands in a waiting bucket of the same base and attempt, or a new one).
 --   P..'f:'..name..'@'..tag  HASH: a bucket in flight, renamed there whole by a claim; the name is the fence.
@@ -37,38 +42,70 @@ local function server_now()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
--- a bucket name's (or in-flight name's) window start, attempt, kind and priority level
+-- a bucket name's (or in-flight name's) window start, attempt, kind, priority level and group (nil: none). A group key
+-- may hold ':' and '@': the group is what lies between '#' and the last ':<k>'.
 local function parse_name(name)
   local kind, start = string.match(name, '^([wc])(%w+)')
-  return tonumber(start, 36), tonumber(string.match(name, '%.n(%d+)')) or 1, kind == 'c',
-    tonumber(string.match(name, '%.p(%d)')) or 0
+  local head, group = name, nil
+  local cut = string.find(name, '#', 1, true)
+  if cut then
+    head = string.sub(name, 1, cut - 1)
+    group = string.match(name, '^#(.*):%d+', cut)
+  end
+  return tonumber(start, 36), tonumber(string.match(head, '%.n(%d+)')) or 1, kind == 'c',
+    tonumber(string.match(head, '%.p(%d)')) or 0, group
 end
 
-local function base_of(start, coarse, attempt, level)
+local function base_of(start, coarse, attempt, level, group)
   local base = (coarse and 'c' or 'w') .. b36(start)
   if level > 0 then base = base .. '.p' .. level end
   if attempt > 1 then base = base .. '.n' .. attempt end
+  if group then base = base .. '#' .. group end
   return base
 end
 
 local WINDOW_INDEXES = { [0] = 'idx', 'idx1', 'idx2' }
-local function index_of(coarse, level)
-  return coarse and 'cidx' or WINDOW_INDEXES[level]
+-- every index of waiting buckets: what browse, stats, the forecast and the calls by id walk
+local WAITING_INDEXES = { 'idx', 'idx1', 'idx2', 'gidx', 'cidx' }
+local function index_of(coarse, level, group)
+  return coarse and 'cidx' or (group and 'gidx') or WINDOW_INDEXES[level]
 end
 
 -- names of buckets placed by this call, listed in their index once at the end (write_placed), and the change of the
 -- waiting count
 local placed_seen, placed_ix = {}, {}
 local waiting_delta = 0
-local function list_bucket(name, start, coarse, level)
+-- group -> the earliest window start this call listed for it (its turn follows in write_placed)
+local listed_groups = {}
+local function list_in(ix, start, name)
+  local e = placed_ix[ix]
+  if e == nil then e = {}; placed_ix[ix] = e end
+  e[#e + 1] = start
+  e[#e + 1] = name
+end
+local function list_bucket(name, start, coarse, level, group)
   if not placed_seen[name] then
     placed_seen[name] = true
-    local ix = index_of(coarse, level)
-    local e = placed_ix[ix]
-    if e == nil then e = {}; placed_ix[ix] = e end
-    e[#e + 1] = start
-    e[#e + 1] = name
+    list_in(index_of(coarse, level, group), start, name)
+    if group and not coarse then
+      list_in('gx:' .. group, start, name)
+      local first = listed_groups[group]
+      if first == nil or start < first then listed_groups[group] = start end
+    end
   end
+end
+
+-- A group whose head changed other than by a claim: its turn follows the head as protocol 2's group_settle
+-- (include/groups.lua) keeps it; a group with no window waiting leaves the rotation (its minutes rejoin it when
+-- promoted).
+local function group_settle(P, g, now)
+  local head = tonumber(redis.call('ZRANGE', P .. 'gx:' .. g, 0, 0, 'WITHSCORES')[2])
+  if not head then
+    redis.call('ZREM', P .. 'groups', g)
+    return
+  end
+  local turn = tonumber(redis.call('ZSCORE', P .. 'groups', g))
+  if not turn or head > now or turn > now then redis.call('ZADD', P .. 'groups', head, g) end
 end
 
 -- how many buckets this call newly listed, per index: an enqueue's wake-up reads an index's head only when it listed
@@ -82,6 +119,16 @@ local function write_placed(P)
     newly_listed[ix] = (newly_listed[ix] or 0) + redis.call('ZADD', P .. ix, 'NX', unpack(e))
   end
   placed_ix = {}
+  if next(listed_groups) then
+    -- as protocol 2's group_add: a group already due keeps its place in the rotation, one not due yet takes the new
+    -- head as its turn when that is sooner
+    local now = server_now()
+    for g, start in pairs(listed_groups) do
+      local turn = tonumber(redis.call('ZSCORE', P .. 'groups', g))
+      if not turn or (start < turn and turn > now) then redis.call('ZADD', P .. 'groups', start, g) end
+    end
+    listed_groups = {}
+  end
   if waiting_delta ~= 0 then
     -- a drained shard keeps no count
     if redis.call('INCRBY', P .. 'waiting', waiting_delta) == 0 then redis.call('DEL', P .. 'waiting') end
@@ -95,13 +142,14 @@ local function bucket_for(P, base, count)
   return base .. ':' .. math.floor((cnt - count) / CAP)
 end
 
--- places one task of priority `level` due at `due` waiting as `attempt`; returns the bucket name
-local function place(P, id, due, now, attempt, record, level)
+-- places one task of priority `level` (or of `group`, nil for none) due at `due` waiting as `attempt`; returns the
+-- bucket name
+local function place(P, id, due, now, attempt, record, level, group)
   local coarse = due - now >= HORIZON
   local start = due - due % (coarse and COARSE or W)
-  local name = bucket_for(P, base_of(start, coarse, attempt, level), 1)
+  local name = bucket_for(P, base_of(start, coarse, attempt, level, group), 1)
   redis.call('HSET', P .. 'b:' .. name, id, b36(due - start, coarse and CW or FW) .. record)
-  list_bucket(name, start, coarse, level)
+  list_bucket(name, start, coarse, level, group)
   waiting_delta = waiting_delta + 1
   return name
 end
@@ -122,7 +170,7 @@ end
 -- where a task waits: the bucket name, or nil when it is in flight, dead or unknown. The id index holds its due
 -- time, so only the buckets listed at that window's (and minute's) start are looked at.
 local function find_waiting(P, id, due)
-  for _, ix in ipairs({ 'idx', 'idx1', 'idx2', 'cidx' }) do
+  for _, ix in ipairs(WAITING_INDEXES) do
     local start = due - due % (ix == 'cidx' and COARSE or W)
     local names = redis.call('ZRANGEBYSCORE', P .. ix, start, start)
     for _, name in ipairs(names) do
@@ -149,7 +197,7 @@ end
 
 -- moves a whole bucket (source key, `size` tasks not waiting until now: an in-flight bucket) into the waiting
 -- bucket of `base`, starting at `start`
-local function move_bucket(P, source, size, base, start, coarse, level)
+local function move_bucket(P, source, size, base, start, coarse, level, group)
   local name = bucket_for(P, base, size)
   local target = P .. 'b:' .. name
   if redis.call('EXISTS', target) == 1 then
@@ -158,19 +206,23 @@ local function move_bucket(P, source, size, base, start, coarse, level)
   else
     redis.call('RENAME', source, target)
   end
-  list_bucket(name, start, coarse, level)
+  list_bucket(name, start, coarse, level, group)
   waiting_delta = waiting_delta + size
   return name
 end
 
 -- takes one waiting task out of its bucket `name` (cancelled, or about to be placed again); a bucket left empty is
--- unlisted, and its base's fill count forgotten
+-- unlisted, and its base's fill count forgotten (a group's window: its turn follows its new head)
 local function unwait(P, name, id)
   redis.call('HDEL', P .. 'b:' .. name, id)
   waiting_delta = waiting_delta - 1
   if redis.call('EXISTS', P .. 'b:' .. name) == 0 then
-    local _, _, coarse, level = parse_name(name)
-    redis.call('ZREM', P .. index_of(coarse, level), name)
+    local _, _, coarse, level, group = parse_name(name)
+    redis.call('ZREM', P .. index_of(coarse, level, group), name)
     redis.call('HDEL', P .. 'open', string.match(name, '^(.*):%d+$'))
+    if group and not coarse then
+      redis.call('ZREM', P .. 'gx:' .. group, name)
+      group_settle(P, group, server_now())
+    end
   end
 end

@@ -2,14 +2,14 @@
 -- `ZADD dq:{<queue>:<shard>}:due <ms> <id>` writes, and whatever a queue upgraded in place still holds in protocol
 -- 2's keys (its due sets `due`, `due:p1`, `due:p2`, its grouped tasks `due:g`, records `tasks:<b>`, `attempts`,
 -- `errors`, `inflight`, and the dead letters protocol 2 left in `dead` without a `dv` entry). A waiting one is adopted
--- into its bucket, with its record, level, attempts and last error (a grouped one ungrouped, at level 0): by a call by
+-- into its bucket, with its record, level, attempts and last error (a grouped one into its group's): by a call by
 -- id that asks for it and by claims (up to LEGACY_MOST of each set a claim, earliest first); a dead one by a call by id and by the reclaim sweep; one protocol 2 holds in flight finishes
 -- there (its ack, retry, extension and progress run protocol 2's scripts, io.delayq.queue.QueueProtocol routes them)
 -- unless its lease expires, when the reclaim sweep adopts it as its next attempt. An id the shard already holds makes
 -- the protocol-2 entry a duplicate, dropped (the first task is kept); an id or a score no task can carry is
 -- dead-lettered with protocol 2's reason (include/malformed.lua). A shard upgraded in place carries P..'legacy'
 -- until it holds nothing of protocol 2 (upgrade.lua); a call by id pays one EXISTS while neither it nor a bare due
--- set exists. Needs buckets.lua, crc32.lua, dedup.lua, dead.lua, malformed.lua and record_hash.lua before it
+-- set exists. Needs buckets.lua, crc32.lua, dedup.lua, dead.lua, malformed.lua, record_hash.lua and group_name.lua before it
 -- (and include/layout.lua, in a script that calls epoch_problem).
 local LEGACY_MOST = 1000
 local LEGACY_DUE = { [0] = 'due', 'due:p1', 'due:p2' }
@@ -32,34 +32,34 @@ local function legacy_parts(P, id)
   return record or '', attempts, err
 end
 
--- one waiting task of protocol 2's due set of `level`, scored `score` (`text`: as Redis wrote it)
-local function adopt_waiting(P, id, h, level, score, text, now)
-  redis.call('ZREM', P .. LEGACY_DUE[level], id)
+-- one waiting task of protocol 2's due set of `level` (or its grouped set), scored `score` (`text`: as Redis wrote it)
+local function adopt_waiting(P, id, h, level, score, text, now, grouped)
+  redis.call('ZREM', P .. (grouped and LEGACY_GROUPED or LEGACY_DUE[level]), id)
   local record, attempts, err = legacy_parts(P, id)
+  local group = grouped and group_of(record)
   local due = math.floor(score)
   local problem = id_problem(id) or score_problem(due, text)
   if problem then
     if redis.call('HEXISTS', P .. 'ix:' .. h, id) == 0 then dead_letter(P, id, h, record, problem, now, attempts) end
   elseif redis.call('HSETNX', P .. 'ix:' .. h, id, b36(due)) == 1 then
-    place(P, id, due, now, attempts + 1, record, level)
+    place(P, id, due, now, attempts + 1, record, group and 0 or level, group)
     if err then redis.call('HSET', P .. 'err', id, err) end
   end
 end
 
--- one grouped task of protocol 2 (a stale producer's after an upgrade in place: the upgrade refuses a queue holding
--- any): protocol 3 has no groups yet, so it is adopted ungrouped at level 0, its record keeping the group field. It
--- fires; the fairness between groups does not hold for it. It leaves its group's set, and the group's turn goes with
--- its last task.
+-- one grouped task of protocol 2: into its group's bucket (a record naming no valid group: level 0 ungrouped). It
+-- leaves its group's set of protocol 2 (a record naming none: the sets of the groups with a turn, a hand-written
+-- producer's rare mistake); the group's turn in `groups` is shared by both protocols and stays.
 local function adopt_grouped(P, id, h, score, text, now)
-  redis.call('ZREM', P .. LEGACY_GROUPED, id)
   local record = redis.call('HGET', legacy_record_key(P, id), id)
   local ok, decoded = pcall(cjson.decode, record or '')
   local g = ok and type(decoded) == 'table' and decoded['group']
   if type(g) == 'string' then
     redis.call('ZREM', P .. 'group:' .. g, id)
-    if redis.call('EXISTS', P .. 'group:' .. g) == 0 then redis.call('ZREM', P .. 'groups', g) end
+  else
+    for _, turn in ipairs(redis.call('ZRANGE', P .. 'groups', 0, LEGACY_MOST - 1)) do redis.call('ZREM', P .. 'group:' .. turn, id) end
   end
-  adopt_waiting(P, id, h, 0, score, text, now)
+  adopt_waiting(P, id, h, 0, score, text, now, true)
 end
 
 -- one dead letter protocol 2 left (in `dead`, without `dv`): its record and attempts into `dv`, its id into the index

@@ -6,7 +6,7 @@ local function promote(P, now, horizon, most)
   local moved = 0
   for _, name in ipairs(coarse) do
     local bkey = P .. 'b:' .. name
-    local _, attempt, _, level = parse_name(name)
+    local _, attempt, _, level, group = parse_name(name)
     local flat = redis.call('HGETALL', bkey)
     local windows = {}
     for j = 1, #flat, 2 do
@@ -18,9 +18,9 @@ local function promote(P, now, horizon, most)
       g[#g + 1] = b36(due - start, FW) .. record
     end
     for start, g in pairs(windows) do
-      local target = bucket_for(P, base_of(start, false, attempt, level), #g / 2)
+      local target = bucket_for(P, base_of(start, false, attempt, level, group), #g / 2)
       redis.call('HSET', P .. 'b:' .. target, unpack(g))
-      list_bucket(target, start, false, level)
+      list_bucket(target, start, false, level, group)
       moved = moved + #g / 2
     end
     redis.call('DEL', bkey)

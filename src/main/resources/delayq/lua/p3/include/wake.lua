@@ -5,9 +5,9 @@
 -- already listed there, and whoever listed those decided whether to wake: so an index's head is read only when this
 -- call listed a new bucket in it (needs buckets.lua; wake after write_placed).
 local placed_starts = {}  -- index -> set of the window or minute starts this call placed tasks in
-local function consider_wake(due, now, level)
+local function consider_wake(due, now, level, group)
   local coarse = due - now >= HORIZON  -- as place decides
-  local ix = index_of(coarse, level)
+  local ix = index_of(coarse, level, group)
   local starts = placed_starts[ix]
   if starts == nil then starts = {}; placed_starts[ix] = starts end
   starts[due - due % (coarse and COARSE or W)] = true

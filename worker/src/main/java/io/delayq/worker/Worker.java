@@ -7,7 +7,6 @@ import io.delayq.client.DelayQueueClient;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.redis.Replies;
-import io.delayq.worker.config.BucketedQueueSettings;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.progress.ProgressWrites;
 import io.delayq.handler.TaskHandler;
@@ -152,9 +151,6 @@ public final class Worker implements AutoCloseable {
             this.backlog = new StatsReader(protocol.scope());
             this.forecasts = new ForecastReader(protocol.scope());
             Replies.await(protocol.verifyMeta(), REDIS_TIMEOUT);
-            if (protocol.buckets() != null) {
-                BucketedQueueSettings.requireSupported(config);
-            }
             this.health = new RedisHealth(redis);
             Replies.await(protocol.scripts().loadAll(), REDIS_TIMEOUT);
             health.scriptsLoaded();
@@ -313,12 +309,6 @@ public final class Worker implements AutoCloseable {
         protocol.refreshProtocol().thenAccept(p -> {
             if (p == QueueProtocol.BUCKETED) {
                 LOG.info("queue '{}' was upgraded to protocol 3 in place: claiming from its buckets from now on", config.queue());
-                try {
-                    BucketedQueueSettings.requireSupported(config);
-                } catch (RuntimeException e) {
-                    LOG.error("queue '{}' is on protocol 3 now, and this worker's settings ask for what it does not offer: {}",
-                            config.queue(), e.getMessage());
-                }
             }
         });
     }

@@ -94,8 +94,8 @@ final class RedisChecks {
         String recorded = String.valueOf(meta.get().shards());
         String protocol = String.valueOf(meta.get().protocol());
         if (protocol.equals(String.valueOf(QueueProtocol.BUCKETED))) {
-            return CheckResult.warn("queue", "queue '" + queue + "' is on delayq protocol 3, which is still being built: "
-                            + "what it does not offer yet (docs/protocol3.md) is refused on it",
+            return CheckResult.warn("queue", "queue '" + queue + "' is on delayq protocol 3, which is not the default yet "
+                            + "(docs/protocol3.md)",
                     "a new queue is recorded as protocol 3 only where DELAYQ_PROTOCOL=3 asked for it; use protocol 2 (unset it) for production");
         }
         if (!protocol.equals(String.valueOf(QueueProtocol.PROTOCOL_VERSION))) {

@@ -1,8 +1,6 @@
 package io.delayq.worker.dispatch;
 
-import io.delayq.InvalidInputException;
 import io.delayq.queue.QueueProtocol;
-import io.delayq.settings.WorkerSettings;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.NewQueuesOnProtocol3;
 import io.delayq.testing.RedisServerExtension;
@@ -19,13 +17,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import static io.delayq.testing.TestQueue.get;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
  * The unchanged worker on a queue recorded as protocol 3 (docs/protocol3.md): every task runs once, a failing one as
  * attempt 1 then 2 after its backoff, none before its due time although claims take whole due windows, and the
- * shard's buckets, leases and id index are empty afterwards. A setting protocol 3 cannot honour yet fails the start.
+ * shard's buckets, leases and id index are empty afterwards.
  */
 class BucketedWorkerTest {
     @RegisterExtension
@@ -82,15 +79,5 @@ class BucketedWorkerTest {
                     // (a claim's replay key lives out its lease: it answers a re-sent claim)
                     .allMatch(k -> k.equals(prefix + "seq") || k.equals(prefix + "marker") || k.startsWith(prefix + "claim:"));
         }
-    }
-
-    @Test
-    void aSettingProtocolThreeCannotHonourYetFailsTheStartNamingIt() {
-        queue.client().enqueue(TaskSpec.of("x"));
-        Map<String, String> env = RunningWorkers.env(redis.url(), Q, SHARDS);
-        env.put(WorkerSettings.GROUP_WEIGHTS.name(), "acme=2");
-        assertThatThrownBy(() -> workers.startHandler(env, task -> { }))
-                .isInstanceOf(InvalidInputException.class)
-                .hasMessageContaining("DELAYQ_GROUP_WEIGHTS").hasMessageContaining("protocol 3");
     }
 }
