@@ -79,7 +79,7 @@ end
 -- the levels' indexes and the groups' turns are rarely there: one EXISTS answers for all of them, and only a shard
 -- holding any of them asks which.
 local rare = redis.call('EXISTS', P .. 'paused', P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. 'due:g', P .. 'idx2', P .. 'idx1',
-  P .. 'groups') > 0
+  P .. 'groups', P .. 'gidx') > 0
 if rare and redis.call('HGET', P .. 'paused', 'at') then return out end
 
 local rate, burst = tonumber(ARGV[6]) or 0, tonumber(ARGV[7]) or 0
@@ -99,18 +99,25 @@ end
 
 if rare then adopt_waiting_tasks(P, now) end
 coarse_head = redis.call('ZRANGE', P .. 'cidx', 0, 0, 'WITHSCORES')
+local promoted = 0
 if coarse_head[2] and tonumber(coarse_head[2]) <= now + ahead then
-  promote(P, now, now + ahead, 100)
+  promoted = promote(P, now, now + ahead, 100)
   coarse_head = redis.call('ZRANGE', P .. 'cidx', 0, 0, 'WITHSCORES')
 end
 
 -- (adopting protocol 2's tasks, or promoting minutes, may have listed buckets of levels 1 and 2 or of groups)
-leveled = rare and redis.call('EXISTS', P .. 'idx2', P .. 'idx1') > 0
-grouped = rare and redis.call('EXISTS', P .. 'groups') == 1
+local mixed = rare or promoted > 0
+leveled = mixed and redis.call('EXISTS', P .. 'idx2', P .. 'idx1') > 0
+grouped = mixed and redis.call('EXISTS', P .. 'groups', P .. 'gidx') > 0
+if grouped then
+  -- a group with a window due and no turn (protocol 2's scripts, which know only its own sets, took it out of the
+  -- rotation: a worker or producer not switched yet during an upgrade in place) gets one back, one group a claim
+  local head = redis.call('ZRANGEBYSCORE', P .. 'gidx', '-inf', now, 'WITHSCORES', 'LIMIT', 0, 1)
+  local g = head[1] and select(5, parse_name(head[1]))
+  if g then redis.call('ZADD', P .. 'groups', 'NX', head[2], g) end
+end
 local looked_ahead = ahead > 0
 if grouped then ahead = 0 end
--- the tag makes every in-flight name unique, also for two parts of one bucket taken in the same millisecond
-local tag
 local took, leases = 0, {}
 -- takes up to `most` tasks of the buckets of index `ix` starting by now + ahead, whole buckets, the first one split
 -- when it alone is larger; `exact`: also the last one split, to take `most` exactly (a group's share). A group's
@@ -118,7 +125,9 @@ local took, leases = 0, {}
 local function take(ix, most, group, exact)
   local due = redis.call('ZRANGEBYSCORE', P .. ix, '-inf', now + ahead, 'LIMIT', 0, most)
   if #due == 0 then return 0 end
-  tag = tag or '@' .. b36(redis.call('INCR', P .. 'seq'))
+  -- a tag per call makes every in-flight name unique: a group round takes from one index twice (a share, then what
+  -- is left), and its second call may take the rest of a bucket its first one split
+  local tag = '@' .. b36(redis.call('INCR', P .. 'seq'))
   local taken, bases = {}, {}
   local n = 0
   for _, name in ipairs(due) do

@@ -186,4 +186,82 @@ class GroupsOnProtocol3Test extends GroupsTest {
         assertThat(far.lastError()).isEqualTo("due score inf is not epoch milliseconds (after 9999-12-31)");
         assertThat(q.allKeys()).doesNotContain(k.groupedDue(), k.group("acme"));
     }
+
+    /**
+     * A group round takes from one index twice (a share, then what is left): the second take may take the rest of a
+     * window the first one split. Each take has its own in-flight name, so every task is in flight once and acks.
+     */
+    @Test
+    void aWindowSplitForOneShareAndTakenWholeForTheRestLosesNoTask() {
+        Instant due = Instant.ofEpochMilli(BucketLayout.windowStart(Instant.now().minusSeconds(5).toEpochMilli()));
+        List<TaskSpec> tasks = new java.util.ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            tasks.add(TaskSpec.of("plain-" + i).at(due.plusMillis(i)));
+        }
+        tasks.add(TaskSpec.of("g-0").at(due).group("g"));
+        tasks.add(TaskSpec.of("g-1").at(due).group("g"));
+        q.client().enqueueAll(tasks);
+
+        ClaimBatch b = claim(10);
+        assertThat(b.tasks()).extracting(ClaimedTask::id).doesNotHaveDuplicates().hasSize(10);
+        assertThat(q.inFlight(0)).hasSize(10);
+        assertThat(sync(q.protocol().ack(0, b.tasks()))).hasSize(10).containsOnly(true);
+        assertThat(q.allKeys()).noneMatch(key -> key.contains(":f:") || key.contains(":b:"));
+    }
+
+    /**
+     * During an upgrade in place a worker not switched yet runs protocol 2's claim, which knows only protocol 2's group
+     * sets and takes a group's turn away when they are empty: protocol 3's next claim gives the group a turn back.
+     */
+    @Test
+    void aGroupWhoseTurnProtocol2TookAwayIsServedAgain() {
+        q.client().enqueue(TaskSpec.of("t1").at(Instant.now().minusSeconds(2)).group("acme"));
+        get(q.redis().zrem(q.keys(0).groups(), "acme"));
+        assertThat(claim(10).tasks()).extracting(ClaimedTask::id).containsExactly("t1");
+    }
+
+    /**
+     * A quiet group's task wakes a sleeping worker although another group's older window waits (its turn pushed out
+     * by its rate limit): it is weighed against the earliest turn, as protocol 2's enqueue does.
+     */
+    @Test
+    void aQuietGroupsTaskWakesTheWorkerWhileAnotherGroupWaitsForItsTokens() {
+        q.client().enqueue(TaskSpec.of("old-1").at(Instant.now().minusSeconds(10)).group("old"));
+        get(q.redis().zadd(q.keys(0).groups(), q.serverNow() + 60_000, "old"));
+        get(q.redis().del(q.keys(0).marker()));
+        Instant due = Instant.now().minusSeconds(2);
+        q.client().enqueue(TaskSpec.of("new-1").at(due).group("new"));
+        assertThat(q.zrange(q.keys(0).marker())).singleElement()
+                .satisfies(m -> assertThat(m.getScore()).isEqualTo((double) BucketLayout.windowStart(due.toEpochMilli())));
+    }
+
+    /** A claim that promotes a group's minute itself (the reclaim sweep behind) serves the group in the same call. */
+    @Test
+    void aClaimThatPromotesAGroupsMinuteServesIt() {
+        Instant due = Instant.now().plusSeconds(1200);
+        q.client().enqueue(TaskSpec.of("later").at(due).group("acme"));
+        assertThat(q.allKeys()).noneMatch(key -> key.endsWith(":groups") || key.endsWith(":gidx"));
+        // the claim's clock set past the due time, as a claim twenty minutes later would read it
+        assertThat(claimAt(due.toEpochMilli() + 1)).contains("later");
+    }
+
+    /**
+     * One call that lists a window, flushes its listings (adopting a protocol-2 task), empties the window and places a
+     * task in it again leaves it listed (replace of one id twice in a batch, a bare ZADD between).
+     */
+    @Test
+    void aWindowEmptiedAndFilledAgainInOneCallStaysListed() {
+        get(q.redis().zadd(q.keys(0).due(0), q.serverNow() + 30_000, "bare"));
+        Instant due = Instant.now().plusSeconds(60);
+        q.client().enqueueAll(List.of(TaskSpec.of("a").at(due).group("g"), TaskSpec.of("bare").at(due),
+                TaskSpec.of("a").at(due).group("g")), DuplicatePolicy.REPLACE);
+        assertThat(q.waitingInGroup(0, "g")).containsOnlyKeys("a");
+        assertThat(get(q.redis().zscore(q.keys(0).groups(), "g"))).isNotNull();
+        assertThat(claimAt(due.toEpochMilli() + 1)).contains("a");
+    }
+
+    private String claimAt(long now) {
+        return sync(q.protocol().scripts().<List<Object>>run(io.delayq.bucket.BucketScript.CLAIM, List.of(prefix()),
+                List.of("10", "60000", String.valueOf(now), "0", "", "0", "0"))).toString();
+    }
 }

@@ -43,12 +43,25 @@ class UpgradeCommandTest {
     }
 
     @Test
-    void aQueueHoldingGroupedTasksIsRefusedNamingWhy() {
+    void groupedTasksAreUpgradedIntoTheirGroups() {
         queue.client().enqueue(TaskSpec.of("g-1").group("acme"));
         CliRun run = delayq("upgrade");
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(get(redis.admin().commands().hget("dq:{orders}:meta", "protocol"))).isEqualTo("3");
+        CliRun inspect = delayq("inspect", "g-1");
+        assertThat(inspect.exitCode()).as(inspect.toString()).isZero();
+        assertThat(inspect.out()).contains("scheduled");
+    }
+
+    @Test
+    void anUpgradeWhileAReshardRunsIsRefusedNamingWhy() {
+        queue.client().enqueue(TaskSpec.of("t-1"));
+        io.delayq.redis.Replies.await(new io.delayq.reshard.ReshardScripts(queue.protocol().scope()).reshardBegin(queue.protocol().shards() * 2),
+                java.time.Duration.ofSeconds(5));
+        CliRun run = delayq("upgrade");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("grouped tasks");
+        assertThat(run.err()).contains("is being resharded");
         assertThat(get(redis.admin().commands().hget("dq:{orders}:meta", "protocol"))).isEqualTo("2");
-        assertThat(queue.client().inspect("g-1").state()).isEqualTo(TaskInfo.State.SCHEDULED);
+        assertThat(queue.client().inspect("t-1").state()).isEqualTo(TaskInfo.State.SCHEDULED);
     }
 }

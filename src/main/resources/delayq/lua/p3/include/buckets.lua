@@ -9,7 +9,7 @@
 --                   1 and 2 (a claim takes level 2, then 1, then 0). P..'cidx': every 'c' bucket, whatever its level or group.
 --   P..'gidx'       ZSET name -> window start: every waiting 'w' bucket of a group (what browse, stats, the mover and the
 --                   calls by id walk), and P..'gx:'..group the same for one group (what a claim takes from);
---                   P..'groups' ZSET group -> turn, protocol 2's rotation (include/groups.lua, p3/include/group_claim.lua):
+--                   P..'groups' ZSET group -> turn, protocol 2's rotation (include/groups.lua, include/group_round.lua):
 --                   the group's earliest window start, or after it was served the claim's now
 --   P..'open'       HASH base -> places handed out in that base; only a hint for filling buckets to CAP: resetting
 --                   it is always safe (a place lands in a waiting bucket of the same base and attempt, or a new one).
@@ -118,7 +118,7 @@ local function write_placed(P)
   for ix, e in pairs(placed_ix) do
     newly_listed[ix] = (newly_listed[ix] or 0) + redis.call('ZADD', P .. ix, 'NX', unpack(e))
   end
-  placed_ix = {}
+  placed_ix, placed_seen = {}, {}
   if next(listed_groups) then
     -- as protocol 2's group_add: a group already due keeps its place in the rotation, one not due yet takes the new
     -- head as its turn when that is sooner

@@ -351,9 +351,10 @@ public final class Worker implements AutoCloseable {
         return s -> protocol.buckets() == null ? List.of(protocol.keys(s).due(0), protocol.keys(s).groups())
                 // and protocol 2's due sets and grouped tasks, where its tasks (a bare ZADD, an upgrade, a stale producer)
                 // wait until a claim adopts them
+                // (the groups' turns are the same key on protocol 3)
                 : java.util.stream.Stream.concat(io.delayq.bucket.BucketLayout.windowIndexes(config.queue(), s).stream(),
-                        java.util.stream.Stream.of(protocol.keys(s).due(0), protocol.keys(s).due(1), protocol.keys(s).due(2),
-                                protocol.keys(s).groupedDue())).toList();
+                        java.util.stream.Stream.of(protocol.keys(s).groups(), protocol.keys(s).due(0), protocol.keys(s).due(1),
+                                protocol.keys(s).due(2), protocol.keys(s).groupedDue())).toList();
     }
 
     /**

@@ -19,7 +19,7 @@ import java.time.Duration;
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {"0:upgraded: nothing of protocol 2 is left", "1:upgraded, but tasks protocol 2 holds in flight were still running "
                 + "after --wait (run it again later), or the queue does not exist in Redis",
-                "2:bad input (a reshard running, grouped tasks, which protocol 3 does not take yet)", ExitCodes.L_REDIS,
+                "2:bad input (a reshard running)", ExitCodes.L_REDIS,
                 ExitCodes.L_INTERNAL},
         footer = {"%nExamples:", "  delayq upgrade --queue orders", "  delayq upgrade --queue orders --wait 5m"})
 public class UpgradeCommand extends QueueCommand {

@@ -75,6 +75,8 @@ class UpgradeJobsTest {
     void aRefusedUpgradeFailsNamingWhyAndIsStartedAgainOnlyAfterTheRetryDelay() throws Exception {
         try (TestQueue q = TestQueue.open(redis.url(), "grouped", 2)) {
             q.client().enqueue(TaskSpec.of("tenant-1").after(Duration.ofHours(1)).group("acme"));
+            // a reshard running: the upgrade is refused until it has finished
+            io.delayq.redis.Replies.await(new io.delayq.reshard.ReshardScripts(q.protocol().scope()).reshardBegin(4), Duration.ofSeconds(5));
             HandClock clock = new HandClock();
             AtomicInteger changes = new AtomicInteger();
             UpgradeJobs jobs = new UpgradeJobs(Duration.ofSeconds(10), clock);
@@ -82,7 +84,7 @@ class UpgradeJobsTest {
             UpgradeJob failed = jobs.ensure("shop/grouped", () -> params("grouped", changes, clock)).orElseThrow();
             assertThat(failed.awaitEnd(Duration.ofSeconds(10))).isTrue();
             assertThat(failed.state().failed()).isTrue();
-            assertThat(failed.state().error()).contains("holds grouped tasks");
+            assertThat(failed.state().error()).contains("is being resharded");
             assertThat(jobs.ensure("shop/grouped", () -> params("grouped", changes, clock))).as("within the delay").containsSame(failed);
 
             clock.advance(Duration.ofSeconds(11));

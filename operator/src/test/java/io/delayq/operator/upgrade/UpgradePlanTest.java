@@ -104,13 +104,13 @@ class UpgradePlanTest {
     @Test
     void aFailedJobIsAProblemAndTheStatusSaysItResumes() {
         UpgradePlan plan = UpgradePlan.of(3, 2, STEADY, false, null);
-        Optional<UpgradeJob.State> failed = Optional.of(new UpgradeJob.State(false, null, "queue 'q' holds grouped tasks", Instant.EPOCH));
+        Optional<UpgradeJob.State> failed = Optional.of(new UpgradeJob.State(false, null, "queue 'q' is being resharded", Instant.EPOCH));
 
         assertThat(UpgradeProgress.problems(plan, failed)).singleElement().satisfies(p -> {
             assertThat(p.reason()).isEqualTo(Reason.PROTOCOL_UPGRADE_FAILED);
-            assertThat(p.message()).contains("holds grouped tasks");
+            assertThat(p.message()).contains("is being resharded");
         });
-        assertThat(UpgradeProgress.status(plan, failed, null).getProgress()).isEqualTo("failed (queue 'q' holds grouped tasks); resumes shortly");
+        assertThat(UpgradeProgress.status(plan, failed, null).getProgress()).isEqualTo("failed (queue 'q' is being resharded); resumes shortly");
     }
 
     @Test
