@@ -1,13 +1,15 @@
 // Package delayq is a producer for delayq delay queues in Redis: it schedules, cancels, reschedules and inspects
 // tasks that the Java worker fleet fires, with core's own Lua scripts (embedded at build time from
-// src/main/resources/delayq/lua), so it gives exactly what the Java, Python and Node clients give. It speaks
-// protocol 2, and protocol 3 to a queue whose meta records it (protocol3.go).
+// src/main/resources/delayq/lua), so it gives exactly what the Java, Python and Node clients give. It records a queue
+// it creates as protocol 3 (protocol3.go) unless Options.ProtocolForNewQueues or DELAYQ_PROTOCOL asks for 2, and speaks
+// to an existing queue in the protocol its meta records (2 or 3).
 package delayq
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -29,7 +31,16 @@ type Options struct {
 	ReplicaAckTimeout time.Duration
 	// TLSCA is a PEM file of CA certificates for rediss:// (default: DELAYQ_REDIS_TLS_CA, else the system's).
 	TLSCA string
+	// ProtocolForNewQueues is the protocol the queue is recorded with if this client creates it (its meta hash is
+	// absent): ProtocolVersion (2) or BucketedProtocolVersion (3). 0: the environment variable DELAYQ_PROTOCOL (2 or
+	// 3), else 3. It decides nothing for a queue that exists: the protocol its meta records does. Any other value fails
+	// with InvalidInputError (field "protocolForNewQueues").
+	ProtocolForNewQueues int
 }
+
+// ProtocolEnv is the environment variable that picks the protocol a new queue is recorded with when
+// Options.ProtocolForNewQueues is 0, as core reads it: "2" or "3" (unset or blank: 3).
+const ProtocolEnv = "DELAYQ_PROTOCOL"
 
 type settings struct {
 	queue             string
@@ -38,6 +49,29 @@ type settings struct {
 	timeout           time.Duration
 	replicaAcks       int
 	replicaAckTimeout time.Duration
+	// newQueueProtocol is the protocol a queue this client creates is recorded with (protocolForNewQueues).
+	newQueueProtocol int
+}
+
+// protocolForNewQueues is the protocol a queue is recorded with when this client creates it, as core's
+// QueueProtocol.protocolForNewQueues: the option when set (not 0), else DELAYQ_PROTOCOL, else 3 (docs/protocol3.md).
+func protocolForNewQueues(asked int) (int, error) {
+	if asked != 0 {
+		if asked != ProtocolVersion && asked != BucketedProtocolVersion {
+			return 0, invalid("protocolForNewQueues", "must be 2 or 3, got %d", asked)
+		}
+		return asked, nil
+	}
+	env := os.Getenv(ProtocolEnv)
+	switch strings.TrimSpace(env) {
+	case "":
+		return BucketedProtocolVersion, nil
+	case "2":
+		return ProtocolVersion, nil
+	case "3":
+		return BucketedProtocolVersion, nil
+	}
+	return 0, invalid(ProtocolEnv, "must be 2 or 3, got '%s'", env)
 }
 
 func checkOptions(o Options) (settings, error) {
@@ -76,6 +110,10 @@ func checkOptions(o Options) (settings, error) {
 				s.timeout.Milliseconds(), s.replicaAckTimeout.Milliseconds())
 		}
 	}
+	var err error
+	if s.newQueueProtocol, err = protocolForNewQueues(o.ProtocolForNewQueues); err != nil {
+		return s, err
+	}
 	return s, nil
 }
 
@@ -93,9 +131,9 @@ type Queue struct {
 }
 
 // Connect connects to a redis://, rediss://, redis-cluster:// or rediss-cluster:// URL and checks the queue's shard count and protocol in
-// dq:{queue}:meta (recording them on first use, protocol 2): ShardCountMismatchError or ProtocolVersionMismatchError
-// when Redis holds others. A queue that records protocol 3 is spoken to with protocol 3's scripts. Bad options fail
-// with InvalidInputError before anything is sent.
+// dq:{queue}:meta (recording them on first use: protocol 3, unless Options.ProtocolForNewQueues or DELAYQ_PROTOCOL asks
+// for 2): ShardCountMismatchError or ProtocolVersionMismatchError when Redis holds others. An existing queue is spoken
+// to in the protocol its meta records (2 or 3). Bad options fail with InvalidInputError before anything is sent.
 func Connect(ctx context.Context, url string, o Options) (*Queue, error) {
 	s, err := checkOptions(o)
 	if err != nil {
@@ -144,8 +182,8 @@ func (q *Queue) Name() string { return q.queue }
 // Shards is the queue's current shard count (as last read from its meta hash: it grows with a reshard).
 func (q *Queue) Shards() int { return q.currentLayout().Shards }
 
-// Protocol is the delayq protocol the queue's meta records and this client speaks to it: ProtocolVersion (2), or
-// BucketedProtocolVersion (3).
+// Protocol is the delayq protocol the queue's meta records and this client speaks to it: BucketedProtocolVersion (3,
+// what a queue this client creates records unless asked for 2), or ProtocolVersion (2).
 func (q *Queue) Protocol() int { return q.protocol }
 
 // Layout is the queue's layout as last read from its meta hash.

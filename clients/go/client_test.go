@@ -78,9 +78,22 @@ var run = time.Now().UnixNano() % 1_000_000
 // unique is a queue name of this run.
 func unique(name string) string { return fmt.Sprintf("%s-%d", name, run) }
 
+// connect connects with the default options: a queue it creates is recorded as protocol 3.
 func connect(t *testing.T, r *redisServer, queue string, shards int) *Queue {
 	t.Helper()
-	q, err := Connect(context.Background(), r.url, Options{Queue: queue, Shards: shards})
+	return connectWith(t, r, Options{Queue: queue, Shards: shards})
+}
+
+// connect2 connects with ProtocolForNewQueues 2: a queue it creates is recorded as protocol 2, for the tests that read
+// protocol 2's keys.
+func connect2(t *testing.T, r *redisServer, queue string, shards int) *Queue {
+	t.Helper()
+	return connectWith(t, r, Options{Queue: queue, Shards: shards, ProtocolForNewQueues: ProtocolVersion})
+}
+
+func connectWith(t *testing.T, r *redisServer, o Options) *Queue {
+	t.Helper()
+	q, err := Connect(context.Background(), r.url, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +105,7 @@ func TestEveryOperationOnARealRedis(t *testing.T) {
 	r := startRedis(t)
 	ctx := context.Background()
 	name := unique("orders")
-	q := connect(t, r, name, 8)
+	q := connect2(t, r, name, 8)
 	if meta, _ := redis.StringMap(r.admin.Do("HGETALL", metaKey(name))); meta["shards"] != "8" || meta["protocol"] != "2" {
 		t.Fatalf("meta %v", meta)
 	}
@@ -184,7 +197,7 @@ func TestInspectShowsASucceededTasksCompletionRecord(t *testing.T) {
 	r := startRedis(t)
 	ctx := context.Background()
 	name := unique("refunds")
-	q := connect(t, r, name, 4)
+	q := connect2(t, r, name, 4)
 	now, err := redis.Int64s(r.admin.Do("TIME"))
 	if err != nil {
 		t.Fatal(err)
@@ -220,7 +233,7 @@ func TestInspectShowsASucceededTasksCompletionRecord(t *testing.T) {
 func TestAQueueOfAnotherShardCountOrProtocolIsRefused(t *testing.T) {
 	r := startRedis(t)
 	name, legacy := unique("counted"), unique("legacy")
-	connect(t, r, name, 16)
+	connect2(t, r, name, 16)
 	_, err := Connect(context.Background(), r.url, Options{Queue: name, Shards: 8})
 	var mismatch *ShardCountMismatchError
 	if !errors.As(err, &mismatch) || mismatch.Recorded != 16 || mismatch.Configured != 8 {
@@ -245,7 +258,7 @@ func TestAShardOfAnotherLayoutEpochMakesTheClientReadTheLayoutAgain(t *testing.T
 	r := startRedis(t)
 	ctx := context.Background()
 	name := unique("grown")
-	q := connect(t, r, name, 4)
+	q := connect2(t, r, name, 4)
 	// what a finished grow from 4 to 16 shards leaves in the meta hash and on the shards (core's reshard_finish)
 	if _, err := r.admin.Do("HSET", metaKey(name), "shards", "16", "layout", "2", "layouts", "4,16"); err != nil {
 		t.Fatal(err)
@@ -270,7 +283,7 @@ func TestAShardOfAnotherLayoutEpochMakesTheClientReadTheLayoutAgain(t *testing.T
 func TestDebounceMovesTheDueTimeButNeverPastTheBurstsDeadline(t *testing.T) {
 	r := startRedis(t)
 	ctx := context.Background()
-	q := connect(t, r, unique("searches"), 4)
+	q := connect2(t, r, unique("searches"), 4)
 	wait := Ptr(time.Minute)
 	first, err := q.Enqueue(ctx, Task{ID: "reindex-7", Delay: 10 * time.Second, Payload: Ptr("v1"), DebounceMaxWait: wait}, Debounce)
 	if err != nil || first.Status != Added {

@@ -89,9 +89,9 @@ func speaks(protocol int) bool {
 
 // checkMeta is the layout meta.lua answered; it refuses a protocol this client does not speak, or a shard count the
 // queue never had (a count it had before a reshard is followed: the layout is the meta's, as in core's
-// QueueProtocol.verifyMeta). A refused protocol is named against ProtocolVersion, the one this client records for
+// QueueProtocol.verifyMeta). A refused protocol is named against newQueueProtocol, the one this client records for
 // new queues, as core names it.
-func checkMeta(reply []any, queue string, shards int) (Layout, error) {
+func checkMeta(reply []any, queue string, shards int, newQueueProtocol int) (Layout, error) {
 	l := layoutFromMeta(reply)
 	known := l.Shards == shards
 	for _, n := range l.History {
@@ -101,7 +101,7 @@ func checkMeta(reply []any, queue string, shards int) (Layout, error) {
 		return l, &ShardCountMismatchError{Queue: queue, Configured: shards, Recorded: l.Shards}
 	}
 	if v := protocolFromMeta(reply); !speaks(v) {
-		return l, &ProtocolVersionMismatchError{Queue: queue, Supported: ProtocolVersion, Recorded: v}
+		return l, &ProtocolVersionMismatchError{Queue: queue, Supported: newQueueProtocol, Recorded: v}
 	}
 	return l, nil
 }

@@ -16,8 +16,9 @@ import (
 // vectors (clients/protocol-vectors.json) hold them to the same answers.
 
 const (
-	// ProtocolVersion is the key layout and record format this client speaks and records for a queue it creates; it
-	// also speaks BucketedProtocolVersion to a queue whose meta records that (protocol3.go).
+	// ProtocolVersion is protocol 2's key layout and record format, which this client speaks to a queue whose meta
+	// records it and records for a queue it creates only when asked (Options.ProtocolForNewQueues, DELAYQ_PROTOCOL);
+	// by default a new queue is recorded as BucketedProtocolVersion (protocol3.go).
 	ProtocolVersion = 2
 	// MaxPerCall is the most tasks one enqueue script call carries.
 	MaxPerCall = 500

@@ -6,14 +6,15 @@ import (
 )
 
 // Protocol 3 (docs/protocol3.md): a shard's waiting tasks in hashes of one due window, found by id through the id
-// index. A queue is protocol 3 only where its meta records it (its first Java client or worker ran with
-// DELAYQ_PROTOCOL=3, or it was upgraded in place); this library records 2 for a queue it creates and speaks 3 to a
-// queue that records it, with core's p3 scripts and the arguments core's io.delayq.bucket.BucketQueue sends. Its
+// index. A queue is protocol 3 where its meta records it: created so (the default of this library and of core, unless
+// Options.ProtocolForNewQueues or DELAYQ_PROTOCOL asks for 2), or upgraded in place. This library speaks 3 to a queue
+// that records it, with core's p3 scripts and the arguments core's io.delayq.bucket.BucketQueue sends. Its
 // calls carry the caller's layout epoch (and an enqueue "present" on an old shard during a migration) as protocol 2's,
 // and are routed alike (routing.go): a protocol-3 queue grows as a protocol-2 one does.
 
 const (
-	// BucketedProtocolVersion is protocol 3, which this client speaks on a queue whose meta records it.
+	// BucketedProtocolVersion is protocol 3, which this client records for a queue it creates (unless asked for 2) and
+	// speaks on a queue whose meta records it.
 	BucketedProtocolVersion = 3
 	// idIndexBuckets is the id index's hash count per shard (ix:<h>; core's BucketLayout.ID_INDEX_BUCKETS).
 	idIndexBuckets = 2039

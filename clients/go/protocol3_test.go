@@ -626,11 +626,11 @@ func TestAGroupedTaskWaitsInItsGroupsBucketsOnProtocol3(t *testing.T) {
 	}
 }
 
-func TestAQueueThisClientCreatesIsProtocol2AndKeepsUsingProtocol2sKeys(t *testing.T) {
+func TestAQueueCreatedAsProtocol2ByOptionKeepsUsingProtocol2sKeys(t *testing.T) {
 	r := startRedis(t)
 	ctx := context.Background()
 	name := unique("p2-fresh")
-	q := connect(t, r, name, 4)
+	q := connect2(t, r, name, 4)
 	if q.Protocol() != ProtocolVersion {
 		t.Errorf("protocol %d, want 2", q.Protocol())
 	}
@@ -657,6 +657,7 @@ func TestAQueueThisClientCreatesIsProtocol2AndKeepsUsingProtocol2sKeys(t *testin
 }
 
 func TestAnUnknownProtocolIsStillRefusedNamingTheOneThisClientRecords(t *testing.T) {
+	t.Setenv(ProtocolEnv, "")
 	r := startRedis(t)
 	name := unique("p4")
 	if _, err := r.admin.Do("HSET", metaKey(name), "shards", "4", "protocol", "4"); err != nil {
@@ -664,8 +665,124 @@ func TestAnUnknownProtocolIsStillRefusedNamingTheOneThisClientRecords(t *testing
 	}
 	_, err := Connect(context.Background(), r.url, Options{Queue: name, Shards: 4})
 	var mismatch *ProtocolVersionMismatchError
-	if !errors.As(err, &mismatch) || mismatch.Recorded != 4 || mismatch.Supported != ProtocolVersion {
+	if !errors.As(err, &mismatch) || mismatch.Recorded != 4 || mismatch.Supported != BucketedProtocolVersion ||
+		err.Error() != fmt.Sprintf("protocol: queue '%s' uses delayq protocol version 4 in Redis, this client speaks version 3; "+
+			"the key layout and record format differ between versions, so every producer and worker of a queue must speak the same one", name) {
 		t.Errorf("%v", err)
+	}
+	// named as the version this client records for a new queue, as core's message does
+	_, err = Connect(context.Background(), r.url, Options{Queue: name, Shards: 4, ProtocolForNewQueues: 2})
+	if !errors.As(err, &mismatch) || mismatch.Supported != ProtocolVersion || !strings.Contains(err.Error(), "this client speaks version 2;") {
+		t.Errorf("%v", err)
+	}
+}
+
+// metaProtocol is the protocol field of a queue's meta hash ("" when absent).
+func metaProtocol(t *testing.T, r *redisServer, queue string) string {
+	t.Helper()
+	v, err := redis.String(r.admin.Do("HGET", metaKey(queue), "protocol"))
+	if errors.Is(err, redis.ErrNil) {
+		return ""
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestAQueueThisClientCreatesIsRecordedAsProtocol3AndItsFirstTaskWaitsInProtocol3sBuckets(t *testing.T) {
+	t.Setenv(ProtocolEnv, "")
+	r := startRedis(t)
+	ctx := context.Background()
+	name := unique("p3-fresh")
+	q := connect(t, r, name, 4)
+	if got := metaProtocol(t, r, name); got != "3" || q.Protocol() != BucketedProtocolVersion {
+		t.Fatalf("meta records protocol %q, spoken %d; want 3", got, q.Protocol())
+	}
+	res, err := q.Enqueue(ctx, Task{ID: "first", Delay: 30 * time.Second, Payload: Ptr("p")}, Reject)
+	if err != nil || res.Status != Added {
+		t.Fatalf("%+v (%v)", res, err)
+	}
+	prefix := taskPrefix(name, "first", 4)
+	if index, value := waitingBucket(t, r, prefix, "first"); index != "idx" || !strings.HasSuffix(value, ":p") {
+		t.Errorf("first waits in %q (%q), want a window's bucket listed in idx", index, value)
+	}
+	if due := indexedDue(t, r, prefix, "first"); due != strconv.FormatInt(res.DueAt.UnixMilli(), 36) {
+		t.Errorf("id index holds %q, want the due time %d in base 36", due, res.DueAt.UnixMilli())
+	}
+	if n := protocol2KeysOf(t, r, prefix, "first"); n != 0 {
+		t.Errorf("%d of protocol 2's keys written on a new queue", n)
+	}
+}
+
+func TestProtocolForNewQueuesAndDelayqProtocolPickTheProtocolANewQueueIsRecordedWith(t *testing.T) {
+	t.Setenv(ProtocolEnv, "")
+	r := startRedis(t)
+	ctx := context.Background()
+	open := func(queue string, asked int) *Queue {
+		t.Helper()
+		q, err := Connect(ctx, r.url, Options{Queue: queue, Shards: 4, ProtocolForNewQueues: asked})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q.Close()
+		return q
+	}
+	classic, explicit := unique("by-option-2"), unique("by-option-3")
+	if q := open(classic, 2); metaProtocol(t, r, classic) != "2" || q.Protocol() != ProtocolVersion {
+		t.Errorf("option 2: meta %q, spoken %d", metaProtocol(t, r, classic), q.Protocol())
+	}
+	if q := open(explicit, 3); metaProtocol(t, r, explicit) != "3" || q.Protocol() != BucketedProtocolVersion {
+		t.Errorf("option 3: meta %q, spoken %d", metaProtocol(t, r, explicit), q.Protocol())
+	}
+	// an existing queue keeps the protocol its meta records, whatever the option says
+	if q := open(classic, 0); q.Protocol() != ProtocolVersion {
+		t.Errorf("existing protocol-2 queue spoken as %d", q.Protocol())
+	}
+	if q := open(explicit, 2); q.Protocol() != BucketedProtocolVersion || metaProtocol(t, r, explicit) != "3" {
+		t.Errorf("existing protocol-3 queue spoken as %d", q.Protocol())
+	}
+	// DELAYQ_PROTOCOL when the option is 0; the option wins
+	byEnv, optionWins, byEnv3 := unique("by-env-2"), unique("option-wins"), unique("by-env-3")
+	t.Setenv(ProtocolEnv, "2")
+	open(byEnv, 0)
+	open(optionWins, 3)
+	t.Setenv(ProtocolEnv, " 3 ")
+	open(byEnv3, 0)
+	if got := []string{metaProtocol(t, r, byEnv), metaProtocol(t, r, optionWins), metaProtocol(t, r, byEnv3)}; strings.Join(got, ",") != "2,3,3" {
+		t.Errorf("recorded %v, want 2,3,3", got)
+	}
+	refused := unique("refused")
+	t.Setenv(ProtocolEnv, "4")
+	_, err := Connect(ctx, r.url, Options{Queue: refused, Shards: 4})
+	var bad *InvalidInputError
+	if !errors.As(err, &bad) || bad.Field != "DELAYQ_PROTOCOL" || err.Error() != "DELAYQ_PROTOCOL: must be 2 or 3, got '4'" {
+		t.Errorf("%v", err)
+	}
+	if got := metaProtocol(t, r, refused); got != "" {
+		t.Errorf("a refused client recorded protocol %q", got)
+	}
+}
+
+func TestABadProtocolForNewQueuesIsRefusedByNameBeforeAnythingIsSent(t *testing.T) {
+	t.Setenv(ProtocolEnv, "")
+	r := startRedis(t)
+	name := unique("bad-protocol")
+	for _, asked := range []int{1, 4, -2, 33} {
+		_, err := Connect(context.Background(), r.url, Options{Queue: name, Shards: 4, ProtocolForNewQueues: asked})
+		var bad *InvalidInputError
+		if !errors.As(err, &bad) || bad.Field != "protocolForNewQueues" ||
+			err.Error() != fmt.Sprintf("protocolForNewQueues: must be 2 or 3, got %d", asked) || JavaName(err) != "InvalidInputException" {
+			t.Errorf("%d: %v", asked, err)
+		}
+	}
+	// checked before connecting: named even where Redis is unreachable
+	_, err := Connect(context.Background(), "redis://127.0.0.1:1", Options{Queue: name, Shards: 4, ProtocolForNewQueues: 4})
+	if err == nil || err.Error() != "protocolForNewQueues: must be 2 or 3, got 4" {
+		t.Errorf("%v", err)
+	}
+	if got := metaProtocol(t, r, name); got != "" {
+		t.Errorf("a refused client recorded protocol %q", got)
 	}
 }
 

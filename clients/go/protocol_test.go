@@ -296,11 +296,11 @@ func TestWhereAnIDAddressedOperationLooksBeforeDuringAndAfterAGrow(t *testing.T)
 	if o := during.lookupOrder(same); during.oldShardOf(same) != -1 || len(o) != 1 || o[0] != ShardOf(same, 16) {
 		t.Errorf("same: %v", o)
 	}
-	if l, err := checkMeta(meta(int64(16), int64(2), int64(2), []byte("4,16"), []byte("")), "orders", 4); err != nil || l.Shards != 16 {
+	if l, err := checkMeta(meta(int64(16), int64(2), int64(2), []byte("4,16"), []byte("")), "orders", 4, BucketedProtocolVersion); err != nil || l.Shards != 16 {
 		t.Errorf("%+v %v", l, err)
 	}
 	var mismatch *ShardCountMismatchError
-	if _, err := checkMeta(meta(int64(16), int64(2), int64(2), []byte("4,16"), []byte("")), "orders", 8); !errors.As(err, &mismatch) ||
+	if _, err := checkMeta(meta(int64(16), int64(2), int64(2), []byte("4,16"), []byte("")), "orders", 8, BucketedProtocolVersion); !errors.As(err, &mismatch) ||
 		!strings.Contains(err.Error(), "has 16 shards in Redis") {
 		t.Error(err)
 	}

@@ -31,8 +31,10 @@ func (q *Queue) currentLayout() Layout {
 	return q.layout
 }
 
+// metaArgs are meta.lua's: a new queue is recorded with the protocol for new queues (3 unless asked for 2); an existing
+// one keeps what its meta records.
 func (q *Queue) metaArgs() ([]string, []string) {
-	return []string{metaKey(q.queue)}, []string{strconv.Itoa(q.configuredShards), strconv.Itoa(ProtocolVersion)}
+	return []string{metaKey(q.queue)}, []string{strconv.Itoa(q.configuredShards), strconv.Itoa(q.newQueueProtocol)}
 }
 
 func (q *Queue) readMeta(ctx context.Context) ([]any, error) {
@@ -52,11 +54,13 @@ func (q *Queue) verifyMeta(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	l, err := checkMeta(reply, q.queue, q.configuredShards)
+	l, err := checkMeta(reply, q.queue, q.configuredShards, q.newQueueProtocol)
 	if err != nil {
 		return err
 	}
 	q.setLayout(l)
+	// the recorded protocol decides: on a queue just created it is newQueueProtocol, so the first enqueue already goes
+	// through that protocol's scripts
 	q.protocol = protocolFromMeta(reply)
 	q.calls = scriptsFor(q.protocol, q.queue)
 	return nil

@@ -159,6 +159,12 @@ export interface ClientOptions {
   replicaAckTimeoutMs?: number;
   /** A PEM CA file for rediss:// (else DELAYQ_REDIS_TLS_CA, else Node's trust store). */
   tlsCa?: string;
+  /**
+   * The protocol the queue is recorded with if this client creates it (its meta hash is absent): 2 or 3. Default: the
+   * environment variable DELAYQ_PROTOCOL (2 or 3), else 3 (docs/protocol3.md). An existing queue keeps the protocol its
+   * meta records, whatever this says. Any other value rejects with InvalidInputException (field `protocolForNewQueues`).
+   */
+  protocolForNewQueues?: 2 | 3;
 }
 
 export declare class DelayQueue {
@@ -172,8 +178,8 @@ export declare class DelayQueue {
   /** The queue's layout as last read from its meta hash (re-read whenever a shard answers LAYOUT). */
   readonly layout: Layout;
   /**
-   * The protocol the queue's meta records, as last read: 2 (every queue this library creates), or 3 for a queue recorded
-   * as protocol 3 (docs/protocol3.md), spoken to with protocol 3's scripts.
+   * The protocol the queue's meta records, as last read: 3 for a queue recorded as protocol 3 (docs/protocol3.md; what
+   * this library records for a queue it creates, unless asked for 2), spoken to with protocol 3's scripts, or 2.
    */
   readonly protocolVersion: 2 | 3;
   readonly redis: Redis | Cluster;

@@ -1,10 +1,32 @@
 'use strict';
 const protocol = require('./protocol');
+const p3 = require('./protocol3');
 const connection = require('./connection');
 const { Routing } = require('./routing');
 const calendar = require('./calendar');
 const { SCRIPTS } = require('./scripts');
 const { DelayQueueException, InvalidInputException, ReplicaAckException } = require('./errors');
+
+/** The environment variable that picks the protocol a new queue is recorded with, as core reads it (2 or 3). */
+const PROTOCOL_ENV = 'DELAYQ_PROTOCOL';
+
+/**
+ * The protocol a queue is recorded with when this client creates it (its meta hash is absent), as core's
+ * QueueProtocol.protocolForNewQueues: the protocolForNewQueues option when given, else the environment variable
+ * DELAYQ_PROTOCOL, else 3 (docs/protocol3.md). It decides nothing for a queue that exists: its meta does.
+ */
+function protocolForNewQueues(asked) {
+  if (asked !== undefined && asked !== null) {
+    if (asked !== protocol.PROTOCOL_VERSION && asked !== p3.PROTOCOL_3) {
+      throw new InvalidInputException('protocolForNewQueues', `must be 2 or 3, got ${typeof asked === 'string' ? `'${asked}'` : String(asked)}`);
+    }
+    return asked;
+  }
+  const env = process.env[PROTOCOL_ENV];
+  if (env === undefined || env.trim() === '') return p3.PROTOCOL_3;
+  if (env.trim() === '2' || env.trim() === '3') return Number(env.trim());
+  throw new InvalidInputException(PROTOCOL_ENV, `must be 2 or 3, got '${env}'`);
+}
 
 function settings(opts) {
   const o = opts || {};
@@ -32,6 +54,7 @@ function settings(opts) {
         `must be shorter than the client's timeout (${s.timeoutMs} ms), got ${s.replicaAckTimeoutMs} ms`);
     }
   }
+  s.protocolForNewQueues = protocolForNewQueues(o.protocolForNewQueues);
   return Object.freeze(s);
 }
 
@@ -50,9 +73,10 @@ async function run(redis, name, keys, args) {
 
 /**
  * The producer client of one queue. Create it with `await DelayQueue.connect(url, {queue, shards})`, which
- * checks the queue's shard count and protocol in `dq:{queue}:meta` (recording them on first use, as protocol 2) and
- * rejects with ShardCountMismatchException or ProtocolVersionMismatchException when Redis holds others. A queue whose
- * meta records protocol 3 is spoken to with protocol 3's scripts (docs/protocol3.md), answering as on protocol 2.
+ * checks the queue's shard count and protocol in `dq:{queue}:meta` (recording them on first use: protocol 3,
+ * docs/protocol3.md, unless `protocolForNewQueues: 2` or the environment variable DELAYQ_PROTOCOL=2 asks for protocol 2;
+ * the option wins) and rejects with ShardCountMismatchException or ProtocolVersionMismatchException when Redis holds
+ * others. An existing queue is spoken to in the protocol its meta records (2 or 3), with the same answers.
  */
 class DelayQueue {
   constructor(redis, s, owns) {
@@ -60,7 +84,8 @@ class DelayQueue {
     this.settings = s;
     this.owns = owns;
     this.routing = new Routing(s.queue, s.shards, (name, keys, args) => run(this.redis, name, keys, args),
-      (shard, batch, call) => (s.replicaAcks > 0 ? this.enqueueAcked(shard, batch, call) : run(this.redis, call.script, call.keys, call.args)));
+      (shard, batch, call) => (s.replicaAcks > 0 ? this.enqueueAcked(shard, batch, call) : run(this.redis, call.script, call.keys, call.args)),
+      s.protocolForNewQueues);
   }
 
   /** Connects to a redis://, rediss://, redis-cluster:// or rediss-cluster:// URL. */
@@ -109,7 +134,7 @@ class DelayQueue {
     return this.routing.layout;
   }
 
-  /** The protocol the queue's meta records, as last read: 2, or 3 for a queue recorded as protocol 3. */
+  /** The protocol the queue's meta records (2 or 3), as last read. */
   get protocolVersion() {
     return this.routing.calls.version;
   }

@@ -1,7 +1,8 @@
 'use strict';
 // A queue's shard layout as its meta hash records it, and where an id-addressed operation must look
 // (docs/protocol.md, "Layouts and resharding"). Pure: mirrors core's io.delayq.layout.Layout.
-const { shardOf, PROTOCOL_VERSION } = require('./protocol');
+const { shardOf } = require('./protocol');
+const { PROTOCOL_3 } = require('./protocol3');
 const { SPOKEN } = require('./shard-calls');
 const { ShardCountMismatchException, ProtocolVersionMismatchException } = require('./errors');
 
@@ -66,10 +67,10 @@ const protocolOf = (reply) => int(reply[1]);
  * (a count it had before a reshard is followed: the layout is the meta's, as in core's QueueProtocol.verifyMeta). A
  * refused protocol is named against the version new queues are recorded with, in core's words.
  */
-function checkMeta(reply, queue, shards) {
+function checkMeta(reply, queue, shards, newQueueProtocol = PROTOCOL_3) {
   const layout = Layout.fromMeta(reply);
   if (layout.shards !== shards && !layout.history.includes(shards)) throw new ShardCountMismatchException(queue, shards, layout.shards);
-  if (!SPOKEN.includes(protocolOf(reply))) throw new ProtocolVersionMismatchException(queue, PROTOCOL_VERSION, protocolOf(reply));
+  if (!SPOKEN.includes(protocolOf(reply))) throw new ProtocolVersionMismatchException(queue, newQueueProtocol, protocolOf(reply));
   return layout;
 }
 

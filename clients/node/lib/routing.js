@@ -7,6 +7,7 @@
 const protocol = require('./protocol');
 const { Layout, checkMeta, protocolOf, isLayoutRefusal } = require('./layout');
 const { callsOf } = require('./shard-calls');
+const { PROTOCOL_3 } = require('./protocol3');
 const { LayoutChangedException } = require('./errors');
 
 /** How long an operation follows layout changes and waits for a task in the mover's hands (core: 10 s). */
@@ -19,22 +20,29 @@ const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 class Routing {
   /**
    * run(name, keys, args) runs one script and resolves its reply; enqueue(shard, batch, {script, keys, args}) runs one
-   * enqueue call (the client's replica-ack path, or run). A script's error reply rejects.
+   * enqueue call (the client's replica-ack path, or run). A script's error reply rejects. newQueueProtocol: the
+   * protocol a queue this client creates is recorded with (2 or 3; the client's protocolForNewQueues).
    */
-  constructor(queue, configuredShards, run, enqueue) {
-    Object.assign(this, { queue, configuredShards, run, enqueueCall: enqueue });
+  constructor(queue, configuredShards, run, enqueue, newQueueProtocol = PROTOCOL_3) {
+    Object.assign(this, { queue, configuredShards, run, enqueueCall: enqueue, newQueueProtocol });
     this.layout = Layout.initial(configuredShards);
-    /** The shard calls of the protocol the meta records (as last read). */
-    this.calls = callsOf(protocol.PROTOCOL_VERSION);
+    /**
+     * The shard calls of the protocol the meta records (as last read); until the meta answers, those of the protocol a
+     * new queue gets.
+     */
+    this.calls = callsOf(newQueueProtocol);
   }
 
   metaArgs() {
-    return [[protocol.metaKey(this.queue)], [String(this.configuredShards), String(protocol.PROTOCOL_VERSION)]];
+    // a new queue is recorded with newQueueProtocol; an existing one keeps what its meta records
+    return [[protocol.metaKey(this.queue)], [String(this.configuredShards), String(this.newQueueProtocol)]];
   }
 
   async verifyMeta() {
     const reply = await this.run('meta', ...this.metaArgs());
-    this.layout = checkMeta(reply, this.queue, this.configuredShards);
+    this.layout = checkMeta(reply, this.queue, this.configuredShards, this.newQueueProtocol);
+    // the recorded protocol decides: on a queue just created it is newQueueProtocol, so the first enqueue already goes
+    // through that protocol's scripts
     this.calls = callsOf(protocolOf(reply));
   }
 

@@ -40,7 +40,10 @@ const BY_VERSION = new Map([PROTOCOL_2_CALLS, PROTOCOL_3_CALLS].map((calls) => [
 /** The calls of a protocol this library speaks, or undefined. */
 const callsOf = (version) => BY_VERSION.get(version);
 
-/** The protocols this library speaks on a queue whose meta records them; new queues are recorded as protocol 2. */
+/**
+ * The protocols this library speaks on a queue whose meta records them; new queues are recorded as protocol 3 unless
+ * asked for 2 (the client's protocolForNewQueues, or DELAYQ_PROTOCOL).
+ */
 const SPOKEN = Object.freeze([...BY_VERSION.keys()]);
 
 module.exports = { PROTOCOL_2_CALLS, PROTOCOL_3_CALLS, callsOf, SPOKEN };

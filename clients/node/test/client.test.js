@@ -28,7 +28,8 @@ test('against a real Redis', async (t) => {
   let q;
   t.beforeEach(async () => {
     await admin.flushall();
-    q = await DelayQueue.connect(redis.url, { queue: 'orders', shards: 4 });
+    // a queue created as protocol 2: these tests read its keys (protocol3.test.js runs protocol 3, the default)
+    q = await DelayQueue.connect(redis.url, { queue: 'orders', shards: 4, protocolForNewQueues: 2 });
   });
   t.afterEach(() => q.close());
   t.after(() => redis.stop());

@@ -317,8 +317,8 @@ test('against a real Redis, on a queue recorded as protocol 3', async (t) => {
     }
   });
 
-  await t.test('a queue recorded as protocol 2 (every new one) keeps protocol 2\'s keys', async () => {
-    const legacy = await DelayQueue.connect(redis.url, { queue: 'legacy', shards: SHARDS });
+  await t.test('a queue recorded as protocol 2 (created with protocolForNewQueues: 2) keeps protocol 2\'s keys', async () => {
+    const legacy = await DelayQueue.connect(redis.url, { queue: 'legacy', shards: SHARDS, protocolForNewQueues: 2 });
     try {
       assert.equal(legacy.protocolVersion, 2);
       assert.equal(await admin.hget(protocol.metaKey('legacy'), 'protocol'), '2');
@@ -342,7 +342,7 @@ test('against a real Redis, on a queue recorded as protocol 3', async (t) => {
   });
 
   await t.test('a client of a protocol-2 queue speaks protocol 3 once a layout answer shows it upgraded', async () => {
-    const upgraded = await DelayQueue.connect(redis.url, { queue: 'upgraded', shards: SHARDS });
+    const upgraded = await DelayQueue.connect(redis.url, { queue: 'upgraded', shards: SHARDS, protocolForNewQueues: 2 });
     try {
       assert.equal(upgraded.protocolVersion, 2);
       // the meta records protocol 3, and the shards refuse the client's epoch: its next call re-reads the meta
@@ -387,10 +387,97 @@ test('against a real Redis, on a queue recorded as protocol 3', async (t) => {
     }
   });
 
-  await t.test('a protocol this library does not speak is refused in core\'s words', async () => {
+  // the protocol a new queue is recorded with: 3 by default, 2 by option or DELAYQ_PROTOCOL (unset for these tests)
+  const recorded = (queue) => admin.hget(protocol.metaKey(queue), 'protocol');
+  const opened = async (queue, opts = {}) => (await DelayQueue.connect(redis.url, { queue, shards: SHARDS, ...opts })).close();
+  const withoutEnv = (fn) => async () => {
+    const saved = process.env.DELAYQ_PROTOCOL;
+    delete process.env.DELAYQ_PROTOCOL;
+    try {
+      await fn();
+    } finally {
+      if (saved === undefined) delete process.env.DELAYQ_PROTOCOL;
+      else process.env.DELAYQ_PROTOCOL = saved;
+    }
+  };
+
+  await t.test('a protocol this library does not speak is refused in core\'s words', withoutEnv(async () => {
     await admin.hset(protocol.metaKey('future'), { shards: SHARDS, protocol: 4 });
+    // named as the version this client records for a new queue, as core's message does
     await assert.rejects(DelayQueue.connect(redis.url, { queue: 'future', shards: SHARDS }), (e) => e instanceof ProtocolVersionMismatchException
-      && e.message === "protocol: queue 'future' uses delayq protocol version 4 in Redis, this client speaks version 2; the key layout and "
+      && e.message === "protocol: queue 'future' uses delayq protocol version 4 in Redis, this client speaks version 3; the key layout and "
         + 'record format differ between versions, so every producer and worker of a queue must speak the same one');
-  });
+    await assert.rejects(DelayQueue.connect(redis.url, { queue: 'future', shards: SHARDS, protocolForNewQueues: 2 }),
+      (e) => e instanceof ProtocolVersionMismatchException && e.supported === 2 && e.message.includes('this client speaks version 2;'));
+  }));
+
+  await t.test('a queue created with no option is recorded as protocol 3, its first task in protocol 3\'s buckets', withoutEnv(async () => {
+    const fresh = await DelayQueue.connect(redis.url, { queue: 'fresh', shards: SHARDS });
+    try {
+      assert.equal(await recorded('fresh'), '3');
+      assert.equal(fresh.protocolVersion, 3);
+      const due = (await serverNow()) + 5000;
+      assert.equal((await fresh.enqueue('first', { dueAt: due, payload: 'p' })).status, 'ADDED');
+      const P = prefixOf('first', 'fresh');
+      const bucket = bucketOf(due);
+      assert.equal(Number(await admin.zscore(P + bucket.index, bucket.name)), bucket.start);
+      const value = await admin.hget(`${P}b:${bucket.name}`, 'first');
+      assert.equal(protocol.decodeRecord(value.slice(bucket.offsetDigits)).payload, 'p');
+      assert.equal(await admin.hget(`${P}ix:${p3.indexBucket('first')}`, 'first'), b36(due));
+      const shard = protocol.shardOf('first', SHARDS);
+      const p2 = protocol.shardKeys('fresh', shard).filter((k) => !k.endsWith(':marker'));
+      assert.equal(await admin.exists(...p2, protocol.recordKey('fresh', shard, 'first')), 0);
+    } finally {
+      await fresh.close();
+    }
+  }));
+
+  await t.test('protocolForNewQueues: 2 records protocol 2 (its task in protocol 2\'s due set), 3 records 3', withoutEnv(async () => {
+    const classic = await DelayQueue.connect(redis.url, { queue: 'classic', shards: SHARDS, protocolForNewQueues: 2 });
+    try {
+      assert.deepEqual([await recorded('classic'), classic.protocolVersion], ['2', 2]);
+      const r = await classic.enqueue('c-1', { delay: 5000 });
+      assert.equal(Number(await admin.zscore(protocol.shardKeys('classic', protocol.shardOf('c-1', SHARDS))[0], 'c-1')), r.dueAt);
+    } finally {
+      await classic.close();
+    }
+    await opened('explicit', { protocolForNewQueues: 3 });
+    assert.equal(await recorded('explicit'), '3');
+  }));
+
+  await t.test('an existing queue keeps the protocol its meta records, whatever the option says', withoutEnv(async () => {
+    await opened('old', { protocolForNewQueues: 2 });
+    const old = await DelayQueue.connect(redis.url, { queue: 'old', shards: SHARDS });
+    assert.equal(old.protocolVersion, 2);
+    await old.close();
+    const again = await DelayQueue.connect(redis.url, { queue: 'orders', shards: SHARDS, protocolForNewQueues: 2 });
+    assert.equal(again.protocolVersion, 3);
+    await again.close();
+    assert.deepEqual([await recorded('old'), await recorded('orders')], ['2', '3']);
+  }));
+
+  await t.test('DELAYQ_PROTOCOL picks it when the option is not given; the option wins', withoutEnv(async () => {
+    process.env.DELAYQ_PROTOCOL = '2';
+    await opened('by-env');
+    await opened('option-wins', { protocolForNewQueues: 3 });
+    process.env.DELAYQ_PROTOCOL = ' 3 ';
+    await opened('by-env-3');
+    assert.deepEqual([await recorded('by-env'), await recorded('option-wins'), await recorded('by-env-3')], ['2', '3', '3']);
+    process.env.DELAYQ_PROTOCOL = '4';
+    await assert.rejects(DelayQueue.connect(redis.url, { queue: 'refused', shards: SHARDS }), (e) => e instanceof InvalidInputException
+      && e.field === 'DELAYQ_PROTOCOL' && e.message === "DELAYQ_PROTOCOL: must be 2 or 3, got '4'");
+    assert.equal(await admin.exists(protocol.metaKey('refused')), 0);
+  }));
+
+  await t.test('a bad protocolForNewQueues is refused by name before anything connects or is written', withoutEnv(async () => {
+    for (const [bad, shown] of [[4, '4'], [1, '1'], ['3', "'3'"], [true, 'true'], [2.5, '2.5']]) {
+      await assert.rejects(DelayQueue.connect(redis.url, { queue: 'bad', shards: SHARDS, protocolForNewQueues: bad }),
+        (e) => e instanceof InvalidInputException && e.field === 'protocolForNewQueues'
+          && e.message === `protocolForNewQueues: must be 2 or 3, got ${shown}`);
+    }
+    // checked before connecting: named even where Redis is unreachable
+    await assert.rejects(DelayQueue.connect('redis://127.0.0.1:1', { queue: 'bad', shards: SHARDS, protocolForNewQueues: 4 }),
+      (e) => e instanceof InvalidInputException && e.message === 'protocolForNewQueues: must be 2 or 3, got 4');
+    assert.equal(await admin.exists(protocol.metaKey('bad')), 0);
+  }));
 });

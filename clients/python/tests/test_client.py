@@ -39,10 +39,12 @@ class ScriptsTest(unittest.TestCase):
 
 
 class ClientTest(WithRedis, unittest.TestCase):
+    """On a queue created as protocol 2 (its keys are read directly); test_protocol3.py runs protocol 3, the default."""
+
     def setUp(self):
         self.admin = self.redis.admin
         self.admin.flushall()
-        self.q = DelayQueue.connect(self.redis.url, queue="orders", shards=4)
+        self.q = DelayQueue.connect(self.redis.url, queue="orders", shards=4, protocol_for_new_queues=2)
         self.addCleanup(self.q.close)
 
     def test_enqueue_inspect_reschedule_cancel_and_stats(self):
@@ -257,7 +259,7 @@ class ClientTest(WithRedis, unittest.TestCase):
 class AsyncClientTest(WithRedis, unittest.IsolatedAsyncioTestCase):
     async def test_the_asyncio_client_does_what_the_sync_one_does(self):
         self.redis.admin.flushall()
-        async with await AsyncDelayQueue.connect(self.redis.url, queue="orders", shards=4) as q:
+        async with await AsyncDelayQueue.connect(self.redis.url, queue="orders", shards=4, protocol_for_new_queues=2) as q:
             results = await q.enqueue_many([Task(f"o-{i}", delay=timedelta(minutes=1), payload=f"p{i}") for i in range(30)])
             self.assertTrue(all(r.added for r in results))
             self.assertEqual((await q.enqueue("o-1")).status, EnqueueStatus.DUPLICATE)

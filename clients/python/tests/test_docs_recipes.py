@@ -26,7 +26,8 @@ class DocsRecipesTest(unittest.TestCase):
 
     def setUp(self):
         self.redis.admin.flushall()
-        self.q = DelayQueue.connect(self.redis.url, queue="orders", shards=16)
+        # docs/protocol.md's recipes write protocol 2's keys: the queue is created as protocol 2
+        self.q = DelayQueue.connect(self.redis.url, queue="orders", shards=16, protocol_for_new_queues=2)
         self.addCleanup(self.q.close)
 
     def assert_scheduled(self, due):

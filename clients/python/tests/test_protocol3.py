@@ -1,13 +1,16 @@
 """The sync and asyncio clients on a queue whose meta records protocol 3 (docs/protocol3.md), against a real
 redis-server: every operation answers as on protocol 2, and the tasks sit in protocol 3's keys (buckets of a due
 window or minute, their indexes, the id index), read here as p3/include/buckets.lua writes them."""
+import asyncio
 import json
+import os
 import re
 import unittest
 import zlib
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import NamedTuple, Optional
+from unittest import mock
 
 from delayq import (CancelResult, DelayQueue, DuplicatePolicy, EnqueueStatus, InvalidInputException, Priority,
                     ProtocolVersionMismatchException, ReplicaAckException, RescheduleStatus, Task, TaskState, protocol)
@@ -153,9 +156,14 @@ class Protocol3ClientTest(WithRedis, unittest.TestCase):
         self.assertEqual(self.q.protocol_version, 3)
         self.assertEqual(self.admin.hgetall("dq:{orders}:meta"), {"shards": "4", "protocol": "3"})
         self.admin.hset("dq:{v4}:meta", mapping={"shards": 4, "protocol": 4})
+        # named as the version this client records for a new queue, as core's message does
+        with mock.patch.dict(os.environ, {"DELAYQ_PROTOCOL": ""}), \
+                self.assertRaisesRegex(ProtocolVersionMismatchException, "uses delayq protocol version 4 in Redis, this "
+                                                                         "client speaks version 3"):
+            DelayQueue.connect(self.redis.url, queue="v4", shards=4)
         with self.assertRaisesRegex(ProtocolVersionMismatchException, "uses delayq protocol version 4 in Redis, this "
                                                                       "client speaks version 2"):
-            DelayQueue.connect(self.redis.url, queue="v4", shards=4)
+            DelayQueue.connect(self.redis.url, queue="v4", shards=4, protocol_for_new_queues=2)
 
     def test_enqueue_puts_each_task_in_the_bucket_of_its_window_or_minute_and_level(self):
         before = server_now(self.admin)
@@ -459,7 +467,7 @@ class Protocol3ClientTest(WithRedis, unittest.TestCase):
                              protocol3.index_bucket(task_id), task_id)
 
     def test_a_protocol_2_queue_beside_it_keeps_protocol_2s_keys(self):
-        with DelayQueue.connect(self.redis.url, queue="classic", shards=4) as classic:
+        with DelayQueue.connect(self.redis.url, queue="classic", shards=4, protocol_for_new_queues=2) as classic:
             self.assertEqual(classic.protocol_version, 2)
             self.assertEqual(self.admin.hgetall("dq:{classic}:meta"), {"shards": "4", "protocol": "2"})
             r = classic.enqueue("c-1", delay=timedelta(minutes=1), payload="p", priority=Priority.HIGH)
@@ -468,6 +476,90 @@ class Protocol3ClientTest(WithRedis, unittest.TestCase):
             self.assertEqual(protocol.decode_record(self.admin.hget(protocol.record_key("classic", shard, "c-1"), "c-1")).payload, "p")
             self.assertEqual(self.admin.keys(f"dq:{{classic:{shard}}}:ix:*") + self.admin.keys(f"dq:{{classic:{shard}}}:b:*"), [])
             self.assertEqual(classic.cancel("c-1"), CancelResult.CANCELLED)
+
+
+class NewQueueProtocolTest(WithRedis, unittest.TestCase):
+    """The protocol a queue this client creates is recorded with: 3 by default; 2 when asked for (the option
+    ``protocol_for_new_queues``, else the environment variable ``DELAYQ_PROTOCOL``, as core reads it)."""
+
+    def setUp(self):
+        self.admin = self.redis.admin
+        self.admin.flushall()
+        env = mock.patch.dict(os.environ)
+        env.start()
+        self.addCleanup(env.stop)
+        os.environ.pop("DELAYQ_PROTOCOL", None)
+
+    def test_a_new_queue_is_recorded_as_protocol_3_and_its_first_task_waits_in_protocol_3s_buckets(self):
+        with DelayQueue.connect(self.redis.url, queue="fresh", shards=4) as q:
+            self.assertEqual(self.admin.hget("dq:{fresh}:meta", "protocol"), "3")
+            self.assertEqual(q.protocol_version, 3)
+            r = q.enqueue("first", delay=timedelta(seconds=30), payload="p")
+            self.assertEqual(r.status, EnqueueStatus.ADDED)
+            prefix = protocol3.prefix("fresh", q.shard_of("first"))
+            place = waiting(self.admin, prefix, "first")
+            self.assertEqual((place.index, place.due), ("idx", r.due_at))
+            self.assertEqual(protocol.decode_record(place.record).payload, "p")
+            self.assertEqual(int(indexed(self.admin, prefix, "first"), 36), r.due_at)
+            self.assertEqual(protocol2_keys(self.admin, "fresh"), [])
+
+    def test_the_option_2_records_protocol_2_and_the_task_waits_in_protocol_2s_keys(self):
+        with DelayQueue.connect(self.redis.url, queue="classic", shards=4, protocol_for_new_queues=2) as q:
+            self.assertEqual(self.admin.hget("dq:{classic}:meta", "protocol"), "2")
+            self.assertEqual(q.protocol_version, 2)
+            r = q.enqueue("c-1", delay=timedelta(seconds=30))
+            self.assertEqual(self.admin.zscore(f"dq:{{classic:{q.shard_of('c-1')}}}:due", "c-1"), r.due_at)
+        with DelayQueue.connect(self.redis.url, queue="explicit", shards=4, protocol_for_new_queues=3) as q:
+            self.assertEqual((self.admin.hget("dq:{explicit}:meta", "protocol"), q.protocol_version), ("3", 3))
+
+    def test_an_existing_queue_keeps_the_protocol_its_meta_records(self):
+        DelayQueue.connect(self.redis.url, queue="old", shards=4, protocol_for_new_queues=2).close()
+        with DelayQueue.connect(self.redis.url, queue="old", shards=4) as q:
+            self.assertEqual((self.admin.hget("dq:{old}:meta", "protocol"), q.protocol_version), ("2", 2))
+        DelayQueue.connect(self.redis.url, queue="new", shards=4).close()
+        with DelayQueue.connect(self.redis.url, queue="new", shards=4, protocol_for_new_queues=2) as q:
+            self.assertEqual((self.admin.hget("dq:{new}:meta", "protocol"), q.protocol_version), ("3", 3))
+
+    def test_delayq_protocol_picks_it_when_the_option_is_not_given(self):
+        os.environ["DELAYQ_PROTOCOL"] = "2"
+        DelayQueue.connect(self.redis.url, queue="by-env", shards=4).close()
+        self.assertEqual(self.admin.hget("dq:{by-env}:meta", "protocol"), "2")
+        DelayQueue.connect(self.redis.url, queue="option-wins", shards=4, protocol_for_new_queues=3).close()
+        self.assertEqual(self.admin.hget("dq:{option-wins}:meta", "protocol"), "3")
+        os.environ["DELAYQ_PROTOCOL"] = " 3 "
+        DelayQueue.connect(self.redis.url, queue="by-env-3", shards=4).close()
+        self.assertEqual(self.admin.hget("dq:{by-env-3}:meta", "protocol"), "3")
+        os.environ["DELAYQ_PROTOCOL"] = "4"
+        with self.assertRaises(InvalidInputException) as caught:
+            DelayQueue.connect(self.redis.url, queue="refused", shards=4)
+        self.assertEqual(str(caught.exception), "DELAYQ_PROTOCOL: must be 2 or 3, got '4'")
+        self.assertEqual(self.admin.exists("dq:{refused}:meta"), 0)
+
+    def test_a_bad_option_is_refused_by_name_before_anything_is_written(self):
+        for bad in (4, 1, "3", True, 2.0):
+            with self.assertRaises(InvalidInputException) as caught:
+                DelayQueue.connect(self.redis.url, queue="bad", shards=4, protocol_for_new_queues=bad)
+            self.assertEqual(caught.exception.field, "protocol_for_new_queues")
+            self.assertEqual(str(caught.exception), f"protocol_for_new_queues: must be 2 or 3, got {bad!r}")
+        # checked before connecting: a wrong option is named even where Redis is unreachable
+        with self.assertRaisesRegex(InvalidInputException, "^protocol_for_new_queues: must be 2 or 3, got 4$"):
+            DelayQueue.connect("redis://127.0.0.1:1", queue="bad", shards=4, protocol_for_new_queues=4)
+        self.assertEqual(self.admin.keys("*"), [])
+
+    def test_the_asyncio_client_records_the_same(self):
+        async def run():
+            async with await AsyncDelayQueue.connect(self.redis.url, queue="fresh", shards=4) as q:
+                r = await q.enqueue("a-1", delay=timedelta(seconds=30))
+                self.assertIsNotNone(waiting(self.admin, protocol3.prefix("fresh", q.shard_of("a-1")), "a-1"))
+                self.assertEqual(r.status, EnqueueStatus.ADDED)
+            async with await AsyncDelayQueue.connect(self.redis.url, queue="classic", shards=4, protocol_for_new_queues=2):
+                pass
+            with self.assertRaisesRegex(InvalidInputException, "^protocol_for_new_queues: must be 2 or 3, got 5$"):
+                await AsyncDelayQueue.connect(self.redis.url, queue="bad", shards=4, protocol_for_new_queues=5)
+        asyncio.run(run())
+        self.assertEqual((self.admin.hget("dq:{fresh}:meta", "protocol"), self.admin.hget("dq:{classic}:meta", "protocol")),
+                         ("3", "2"))
+        self.assertEqual(self.admin.exists("dq:{bad}:meta"), 0)
 
 
 class Protocol3AsyncClientTest(WithRedis, unittest.IsolatedAsyncioTestCase):

@@ -27,6 +27,8 @@ type config struct {
 		ReplicaAcks         int    `json:"replicaAcks"`
 		ReplicaAckTimeoutMs int64  `json:"replicaAckTimeoutMs"`
 		TLSCA               string `json:"tlsCa"`
+		// ProtocolForNewQueues: 2 or 3 (0, absent: DELAYQ_PROTOCOL, else 3)
+		ProtocolForNewQueues int `json:"protocolForNewQueues"`
 	} `json:"options"`
 }
 
@@ -179,7 +181,8 @@ func main() {
 	}
 	q, err := delayq.Connect(ctx, c.URL, delayq.Options{Queue: c.Queue, Shards: c.Shards, MaxPayloadBytes: c.Options.MaxPayloadBytes,
 		Timeout: time.Duration(c.Options.TimeoutMs) * time.Millisecond, ReplicaAcks: c.Options.ReplicaAcks,
-		ReplicaAckTimeout: time.Duration(c.Options.ReplicaAckTimeoutMs) * time.Millisecond, TLSCA: c.Options.TLSCA})
+		ReplicaAckTimeout: time.Duration(c.Options.ReplicaAckTimeoutMs) * time.Millisecond, TLSCA: c.Options.TLSCA,
+		ProtocolForNewQueues: c.Options.ProtocolForNewQueues})
 	if err != nil {
 		_ = out.Encode(errorAnswer(err))
 		return

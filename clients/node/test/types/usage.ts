@@ -62,3 +62,13 @@ async function businessDays(): Promise<void> {
 }
 
 void businessDays;
+
+/** A queue created as protocol 2 (the default is 3); the option is 2 | 3. */
+async function protocol2Queue(): Promise<void> {
+  const classic = await DelayQueue.connect('redis://localhost:6379', { queue: 'classic', shards: 4, protocolForNewQueues: 2 });
+  const spoken: 2 | 3 = classic.protocolVersion;
+  console.log(spoken);
+  await classic.close();
+}
+
+void protocol2Queue;

@@ -34,14 +34,16 @@ class AsyncDelayQueue:
         self._endpoint = endpoint
         self._tls_ca = tls_ca
         self._nodes: Dict[Tuple[str, int], Any] = {}
-        self._routing = routing.Routing(settings.queue, settings.shards)
+        self._routing = routing.Routing(settings.queue, settings.shards, settings.new_queue_protocol)
 
     @classmethod
     async def create(cls, redis: Any, *, queue: str, shards: int,
                      max_payload_bytes: int = protocol.DEFAULT_MAX_PAYLOAD_BYTES, timeout: float = 10.0,
-                     replica_acks: int = 0, replica_ack_timeout: float = 0.5) -> "AsyncDelayQueue":
+                     replica_acks: int = 0, replica_ack_timeout: float = 0.5,
+                     protocol_for_new_queues: Optional[int] = None) -> "AsyncDelayQueue":
         """Wraps an existing ``redis.asyncio`` client (``decode_responses=True``), which it will not close."""
-        client = cls(redis, Settings(queue, shards, max_payload_bytes, timeout, replica_acks, replica_ack_timeout),
+        client = cls(redis, Settings(queue, shards, max_payload_bytes, timeout, replica_acks, replica_ack_timeout,
+                                     protocol_for_new_queues),
                      owns=False)
         await client._verify_meta()
         return client
@@ -50,9 +52,11 @@ class AsyncDelayQueue:
     async def connect(cls, url: str, *, queue: str, shards: int,
                       max_payload_bytes: int = protocol.DEFAULT_MAX_PAYLOAD_BYTES, timeout: float = 10.0,
                       replica_acks: int = 0, replica_ack_timeout: float = 0.5,
-                      tls_ca: Optional[str] = None) -> "AsyncDelayQueue":
+                      tls_ca: Optional[str] = None, protocol_for_new_queues: Optional[int] = None) -> "AsyncDelayQueue":
+        """As :meth:`delayq.DelayQueue.connect`, ``protocol_for_new_queues`` included."""
         endpoint = connection.parse(url)
-        settings = Settings(queue, shards, max_payload_bytes, timeout, replica_acks, replica_ack_timeout)
+        settings = Settings(queue, shards, max_payload_bytes, timeout, replica_acks, replica_ack_timeout,
+                            protocol_for_new_queues)
         client = cls(connection.connect_async(endpoint, timeout, tls_ca), settings, owns=True, endpoint=endpoint,
                      tls_ca=tls_ca)
         try:

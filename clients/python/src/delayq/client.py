@@ -20,9 +20,10 @@ from .settings import Settings
 
 class DelayQueue:
     """The producer client of one queue. Building it checks the queue's shard count and protocol in
-    ``dq:{queue}:meta`` (recording them on first use, protocol 2 for a new queue) and raises
-    ``ShardCountMismatchException`` or ``ProtocolVersionMismatchException`` when Redis holds others. A queue whose
-    meta records protocol 3 is spoken to with protocol 3's scripts (docs/protocol3.md), with the same answers.
+    ``dq:{queue}:meta`` (recording them on first use: protocol 3 for a new queue, docs/protocol3.md, unless
+    ``protocol_for_new_queues=2`` or the environment variable ``DELAYQ_PROTOCOL=2`` asks for protocol 2; the option
+    wins) and raises ``ShardCountMismatchException`` or ``ProtocolVersionMismatchException`` when Redis holds others.
+    An existing queue is spoken to in the protocol its meta records (2 or 3), with the same answers.
 
     >>> with DelayQueue.connect("redis://localhost:6379", queue="orders", shards=16) as orders:
     ...     orders.enqueue("order-8812", delay=timedelta(minutes=30), payload='{"action":"cancel-if-unpaid"}')
@@ -30,13 +31,15 @@ class DelayQueue:
 
     def __init__(self, redis: Any, *, queue: str, shards: int,
                  max_payload_bytes: int = protocol.DEFAULT_MAX_PAYLOAD_BYTES, timeout: float = 10.0,
-                 replica_acks: int = 0, replica_ack_timeout: float = 0.5, _owns: bool = False) -> None:
+                 replica_acks: int = 0, replica_ack_timeout: float = 0.5, protocol_for_new_queues: Optional[int] = None,
+                 _owns: bool = False) -> None:
         """Wraps an existing redis-py client (``decode_responses=True``), which it will not close."""
-        self._settings = Settings(queue, shards, max_payload_bytes, timeout, replica_acks, replica_ack_timeout)
+        self._settings = Settings(queue, shards, max_payload_bytes, timeout, replica_acks, replica_ack_timeout,
+                                  protocol_for_new_queues)
         self._redis = redis
         self._owns = _owns
         self._cluster = isinstance(redis, RedisCluster)
-        self._routing = routing.Routing(queue, shards)
+        self._routing = routing.Routing(queue, shards, self._settings.new_queue_protocol)
         try:
             routing.run_sync(self._routing.verify_meta(), self._execute)
         except BaseException:
@@ -46,14 +49,17 @@ class DelayQueue:
     @classmethod
     def connect(cls, url: str, *, queue: str, shards: int, max_payload_bytes: int = protocol.DEFAULT_MAX_PAYLOAD_BYTES,
                 timeout: float = 10.0, replica_acks: int = 0, replica_ack_timeout: float = 0.5,
-                tls_ca: Optional[str] = None) -> "DelayQueue":
-        """Connects to ``redis://``, ``rediss://``, ``redis-cluster://`` or ``rediss-cluster://`` URLs."""
+                tls_ca: Optional[str] = None, protocol_for_new_queues: Optional[int] = None) -> "DelayQueue":
+        """Connects to ``redis://``, ``rediss://``, ``redis-cluster://`` or ``rediss-cluster://`` URLs.
+        ``protocol_for_new_queues``: 2 or 3, the protocol the queue is recorded with if this client creates it (None:
+        ``DELAYQ_PROTOCOL``, else 3); an existing queue keeps the protocol its meta records."""
         endpoint = connection.parse(url)
         # bad settings are reported as such even when Redis is unreachable
-        Settings(queue, shards, max_payload_bytes, timeout, replica_acks, replica_ack_timeout)
+        Settings(queue, shards, max_payload_bytes, timeout, replica_acks, replica_ack_timeout, protocol_for_new_queues)
         redis = connection.connect_sync(endpoint, timeout, tls_ca)
         client = cls(redis, queue=queue, shards=shards, max_payload_bytes=max_payload_bytes, timeout=timeout,
-                     replica_acks=replica_acks, replica_ack_timeout=replica_ack_timeout, _owns=True)
+                     replica_acks=replica_acks, replica_ack_timeout=replica_ack_timeout,
+                     protocol_for_new_queues=protocol_for_new_queues, _owns=True)
         client._endpoint = endpoint
         client._tls_ca = tls_ca
         return client
@@ -73,7 +79,7 @@ class DelayQueue:
 
     @property
     def protocol_version(self) -> int:
-        """The protocol the queue's meta records (2, or 3 for a queue of protocol 3), as last read."""
+        """The protocol the queue's meta records (2 or 3), as last read."""
         return self._routing.protocol_version
 
     @property

@@ -10,7 +10,8 @@ from .errors import DelayQueueException, ProtocolVersionMismatchException, Shard
 from .protocol import PROTOCOL_VERSION, shard_of as _crc_shard
 from .protocol3 import PROTOCOL_BUCKETED
 
-#: the protocols this library speaks, as a queue's meta records them; it records protocol 2 for a new queue
+#: the protocols this library speaks, as a queue's meta records them; it records protocol 3 for a new queue unless
+#: asked for 2 (settings.protocol_for_new_queues)
 SPOKEN = (PROTOCOL_VERSION, PROTOCOL_BUCKETED)
 
 
@@ -72,15 +73,15 @@ def recorded_protocol(reply: Sequence[Any]) -> int:
     return _int(reply[1])
 
 
-def check_meta(reply: Sequence[Any], queue: str, shards: int) -> Layout:
+def check_meta(reply: Sequence[Any], queue: str, shards: int, new_queue_protocol: int = PROTOCOL_BUCKETED) -> Layout:
     """The layout meta.lua answered; refuses a protocol this library does not speak, or a shard count the queue never
     had (a count it had before a reshard is followed: the layout is the meta's, as in core's QueueLayout.verify)."""
     layout = Layout.from_meta(reply)
     if layout.shards != shards and shards not in layout.history:
         raise ShardCountMismatchException(queue, shards, layout.shards)
     if recorded_protocol(reply) not in SPOKEN:
-        # named as the version recorded for new queues, as core's message does
-        raise ProtocolVersionMismatchException(queue, PROTOCOL_VERSION, recorded_protocol(reply))
+        # named as the version this client records for new queues, as core's message does (the same text as core's)
+        raise ProtocolVersionMismatchException(queue, new_queue_protocol, recorded_protocol(reply))
     return layout
 
 

@@ -20,6 +20,7 @@ from . import protocol
 from .calls import Call, ProtocolCalls, calls_for
 from .layout import SPOKEN, Layout, LayoutChangedException, check_meta, is_layout_refusal, recorded_protocol
 from .model import DuplicatePolicy, EnqueueResult, EnqueueStatus, QueueStats
+from .protocol3 import PROTOCOL_BUCKETED
 
 #: how long an operation follows layout changes and waits for a task in the mover's hands (core: 10 s)
 PATIENCE_S = 10.0
@@ -34,25 +35,31 @@ class Routing:
     """The layout and protocol one client follows: read from the meta hash when the client starts and after every
     LAYOUT answer. ``calls`` are the scripts of the protocol the meta records (calls.py)."""
 
-    def __init__(self, queue: str, configured_shards: int) -> None:
+    def __init__(self, queue: str, configured_shards: int, new_queue_protocol: int = PROTOCOL_BUCKETED) -> None:
         self.queue = queue
         self.configured_shards = configured_shards
+        #: the protocol a queue this client creates is recorded with (settings.protocol_for_new_queues)
+        self.new_queue_protocol = new_queue_protocol
         self.layout = Layout.initial(configured_shards)
-        self.calls: ProtocolCalls = calls_for(protocol.PROTOCOL_VERSION, queue)
+        # until the meta answers, the protocol a new queue gets; verify_meta switches to what the meta records
+        self.calls: ProtocolCalls = calls_for(new_queue_protocol, queue)
 
     @property
     def protocol_version(self) -> int:
-        """The protocol the queue's meta records, as last read (2 before the first read)."""
+        """The protocol the queue's meta records, as last read (before the first read, the one a new queue gets)."""
         return self.calls.version
 
     def meta_call(self) -> Call:
-        # a new queue is recorded as protocol 2; an existing one keeps what its meta records
-        return Call("meta", [protocol.meta_key(self.queue)], [str(self.configured_shards), str(protocol.PROTOCOL_VERSION)])
+        # a new queue is recorded with new_queue_protocol (3 unless asked otherwise); an existing one keeps what its
+        # meta records
+        return Call("meta", [protocol.meta_key(self.queue)], [str(self.configured_shards), str(self.new_queue_protocol)])
 
     def verify_meta(self) -> Step:
         [reply] = yield [self.meta_call()]
         reply = _raised(reply)
-        self.layout = check_meta(reply, self.queue, self.configured_shards)
+        self.layout = check_meta(reply, self.queue, self.configured_shards, self.new_queue_protocol)
+        # the recorded protocol decides: on a queue just created it is new_queue_protocol, so the first enqueue
+        # already goes through that protocol's scripts
         self._speak(recorded_protocol(reply))
 
     def _refresh(self) -> Step:

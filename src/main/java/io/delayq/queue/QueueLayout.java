@@ -52,8 +52,7 @@ public final class QueueLayout {
                 throw new ShardCountMismatchException(scope.queue(), configuredShards, recordedShards);
             }
             if (!spoken.contains((int) recordedProtocol)) {
-                // named as the version this process records for new queues: protocol 3 is a development switch, and the
-                // libraries (which speak 2) answer with the same message
+                // named as the version this process records for new queues, as the libraries name theirs
                 throw new ProtocolVersionMismatchException(scope.queue(), forNewQueue, recordedProtocol);
             }
             scope.recordProtocol((int) recordedProtocol);

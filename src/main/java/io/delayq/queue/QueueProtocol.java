@@ -60,7 +60,7 @@ public final class QueueProtocol {
      * v2 queue (or the reverse) refuses with {@link ProtocolVersionMismatchException}.
      */
     public static final int PROTOCOL_VERSION = 2;
-    /** Protocol 3 (docs/protocol3.md): tasks in buckets of one due window; a queue records it only where asked. */
+    /** Protocol 3 (docs/protocol3.md): tasks in buckets of one due window; what a new queue records by default. */
     public static final int BUCKETED = 3;
     private static final Set<Integer> SPOKEN = Set.of(PROTOCOL_VERSION, BUCKETED);
     /** Arguments per script call stay well under Lua's unpack() limit. */
@@ -115,14 +115,15 @@ public final class QueueProtocol {
     }
 
     /**
-     * The protocol a queue is recorded with on its first use: 2 unless {@code DELAYQ_PROTOCOL} (or the system property
-     * {@code delayq.protocol}) asks for 3. A development switch while protocol 3 is built (docs/protocol3.md): it
-     * decides nothing for a queue that exists.
+     * The protocol a queue is recorded with on its first use: 3 (docs/protocol3.md) unless {@code DELAYQ_PROTOCOL} (or the
+     * system property {@code delayq.protocol}) asks for 2, for a fleet where a process that speaks only protocol 2 still
+     * writes to the queue. It decides nothing for a queue that exists: a protocol-2 queue stays on 2 until upgraded in
+     * place ({@code delayq upgrade}).
      */
     public static int protocolForNewQueues() {
         String asked = System.getProperty("delayq.protocol", System.getenv("DELAYQ_PROTOCOL"));
         if (asked == null || asked.isBlank()) {
-            return PROTOCOL_VERSION;
+            return BUCKETED;
         }
         return switch (asked.trim()) {
             case "2" -> PROTOCOL_VERSION;

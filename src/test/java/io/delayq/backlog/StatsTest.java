@@ -1,5 +1,7 @@
 package io.delayq.backlog;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimedTask;
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.shard.ShardKeys;
@@ -23,6 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** stats.lua against a brute-force count of everything in Redis. */
 class StatsTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

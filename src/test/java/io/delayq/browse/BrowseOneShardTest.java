@@ -1,5 +1,7 @@
 package io.delayq.browse;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.task.Priority;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
@@ -16,6 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** browse.lua on one shard, where one call reads the most: the limit inside a chunk, the per-call read cap, previews. */
 class BrowseOneShardTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

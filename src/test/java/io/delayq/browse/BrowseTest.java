@@ -1,5 +1,7 @@
 package io.delayq.browse;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.InvalidInputException;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.deadletter.DeadLetterPolicy;
@@ -22,6 +24,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** browse.lua and TaskBrowser: due-time order across shards, cursor paging, filters, counts, bad input. */
 class BrowseTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.bulk;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.InvalidInputException;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.task.TaskInfo;
@@ -29,6 +31,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * nothing, bad input, a task in flight, and a run stopped between batches and resumed with no task acted on twice.
  */
 class BulkActionsTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     private static final Duration WAIT = Duration.ofSeconds(10);
 
     @RegisterExtension

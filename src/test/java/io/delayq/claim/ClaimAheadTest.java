@@ -1,5 +1,7 @@
 package io.delayq.claim;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.task.Priority;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
@@ -20,6 +22,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * given number, in what room the batch leaves; never on a rate-limited shard or where groups wait.
  */
 class ClaimAheadTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.claim;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.redis.Replies;
@@ -50,6 +52,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the same load, which shows that the mechanism is what makes the first run pass.
  */
 class ClaimReplayTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.claim;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.task.EnqueueResult;
 import io.delayq.task.Priority;
 import io.delayq.task.TaskRecord;
@@ -22,6 +24,9 @@ import static org.awaitility.Awaitility.await;
 
 /** claim.lua: batches, leases, next due time, priority, the rate limit's split over shards and the server clock (its token bucket: ClaimRateLimitTest). */
 class ClaimTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.claim;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
@@ -26,6 +28,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Many workers, each on its own connection, claiming from one shard at once. */
 class ConcurrentClaimTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

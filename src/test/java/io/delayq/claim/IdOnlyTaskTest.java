@@ -1,5 +1,7 @@
 package io.delayq.claim;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.deadletter.DeadLetter;
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.lease.RetryResult;
@@ -23,6 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** A bare {@code ZADD dq:{q:i}:due <ms> <id>} with no record is a valid task with an empty payload. */
 class IdOnlyTaskTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.claim;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.shard.ShardKeys;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
@@ -21,6 +23,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * that fails must have written nothing, and an ack must not fail on bookkeeping it only cleans up.
  */
 class WrongTypeKeysTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

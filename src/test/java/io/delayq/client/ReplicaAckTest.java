@@ -1,5 +1,8 @@
 package io.delayq.client;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
 import io.delayq.InvalidInputException;
 import io.delayq.localredis.LocalRedisServer;
 import io.delayq.redis.RedisEndpoint;
@@ -26,6 +29,9 @@ import static org.awaitility.Awaitility.await;
  * ({@code --replicaof}); the replica is frozen with SIGSTOP to make it miss the deadline.
  */
 class ReplicaAckTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     private static final String QUEUE = "acks";
     private static LocalRedisServer primary;
     private static LocalRedisServer replica;

@@ -1,5 +1,7 @@
 package io.delayq.completion;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimedTask;
 import io.delayq.task.CancelResult;
 import io.delayq.task.EnqueueResult;
@@ -23,6 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Completion records: what ack.lua keeps after an ack while results are kept, how it is bounded, and what reads it. */
 class CompletionRecordsTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

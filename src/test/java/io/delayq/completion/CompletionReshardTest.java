@@ -1,5 +1,7 @@
 package io.delayq.completion;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimedTask;
 import io.delayq.reshard.Mover;
 import io.delayq.shard.Sharding;
@@ -22,6 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Completion records go with their id to its new shard when the queue grows (move_out's "done" set, move_in). */
 class CompletionReshardTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     private static final int FROM = 4;
     private static final int TO = 16;
 

@@ -1,5 +1,7 @@
 package io.delayq.deadletter;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimedTask;
 import io.delayq.lease.RetryResult;
 import io.delayq.task.Priority;
@@ -22,6 +24,9 @@ import static org.awaitility.Awaitility.await;
 
 /** dead_list.lua, dead_replay.lua, dead_purge.lua and the count and age bounds of the dead-letter set. */
 class DeadLetterTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.group;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.InvalidInputException;
 import io.delayq.claim.ClaimAhead;
 import io.delayq.claim.ClaimBatch;
@@ -35,6 +37,9 @@ import static org.awaitility.Awaitility.await;
  * release and on expiry, and a re-sent take takes no more.
  */
 class GroupCapTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

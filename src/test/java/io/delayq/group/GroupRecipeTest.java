@@ -1,5 +1,7 @@
 package io.delayq.group;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.claim.RateLimit;
@@ -27,6 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** docs/protocol.md, "Groups": the by-hand recipe, run as written, gives a grouped task delayq finds and claims. */
 class GroupRecipeTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.group;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimedTask;
 import io.delayq.claim.RateLimit;
 import io.delayq.reshard.Mover;
@@ -27,6 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Growing a queue moves grouped tasks with their group (move_out.lua's set "g", move_in.lua), keeping every group's sets whole. */
 class GroupReshardTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     private static final int FROM = 2;
     private static final int TO = 8;
 

@@ -1,5 +1,7 @@
 package io.delayq.group;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.InvalidInputException;
 import io.delayq.claim.ClaimAhead;
 import io.delayq.claim.ClaimBatch;
@@ -27,6 +29,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * goes to the others, so no group waits while another's weight is higher.
  */
 class GroupWeightsTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.group;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.InvalidInputException;
 import io.delayq.browse.BrowsePage;
 import io.delayq.browse.BrowseQuery;
@@ -49,6 +51,9 @@ import static org.awaitility.Awaitility.await;
  * the group sets.
  */
 class GroupsTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

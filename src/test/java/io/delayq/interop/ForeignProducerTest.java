@@ -1,5 +1,7 @@
 package io.delayq.interop;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimedTask;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskRecord;
@@ -35,6 +37,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * exactly those tasks with their payloads. Skipped where the tool is missing.
  */
 class ForeignProducerTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

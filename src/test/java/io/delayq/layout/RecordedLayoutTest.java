@@ -1,5 +1,7 @@
 package io.delayq.layout;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.Replies;
 import io.delayq.reshard.ReshardScripts;
@@ -16,6 +18,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What a queue's meta hash records, read without creating anything. */
 class RecordedLayoutTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     private static final Duration T = Duration.ofSeconds(5);
 
     @RegisterExtension

@@ -1,5 +1,7 @@
 package io.delayq.lease;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.browse.BrowseQuery;
 import io.delayq.browse.BrowseState;
 import io.delayq.browse.BrowsedTask;
@@ -30,6 +32,9 @@ import static org.awaitility.Awaitility.await;
  * task claimed with an attempt > 1. What a handler, inspect, browse and the dead-letter list see is unchanged.
  */
 class AttemptCountTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.lease;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.deadletter.DeadLetterPolicy;
@@ -22,6 +24,9 @@ import static org.awaitility.Awaitility.await;
 
 /** ack.lua, extend.lua and reclaim.lua: fencing tokens and lease expiry. */
 class LeaseTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

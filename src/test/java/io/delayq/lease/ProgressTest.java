@@ -1,5 +1,7 @@
 package io.delayq.lease;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimedTask;
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.task.TaskInfo;
@@ -21,6 +23,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** progress.lua, and the scripts that end a lease (ack, retry, dead-lettering, reclaim) taking the progress with it. */
 class ProgressTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.lease;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimBatch;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
@@ -16,6 +18,9 @@ import static org.awaitility.Awaitility.await;
 
 /** reclaim.lua: a record's own maxAttempts decides whether an expired lease is dead-lettered or requeued. */
 class ReclaimTaskLimitTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

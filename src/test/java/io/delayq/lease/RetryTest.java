@@ -1,5 +1,7 @@
 package io.delayq.lease;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.deadletter.DeadLetterPolicy;
@@ -27,6 +29,9 @@ import static org.awaitility.Awaitility.await;
 
 /** retry.lua: backoff, ordering, dead after max attempts, permanent failures, stale tokens. */
 class RetryTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.pause;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.backlog.QueueStats;
 import io.delayq.claim.ClaimBatch;
 import io.delayq.shard.ShardKeys;
@@ -20,6 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** pause.lua, shard_pause.lua and the claim's pause check. */
 class PauseTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.presence;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimedTask;
 import io.delayq.shard.ShardRange;
 import io.delayq.task.TaskInfo;
@@ -21,6 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * shard, else no live owner at all (the task waits for a worker of its shard), and an expired lease.
  */
 class InFlightLeaseTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -4,6 +4,7 @@ import io.delayq.client.DelayQueueClient;
 import io.delayq.reshard.Mover;
 import io.delayq.shard.ShardKeys;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol3;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import org.junit.jupiter.api.Test;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.util.Map;
 
 import static io.delayq.testing.TestQueue.get;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -23,12 +25,23 @@ class QueueMetaTest {
     @Test
     void firstUseRecordsShardCountAndProtocol() {
         try (TestQueue q = TestQueue.open(redis.url(), "orders", 16)) {
-            assertThat(get(q.redis().hgetall("dq:{orders}:meta"))).isEqualTo(Map.of("shards", "16", "protocol", "2"));
+            assertThat(get(q.redis().hgetall("dq:{orders}:meta"))).isEqualTo(Map.of("shards", "16", "protocol", "3"));
             // a second client with the same count is fine and changes nothing
             try (DelayQueueClient again = DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(16).build()) {
                 assertThat(again.enqueue(TaskSpec.of("a")).added()).isTrue();
             }
         }
+    }
+
+    @Test
+    void protocol2IsRecordedOnlyWhereAskedForAndAnythingElseIsRefusedNamingTheSwitch() {
+        try (TestQueue q = NewQueuesOnProtocol3.creating(2, () -> TestQueue.open(redis.url(), "legacy", 4))) {
+            assertThat(get(q.redis().hget("dq:{legacy}:meta", "protocol"))).isEqualTo("2");
+        }
+        assertThatThrownBy(() -> NewQueuesOnProtocol3.creating(4, QueueProtocol::protocolForNewQueues))
+                .isInstanceOf(io.delayq.InvalidInputException.class)
+                .hasMessageContaining("DELAYQ_PROTOCOL")
+                .hasMessageContaining("must be 2 or 3, got '4'");
     }
 
     @Test
@@ -72,7 +85,7 @@ class QueueMetaTest {
     @Test
     void metaWrittenByHandIsHonoured() {
         try (TestQueue admin = TestQueue.open(redis.url(), "other", 1)) {
-            get(admin.redis().hset("dq:{orders}:meta", Map.of("shards", "32", "protocol", "2")));
+            get(admin.redis().hset("dq:{orders}:meta", Map.of("shards", "32", "protocol", "3")));
             assertThatThrownBy(() -> DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(16).build())
                     .isInstanceOf(ShardCountMismatchException.class).hasMessageContaining("has 32 shards");
             try (DelayQueueClient ok = DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(32).build()) {
@@ -82,12 +95,12 @@ class QueueMetaTest {
     }
 
     @Test
-    void aVersion1QueueIsRefusedByAVersion2Client() {
+    void aVersion1QueueIsRefusedNamingTheVersionANewQueueGets() {
         try (TestQueue admin = TestQueue.open(redis.url(), "other", 1)) {
             get(admin.redis().hset("dq:{orders}:meta", Map.of("shards", "4", "protocol", "1")));
             assertThatThrownBy(() -> DelayQueueClient.builder().redis(redis.url()).queue("orders").shards(4).build())
                     .isInstanceOf(ProtocolVersionMismatchException.class)
-                    .hasMessageStartingWith("protocol: queue 'orders' uses delayq protocol version 1 in Redis, this client speaks version 2; ")
+                    .hasMessageStartingWith("protocol: queue 'orders' uses delayq protocol version 1 in Redis, this client speaks version 3; ")
                     .hasMessageContaining("every producer and worker of a queue must speak the same one");
             // a meta hash without a protocol field (written by hand, incompletely) is not silently accepted
             get(admin.redis().hdel("dq:{orders}:meta", "protocol"));

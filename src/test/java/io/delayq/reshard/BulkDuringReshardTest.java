@@ -1,5 +1,7 @@
 package io.delayq.reshard;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.bulk.BulkAction;
 import io.delayq.bulk.BulkActions;
 import io.delayq.bulk.BulkFilter;
@@ -30,6 +32,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * stopped where it was); after it, a cancel resumes over the new layout's shards, and a shift refuses to resume.
  */
 class BulkDuringReshardTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static final RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.reshard;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimedTask;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.shard.Sharding;
@@ -26,6 +28,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and starts when it is settled on its new shard; a debounce burst keeps the deadline its first enqueue fixed.
  */
 class DedupAcrossReshardTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     private static final int FROM = 4;
     private static final int TO = 16;
     private static final Duration HOUR = Duration.ofHours(1);

@@ -1,5 +1,7 @@
 package io.delayq.reshard;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.client.DelayQueueClient;
 import io.delayq.layout.Layout;
 import io.delayq.testing.RedisServerExtension;
@@ -20,6 +22,9 @@ import static org.awaitility.Awaitility.await;
  * its cancel succeeded, and afterwards every task sits on its shard of the new layout.
  */
 class GrowUnderLoadTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static final RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.reshard;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.client.DelayQueueClient;
@@ -37,6 +39,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * dead letters, a client of the old layout, a caller that sends no epoch, and a hand-written producer.
  */
 class MigrationStatesTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     private static final int FROM = 4;
     private static final int TO = 16;
 

@@ -1,5 +1,7 @@
 package io.delayq.reshard;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimedTask;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.shard.Sharding;
@@ -27,6 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * occurrence is enqueued once, on its new shard.
  */
 class OnceAcrossReshardTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     private static final int FROM = 4;
     private static final int TO = 16;
 

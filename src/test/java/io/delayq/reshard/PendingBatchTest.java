@@ -1,5 +1,7 @@
 package io.delayq.reshard;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.queue.QueueProtocol;
 import io.delayq.shard.Sharding;
 import io.delayq.testing.RedisServerExtension;
@@ -21,6 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * no-op and the mover's passes then move the tasks on; delivered by 64, every task would sit on two shards.
  */
 class PendingBatchTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static final RedisServerExtension redis = new RedisServerExtension();
 

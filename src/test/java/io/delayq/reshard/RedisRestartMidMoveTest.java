@@ -1,5 +1,8 @@
 package io.delayq.reshard;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
 import io.delayq.client.DelayQueueClient;
 import io.delayq.layout.Layout;
 import io.delayq.localredis.LocalRedisServer;
@@ -31,6 +34,9 @@ import static org.awaitility.Awaitility.await;
  * far-future tasks, which nothing else touches), while the claimer's judgement needs always.
  */
 class RedisRestartMidMoveTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     private static final int FROM = 4;
     private static final int TO = 16;
 

@@ -1,5 +1,7 @@
 package io.delayq.reshard;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.client.DelayQueueClient;
 import io.delayq.layout.LayoutChangedException;
 import io.delayq.task.DuplicatePolicy;
@@ -24,6 +26,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * nothing.
  */
 class StoppedMoverTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     private static final int FROM = 4;
     private static final int TO = 16;
 

@@ -1,5 +1,7 @@
 package io.delayq.schedule;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.calendar.BusinessCalendar;
 import io.delayq.calendar.Calendars;
 import io.delayq.testing.RedisServerExtension;
@@ -24,6 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * calendar written relative to today, and a calendar put again re-plans the schedules that keep to it.
  */
 class CalendarScheduleTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

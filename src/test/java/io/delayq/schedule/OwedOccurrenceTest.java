@@ -1,5 +1,7 @@
 package io.delayq.schedule;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimedTask;
 import io.delayq.task.DuplicatePolicy;
 import io.delayq.task.EnqueueResult;
@@ -32,6 +34,9 @@ import static org.awaitility.Awaitility.await;
  * enqueues them again after they fired and were acked.
  */
 class OwedOccurrenceTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.schedule;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimedTask;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
@@ -28,6 +30,9 @@ import static org.awaitility.Awaitility.await;
 
 /** The planner against a real Redis: revisions, concurrent planners, misfire policies after a pause, edits, removal. */
 class SchedulePlannerTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

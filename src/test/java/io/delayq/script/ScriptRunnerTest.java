@@ -1,5 +1,7 @@
 package io.delayq.script;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
@@ -20,6 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Scripts are loaded once, called by SHA, and sent again in full when Redis has forgotten them. */
 class ScriptRunnerTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

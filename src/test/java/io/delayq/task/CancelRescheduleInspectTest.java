@@ -1,5 +1,7 @@
 package io.delayq.task;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimedTask;
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.testing.RedisServerExtension;
@@ -17,6 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** cancel.lua, reschedule.lua and inspect.lua in every state a task can be in. */
 class CancelRescheduleInspectTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

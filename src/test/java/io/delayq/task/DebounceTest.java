@@ -1,5 +1,7 @@
 package io.delayq.task;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.InvalidInputException;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.task.EnqueueResult.Status;
@@ -18,6 +20,9 @@ import static org.awaitility.Awaitility.await;
 
 /** The DEBOUNCE policy: replace and push the due time, never past the burst's first enqueue + max wait. */
 class DebounceTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

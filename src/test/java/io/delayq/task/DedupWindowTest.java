@@ -1,5 +1,7 @@
 package io.delayq.task;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.InvalidInputException;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.deadletter.DeadLetterPolicy;
@@ -21,6 +23,9 @@ import static org.awaitility.Awaitility.await;
 
 /** Dedup windows (include/dedup.lua): an id stays refused for a while after its task was acked, cancelled or dead-lettered. */
 class DedupWindowTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.task;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimedTask;
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.task.EnqueueResult.Status;
@@ -21,6 +23,9 @@ import static org.assertj.core.api.Assertions.entry;
 
 /** enqueue.lua: new tasks, the three duplicate policies against scheduled, in-flight and dead targets, batches. */
 class EnqueueTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.task;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimedTask;
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.shard.RecordBuckets;
@@ -27,6 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@code dq:{q:i}:tasks:<b>}), which Redis keeps listpack-encoded, and finished tasks leave none behind.
  */
 class RecordStorageTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.upgrade;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimedTask;
 import io.delayq.claim.RateLimit;
 import io.delayq.client.DelayQueueClient;
@@ -34,6 +36,9 @@ import static org.awaitility.Awaitility.await;
  * delivered; every task is handed out once, and nothing of protocol 2 is left once the last one in flight finished.
  */
 class ProtocolUpgradeTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

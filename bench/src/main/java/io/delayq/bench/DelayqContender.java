@@ -78,7 +78,7 @@ final class DelayqContender implements Contender {
     DelayqContender(Workbench bench, Settings settings) {
         this.bench = bench;
         this.settings = settings;
-        // system properties first: -Ddelayq.protocol=3 decides the protocol the producer records for the new queue
+        // system properties first: -Ddelayq.protocol=2 records the new queue as protocol 2 instead of the default 3
         settings.extra().forEach((k, v) -> {
             if (k.startsWith("-D")) {
                 System.setProperty(k.substring(2), v);

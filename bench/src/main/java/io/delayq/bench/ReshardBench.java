@@ -37,7 +37,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <pre>
  *   bench/reshard.sh [--waiting 1000000] [--from 16] [--to 64] [--rate 1000] [--baseline 30] [--batch 100] [--runs 2]
  *                    [--pause-ms 2 (the Mover's default; 0: back to back)] [--follow-every-ms 5000] [--section reshard] [--no-docs]
- *                    [--protocol 3 (the queue's protocol; default: the development switch's, 2)]
+ *                    [--protocol 2 (the queue's protocol; default 3)]
  * </pre>
  */
 public final class ReshardBench {
@@ -86,7 +86,7 @@ public final class ReshardBench {
                 case "--follow-every-ms" -> followEvery = Long.parseLong(args[++i]);
                 case "--no-docs" -> docs = false;
                 case "--section" -> section = args[++i];
-                // the protocol the benchmark's queue is created with (the development switch, docs/protocol3.md)
+                // the protocol the benchmark's queue is created with (docs/protocol3.md; default 3)
                 case "--protocol" -> System.setProperty("delayq.protocol", args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i] + " (see io.delayq.bench.ReshardBench)");
             }

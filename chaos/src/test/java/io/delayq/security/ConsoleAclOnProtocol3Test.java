@@ -3,16 +3,14 @@ package io.delayq.security;
 import io.delayq.testing.NewQueuesOnProtocol3;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/**
- * {@link ConsoleAclTest} on a protocol-3 queue, the console's user with what docs/security.md says to append for
- * protocol-3 queues: every page and action (a bulk job included) without one denied command.
- */
+/** {@link ConsoleAclTest} on a protocol-3 queue: every page and action (a bulk job included) without one denied command. */
 class ConsoleAclOnProtocol3Test extends ConsoleAclTest {
     @RegisterExtension
     static NewQueuesOnProtocol3 protocol3 = new NewQueuesOnProtocol3();
 
+    /** The console's line as docs/security.md prints it. */
     @Override
-    String additions() throws Exception {
-        return " " + DocumentedAcl.addition("# Protocol 3 queues: append to the console's line");
+    String consoleLine(String password) throws Exception {
+        return DocumentedAcl.line("delayq-console", password);
     }
 }

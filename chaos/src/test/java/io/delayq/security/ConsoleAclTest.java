@@ -1,5 +1,7 @@
 package io.delayq.security;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.claim.RateLimit;
@@ -34,6 +36,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * reconfigure or read keys outside dq:*.
  */
 class ConsoleAclTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     private static final String PASSWORD = "console-secret-4e2a";
     private static final String TOKEN = "acl-test-token";
     private static final String Q = SampleQueue.QUEUE;
@@ -44,15 +49,15 @@ class ConsoleAclTest {
 
     private final HttpClient http = HttpClient.newHttpClient();
 
-    @BeforeEach
-    void createDocumentedUser() throws Exception {
-        DocumentedAcl.apply(redis.admin(), DocumentedAcl.line("delayq-console", PASSWORD) + additions());
-        redis.admin().commands().aclLogReset().get(5, TimeUnit.SECONDS);
+    /** The console's documented line for the queues this class creates: protocol 2's, without protocol 3's part. */
+    String consoleLine(String password) throws Exception {
+        return DocumentedAcl.lineForProtocol2("delayq-console", "console", password);
     }
 
-    /** What docs/security.md says to append to the console's line for the queues this class creates: nothing here. */
-    String additions() throws Exception {
-        return "";
+    @BeforeEach
+    void createDocumentedUser() throws Exception {
+        DocumentedAcl.apply(redis.admin(), consoleLine(PASSWORD));
+        redis.admin().commands().aclLogReset().get(5, TimeUnit.SECONDS);
     }
 
     private String url() {

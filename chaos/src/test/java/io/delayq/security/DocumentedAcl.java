@@ -33,6 +33,20 @@ final class DocumentedAcl {
         return lines.get(0).replaceAll(">[A-Z_]+_PASSWORD", ">" + password);
     }
 
+    /**
+     * The documented line of {@code user} for queues still on protocol 2: without what docs/security.md says to remove
+     * there (the line after {@code # Queues still on protocol 2: remove from the <role>'s line}).
+     */
+    static String lineForProtocol2(String user, String role, String password) throws IOException {
+        List<String> removed = Arrays.asList(addition("# Queues still on protocol 2: remove from the " + role + "'s line").split("\\s+"));
+        String line = line(user, password);
+        List<String> words = Arrays.stream(line.split("\\s+")).filter(w -> !removed.contains(w)).toList();
+        if (words.size() != line.split("\\s+").length - removed.size()) {
+            throw new IllegalStateException(DOC + ": what protocol 2 removes from the " + role + "'s line is not all on it: " + removed);
+        }
+        return String.join(" ", words);
+    }
+
     /** The permissions docs/security.md says to append to each user's line on a Redis Cluster. */
     static String clusterAddition() throws IOException {
         return addition("# Redis Cluster: append to each user's line");

@@ -26,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The documented users on a queue recorded as protocol 3 (docs/protocol3.md): with the additions docs/security.md
- * lists for it, a producer and a worker do their whole job there (enqueue, reschedule, inspect, stats, a bare ZADD
+ * The documented users on a queue recorded as protocol 3 (docs/protocol3.md): with the lines docs/security.md
+ * prints, a producer and a worker do their whole job there (enqueue, reschedule, inspect, stats, a bare ZADD
  * adopted, claims split and rate-limited, retries, dead letters, extensions, completion records) and Redis's ACL LOG
  * stays empty.
  */
@@ -42,10 +42,8 @@ class ProtocolThreeAclTest {
 
     @BeforeEach
     void createDocumentedUsers() throws Exception {
-        DocumentedAcl.apply(redis.admin(), DocumentedAcl.line("delayq-worker", WORKER_PASSWORD) + " "
-                + DocumentedAcl.addition("# Protocol 3 queues: append to the worker's line"));
-        DocumentedAcl.apply(redis.admin(), DocumentedAcl.line("delayq-producer", PRODUCER_PASSWORD) + " "
-                + DocumentedAcl.addition("# Protocol 3 queues: append to the producer's line"));
+        DocumentedAcl.apply(redis.admin(), DocumentedAcl.line("delayq-worker", WORKER_PASSWORD));
+        DocumentedAcl.apply(redis.admin(), DocumentedAcl.line("delayq-producer", PRODUCER_PASSWORD));
         redis.admin().commands().aclLogReset().get(5, TimeUnit.SECONDS);
     }
 
@@ -113,7 +111,7 @@ class ProtocolThreeAclTest {
     }
 
     /**
-     * {@code delayq reshard} as the worker's user, and the operator's user with the documented additions, each grows a
+     * {@code delayq reshard} as the worker's user, and the operator's user with the documented addition, each grows a
      * protocol-3 queue (4 -> 8) holding windows and minutes of every level and a dead letter (lease, stamps, protocol
      * 3's move_out and move_in, move_done, the once and dedup copies); then a worker's stray sweep, as the worker's
      * user, moves home a task a stale producer wrote under the old count, all with an empty ACL LOG.
@@ -121,8 +119,7 @@ class ProtocolThreeAclTest {
     @Test
     void theWorkersAndTheOperatorsUsersGrowAQueueOfProtocol3AndTheSweepMovesItsStrays() throws Exception {
         DocumentedAcl.apply(redis.admin(), DocumentedAcl.line("delayq-operator", OPERATOR_PASSWORD) + " "
-                + DocumentedAcl.addition("# An operator that grows queues (spec.shards): append to the operator's line") + " "
-                + DocumentedAcl.addition("# An operator that grows queues of protocol 3: append to the operator's line as well"));
+                + DocumentedAcl.addition("# An operator that grows queues (spec.shards): append to the operator's line"));
         redis.admin().commands().aclLogReset().get(5, TimeUnit.SECONDS);
         try (io.delayq.redis.RedisEndpoint worker = io.delayq.redis.RedisEndpoint.connect(url("delayq-worker", WORKER_PASSWORD));
              io.delayq.redis.RedisEndpoint operator = io.delayq.redis.RedisEndpoint.connect(url("delayq-operator", OPERATOR_PASSWORD))) {

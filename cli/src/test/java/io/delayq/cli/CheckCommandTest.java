@@ -22,7 +22,7 @@ class CheckCommandTest {
             assertThat(r.exitCode()).as(r.toString()).isZero();
             assertThat(r.out()).containsPattern("(?m)^PASS  connection\\s+redis://127\\.0\\.0\\.1:\\d+ answers$")
                     .containsPattern("(?m)^PASS  version\\s+Redis \\d+\\.\\d+")
-                    .containsPattern("(?m)^PASS  queue\\s+queue 'orders': 4 shards, protocol 2$")
+                    .containsPattern("(?m)^PASS  queue\\s+queue 'orders': 4 shards, protocol 3$")
                     .containsPattern("(?m)^PASS  eviction\\s+maxmemory-policy is noeviction$")
                     .containsPattern("(?m)^PASS  persistence\\s+AOF on")
                     .containsPattern("(?m)^PASS  scripts\\s+all " + io.delayq.script.LuaScript.values().length + " scripts load")
@@ -47,14 +47,19 @@ class CheckCommandTest {
     }
 
     @Test
-    void aQueueOnProtocolThreeIsAWarningSayingWhatWorksOnIt() throws Exception {
+    void aQueueOnEitherProtocolPassesNamingItsProtocolAndAnotherFailsNamingBoth() throws Exception {
         redis.admin().commands().hset("dq:{bucketed}:meta", java.util.Map.of("shards", "4", "protocol", "3")).get();
+        redis.admin().commands().hset("dq:{legacy}:meta", java.util.Map.of("shards", "4", "protocol", "2")).get();
+        redis.admin().commands().hset("dq:{future}:meta", java.util.Map.of("shards", "4", "protocol", "4")).get();
 
-        CliRun r = CliRun.run("check", "--redis", redis.url(), "--queue", "bucketed");
-
-        assertThat(r.out()).containsPattern("(?m)^WARN  queue\\s+queue 'bucketed' is on delayq protocol 3, which is not the default yet "
-                        + "\\(docs/protocol3.md\\)$")
-                .contains("DELAYQ_PROTOCOL=3");
+        assertThat(CliRun.run("check", "--redis", redis.url(), "--queue", "bucketed").out())
+                .containsPattern("(?m)^PASS  queue\\s+queue 'bucketed': 4 shards, protocol 3$");
+        assertThat(CliRun.run("check", "--redis", redis.url(), "--queue", "legacy").out())
+                .containsPattern("(?m)^PASS  queue\\s+queue 'legacy': 4 shards, protocol 2$");
+        CliRun future = CliRun.run("check", "--redis", redis.url(), "--queue", "future");
+        assertThat(future.exitCode()).isEqualTo(ExitCodes.CHECK_FAILED);
+        assertThat(future.out()).containsPattern("(?m)^FAIL  queue\\s+queue 'future' uses delayq protocol version 4, "
+                + "this delayq speaks versions 2 and 3$");
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.delayq.cli;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
@@ -14,6 +16,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code delayq upgrade} against a real Redis: a queue of protocol 2 moved to protocol 3 in place. */
 class UpgradeCommandTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

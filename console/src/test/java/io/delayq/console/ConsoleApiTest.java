@@ -1,5 +1,7 @@
 package io.delayq.console;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.console.sample.SampleQueue;
@@ -18,6 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The console's JSON API over real HTTP: read-only mode, sign-in, CSRF and origin checks, clear errors, redaction. */
 class ConsoleApiTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -159,12 +159,13 @@ class QueueLifecycleOnApiServerTest {
     @Test
     @Order(4)
     void specProtocol3UpgradesAQueueOfProtocol2InPlace() {
-        admin.resource(queue("upgraded", 4, 2)).create();
-        try (DelayQueueClient producer = DelayQueueClient.builder().redis(redis.url()).queue("upgraded").shards(4).build()) {
+        // recorded as protocol 2 by its first client, before the operator's probe could record the default
+        try (DelayQueueClient producer = firstClient("upgraded", 2)) {
             for (int i = 0; i < 200; i++) {
                 producer.enqueue(TaskSpec.of("task-" + i).at(Instant.now().plus(Duration.ofHours(1))));
             }
         }
+        admin.resource(queue("upgraded", 4, 2)).create();
         await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> live("upgraded").getStatus().getProtocol() == 2);
 
         Queues.patchSpec(admin, NS, "upgraded", "{\"protocol\":3}");
@@ -204,15 +205,7 @@ class QueueLifecycleOnApiServerTest {
     @Order(5)
     void growingShardsOfAQueueOnProtocol3MovesItsBuckets() {
         List<String> ids = new ArrayList<>();
-        // the development switch records the queue as protocol 3 on its first client (docs/protocol3.md)
-        System.setProperty("delayq.protocol", "3");
-        DelayQueueClient first;
-        try {
-            first = DelayQueueClient.builder().redis(redis.url()).queue("grown3").shards(4).build();
-        } finally {
-            System.clearProperty("delayq.protocol");
-        }
-        try (DelayQueueClient producer = first) {
+        try (DelayQueueClient producer = firstClient("grown3", 3)) {
             assertThat(producer.protocol().buckets()).as("recorded as protocol 3").isNotNull();
             for (int i = 0; i < 200; i++) {
                 ids.add("task-" + i);
@@ -310,6 +303,16 @@ class QueueLifecycleOnApiServerTest {
                     assertThat(r.getResourceNames()).contains(e.name());
                 }
             });
+        }
+    }
+
+    /** The first client of {@code queue} (4 shards), which records it as {@code protocol} (the switch {@code delayq.protocol}). */
+    private static DelayQueueClient firstClient(String queue, int protocol) {
+        System.setProperty("delayq.protocol", String.valueOf(protocol));
+        try {
+            return DelayQueueClient.builder().redis(redis.url()).queue(queue).shards(4).build();
+        } finally {
+            System.clearProperty("delayq.protocol");
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.delayq.app.worker;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.client.DelayQueueClient;
 import io.delayq.shard.ShardKeys;
 import io.delayq.task.TaskSpec;
@@ -25,6 +27,9 @@ import static org.awaitility.Awaitility.await;
  * (its tasks are re-delivered, the groups go on), every task is delivered and no permit is left taken.
  */
 class GroupCapKillNineProcessTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

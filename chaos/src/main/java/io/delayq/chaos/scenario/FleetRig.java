@@ -43,6 +43,21 @@ final class FleetRig implements AutoCloseable {
     }
 
     /**
+     * As {@link #start}, the queue recorded as {@code protocol} (2 or 3) by the rig's first client (the switch
+     * {@code delayq.protocol}, set only while the rig is built: the workers, the producer and the mover follow the meta,
+     * and the scenarios after this one create their queues on the default protocol).
+     */
+    static FleetRig startOn(int protocol, ChaosContext ctx, String key, String redisUrl, int shards, Duration lease, int workers)
+            throws Exception {
+        System.setProperty("delayq.protocol", String.valueOf(protocol));
+        try {
+            return start(ctx, key, redisUrl, shards, lease, workers, UnaryOperator.identity());
+        } finally {
+            System.clearProperty("delayq.protocol");
+        }
+    }
+
+    /**
      * @param producerOptions what the producer's client adds to the common ones (a replica acknowledgement), or
      *                        {@link UnaryOperator#identity()}
      */

@@ -28,7 +28,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.UnaryOperator;
 import java.util.concurrent.ThreadLocalRandom;
 
 import static io.delayq.chaos.scenario.QueueSupport.ms;
@@ -66,22 +65,6 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
         super(settings);
     }
 
-    /**
-     * The rig; its first client records the queue with the scenario's protocol (the development switch
-     * {@code delayq.protocol}, set only while that client is built: the workers, the producer and the mover follow the
-     * meta, and the scenarios after this one create their queues on the default protocol).
-     */
-    private FleetRig startRig(ChaosContext ctx, String redisUrl) throws Exception {
-        if (s.protocol() == 3) {
-            System.setProperty("delayq.protocol", "3");
-        }
-        try {
-            return FleetRig.start(ctx, s.key(), redisUrl, s.from(), s.lease(), s.workers(), UnaryOperator.identity());
-        } finally {
-            System.clearProperty("delayq.protocol");
-        }
-    }
-
     /** A fault at a point of the move. */
     private record Fault(double at, String kind) {
     }
@@ -92,7 +75,7 @@ public final class ReshardScenario extends SettingsScenario<ReshardScenario.Sett
         ctx.log("%s: grow %d -> %d shards with %,d waiting + %,d produced tasks, %d workers, mover batch %d", s.key(), s.from(), s.to(),
                 s.preload(), s.tasks(), s.workers(), s.moverBatch());
         try (LocalRedisServer redis = LocalRedisServer.start("--appendonly", "yes", "--appendfsync", "always");
-             FleetRig rig = startRig(ctx, redis.url());
+             FleetRig rig = FleetRig.startOn(s.protocol(), ctx, s.key(), redis.url(), s.from(), s.lease(), s.workers());
              DelayQueueClient opsClient = rig.client(redis.url()).build()) {
             String queue = rig.queue();
             DelayQueueClient admin = rig.admin();

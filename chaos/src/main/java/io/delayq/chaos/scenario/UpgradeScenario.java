@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.UnaryOperator;
 
 import static io.delayq.chaos.scenario.QueueSupport.secs;
 
@@ -47,7 +46,7 @@ public final class UpgradeScenario extends SettingsScenario<UpgradeScenario.Sett
         ctx.log("%s: %,d tasks over %d shards, %d workers, upgrade at %s (its first run killed after %s)", s.key(), s.tasks(), s.shards(),
                 s.workers(), secs(s.upgradeAt().toMillis()), secs(s.upgradeKillAt().toMillis()));
         try (LocalRedisServer redis = LocalRedisServer.start("--appendonly", "yes", "--appendfsync", "always");
-             FleetRig rig = FleetRig.start(ctx, s.key(), redis.url(), s.shards(), s.lease(), s.workers(), UnaryOperator.identity());
+             FleetRig rig = FleetRig.startOn(2, ctx, s.key(), redis.url(), s.shards(), s.lease(), s.workers());
              RedisEndpoint probe = RedisEndpoint.connect(redis.url())) {
             WorkerFleet fleet = rig.fleet();
             Producer producer = rig.startLoad("t-", s.tasks(), s.load(), Duration.ofMillis(500), Duration.ofMillis(3000),

@@ -93,14 +93,9 @@ final class RedisChecks {
         }
         String recorded = String.valueOf(meta.get().shards());
         String protocol = String.valueOf(meta.get().protocol());
-        if (protocol.equals(String.valueOf(QueueProtocol.BUCKETED))) {
-            return CheckResult.warn("queue", "queue '" + queue + "' is on delayq protocol 3, which is not the default yet "
-                            + "(docs/protocol3.md)",
-                    "a new queue is recorded as protocol 3 only where DELAYQ_PROTOCOL=3 asked for it; use protocol 2 (unset it) for production");
-        }
-        if (!protocol.equals(String.valueOf(QueueProtocol.PROTOCOL_VERSION))) {
+        if (!protocol.equals(String.valueOf(QueueProtocol.PROTOCOL_VERSION)) && !protocol.equals(String.valueOf(QueueProtocol.BUCKETED))) {
             return CheckResult.fail("queue", "queue '" + queue + "' uses delayq protocol version " + protocol
-                            + ", this delayq speaks version " + QueueProtocol.PROTOCOL_VERSION,
+                            + ", this delayq speaks versions " + QueueProtocol.PROTOCOL_VERSION + " and " + QueueProtocol.BUCKETED,
                     "use the delayq release that matches the queue's workers");
         }
         if (shards != null && !recorded.equals(String.valueOf(shards))) {

@@ -1,5 +1,7 @@
 package io.delayq.interop;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.client.DelayQueueClient;
@@ -50,6 +52,9 @@ import static org.awaitility.Awaitility.await;
  * what Java wrote; the duplicate policies answer as Java's do; the Java worker honours their per-task options.
  */
 class ProducerInteropTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -46,7 +46,10 @@ final class ProducerProcess implements AutoCloseable {
         try {
             Path stderr = Files.createTempFile("delayq-interop-" + name + "-", ".err");
             stderr.toFile().deleteOnExit();
-            Process p = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
+            ProcessBuilder pb = new ProcessBuilder(command).redirectError(stderr.toFile());
+            // a queue the library creates is recorded as this JVM's clients would record it (a test class may pin 2)
+            pb.environment().put("DELAYQ_PROTOCOL", String.valueOf(io.delayq.queue.QueueProtocol.protocolForNewQueues()));
+            Process p = pb.start();
             return new ProducerProcess(name, p, stderr, config);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -1,5 +1,7 @@
 package io.delayq.interop;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.handler.Task;
@@ -49,6 +51,9 @@ import static org.awaitility.Awaitility.await;
  * found; and a Java worker over the new layout fires every task the producer left, once.
  */
 class ProducerReshardInteropTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     private static final int FROM = 4;
     private static final int TO = 16;
     private static final Pattern EVALSHA_CALLS = Pattern.compile("cmdstat_evalsha:calls=(\\d+)");

@@ -15,7 +15,7 @@ import io.delayq.worker.Worker;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.delivery.HandlerDelivery;
 import io.delayq.handler.Task;
-import io.delayq.queue.QueueProtocol;
+import io.delayq.testing.TestQueue;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -100,9 +100,8 @@ class ReplicaAndClusterInteropTest {
             JsonNode added = lib.ok(enqueue(task("W-17", "delayMs", 60_000, "payload", "pay out W-17"))).get(0);
             assertThat(added.get("status").asText()).isEqualTo("ADDED");
             // acknowledged means the replica holds the record already: read it there, no waiting
-            QueueProtocol layout = java.protocol();
-            String key = layout.keys(layout.shardOf("W-17")).record("W-17");
-            assertThat(TaskRecord.decode(get(replicaConn.commands().hget(key, "W-17"))).payload()).isEqualTo("pay out W-17");
+            String onReplica = TestQueue.reading(java, replicaConn).storedRecord("W-17");
+            assertThat(TaskRecord.decode(onReplica).payload()).isEqualTo("pay out W-17");
         }
         try (DelayQueueClient java = DelayQueueClient.builder().redis(redis.url()).queue(queue).shards(4)
                 .replicaAcks(2, Duration.ofMillis(300)).build();

@@ -1,5 +1,7 @@
 package io.delayq.console.browser;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.console.ConsoleFixture;
 import io.delayq.console.sample.SampleQueue;
 import io.delayq.testing.RedisServerExtension;
@@ -16,6 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The bulk page in a real browser: a filter, the preview that changes nothing, confirm, the job's progress to done, the jobs table. */
 class BulkPageBrowserTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

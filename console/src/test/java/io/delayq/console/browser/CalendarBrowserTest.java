@@ -1,5 +1,7 @@
 package io.delayq.console.browser;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.calendar.BusinessCalendar;
 import io.delayq.calendar.Calendars;
 import io.delayq.console.ConsoleFixture;
@@ -16,6 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The queue page's business calendars in a real browser: one is added through the form, edited, and deleted, each confirmed. */
 class CalendarBrowserTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.console.browser;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.redis.Replies;
 import io.delayq.backlog.ShardStats;
 import io.delayq.console.AheadQueue;
@@ -28,6 +30,9 @@ import static org.awaitility.Awaitility.await;
  * named by {@code -Ddelayq.screenshots=...}, e.g. {@code docs/console} to refresh the documentation's).
  */
 class ConsoleBrowserTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -65,7 +65,7 @@ public class DelayQueueSpec {
 
     @JsonPropertyDescription("The delayq protocol the queue runs in Redis (docs/protocol3.md). 3 upgrades a queue of protocol 2 in place while "
             + "its producers and workers go on (the operator runs the upgrade, status.upgrade shows it); absent or 2 leaves the queue as it is. "
-            + "Protocol 3 is not the default yet; an upgrade waits for a reshard to finish. "
+            + "A new queue is recorded as protocol 3 by its first worker or producer; an upgrade waits for a reshard to finish. "
             + "A queue on protocol 3 is never downgraded.")
     @Min(2)
     @Max(3)

@@ -1,5 +1,7 @@
 package io.delayq.operator.it;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.client.DelayQueueClient;
 import io.delayq.operator.DelayQueueOperator;
 import io.delayq.operator.resource.DelayQueue;
@@ -44,6 +46,9 @@ import static org.awaitility.Awaitility.await;
  */
 @EnableKubernetesMockClient(crud = true)
 class ReshardMockClusterTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

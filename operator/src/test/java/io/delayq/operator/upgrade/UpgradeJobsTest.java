@@ -1,5 +1,7 @@
 package io.delayq.operator.upgrade;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimedTask;
 import io.delayq.operator.redis.ProbeConnection;
 import io.delayq.operator.redis.RedisCredentials;
@@ -26,6 +28,9 @@ import static org.awaitility.Awaitility.await;
 
 /** The operator's upgrade jobs against a real redis-server: run again until protocol 2's tasks in flight are done; a refusal retried after the delay. */
 class UpgradeJobsTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
     private static final ClientResources RESOURCES = DefaultClientResources.create();

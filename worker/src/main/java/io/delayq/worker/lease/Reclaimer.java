@@ -113,12 +113,12 @@ public final class Reclaimer implements Runnable {
     private List<Integer> shardsHoldingLeases() throws Exception {
         int shards = protocol.shards();
         List<Integer> maybe = new ArrayList<>(shards);
-        if (cluster) {
+        if (protocol.buckets() != null) {
+            return bucketedShardsToSweep(shards);
+        } else if (cluster) {
             for (int shard = 0; shard < shards; shard++) {
                 maybe.add(shard);
             }
-        } else if (protocol.buckets() != null) {
-            return bucketedShardsToSweep(shards);
         } else {
             List<CompletableFuture<Long>> groups = new ArrayList<>();
             for (int from = 0; from < shards; from += KEYS_PER_CHECK) {
@@ -164,12 +164,13 @@ public final class Reclaimer implements Runnable {
     }
 
     /**
-     * Protocol 3 (standalone): the shards holding a lease, a coarse minute (the sweep also splits minutes into due
-     * windows) or protocol 2's leases (upgraded in place), per group of shards one {@code EXISTS} over those keys;
-     * every shard of a group where any exists is swept, as the script answers an idle shard with a few reads.
+     * Protocol 3: the shards holding a lease, a coarse minute (the sweep also splits minutes into due windows) or
+     * protocol 2's leases (upgraded in place), per group of shards one {@code EXISTS} over those keys; every shard of a
+     * group where any exists is swept, as the script answers an idle shard with a few reads. On a Cluster a group is
+     * one shard, whose keys share a slot.
      */
     private List<Integer> bucketedShardsToSweep(int shards) throws Exception {
-        int perGroup = KEYS_PER_CHECK / 3;
+        int perGroup = cluster ? 1 : KEYS_PER_CHECK / 3;
         List<CompletableFuture<Long>> groups = new ArrayList<>();
         for (int from = 0; from < shards; from += perGroup) {
             int to = Math.min(shards, from + perGroup);

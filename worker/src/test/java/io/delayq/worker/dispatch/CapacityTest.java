@@ -49,8 +49,8 @@ class CapacityTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> started.get() == 3);
         // while the three handlers are busy, nothing more is claimed however large the batch size
         await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(3)).untilAsserted(() -> {
-            assertThat(TestQueue.get(queue.redis().zcard(queue.keys(0).inflight()))).isEqualTo(3L);
-            assertThat(TestQueue.get(queue.redis().zcard(queue.keys(0).due(0)))).isEqualTo(17L);
+            assertThat(queue.inFlight(0)).hasSize(3);
+            assertThat(queue.waitingAt(0, 0)).hasSize(17);
             assertThat(started.get()).isEqualTo(3);
         });
         // handlers that have not finished anything earn no claim buffer: no claim took more than the free slots
@@ -98,7 +98,7 @@ class CapacityTest {
         // bursts), never a batch: the tasks no handler can start soon stay due, for any other worker to take
         int bound = 16 + 2 * 16 * 5;
         await().during(Duration.ofMillis(400)).atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-                assertThat(TestQueue.get(queue.redis().zcard(queue.keys(0).inflight()))).isLessThanOrEqualTo(bound));
+                assertThat((long) queue.inFlight(0).size()).isLessThanOrEqualTo(bound));
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(outcomes(w, "acked")).isEqualTo(1500));
         assertThat(RunningWorkers.claimBatches(w).max()).isLessThanOrEqualTo(bound);
     }

@@ -1,5 +1,7 @@
 package io.delayq.worker.dispatch;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.shard.ShardKeys;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
@@ -26,6 +28,9 @@ import static org.awaitility.Awaitility.await;
  * taken once everything settled; a handler that outlives its first lease keeps its permit.
  */
 class GroupCapWorkerTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.worker.dispatch;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
@@ -18,6 +20,9 @@ import static org.awaitility.Awaitility.await;
 
 /** DELAYQ_GROUP_WEIGHTS reaches the claims: from a backlog of two tenants, the heavier gets its share first, and both finish. */
 class GroupWeightsWorkerTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

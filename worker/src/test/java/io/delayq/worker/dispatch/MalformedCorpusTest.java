@@ -1,5 +1,7 @@
 package io.delayq.worker.dispatch;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.shard.RecordBuckets;
 import io.delayq.shard.ShardKeys;
 import io.delayq.shard.Sharding;
@@ -41,6 +43,9 @@ import static org.awaitility.Awaitility.await;
  * acked as usual.
  */
 class MalformedCorpusTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.worker.dispatch;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.shard.ShardKeys;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
@@ -25,6 +27,9 @@ import static org.awaitility.Awaitility.await;
  * worker dead-letters each bad task at once with the reason, and keeps handling the good ones.
  */
 class MalformedTaskTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -45,9 +45,10 @@ class PriorityTest {
         workers.startHandler(env, task -> order.add(task.id()));
 
         await().atMost(Duration.ofSeconds(15)).until(() -> order.size() == 15);
-        assertThat(order).containsExactly(
-                "highest-0", "highest-1", "highest-2", "highest-3", "highest-4",
-                "high-0", "high-1", "high-2", "high-3", "high-4",
-                "normal-0", "normal-1", "normal-2", "normal-3", "normal-4");
+        // by level; within a level protocol 3 hands a due window's tasks out in no particular order
+        assertThat(order.stream().map(id -> id.substring(0, id.indexOf('-'))).toList()).containsExactly(
+                "highest", "highest", "highest", "highest", "highest",
+                "high", "high", "high", "high", "high",
+                "normal", "normal", "normal", "normal", "normal");
     }
 }

@@ -1,5 +1,7 @@
 package io.delayq.worker.dispatch;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
@@ -22,6 +24,9 @@ import static org.awaitility.Awaitility.await;
  * and a burst of 1, any two claims k tasks apart are at least k × 50 ms apart on the Redis clock.
  */
 class RateLimitTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

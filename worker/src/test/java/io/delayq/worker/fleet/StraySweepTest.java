@@ -1,5 +1,7 @@
 package io.delayq.worker.fleet;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.client.DelayQueueClient;
 import io.delayq.reshard.Mover;
 import io.delayq.shard.ShardKeys;
@@ -29,6 +31,9 @@ import static org.awaitility.Awaitility.await;
  * stays where it is and fires there.
  */
 class StraySweepTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.worker.lease;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.claim.ClaimBatch;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
@@ -25,6 +27,9 @@ import static org.awaitility.Awaitility.await;
  * workers all died still gets its in-flight tasks back (or dead-lettered once out of attempts).
  */
 class ReclaimTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

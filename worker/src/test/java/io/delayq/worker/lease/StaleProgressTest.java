@@ -1,5 +1,7 @@
 package io.delayq.worker.lease;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
@@ -25,6 +27,9 @@ import static org.awaitility.Awaitility.await;
  * handler's progress reports are refused by the fencing token and never overwrite the new claim's progress.
  */
 class StaleProgressTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

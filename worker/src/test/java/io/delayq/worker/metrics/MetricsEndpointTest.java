@@ -1,5 +1,7 @@
 package io.delayq.worker.metrics;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
@@ -28,6 +30,9 @@ import static org.awaitility.Awaitility.await;
  * worker contract is there with its labels, and the counts match what happened.
  */
 class MetricsEndpointTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

@@ -1,5 +1,7 @@
 package io.delayq.worker.presence;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.presence.PresenceRegistry;
 import io.delayq.presence.WorkerPresence;
 import io.delayq.shard.ShardRange;
@@ -22,6 +24,9 @@ import static org.awaitility.Awaitility.await;
 
 /** Real workers on a real Redis write the presence registry: range, version, held leases; a clean stop leaves it, a dead entry expires. */
 class PresenceHeartbeatTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

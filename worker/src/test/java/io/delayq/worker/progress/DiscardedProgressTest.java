@@ -1,5 +1,8 @@
 package io.delayq.worker.progress;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
 import io.delayq.handler.Progress;
 import io.delayq.handler.Task;
 import org.junit.jupiter.api.Test;
@@ -10,6 +13,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** A Task built the way it was before progress existed (a handler's own unit test): reports are checked, then forgotten. */
 class DiscardedProgressTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     private final Task task = new Task("exports", 0, "export-1", 1, 0L, "{}", null, 0);
 
     @Test

@@ -1,5 +1,7 @@
 package io.delayq.worker.progress;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.handler.PermanentFailure;
 import io.delayq.handler.Progress;
 import io.delayq.task.TaskInfo;
@@ -28,6 +30,9 @@ import static org.awaitility.Awaitility.await;
 
 /** A real worker running handlers that report progress, against a real Redis: shown while running, gone at settle, throttled. */
 class ProgressReportsTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 

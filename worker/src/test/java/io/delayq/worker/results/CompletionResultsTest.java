@@ -1,5 +1,7 @@
 package io.delayq.worker.results;
 
+import io.delayq.testing.NewQueuesOnProtocol2;
+
 import io.delayq.completion.CompletionRecord;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
@@ -28,6 +30,9 @@ import static org.awaitility.Awaitility.await;
  * response body leave for {@code inspect}, and that a worker with results off leaves nothing.
  */
 class CompletionResultsTest {
+    @RegisterExtension
+    static NewQueuesOnProtocol2 protocol2 = new NewQueuesOnProtocol2();
+
     @RegisterExtension
     static RedisServerExtension redis = new RedisServerExtension();
 
