@@ -117,10 +117,22 @@ public final class BucketQueue {
      */
     public CompletionStage<ClaimBatch> claim(int shard, int batch, Duration lease, Duration ahead, String requestId, double perSecond,
                                              int burst, GroupClaim groups) {
+        return claim(shard, batch, lease, ahead, 0, requestId, perSecond, burst, groups);
+    }
+
+    /**
+     * As above, with room for up to {@code aheadRoom} tasks beyond the batch from the windows starting after now within
+     * {@code ahead} (protocol 2's {@link io.delayq.claim.ClaimAhead}): the worker holds them outside its handler slots.
+     */
+    public CompletionStage<ClaimBatch> claim(int shard, int batch, Duration lease, Duration ahead, int aheadRoom, String requestId,
+                                             double perSecond, int burst, GroupClaim groups) {
         List<String> args = new ArrayList<>(List.of(String.valueOf(batch), String.valueOf(lease.toMillis()), "0", String.valueOf(ahead.toMillis()),
                 requestId, String.valueOf(perSecond), String.valueOf(burst)));
-        if (groups.any()) {
+        if (groups.any() || aheadRoom > 0) {
             args.addAll(groups.wire());
+        }
+        if (aheadRoom > 0) {
+            args.add(String.valueOf(aheadRoom));
         }
         return scripts.<List<Object>>run(BucketScript.CLAIM, keys(shard), args).thenApply(reply -> {
             long expiry = Replies.asLong(reply.get(0));

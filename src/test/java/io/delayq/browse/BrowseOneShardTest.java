@@ -1,9 +1,8 @@
 package io.delayq.browse;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.task.Priority;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import org.junit.jupiter.api.Test;

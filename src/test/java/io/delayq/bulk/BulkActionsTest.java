@@ -1,11 +1,10 @@
 package io.delayq.bulk;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.InvalidInputException;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.lettuce.core.ScoredValue;

@@ -1,13 +1,12 @@
 package io.delayq.claim;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.redis.Replies;
 import io.delayq.script.LuaScript;
 import io.delayq.shard.ShardKeys;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.lettuce.core.KillArgs;

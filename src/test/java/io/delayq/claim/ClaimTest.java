@@ -1,11 +1,10 @@
 package io.delayq.claim;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.task.EnqueueResult;
 import io.delayq.task.Priority;
 import io.delayq.task.TaskRecord;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import org.junit.jupiter.api.Test;

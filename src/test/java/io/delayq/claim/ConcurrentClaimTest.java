@@ -1,11 +1,10 @@
 package io.delayq.claim;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,5 @@
 package io.delayq.claim;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.deadletter.DeadLetter;
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.lease.RetryResult;
@@ -11,6 +9,7 @@ import io.delayq.task.EnqueueResult;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskRecord;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import org.junit.jupiter.api.Test;

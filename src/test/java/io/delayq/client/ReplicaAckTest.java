@@ -1,18 +1,17 @@
 package io.delayq.client;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import io.delayq.InvalidInputException;
 import io.delayq.localredis.LocalRedisServer;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.task.EnqueueResult;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.TestQueue;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,13 +1,12 @@
 package io.delayq.deadletter;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.claim.ClaimedTask;
 import io.delayq.lease.RetryResult;
 import io.delayq.task.Priority;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskRecord;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import org.junit.jupiter.api.Test;

@@ -1,16 +1,15 @@
 package io.delayq.group;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.InvalidInputException;
 import io.delayq.claim.ClaimAhead;
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.GroupCaps;
 import io.delayq.claim.GroupWeights;
 import io.delayq.claim.RateLimit;
-import io.delayq.claim.RunningPermits;
 import io.delayq.claim.RunningPermits.Change;
+import io.delayq.claim.RunningPermits;
 import io.delayq.shard.ShardKeys;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import org.junit.jupiter.api.Test;

@@ -1,16 +1,15 @@
 package io.delayq.group;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.claim.RateLimit;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskRecord;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

@@ -1,7 +1,5 @@
 package io.delayq.group;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.InvalidInputException;
 import io.delayq.browse.BrowsePage;
 import io.delayq.browse.BrowseQuery;
@@ -23,6 +21,7 @@ import io.delayq.task.RescheduleResult;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskRecord;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.lettuce.core.ScoredValue;

@@ -1,11 +1,10 @@
 package io.delayq.layout;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.Replies;
 import io.delayq.reshard.ReshardScripts;
 import io.delayq.shard.ShardKeys;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,5 @@
 package io.delayq.lease;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.browse.BrowseQuery;
 import io.delayq.browse.BrowseState;
 import io.delayq.browse.BrowsedTask;
@@ -12,6 +10,7 @@ import io.delayq.deadletter.DeadLetter;
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import org.junit.jupiter.api.Test;

@@ -1,11 +1,10 @@
 package io.delayq.pause;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.backlog.QueueStats;
 import io.delayq.claim.ClaimBatch;
 import io.delayq.shard.ShardKeys;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import org.junit.jupiter.api.Test;

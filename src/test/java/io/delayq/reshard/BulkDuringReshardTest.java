@@ -1,7 +1,5 @@
 package io.delayq.reshard;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.bulk.BulkAction;
 import io.delayq.bulk.BulkActions;
 import io.delayq.bulk.BulkFilter;
@@ -11,6 +9,7 @@ import io.delayq.bulk.BulkRun;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.shard.ShardKeys;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import org.junit.jupiter.api.AfterEach;

@@ -1,7 +1,5 @@
 package io.delayq.reshard;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.claim.ClaimedTask;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.shard.Sharding;
@@ -9,6 +7,7 @@ import io.delayq.task.CancelResult;
 import io.delayq.task.DuplicatePolicy;
 import io.delayq.task.EnqueueResult;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import org.junit.jupiter.api.AfterEach;

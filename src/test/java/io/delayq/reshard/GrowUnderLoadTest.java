@@ -1,9 +1,8 @@
 package io.delayq.reshard;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.client.DelayQueueClient;
 import io.delayq.layout.Layout;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,7 +1,5 @@
 package io.delayq.reshard;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.client.DelayQueueClient;
@@ -15,6 +13,7 @@ import io.delayq.task.EnqueueResult;
 import io.delayq.task.RescheduleResult;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.lettuce.core.RedisCommandExecutionException;

@@ -1,9 +1,8 @@
 package io.delayq.reshard;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.queue.QueueProtocol;
 import io.delayq.shard.Sharding;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import org.junit.jupiter.api.Test;

@@ -1,14 +1,13 @@
 package io.delayq.reshard;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import io.delayq.client.DelayQueueClient;
 import io.delayq.layout.Layout;
 import io.delayq.localredis.LocalRedisServer;
 import io.delayq.shard.ShardKeys;
 import io.delayq.shard.Sharding;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 

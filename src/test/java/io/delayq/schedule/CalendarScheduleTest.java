@@ -1,9 +1,8 @@
 package io.delayq.schedule;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.calendar.BusinessCalendar;
 import io.delayq.calendar.Calendars;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import org.junit.jupiter.api.Test;

@@ -1,11 +1,10 @@
 package io.delayq.schedule;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.claim.ClaimedTask;
 import io.delayq.task.DuplicatePolicy;
 import io.delayq.task.EnqueueResult;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import org.junit.jupiter.api.Test;

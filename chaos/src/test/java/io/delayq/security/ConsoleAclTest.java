@@ -1,7 +1,5 @@
 package io.delayq.security;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.claim.RateLimit;
@@ -12,6 +10,7 @@ import io.delayq.console.sample.SampleQueue;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.redis.Replies;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

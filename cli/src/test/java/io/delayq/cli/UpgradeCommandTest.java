@@ -1,9 +1,8 @@
 package io.delayq.cli;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -1,10 +1,9 @@
 package io.delayq.console;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delayq.console.sample.SampleQueue;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

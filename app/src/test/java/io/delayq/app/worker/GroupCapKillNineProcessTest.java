@@ -1,10 +1,9 @@
 package io.delayq.app.worker;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.client.DelayQueueClient;
 import io.delayq.shard.ShardKeys;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;

@@ -1,11 +1,10 @@
 package io.delayq.interop;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import io.delayq.claim.ClaimedTask;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.deadletter.DeadLetterPolicy;
+import io.delayq.handler.Task;
 import io.delayq.task.CancelResult;
 import io.delayq.task.DuplicatePolicy;
 import io.delayq.task.EnqueueResult;
@@ -13,12 +12,12 @@ import io.delayq.task.Priority;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskRecord;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
 import io.delayq.worker.config.WorkerConfig;
 import io.delayq.worker.delivery.HandlerDelivery;
-import io.delayq.handler.Task;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;

@@ -1,7 +1,5 @@
 package io.delayq.interop;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import io.delayq.client.DelayQueueClient;
 import io.delayq.handler.Task;
@@ -9,6 +7,7 @@ import io.delayq.layout.Layout;
 import io.delayq.queue.QueueProtocol;
 import io.delayq.reshard.Mover;
 import io.delayq.shard.Sharding;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;

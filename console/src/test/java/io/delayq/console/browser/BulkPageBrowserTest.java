@@ -1,9 +1,8 @@
 package io.delayq.console.browser;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.console.ConsoleFixture;
 import io.delayq.console.sample.SampleQueue;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,11 +1,10 @@
 package io.delayq.console.browser;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.calendar.BusinessCalendar;
 import io.delayq.calendar.Calendars;
 import io.delayq.console.ConsoleFixture;
 import io.delayq.console.sample.SampleQueue;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

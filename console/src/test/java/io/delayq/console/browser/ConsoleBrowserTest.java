@@ -1,13 +1,12 @@
 package io.delayq.console.browser;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
-import io.delayq.redis.Replies;
 import io.delayq.backlog.ShardStats;
 import io.delayq.console.AheadQueue;
 import io.delayq.console.ConsoleFixture;
 import io.delayq.console.sample.SampleQueue;
+import io.delayq.redis.Replies;
 import io.delayq.shard.ShardKeys;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,5 @@
 package io.delayq.operator.it;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.client.DelayQueueClient;
 import io.delayq.operator.DelayQueueOperator;
 import io.delayq.operator.resource.DelayQueue;
@@ -12,6 +10,7 @@ import io.delayq.operator.testing.MockCluster;
 import io.delayq.operator.testing.QueueContents;
 import io.delayq.reshard.LoadHarness;
 import io.delayq.shard.ShardKeys;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;

@@ -1,13 +1,12 @@
 package io.delayq.operator.upgrade;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.claim.ClaimedTask;
 import io.delayq.operator.redis.ProbeConnection;
 import io.delayq.operator.redis.RedisCredentials;
 import io.delayq.operator.testing.HandClock;
 import io.delayq.shard.ShardKeys;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.lettuce.core.resource.ClientResources;

@@ -55,7 +55,8 @@ public final class Reclaimer implements Runnable {
         this.deadLetters = deadLetters;
         this.metrics = metrics;
         long base = Math.max(50, Math.min(lease.toMillis() / 2, 15_000));
-        // on a Cluster, many shards make the round longer: one ZCARD per shard at most CHECKS_PER_SECOND a second
+        // on a Cluster, many shards make the round longer: one ZCARD (protocol 3: one EXISTS) per shard, at most
+        // CHECKS_PER_SECOND a second
         this.interval = Duration.ofMillis(cluster ? Math.max(base, protocol.shards() * 1000L / CHECKS_PER_SECOND) : base);
     }
 
@@ -108,6 +109,7 @@ public final class Reclaimer implements Runnable {
     /**
      * The shards with something in flight: per group of {@link #KEYS_PER_CHECK} shards one {@code EXISTS} (standalone),
      * then, in a group where some but not all sets exist, one {@code ZCARD} per shard; on a Cluster one {@code ZCARD} per shard.
+     * Protocol 3 asks {@link #bucketedShardsToSweep}.
      * Every command of a step is sent before any answer is awaited.
      */
     private List<Integer> shardsHoldingLeases() throws Exception {

@@ -1,11 +1,10 @@
 package io.delayq.worker.dispatch;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.handler.Task;
 import io.delayq.settings.WorkerSettings;
 import io.delayq.task.CancelResult;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;

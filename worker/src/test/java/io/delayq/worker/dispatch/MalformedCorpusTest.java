@@ -1,15 +1,14 @@
 package io.delayq.worker.dispatch;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
+import io.delayq.handler.Task;
 import io.delayq.shard.RecordBuckets;
 import io.delayq.shard.ShardKeys;
 import io.delayq.shard.Sharding;
 import io.delayq.task.TaskIdText;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
-import io.delayq.handler.Task;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.api.StatefulRedisConnection;

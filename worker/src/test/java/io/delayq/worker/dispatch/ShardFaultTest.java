@@ -1,9 +1,8 @@
 package io.delayq.worker.dispatch;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.shard.ShardKeys;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;

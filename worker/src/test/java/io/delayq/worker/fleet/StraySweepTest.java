@@ -1,7 +1,5 @@
 package io.delayq.worker.fleet;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.client.DelayQueueClient;
 import io.delayq.reshard.Mover;
 import io.delayq.shard.ShardKeys;
@@ -10,6 +8,7 @@ import io.delayq.task.DuplicatePolicy;
 import io.delayq.task.EnqueueResult;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.worker.Worker;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;

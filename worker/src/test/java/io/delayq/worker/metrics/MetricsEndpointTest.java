@@ -1,12 +1,11 @@
 package io.delayq.worker.metrics;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
+import io.delayq.handler.PermanentFailure;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
-import io.delayq.handler.PermanentFailure;
 import io.delayq.worker.dispatch.RunningWorkers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -1,11 +1,10 @@
 package io.delayq.worker.presence;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.presence.PresenceRegistry;
 import io.delayq.presence.WorkerPresence;
 import io.delayq.shard.ShardRange;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;

@@ -1,11 +1,10 @@
 package io.delayq.worker.progress;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import io.delayq.handler.Progress;
 import io.delayq.handler.Task;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;

@@ -1,11 +1,10 @@
 package io.delayq.worker.progress;
 
-import io.delayq.testing.NewQueuesOnProtocol2;
-
 import io.delayq.handler.PermanentFailure;
 import io.delayq.handler.Progress;
 import io.delayq.task.TaskInfo;
 import io.delayq.task.TaskSpec;
+import io.delayq.testing.NewQueuesOnProtocol2;
 import io.delayq.testing.RedisServerExtension;
 import io.delayq.testing.TestQueue;
 import io.delayq.worker.Worker;
