@@ -117,21 +117,25 @@ public final class BucketQueue {
      */
     public CompletionStage<ClaimBatch> claim(int shard, int batch, Duration lease, Duration ahead, String requestId, double perSecond,
                                              int burst, GroupClaim groups) {
-        return claim(shard, batch, lease, ahead, 0, requestId, perSecond, burst, groups);
+        return claim(shard, batch, lease, ahead, NO_ROOM, requestId, perSecond, burst, groups);
     }
 
+    /** {@link #claim}'s room ahead when none is named: the windows starting within {@code ahead} count toward the batch. */
+    public static final int NO_ROOM = -1;
+
     /**
-     * As above, with room for up to {@code aheadRoom} tasks beyond the batch from the windows starting after now within
-     * {@code ahead} (protocol 2's {@link io.delayq.claim.ClaimAhead}): the worker holds them outside its handler slots.
+     * As above, the batch from the windows that have begun and up to {@code aheadRoom} tasks beyond it (0: none) from
+     * those starting after now within {@code ahead} (protocol 2's {@link io.delayq.claim.ClaimAhead}): the worker holds
+     * them outside its handler slots.
      */
     public CompletionStage<ClaimBatch> claim(int shard, int batch, Duration lease, Duration ahead, int aheadRoom, String requestId,
                                              double perSecond, int burst, GroupClaim groups) {
         List<String> args = new ArrayList<>(List.of(String.valueOf(batch), String.valueOf(lease.toMillis()), "0", String.valueOf(ahead.toMillis()),
                 requestId, String.valueOf(perSecond), String.valueOf(burst)));
-        if (groups.any() || aheadRoom > 0) {
+        if (groups.any() || aheadRoom != NO_ROOM) {
             args.addAll(groups.wire());
         }
-        if (aheadRoom > 0) {
+        if (aheadRoom != NO_ROOM) {
             args.add(String.valueOf(aheadRoom));
         }
         return scripts.<List<Object>>run(BucketScript.CLAIM, keys(shard), args).thenApply(reply -> {

@@ -273,7 +273,7 @@ public final class QueueProtocol {
         if (b != null) {
             GroupClaim groups = new GroupClaim(rate.groupsLimited() ? rate.groupPerShard(shards()) : 0,
                     rate.groupsLimited() ? rate.groupBurstPerShard(shards()) : 0, weights, caps, permits);
-            return b.claim(shard, batch, lease, ahead.enabled() ? ahead.window() : Duration.ZERO, ahead.enabled() ? ahead.maxTasks() : 0, requestId,
+            return b.claim(shard, batch, lease, ahead.enabled() ? ahead.window() : Duration.ZERO, ahead.enabled() ? ahead.maxTasks() : BucketQueue.NO_ROOM, requestId,
                     rate.enabled() ? rate.perShard(shards()) : 0, rate.enabled() ? rate.burstPerShard(shards()) : 0, groups);
         }
         ShardKeys k = keys(shard);

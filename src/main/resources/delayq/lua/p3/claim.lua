@@ -17,9 +17,10 @@
 --          tasks wait, levels 2 and 1 come first, then the ungrouped tasks of level 0 and the due groups share the rest
 --          (include/group_round.lua); nothing is taken ahead then (turns are decided at due time), and a group's windows
 --          are taken from its index P..'gx:'..group
--- ARGV[13]: room for tasks held ahead beyond the batch (0 or absent = none; protocol 2's claim.lua ARGV[8]): up to
---          this many more tasks of the windows starting after now within `ahead` (a window that has begun counts as
---          due, so a task claimed a moment before its due time does not use up the room, unlike on protocol 2)
+-- ARGV[13]: room for tasks held ahead (protocol 2's claim.lua ARGV[8]): given, the batch takes only windows that have
+--          begun, and up to this many more tasks (0: none) come from the windows starting after now within `ahead`
+--          (none of them due yet, so the worker holds them outside its slots), also when the batch is full; absent,
+--          windows starting within `ahead` count toward the batch
 -- Returns: { lease expiry, the server's clock, the start of the earliest window (or minute) still waiting, or the
 --          earliest group's turn (-1: none), then per bucket taken: its in-flight name, its fields and values (HGETALL),
 --          then, where groups wait or ARGV[11] is given, '#' and { 1 if the claim looked ahead else 0, then pairs
@@ -122,13 +123,15 @@ end
 local looked_ahead = ahead > 0
 if grouped then ahead = 0 end
 local took, leases = 0, {}
--- the earliest window start a take looks at: any, until the pass for the room ahead
-local since = '-inf'
--- takes up to `most` tasks of the buckets of index `ix` starting by now + ahead, whole buckets, the first one split
+-- the window starts a take looks at: with room ahead, the batch's pass looks at begun windows only and the room's
+-- pass at those starting after now
+local room = (not grouped) and ahead > 0 and tonumber(ARGV[13]) or nil
+local since, upto = '-inf', room and now or now + ahead
+-- takes up to `most` tasks of the buckets of index `ix` starting in [since, upto], whole buckets, the first one split
 -- when it alone is larger; `exact`: also the last one split, to take `most` exactly (a group's share). A group's
 -- index (`group`) lists its buckets in P..'gidx' too. Answers how many it took.
 local function take(ix, most, group, exact)
-  local due = redis.call('ZRANGEBYSCORE', P .. ix, since, now + ahead, 'LIMIT', 0, most)
+  local due = redis.call('ZRANGEBYSCORE', P .. ix, since, upto, 'LIMIT', 0, most)
   if #due == 0 then return 0 end
   -- a tag per call makes every in-flight name unique: a group round takes from one index twice (a share, then what
   -- is left), and its second call may take the rest of a bucket its first one split
@@ -181,9 +184,8 @@ if batch > 0 then
   if not grouped then
     if took < batch then take('idx', batch - took) end
     -- the room ahead: windows starting after now only, so none of their tasks is due yet and none needs a free slot
-    local room = tonumber(ARGV[13]) or 0
-    if room > 0 and ahead > 0 then
-      since = '(' .. now
+    if room and room > 0 then
+      since, upto = '(' .. now, now + ahead
       local before = took
       for _, ix in ipairs(leveled and { 'idx2', 'idx1', 'idx' } or { 'idx' }) do
         if took - before < room then take(ix, room - (took - before)) end

@@ -1,11 +1,8 @@
 package io.delayq.claim;
 
 import io.delayq.bucket.BucketLayout;
-import io.delayq.task.Priority;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.NewQueuesOnProtocol3;
-import org.junit.jupiter.api.Disabled;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -15,8 +12,8 @@ import java.time.Instant;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Claiming ahead on a queue recorded as protocol 3 (p3/claim.lua): the windows starting within the look-ahead are
- * taken as the due ones are, level by level, up to the batch; there is no separate maximum for the tasks ahead.
+ * Claiming ahead on a queue recorded as protocol 3 (p3/claim.lua): the batch from the windows that have begun, then up
+ * to the room for held tasks from those starting within the look-ahead, level by level.
  */
 class ClaimAheadOnProtocol3Test extends ClaimAheadTest {
     @RegisterExtension
@@ -31,31 +28,26 @@ class ClaimAheadOnProtocol3Test extends ClaimAheadTest {
         return dueAt - dueAt % span;
     }
 
-    /** Level 2, then 1, then 0, each from its oldest window: a higher level's tasks ahead come before a lower level's due ones. */
+    /** As on protocol 2, except the last claim: a batch full of due tasks still takes the room ahead (held, no slot). */
     @Override
     @Test
-    @DisplayName("on protocol 3 the tasks ahead come by level with the due ones: a higher level's first")
-    void dueTasksComeFirstInPriorityOrderThenTheTasksAheadByLevel() {
-        Instant now = Instant.now();
-        q.client().enqueue(TaskSpec.of("due-normal").at(now.minusSeconds(30)));
-        q.client().enqueue(TaskSpec.of("due-highest").at(now.minusSeconds(10)).priority(Priority.HIGHEST));
-        q.client().enqueue(TaskSpec.of("soon-normal").at(now.plusSeconds(2)));
-        q.client().enqueue(TaskSpec.of("soon-high").at(now.plusSeconds(4)).priority(Priority.HIGH));
-
-        ClaimBatch b = claim(10, TEN_SECONDS);
-        assertThat(b.tasks()).extracting(ClaimedTask::id).containsExactly("due-highest", "soon-high", "due-normal", "soon-normal");
-        assertThat(b.dueCount()).isEqualTo(2);
-    }
-
-    @Override
-    @Test
-    @Disabled("protocol 3's claim has no maximum for the tasks ahead: it takes the windows within the look-ahead up to the batch")
     void theMaximumBoundsTheTasksAheadAndAFullBatchTakesNone() {
-    }
+        q.client().enqueue(TaskSpec.of("due-0").at(Instant.now().minusSeconds(2)));
+        q.client().enqueue(TaskSpec.of("due-1").at(Instant.now().minusSeconds(1)));
+        for (int i = 0; i < 5; i++) {
+            q.client().enqueue(TaskSpec.of("soon-" + i).at(Instant.now().plusSeconds(2 + i)));
+        }
+        ClaimBatch capped = claim(10, new ClaimAhead(Duration.ofSeconds(10), 2));
+        assertThat(capped.tasks()).extracting(ClaimedTask::id).containsExactly("due-0", "due-1", "soon-0", "soon-1");
+        assertThat(capped.nextDueAt()).as("the first task left behind").isEqualTo(nextDueAtFor(q.client().inspect("soon-2").score()));
 
-    @Override
-    @Test
-    @Disabled("protocol 3's claim has no maximum for the tasks ahead: it takes the windows within the look-ahead up to the batch")
-    void aMaximumOfNoTasksClaimsNothingAhead() {
+        q.client().enqueue(TaskSpec.of("due-2").at(Instant.now().minusSeconds(1)));
+        assertThat(claim(2, new ClaimAhead(Duration.ofSeconds(10), 2)).tasks()).extracting(ClaimedTask::id)
+                .containsExactly("due-2", "soon-2", "soon-3");
+        q.client().enqueue(TaskSpec.of("due-3").at(Instant.now().minusSeconds(2)));
+        q.client().enqueue(TaskSpec.of("due-4").at(Instant.now().minusSeconds(1)));
+        ClaimBatch full = claim(2, TEN_SECONDS);
+        assertThat(full.tasks()).extracting(ClaimedTask::id).containsExactly("due-3", "due-4", "soon-4");
+        assertThat(full.dueCount()).isEqualTo(2);
     }
 }
