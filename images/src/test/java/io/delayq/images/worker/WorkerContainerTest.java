@@ -7,9 +7,9 @@ import io.delayq.images.podman.Podman;
 import io.delayq.images.podman.RestrictedPodAssertions;
 import io.delayq.images.podman.RunningPod;
 import io.delayq.operator.resource.DelayQueue;
-import io.delayq.shard.ShardKeys;
 import io.delayq.task.TaskSpec;
 import io.delayq.testing.RedisServerExtension;
+import io.delayq.testing.TestQueue;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import org.junit.jupiter.api.AfterEach;
@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -189,7 +188,7 @@ class WorkerContainerTest {
         // hold tasks that had not started yet, whose first delivery is then attempt 2
         Set<String> claimedAtKill = new HashSet<>();
         for (int shard = 0; shard < 4; shard++) {
-            claimedAtKill.addAll(redis.admin().commands().zrange(new ShardKeys("orders", shard).inflight(), 0, -1).get(5, TimeUnit.SECONDS));
+            claimedAtKill.addAll(TestQueue.reading(producer, redis.admin()).inFlight(shard).keySet());
         }
         Set<String> deliveredBeforeKill = receiver.received().stream().map(Receiver.Delivery::id).collect(Collectors.toSet());
         // delivered but still in flight in Redis: the worker died before it acked them, so they are delivered again
