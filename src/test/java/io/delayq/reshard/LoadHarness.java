@@ -194,9 +194,13 @@ public final class LoadHarness implements AutoCloseable {
             violations.add("claimed " + (t.dueAt() - serverNow) + " ms before its score: " + t.id());
         }
         long firedAt = Math.max(serverNow, t.dueAt());
+        // the mark first: the rescheduler sets it before its call and clears it only after recording the new due time,
+        // so a reschedule answered after this claim's was read either still marked here or already recorded
+        boolean rescheduled = rescheduling.contains(t.id());
         Long due = notBefore.get(t.id());
-        if (due != null && firedAt < due && !rescheduling.contains(t.id())) {
-            violations.add("early by " + (due - firedAt) + " ms: " + t.id());
+        if (due != null && firedAt < due && !rescheduled) {
+            violations.add("early by " + (due - firedAt) + " ms: " + t.id() + " (shard " + t.shard() + ", attempt " + t.attempt()
+                    + ", due " + t.dueAt() + ", claimed at " + serverNow + ", in flight as " + t.flight() + ")");
         }
         if (cancelled.contains(t.id())) {
             violations.add("claimed after it was cancelled: " + t.id());
