@@ -23,7 +23,7 @@
 --          windows starting within `ahead` count toward the batch
 -- Returns: { lease expiry, the server's clock, the start of the earliest window (or minute) still waiting, or the
 --          earliest group's turn (-1: none), then per bucket taken: its in-flight name, its fields and values (HGETALL),
---          then, where groups wait or ARGV[11] is given, '#' and { 1 if the claim looked ahead else 0, then pairs
+--          then, where groups wait or ARGV[11] names capped groups, '#' and { 1 if the claim looked ahead else 0, then pairs
 --          (group, tasks): the capped groups that had tasks due but no permit, and how many tasks each would have got } };
 --          a value is decoded against the name (the part before the last '@'): include/buckets.lua's decode. A paused
 --          shard (P..'paused', field 'at') answers { expiry, now, -1 } and nothing else.
@@ -123,19 +123,29 @@ end
 local looked_ahead = ahead > 0
 if grouped then ahead = 0 end
 local took, leases = 0, {}
--- the window starts a take looks at: with room ahead, the batch's pass looks at begun windows only and the room's
--- pass at those starting after now
+-- with room ahead, the batch's pass looks at windows that have begun only, and the room's pass at those starting after
+-- now
 local room = (not grouped) and ahead > 0 and tonumber(ARGV[13]) or nil
-local since, upto = '-inf', room and now or now + ahead
--- takes up to `most` tasks of the buckets of index `ix` starting in [since, upto], whole buckets, the first one split
--- when it alone is larger; `exact`: also the last one split, to take `most` exactly (a group's share). A group's
--- index (`group`) lists its buckets in P..'gidx' too. Answers how many it took.
-local function take(ix, most, group, exact)
+local batch_upto = room and now or now + ahead
+-- the tag that makes in-flight names unique, one a claim: its takes name different buckets, except a group round's,
+-- which takes from one index twice (a share, then what is left) and may take the rest of a bucket its share split,
+-- so each of those takes a tag of its own
+local claim_tag
+local function tag_for(exact)
+  if exact or not claim_tag then
+    local tag = '@' .. b36(redis.call('INCR', P .. 'seq'))
+    if exact then return tag end
+    claim_tag = tag
+  end
+  return claim_tag
+end
+-- takes up to `most` tasks of the buckets of index `ix` whose window starts in [since, upto] (ZRANGEBYSCORE bounds),
+-- whole buckets, the first one split when it alone is larger; `exact`: also the last one split, to take `most` exactly
+-- (a group's share). A group's index (`group`) lists its buckets in P..'gidx' too. Answers how many it took.
+local function take(ix, most, since, upto, group, exact)
   local due = redis.call('ZRANGEBYSCORE', P .. ix, since, upto, 'LIMIT', 0, most)
   if #due == 0 then return 0 end
-  -- a tag per call makes every in-flight name unique: a group round takes from one index twice (a share, then what
-  -- is left), and its second call may take the rest of a bucket its first one split
-  local tag = '@' .. b36(redis.call('INCR', P .. 'seq'))
+  local tag = tag_for(exact)
   local taken, bases = {}, {}
   local n = 0
   for _, name in ipairs(due) do
@@ -178,17 +188,16 @@ end
 local round
 if batch > 0 then
   if leveled then
-    take('idx2', batch)
-    if took < batch then take('idx1', batch - took) end
+    take('idx2', batch, '-inf', batch_upto)
+    if took < batch then take('idx1', batch - took, '-inf', batch_upto) end
   end
   if not grouped then
-    if took < batch then take('idx', batch - took) end
+    if took < batch then take('idx', batch - took, '-inf', batch_upto) end
     -- the room ahead: windows starting after now only, so none of their tasks is due yet and none needs a free slot
     if room and room > 0 then
-      since, upto = '(' .. now, now + ahead
       local before = took
       for _, ix in ipairs(leveled and { 'idx2', 'idx1', 'idx' } or { 'idx' }) do
-        if took - before < room then take(ix, room - (took - before)) end
+        if took - before < room then take(ix, room - (took - before), '(' .. now, now + ahead) end
       end
     end
   else
@@ -199,8 +208,8 @@ if batch > 0 then
         return redis.call('ZRANGEBYSCORE', P .. 'idx', '-inf', now, 'LIMIT', 0, 1)[1] ~= nil
       end,
       take = function(g, _, want)
-        if g then return take('gx:' .. g, want, g, true) end
-        return take('idx', want, nil, true)
+        if g then return take('gx:' .. g, want, '-inf', now, g, true) end
+        return take('idx', want, '-inf', now, nil, true)
       end,
       head = function(g)
         return tonumber(redis.call('ZRANGE', P .. 'gx:' .. g, 0, 0, 'WITHSCORES')[2])
@@ -213,7 +222,7 @@ if round then round.after(now, tonumber(ARGV[8]) or 0) end
 -- where groups wait (or capped groups were named): whether the claim looked ahead, and the capped groups that wanted
 -- permits
 local function add_trailer()
-  if not grouped and not ARGV[11] then return end
+  if not grouped and (ARGV[11] or '') == '' then return end
   local trailer = { (looked_ahead and not grouped) and 1 or 0 }
   for _, v in ipairs(round and round.wanted() or {}) do trailer[#trailer + 1] = v end
   out[#out + 1] = '#'

@@ -22,8 +22,7 @@ local next_due = -1
 local read, held = 0, 0
 
 -- nothing waits on the shard: answered after one EXISTS (an idle worker's forecast gauges visit every shard it owns)
-if redis.call('EXISTS', P .. 'idx', P .. 'idx1', P .. 'idx2', P .. 'gidx', P .. 'cidx', P .. 'due', P .. 'due:p1',
-    P .. 'due:p2', P .. 'due:g') == 0 then
+if not holds_any(P, {}) then
   local reply = { now, -1 }
   for i = 1, n do reply[#reply + 1] = 0 end
   return reply

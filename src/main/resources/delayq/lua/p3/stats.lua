@@ -15,8 +15,7 @@ local now = server_now()
 local budget = tonumber(ARGV[1])
 
 -- an empty shard answers after one EXISTS: an idle worker's backlog gauges visit every shard it owns
-if redis.call('EXISTS', P .. 'waiting', P .. 'idx', P .. 'idx1', P .. 'idx2', P .. 'gidx', P .. 'cidx', P .. 'lease',
-    P .. 'inflight', P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. 'due:g') == 0 then
+if not holds_any(P, { 'waiting', 'lease', 'inflight' }) then
   return { now, 0, 0, 0, redis.call('ZCARD', P .. 'dead'), -1, redis.call('HGET', P .. 'paused', 'at') and 1 or 0 }
 end
 local due, oldest = 0, -1

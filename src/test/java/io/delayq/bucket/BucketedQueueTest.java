@@ -2,6 +2,7 @@ package io.delayq.bucket;
 
 import io.delayq.claim.ClaimBatch;
 import io.delayq.claim.ClaimedTask;
+import io.delayq.claim.GroupClaim;
 import io.delayq.deadletter.DeadLetterPolicy;
 import io.delayq.lease.RetryResult;
 import io.delayq.queue.QueueScope;
@@ -332,6 +333,30 @@ class BucketedQueueTest {
         assertThat(flat.get(0)).isEqualTo("far");
         assertThat(BucketLayout.dueOf(name, (String) flat.get(1))).isEqualTo(due);
         assertThat(BucketLayout.recordOf(name, (String) flat.get(1))).endsWith("later");
+    }
+
+    @Test
+    void aClaimWithRoomAheadTakesTheBegunAndTheComingWindowsUnderOneTagAndSaysItLookedAhead() {
+        long now = serverNow(redisCommands());
+        long begun = now - now % BucketLayout.WINDOW_MS;
+        long next = begun + BucketLayout.WINDOW_MS;
+        long afterThat = next + BucketLayout.WINDOW_MS;
+        enqueue(TaskSpec.of("overdue").at(Instant.ofEpochMilli(begun - 1_000)), TaskSpec.of("begun").at(Instant.ofEpochMilli(begun)),
+                TaskSpec.of("next").at(Instant.ofEpochMilli(next + 10)), TaskSpec.of("after").at(Instant.ofEpochMilli(afterThat + 10)));
+        String seq = "dq:{orders:0}:seq";
+        long before = get(redisCommands().exists(seq)) == 0 ? 0 : Long.parseLong(get(redisCommands().get(seq)));
+
+        // windows starting within 250 ms: the next two, taken into the room beside the begun ones
+        ClaimBatch c = sync(q.claim(0, 10, LONG, Duration.ofMillis(250), 10, "", 0, 0, GroupClaim.NONE));
+
+        assertThat(c.tasks()).extracting(ClaimedTask::id).containsExactlyInAnyOrder("overdue", "begun", "next", "after");
+        assertThat(c.lookedAhead()).as("a claim that looked ahead says so").isTrue();
+        Set<String> tags = new HashSet<>();
+        c.tasks().forEach(t -> tags.add(t.flight().substring(t.flight().lastIndexOf('@'))));
+        assertThat(tags).as("one tag for the claim's windows: their names differ already").hasSize(1);
+        assertThat(Long.parseLong(get(redisCommands().get(seq)))).as("the claim counter, once a claim").isEqualTo(before + 1);
+        assertThat(sync(q.ack(0, c.tasks()))).containsOnly(true);
+        assertNothingLeft();
     }
 
     @Test

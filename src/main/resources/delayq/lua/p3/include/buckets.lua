@@ -67,6 +67,18 @@ end
 local WINDOW_INDEXES = { [0] = 'idx', 'idx1', 'idx2' }
 -- every index of waiting buckets: what browse, stats, the forecast and the calls by id walk
 local WAITING_INDEXES = { 'idx', 'idx1', 'idx2', 'gidx', 'cidx' }
+-- protocol 2's sets of waiting tasks that a protocol-3 shard may hold (include/legacy.lua): a seed producer's bare
+-- ZADDs, and what an upgrade in place has not converted yet
+local LEGACY_WAITING = { 'due', 'due:p1', 'due:p2', 'due:g' }
+-- whether a task waits on the shard (in a bucket or in protocol 2's sets) or any of the shard's keys named in `also`
+-- exists: one EXISTS, all that an empty shard's backlog gauges pay
+local function holds_any(P, also)
+  local keys = {}
+  for _, ix in ipairs(WAITING_INDEXES) do keys[#keys + 1] = P .. ix end
+  for _, k in ipairs(LEGACY_WAITING) do keys[#keys + 1] = P .. k end
+  for _, k in ipairs(also) do keys[#keys + 1] = P .. k end
+  return redis.call('EXISTS', unpack(keys)) > 0
+end
 local function index_of(coarse, level, group)
   return coarse and 'cidx' or (group and 'gidx') or WINDOW_INDEXES[level]
 end
