@@ -2,6 +2,7 @@ package io.delayq.app.relay;
 
 import io.delayq.DelayQueueException;
 import io.delayq.app.worker.WorkerCommand;
+import io.delayq.lifecycle.StopSignal;
 import io.delayq.redis.RedisEndpoint;
 import io.delayq.settings.ConfigException;
 import org.slf4j.Logger;
@@ -21,6 +22,8 @@ public final class RelayCommand {
     }
 
     public static int run(Map<String, String> env) {
+        // caught from the start, as the worker's: a SIGTERM while the relay starts stops it gracefully once started
+        StopSignal stopSignal = StopSignal.install();
         RelayProcessConfig config;
         try {
             config = RelayProcessConfig.fromEnv(env);
@@ -40,7 +43,7 @@ public final class RelayCommand {
         }
         LOG.info("outbox relay started: {} -> {} (queue {}), probes on :{}", config.relay().jdbcUrl(),
                 RedisEndpoint.redact(config.relay().redisUrl()), config.queue(), process.httpPort());
-        WorkerCommand.awaitSignal();
+        WorkerCommand.awaitSignal(stopSignal);
         process.close();
         return 0;
     }

@@ -36,6 +36,9 @@ public final class WorkerCommand {
     }
 
     public static int run(Map<String, String> env) {
+        // caught from the start: the worker delivers before it has finished starting, and a SIGTERM then (a pod stopped
+        // right after its start) must stop it gracefully too, not end the JVM with the default handler's 143
+        StopSignal stopSignal = StopSignal.install();
         WorkerConfig config;
         long skew;
         Optional<RelayConfig> outbox;
@@ -105,7 +108,7 @@ public final class WorkerCommand {
             closeQuietly(tracing);
             return 3;
         }
-        awaitSignal();
+        awaitSignal(stopSignal);
         if (backstop != null) {
             backstop.close();
         }
@@ -124,9 +127,8 @@ public final class WorkerCommand {
         }
     }
 
-    /** Blocks until SIGTERM or SIGINT. */
-    public static void awaitSignal() {
-        StopSignal stop = StopSignal.install();
+    /** Blocks until SIGTERM or SIGINT has come to {@code stop} (at once when one came before). */
+    public static void awaitSignal(StopSignal stop) {
         try {
             stop.await();
         } catch (InterruptedException e) {
