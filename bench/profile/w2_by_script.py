@@ -25,30 +25,23 @@ import time
 
 import redis
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-LUA = os.path.join(ROOT, "src", "main", "resources", "delayq", "lua")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import protocol3_cost  # noqa: E402  (protocol 3's scripts as BucketScript assembles them)
+import script_cost  # noqa: E402  (protocol 2's, as LuaScript does)
+
+ROOT = script_cost.ROOT
 W2_MIN_ENQUEUES = 500
 
 
-def assembled(path, include_dirs):
-    """A script as core assembles it: each `--@include name.lua` line replaced by the first include dir holding it."""
-    def include(m):
-        for d in include_dirs:
-            candidate = os.path.join(d, m.group(1))
-            if os.path.exists(candidate):
-                return open(candidate, encoding="utf-8").read()
-        raise SystemExit("no include " + m.group(1) + " for " + path)
-    return re.sub(r"(?m)^--@include (\S+)$", include, open(path, encoding="utf-8").read())
-
-
 def script_names():
+    """SHA-1 -> name of every script as core assembles it (script_cost.py and protocol3_cost.py assemble them)."""
     names = {}
-    for directory, label, includes in ((LUA, "", [os.path.join(LUA, "include")]),
-                                       (os.path.join(LUA, "p3"), "p3/", [os.path.join(LUA, "p3", "include"), os.path.join(LUA, "include")])):
-        for f in os.listdir(directory):
-            if f.endswith(".lua"):
-                text = assembled(os.path.join(directory, f), includes)
-                names[hashlib.sha1(text.encode("utf-8")).hexdigest()] = label + f[:-4]
+    for f in os.listdir(script_cost.LUA):
+        if f.endswith(".lua"):
+            names[hashlib.sha1(script_cost.assembled(f[:-4]).encode("utf-8")).hexdigest()] = f[:-4]
+    for f in os.listdir(protocol3_cost.P3_LUA):
+        if f.endswith(".lua"):
+            names[hashlib.sha1(protocol3_cost.assembled_p3(f[:-4]).encode("utf-8")).hexdigest()] = "p3/" + f[:-4]
     return names
 
 
@@ -66,8 +59,10 @@ def harness_redis_port(pid):
 def main():
     names = script_names()
     docs = tempfile.mkdtemp(prefix="w2-by-script-")
+    # the harness's output goes to a file: a pipe read only at the end would stall it once full
+    log_file = open(os.path.join(docs, "harness.log"), "w+", encoding="utf-8")
     bench = subprocess.Popen(["./bench/run.sh", "--only", "defaults", "--runs", "1", "--no-memory", "--no-costs", "--docs", docs],
-                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                             cwd=ROOT, stdout=log_file, stderr=subprocess.STDOUT, text=True)
     port = harness_redis_port(bench.pid)
     r = redis.Redis(port=port)
     r.config_set("slowlog-log-slower-than", 0)
@@ -94,7 +89,9 @@ def main():
             cell = per_second[e["start_time"]][name]
             cell[0] += 1
             cell[1] += e["duration"]
-    log = bench.communicate()[0]
+    bench.wait()
+    log_file.seek(0)
+    log = log_file.read()
     if bench.returncode != 0:
         sys.stdout.write(log)
         raise SystemExit("run.sh failed")
