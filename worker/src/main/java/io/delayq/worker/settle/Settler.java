@@ -32,24 +32,26 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Turns outcomes into Redis state. Acks are group-committed: one thread sends whatever finished
  * while the previous acks were on the wire, one script call per shard, so a busy worker acks
- * hundreds of tasks per round trip. An ack that would go out alone first lingers up to 50 ms
- * for company: at a steady trickle (tasks due one by one) that turns one ack script
- * per task into one per several, which is most of what Redis spends per task there; the handler
- * has already run, so lag is unaffected, and the lease is far longer than the linger.
+ * hundreds of tasks per round trip. A round that would give a shard's call fewer than
+ * {@value #ACKS_PER_CALL} acks first lingers for company, up to 200 ms, while the worker still holds
+ * claimed tasks that have not finished (nothing else can join it once every claimed task has):
+ * an ack call costs Redis its socket read, reply and fixed script work whatever it carries, so at a
+ * steady 1,000 tasks/s over 16 shards that turns ~3 acks per call into ~12, most of what Redis spends
+ * per task beyond the enqueue and the claim. The handler has already run and its slot is free, so lag
+ * and throughput are unaffected, and the lease is far longer than the linger.
  * Each failed attempt, once Redis recorded it, is one line of the {@link FailureLog}.
  */
 public final class Settler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Settler.class);
     private static final Leased STOP = new Leased(new ClaimedTask(-1, "", 0, 0, 0, null));
     private static final int MAX_ACK_ROUND = 5000;
+    /** The longest an ack lingers (at most a tenth of the lease, so lingering does not eat into it). */
+    static final Duration MAX_ACK_LINGER = Duration.ofMillis(200);
     /**
-     * The longest an ack lingers. At 1,000 tasks/s that gathers ~50 acks per script call instead of
-     * ~3 at 10 ms, which is most of what Redis spends per task beyond the enqueue and the claim; at most
-     * a tenth of the lease, so lingering does not eat into it.
+     * Acks per shard that make a call worth sending without lingering: its fixed cost (socket, parse, reply,
+     * the script's set-up) is then a small share of each ack's, and a busy worker is not slowed.
      */
-    static final Duration MAX_ACK_LINGER = Duration.ofMillis(50);
-    /** A round this big is worth a script call on its own: no lingering (a busy worker is not slowed). */
-    private static final int LINGER_UNTIL = 100;
+    static final int ACKS_PER_CALL = 16;
     /**
      * How long a round waits for its answers before the next round goes out. An ack sent to a Cluster
      * primary that just died waits for the Redis time-out (5 s); the acks of the other shards must not
@@ -216,12 +218,20 @@ public final class Settler implements AutoCloseable {
         }
     }
 
-    /** Adds what is waiting and, while the round is smaller than {@code LINGER_UNTIL}, what finishes within the linger. */
+    /** Adds what is waiting and, while the round {@linkplain #wantsCompany wants company}, what finishes within the linger. */
     private void gather(List<Leased> round) throws InterruptedException {
         toAck.drainTo(round, MAX_ACK_ROUND - round.size());
         long deadline = System.nanoTime() + lingerNanos;
+        Set<Integer> shards = new HashSet<>();
+        int counted = 0;
         // close() queues STOP after the last ack, so the tail is where it shows (no scan of the round)
-        while (round.size() < LINGER_UNTIL && round.get(round.size() - 1) != STOP) {
+        while (round.get(round.size() - 1) != STOP && round.size() < MAX_ACK_ROUND) {
+            for (; counted < round.size(); counted++) {
+                shards.add(round.get(counted).task().shard());
+            }
+            if (!wantsCompany(round.size(), shards.size(), registry.size(), outstanding.get())) {
+                return;
+            }
             long left = deadline - System.nanoTime();
             Leased next = left > 0 ? toAck.poll(left, TimeUnit.NANOSECONDS) : null;
             if (next == null) {
@@ -230,6 +240,16 @@ public final class Settler implements AutoCloseable {
             round.add(next);
             toAck.drainTo(round, MAX_ACK_ROUND - round.size());
         }
+    }
+
+    /**
+     * Whether a round of {@code acks} over {@code shards} shards waits for more: while its calls would carry fewer than
+     * {@link #ACKS_PER_CALL} each and some claimed task has not been handed to the settler yet ({@code claimed}: the
+     * in-flight registry, which holds every claimed task until its ack is answered; {@code handedIn}: those of them
+     * settled and not finished, this round's included).
+     */
+    static boolean wantsCompany(int acks, int shards, int claimed, int handedIn) {
+        return acks < ACKS_PER_CALL * shards && claimed > handedIn;
     }
 
     private void ack(List<Leased> round, long waitMillis) {
