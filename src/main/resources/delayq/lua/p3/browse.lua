@@ -19,6 +19,7 @@
 --@include malformed.lua
 --@include record_hash.lua
 --@include group_name.lua
+--@include shard_flags.lua
 --@include legacy.lua
 --@include browse_order.lua
 

@@ -11,6 +11,7 @@
 --@include record_hash.lua
 --@include layout.lua
 --@include group_name.lua
+--@include shard_flags.lua
 --@include legacy.lua
 
 local wrong_layout = layout_problem(ARGV[3])

@@ -35,6 +35,7 @@
 --@include malformed.lua
 --@include record_hash.lua
 --@include group_name.lua
+--@include shard_flags.lua
 --@include legacy.lua
 --@include group_round.lua
 

@@ -13,14 +13,10 @@
 --          or an error 'LAYOUT ...' (the caller's epoch is not the shard's; nothing written)
 --@include buckets.lua
 --@include wake.lua
---@include crc32.lua
 --@include dedup.lua
---@include dead.lua
---@include malformed.lua
---@include record_hash.lua
 --@include layout.lua
 --@include group_name.lua
---@include legacy.lua
+--@include shard_flags.lua
 
 local P = KEYS[1]
 local n = tonumber(ARGV[1])
@@ -36,17 +32,29 @@ local function held_time(P, id, held)
 end
 local now = server_now()
 local out = { now }
--- dedup windows (include/dedup.lua) and protocol 2's keys (include/legacy.lua): one EXISTS on a shard with neither
+-- dedup windows, protocol 2's keys, a layout stamp (include/shard_flags.lua): one EXISTS on a shard with none
 local windows = read_shard_flags(P)
 local wrong_layout = epoch_problem(ARGV[2 + 6 * n])
 if wrong_layout then return wrong_layout end
 local present_only = ARGV[3 + 6 * n] == 'present'
+-- An id protocol 2 may hold is adopted before it is looked up (include/legacy.lua). The adoption chain is defined only
+-- on a shard that holds protocol 2's keys: a definition costs every call that runs it (defining the chain was a tenth
+-- of a single enqueue's Redis time), and almost no shard holds them.
+local adopt = function() end
+if legacy_seen then
+--@include crc32.lua
+--@include dead.lua
+--@include malformed.lua
+--@include record_hash.lua
+--@include legacy.lua
+  adopt = adopt_id
+end
 for k = 0, n - 1 do
   local a = 2 + 6 * k
   local id, h, millis, record, level = ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 3]), ARGV[a + 4], tonumber(ARGV[a + 5])
   local due = ARGV[a + 2] == 'in' and now + millis or millis
   local ix = P .. 'ix:' .. h
-  adopt_id(P, id, h, now)
+  adopt(P, id, h, now)
   local window_ends = windows and tonumber(redis.call('ZSCORE', DEDUP, id))
   local running = legacy_running(P, id)
   if window_ends and window_ends > now then

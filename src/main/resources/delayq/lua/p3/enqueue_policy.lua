@@ -16,16 +16,12 @@
 --          during a migration the old shard answers 'duplicate' in the once modes for an id its once set holds, even
 --          when no task of it is left), or an error 'LAYOUT ...' (nothing written)
 --@include buckets.lua
---@include crc32.lua
 --@include dedup.lua
 --@include debounce.lua
---@include dead.lua
 --@include wake.lua
---@include malformed.lua
---@include record_hash.lua
 --@include layout.lua
 --@include group_name.lua
---@include legacy.lua
+--@include shard_flags.lua
 
 local P = KEYS[1]
 local mode, n = ARGV[1], tonumber(ARGV[2])
@@ -48,11 +44,23 @@ if mode == 'debounce' then
     end
   end
 end
--- dedup windows (include/dedup.lua) and protocol 2's keys (include/legacy.lua): one EXISTS on a shard with neither
+-- dedup windows, protocol 2's keys, a layout stamp (include/shard_flags.lua): one EXISTS on a shard with none
 local windows = read_shard_flags(P)
 local wrong_layout = epoch_problem(ARGV[3 + 6 * n])
 if wrong_layout then return wrong_layout end
 local present_only = ARGV[4 + 6 * n] == 'present'
+-- An id protocol 2 may hold is adopted before it is looked up (include/legacy.lua). The adoption chain is defined only
+-- on a shard that holds protocol 2's keys: a definition costs every call that runs it (defining the chain was a tenth
+-- of a single enqueue's Redis time), and almost no shard holds them.
+local adopt = function() end
+if legacy_seen then
+--@include crc32.lua
+--@include dead.lua
+--@include malformed.lua
+--@include record_hash.lua
+--@include legacy.lua
+  adopt = adopt_id
+end
 -- a task whose record names a group waits in its group's buckets, at level 0 (include/group_name.lua)
 local function put(id, ix, due, record, level, attempt, replacing)
   local group = group_of(record)
@@ -95,7 +103,7 @@ local function settle(id, h, due, record, level)
     local ends = tonumber(redis.call('ZSCORE', DEDUP, id))
     if ends and ends > now then return 'window', ends end
   end
-  adopt_id(P, id, h, now)
+  adopt(P, id, h, now)
   local held = redis.call('HGET', ix, id)
   local running = not held and legacy_running(P, id)
   if not held and not running and (present_only or is_moving(id)) then

@@ -15,6 +15,7 @@
 --@include malformed.lua
 --@include record_hash.lua
 --@include group_name.lua
+--@include shard_flags.lua
 --@include legacy.lua
 --@include move_batch.lua
 

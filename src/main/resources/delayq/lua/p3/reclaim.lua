@@ -18,6 +18,7 @@
 --@include malformed.lua
 --@include record_hash.lua
 --@include group_name.lua
+--@include shard_flags.lua
 --@include legacy.lua
 
 local P = KEYS[1]

@@ -9,8 +9,8 @@
 -- the protocol-2 entry a duplicate, dropped (the first task is kept); an id or a score no task can carry is
 -- dead-lettered with protocol 2's reason (include/malformed.lua). A shard upgraded in place carries P..'legacy'
 -- until it holds nothing of protocol 2 (upgrade.lua); a call by id pays one EXISTS while neither it nor a bare due
--- set exists. Needs buckets.lua, crc32.lua, dedup.lua, dead.lua, malformed.lua, record_hash.lua and group_name.lua before it
--- (and include/layout.lua, in a script that calls epoch_problem).
+-- set exists. Needs buckets.lua, crc32.lua, dedup.lua, dead.lua, malformed.lua, record_hash.lua, group_name.lua and
+-- shard_flags.lua before it.
 local LEGACY_MOST = 1000
 local LEGACY_DUE = { [0] = 'due', 'due:p1', 'due:p2' }
 -- every grouped task protocol 2 keeps waiting (include/groups.lua: also in `group:<g>`, its group's turn in `groups`)
@@ -72,11 +72,8 @@ local function adopt_dead(P, id, h)
 end
 
 -- the id a call by id is about, wherever protocol 2 keeps it waiting or dead
-local legacy_seen
 local function adopt_id(P, id, h, now)
-  if legacy_seen == nil then
-    legacy_seen = redis.call('EXISTS', P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. LEGACY_GROUPED, P .. 'legacy') > 0
-  end
+  if legacy_seen == nil then legacy_seen = redis.call('EXISTS', unpack(legacy_keys(P))) > 0 end
   if not legacy_seen then return end
   for level = 0, 2 do
     local score = redis.call('ZSCORE', P .. LEGACY_DUE[level], id)
@@ -93,26 +90,6 @@ local function adopt_id(P, id, h, now)
     return
   end
   if redis.call('ZSCORE', P .. 'dead', id) then adopt_dead(P, id, h) end
-end
-
--- An enqueue's first read: whether the shard holds dedup windows (returned), anything of protocol 2 (legacy_seen,
--- then asked by adopt_id) or a layout stamp (shard_plain false: the caller's epoch is checked, include/layout.lua).
--- Almost every shard holds none of them and pays this one EXISTS.
-local shard_plain = false
-local function read_shard_flags(P)
-  if redis.call('EXISTS', P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. LEGACY_GROUPED, P .. 'legacy', DEDUP, P .. 'layout') == 0 then
-    legacy_seen = false
-    shard_plain = true
-    return false
-  end
-  return redis.call('ZCARD', DEDUP) > 0
-end
-
--- the error reply of a call by a caller of another layout epoch, or nil (a shard never resharded has no stamp:
--- epoch 0, which a plain shard proves without reading it)
-local function epoch_problem(caller_epoch)
-  if shard_plain and (tonumber(caller_epoch) or 0) == 0 then return nil end
-  return layout_problem(caller_epoch)
 end
 
 -- up to `most` of protocol 2's waiting tasks of each of its waiting sets, earliest first; answers how many
@@ -136,13 +113,8 @@ end
 -- up to LEGACY_MOST waiting tasks of each of protocol 2's waiting sets, earliest first (a claim's first step: one
 -- EXISTS while there are none)
 local function adopt_waiting_tasks(P, now)
-  if redis.call('EXISTS', P .. 'due', P .. 'due:p1', P .. 'due:p2', P .. LEGACY_GROUPED) == 0 then return end
+  local sets = {}
+  for _, k in ipairs(LEGACY_WAITING) do sets[#sets + 1] = P .. k end
+  if redis.call('EXISTS', unpack(sets)) == 0 then return end
   adopt_waiting_page(P, LEGACY_MOST, now)
-end
-
--- a task protocol 2 holds in flight on a shard upgraded in place: its lease expiry, or nil (nil too once the shard
--- holds nothing of protocol 2: asked after adopt_id, which looked)
-local function legacy_running(P, id)
-  if not legacy_seen then return nil end
-  return tonumber(redis.call('ZSCORE', P .. 'inflight', id))
 end
