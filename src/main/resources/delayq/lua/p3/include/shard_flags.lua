@@ -1,6 +1,6 @@
 -- What a call by id reads first about its shard: whether it may hold protocol 2's tasks (include/legacy.lua), dedup
 -- windows (include/dedup.lua) or a layout stamp (include/layout.lua). Almost every shard holds none of them, and its
--- calls skip what each would cost: the enqueues define the legacy adoption chain only where legacy_seen is not false.
+-- calls skip what each would cost: the enqueues define the legacy adoption chain only where legacy_seen is true.
 -- Needs buckets.lua and include/dedup.lua before it (and include/layout.lua, in a script that calls epoch_problem).
 
 -- whether the shard holds any of protocol 2's keys (nil: not read yet; include/legacy.lua's adopt_id reads it then)

@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@value #ACKS_PER_CALL} acks first lingers for company, up to 200 ms, while the worker still holds
  * claimed tasks that have not finished (nothing else can join it once every claimed task has):
  * an ack call costs Redis its socket read, reply and fixed script work whatever it carries, so at a
- * steady 1,000 tasks/s over 16 shards that turns ~3 acks per call into ~12, most of what Redis spends
+ * steady 1,000 tasks/s over 16 shards that turns ~3 acks per call into ~13, most of what Redis spends
  * per task beyond the enqueue and the claim. The handler has already run and its slot is free, so lag
  * and throughput are unaffected, and the lease is far longer than the linger.
  * Each failed attempt, once Redis recorded it, is one line of the {@link FailureLog}.
