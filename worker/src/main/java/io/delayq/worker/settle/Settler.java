@@ -229,7 +229,10 @@ public final class Settler implements AutoCloseable {
             for (; counted < round.size(); counted++) {
                 shards.add(round.get(counted).task().shard());
             }
-            if (!wantsCompany(round.size(), shards.size(), registry.size(), outstanding.get())) {
+            // handed in first: finished() lowers the registry before it, so a finish between the reads makes the
+            // round go early, never linger for nothing
+            int handedIn = outstanding.get();
+            if (!wantsCompany(round.size(), shards.size(), registry.size(), handedIn)) {
                 return;
             }
             long left = deadline - System.nanoTime();
